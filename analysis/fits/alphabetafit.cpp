@@ -1,0 +1,60 @@
+#include "fits/alphabetafit.h"
+
+#include <cmath>
+#include <set>
+
+#include <Eigen/Dense>
+
+namespace rl::fits {
+
+std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples)
+{
+    std::vector<SizeTime> s;
+    std::set<double> sizes;
+    for (const auto& x : samples)
+        if (x.timeUs > 0 && std::isfinite(x.timeUs) && x.bytes >= 0 && std::isfinite(x.bytes)) {
+            s.push_back(x);
+            sizes.insert(x.bytes);
+        }
+    if (sizes.size() < 2)
+        return std::nullopt;
+    const Eigen::Index n = static_cast<Eigen::Index>(s.size());
+    // Weighted rows: (1/t) * [1, bytes] * [alpha, c]^T = 1, with c = 1/(beta·1e3) µs per byte.
+    Eigen::MatrixXd A(n, 2);
+    Eigen::VectorXd b = Eigen::VectorXd::Ones(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double w = 1.0 / s[static_cast<std::size_t>(i)].timeUs;
+        A(i, 0) = w;
+        A(i, 1) = w * s[static_cast<std::size_t>(i)].bytes;
+    }
+    // Column scaling keeps the problem well conditioned when bytes span 8 B .. 16 GiB.
+    const Eigen::Vector2d scale(1.0 / A.col(0).norm(), 1.0 / std::max(A.col(1).norm(), 1e-300));
+    const Eigen::MatrixXd As = A * scale.asDiagonal();
+    const Eigen::Vector2d xs = As.colPivHouseholderQr().solve(b);
+    const Eigen::Vector2d x = scale.cwiseProduct(xs);
+
+    AlphaBeta r;
+    r.alphaUs = std::max(0.0, x(0));
+    r.betaGBs = x(1) > 0 ? 1.0 / (x(1) * 1e3) : 0.0;
+    r.points = static_cast<int>(n);
+    double sq = 0;
+    for (const auto& p : s) {
+        const double rel = (r.timeUs(p.bytes) - p.timeUs) / p.timeUs;
+        sq += rel * rel;
+    }
+    r.rmsRelError = std::sqrt(sq / static_cast<double>(n));
+    r.minBytes = static_cast<std::int64_t>(*sizes.begin());
+    r.maxBytes = static_cast<std::int64_t>(*sizes.rbegin());
+    return r;
+}
+
+std::optional<AlphaBeta> fitCollective(const std::vector<CollectivePoint>& points, const std::string& op,
+                                       bool inPlace, std::int64_t minBytes, std::int64_t maxBytes)
+{
+    std::vector<SizeTime> s;
+    for (const auto& p : points)
+        if (p.op == op && p.inPlace == inPlace && p.bytes >= minBytes && p.bytes <= maxBytes)
+            s.push_back({static_cast<double>(p.bytes), p.timeUs});
+    return fitAlphaBeta(s);
+}
+} // namespace rl::fits

@@ -1,0 +1,38 @@
+#pragma once
+// Latency-bandwidth (alpha-beta) model of a collective: t(n) = alpha + n / beta, fitted by
+// least squares over the selected sizes. Residuals are relative (each point weighted by 1/t) so
+// that microsecond latencies at small sizes count as much as milliseconds at large ones.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "records/collectivepoint.h"
+
+namespace rl::fits {
+
+struct AlphaBeta
+{
+    double alphaUs = 0;     // latency, µs
+    double betaGBs = 0;     // asymptotic algorithm bandwidth, GB/s (1e9 B/s)
+    double rmsRelError = 0; // root-mean-square relative residual
+    int points = 0;
+    std::int64_t minBytes = 0, maxBytes = 0;
+
+    double timeUs(double bytes) const { return alphaUs + (betaGBs > 0 ? bytes / (betaGBs * 1e3) : 0.0); }
+};
+
+struct SizeTime
+{
+    double bytes;
+    double timeUs;
+};
+
+// Needs two or more distinct sizes with positive times; otherwise nullopt.
+std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples);
+
+// Fits the points of one op (and in-place flavour) within [minBytes, maxBytes].
+std::optional<AlphaBeta> fitCollective(const std::vector<CollectivePoint>& points, const std::string& op,
+                                       bool inPlace, std::int64_t minBytes = 0,
+                                       std::int64_t maxBytes = INT64_MAX);
+} // namespace rl::fits

@@ -1,0 +1,113 @@
+#include "io/inputfile.h"
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include <openssl/evp.h>
+#include <zlib.h>
+
+namespace rl::io {
+
+class InputFile::Buffer : public std::streambuf
+{
+public:
+    explicit Buffer(const std::string& path)
+    {
+        m_gz = gzopen(path.c_str(), "rb");
+        if (!m_gz)
+            throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+        gzbuffer(m_gz, 1 << 17);
+        m_data.resize(1 << 17);
+    }
+    ~Buffer() override { gzclose(m_gz); }
+    std::int64_t diskOffset() const { return gzoffset(m_gz); }
+    bool compressed() const { return gzdirect(m_gz) == 0; }
+    std::string path;
+
+protected:
+    int_type underflow() override
+    {
+        if (gptr() < egptr())
+            return traits_type::to_int_type(*gptr());
+        const int n = gzread(m_gz, m_data.data(), static_cast<unsigned>(m_data.size()));
+        if (n < 0) {
+            int err = 0;
+            const char* msg = gzerror(m_gz, &err);
+            throw std::runtime_error(path + ": read error: " + (msg ? msg : "unknown"));
+        }
+        if (n == 0)
+            return traits_type::eof();
+        setg(m_data.data(), m_data.data(), m_data.data() + n);
+        return traits_type::to_int_type(*gptr());
+    }
+
+private:
+    gzFile m_gz = nullptr;
+    std::vector<char> m_data;
+};
+
+InputFile::InputFile(const std::string& path) : m_path(path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw std::runtime_error(path + ": is a directory");
+    m_sizeOnDisk = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
+    if (ec)
+        throw std::runtime_error(path + ": cannot open: " + ec.message());
+    m_buffer = std::make_unique<Buffer>(path);
+    m_buffer->path = path;
+    m_stream = std::make_unique<std::istream>(m_buffer.get());
+    // A corrupt .gz throws from underflow(); let it reach the importer as an exception.
+    m_stream->exceptions(std::ios::badbit);
+}
+
+InputFile::~InputFile() = default;
+
+std::istream& InputFile::stream() { return *m_stream; }
+std::int64_t InputFile::bytesReadOnDisk() const { return m_buffer->diskOffset(); }
+bool InputFile::compressed() const { return m_buffer->compressed(); }
+
+std::string InputFile::head(const std::string& path, std::size_t bytes)
+{
+    gzFile gz = gzopen(path.c_str(), "rb");
+    if (!gz)
+        return {};
+    std::string out(bytes, '\0');
+    const int n = gzread(gz, out.data(), static_cast<unsigned>(bytes));
+    gzclose(gz);
+    out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return out;
+}
+
+std::string sha256File(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+    std::vector<char> buf(1 << 16);
+    while (in) {
+        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        if (in.gcount() > 0)
+            EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad())
+        throw std::runtime_error(path + ": read error");
+    std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
+    unsigned len = 0;
+    EVP_DigestFinal_ex(ctx.get(), md.data(), &len);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned i = 0; i < len; ++i) {
+        out += hex[md[i] >> 4];
+        out += hex[md[i] & 15];
+    }
+    return out;
+}
+} // namespace rl::io

@@ -1,0 +1,45 @@
+#pragma once
+// A device (or "this machine, measured") as the roofline and the sizing model see it.
+// Profiles are data files in resources/hardware/ (JSON, every number with its source).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rl {
+
+struct Sourced
+{
+    double value = 0;
+    std::string source; // URL or document and page; "measured: session N" for measured ones
+};
+
+struct MemoryLevel
+{
+    std::string name;      // "HBM3", "L2", "LDS", "DRAM", "L1", ...
+    double bandwidthGBs = 0; // GB/s (1e9 B/s)
+    double capacityBytes = 0; // 0 when not relevant
+    std::string source;
+};
+
+struct HardwareProfile
+{
+    std::string id;     // "mi300x", "h100-sxm", "this-machine"
+    std::string name;   // "AMD Instinct MI300X"
+    std::string vendor;
+    bool measured = false;
+    // Peak dense FLOP/s in TFLOP/s per dtype: "fp64", "fp32", "tf32", "bf16", "fp16", "fp8".
+    std::map<std::string, Sourced> peakTflops;
+    // "Max achievable" TFLOP/s where the vendor publishes one (AMD: the MFU denominator).
+    std::map<std::string, Sourced> maxAchievableTflops;
+    Sourced hbmCapacityGB;     // GB (1e9 B)
+    Sourced hbmBandwidthGBs;   // GB/s
+    Sourced computeUnits;      // CUs (AMD) or SMs (NVIDIA)
+    Sourced intraNodeLinkGBs;  // per-GPU unidirectional intra-node bandwidth (xGMI / NVLink), GB/s
+    std::string intraNodeTopology; // "fully connected xGMI, 8 GPUs", "NVSwitch", ...
+    Sourced nicGBsPerGpu;      // scale-out bandwidth per GPU, GB/s
+    int gpusPerNode = 8;
+    std::vector<MemoryLevel> memoryLevels; // fastest first; the roofline's bandwidth ceilings
+    std::string notes;
+};
+} // namespace rl

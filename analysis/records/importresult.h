@@ -1,0 +1,45 @@
+#pragma once
+// What an importer or a benchmark produces: sessions with typed records, plus non-fatal warnings.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "records/collectivepoint.h"
+#include "records/session.h"
+
+namespace rl {
+
+// A problem at a place in the input: line (1-based, 0 = unknown) and byte offset.
+struct SourceLocation
+{
+    std::int64_t line = 0;
+    std::int64_t byteOffset = 0;
+};
+
+struct ImportWarning
+{
+    SourceLocation where;
+    std::string message;
+};
+
+// Everything one session carries; later kinds add their record vectors here.
+struct SessionData
+{
+    Session session;
+    std::vector<CollectivePoint> collectives;
+};
+
+struct ImportResult
+{
+    std::string format;                 // importer id that produced it
+    std::vector<SessionData> sessions;
+    std::vector<ImportWarning> warnings;
+    bool ok = true;                     // false: error says why, sessions must not be stored
+    bool cancelled = false;
+    std::string error;                  // "file:line: message" style, set when !ok
+    SourceLocation errorAt;
+};
+
+// Formats "path:line: message" (or "path: byte N: message" when the line is unknown).
+std::string describeLocation(const std::string& path, const SourceLocation& where);
+} // namespace rl

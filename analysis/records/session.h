@@ -1,0 +1,44 @@
+#pragma once
+// A session is one benchmark run or one imported source: metadata plus typed records in the store.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace rl {
+
+// Kinds are stored as text so later issues can add kinds without a migration.
+namespace kind {
+inline constexpr const char* Collectives = "collectives";
+inline constexpr const char* Gemm = "gemm";
+inline constexpr const char* MemBandwidth = "membw";
+inline constexpr const char* PeakFlops = "peakflops";
+inline constexpr const char* Trace = "trace";
+inline constexpr const char* TrainingLog = "trainlog";
+} // namespace kind
+
+enum class SessionStatus { Running, Complete, Cancelled, Failed, Incomplete };
+const char* toString(SessionStatus s);
+std::optional<SessionStatus> sessionStatusFromString(std::string_view s);
+
+struct Session
+{
+    std::int64_t id = 0;
+    std::string kind = kind::Collectives;
+    std::string title;       // short human name, e.g. "all_reduce_perf 8 ranks (nccl-tests 2.13)"
+    std::string created;     // ISO 8601 UTC
+    std::string host;
+    std::string tool;        // "ridgeline-bench", "nccl-tests", "rccl-tests", "osu", "imb", ...
+    std::string toolVersion;
+    std::string commandLine;
+    nlohmann::json params = nlohmann::json::object(); // sweep parameters, header facts, conventions
+    std::string notes;
+    SessionStatus status = SessionStatus::Complete;
+    std::optional<std::int64_t> sourceFileId; // imported_files row for imports
+    std::int64_t writerPid = 0;               // for running sessions: who writes them
+};
+
+std::string nowIso8601();
+std::string hostName();
+} // namespace rl

@@ -1,0 +1,95 @@
+#include "records/wireformat.h"
+
+#include <stdexcept>
+
+namespace rl::wire {
+using nlohmann::json;
+
+json toJson(const CollectivePoint& p)
+{
+    return json{{"record", "collective"}, {"op", p.op},           {"nranks", p.nranks},
+                {"dtype", p.dtype},       {"redop", p.redop},     {"bytes", p.bytes},
+                {"count", p.count},       {"in_place", p.inPlace}, {"root", p.root},
+                {"time_us", p.timeUs},    {"algbw_gbs", p.algbwGBs}, {"busbw_gbs", p.busbwGBs},
+                {"wrong", p.wrong}};
+}
+
+CollectivePoint collectiveFromJson(const json& j)
+{
+    CollectivePoint p;
+    p.op = j.at("op").get<std::string>();
+    p.nranks = j.at("nranks").get<int>();
+    p.dtype = j.value("dtype", std::string{});
+    p.redop = j.value("redop", std::string{});
+    p.bytes = j.at("bytes").get<std::int64_t>();
+    p.count = j.value("count", std::int64_t{0});
+    const auto& ip = j.value("in_place", json(false));
+    p.inPlace = ip.is_boolean() ? ip.get<bool>() : ip.get<int>() != 0;
+    p.root = j.value("root", -1);
+    p.timeUs = j.at("time_us").get<double>();
+    p.algbwGBs = j.value("algbw_gbs", 0.0);
+    p.busbwGBs = j.value("busbw_gbs", 0.0);
+    p.wrong = j.value("wrong", std::int64_t{0});
+    return p;
+}
+
+json toJson(const Session& s)
+{
+    return json{{"record", "session"},       {"kind", s.kind},         {"title", s.title},
+                {"created", s.created},      {"host", s.host},         {"tool", s.tool},
+                {"version", s.toolVersion},  {"command_line", s.commandLine},
+                {"params", s.params},        {"notes", s.notes}};
+}
+
+Session sessionFromJson(const json& j)
+{
+    Session s;
+    s.kind = j.value("kind", std::string(kind::Collectives));
+    s.title = j.value("title", std::string{});
+    s.created = j.value("created", std::string{});
+    s.host = j.value("host", std::string{});
+    s.tool = j.value("tool", std::string{});
+    s.toolVersion = j.value("version", std::string{});
+    s.commandLine = j.value("command_line", std::string{});
+    s.params = j.value("params", json::object());
+    s.notes = j.value("notes", std::string{});
+    return s;
+}
+
+json endRecord(SessionStatus status, const std::string& message)
+{
+    json j{{"record", "end"}, {"status", toString(status)}};
+    if (!message.empty())
+        j["message"] = message;
+    return j;
+}
+
+std::optional<Record> parseLine(std::string_view line)
+{
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+        line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos)
+        return std::nullopt;
+    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object())
+        throw std::runtime_error("not a JSON object");
+    try {
+        // Points without "record" are collectives (the keys the issue names are enough).
+        const std::string record = j.value("record", j.contains("op") ? std::string("collective") : std::string{});
+        if (record == "collective")
+            return collectiveFromJson(j);
+        if (record == "session")
+            return SessionHeader{sessionFromJson(j)};
+        if (record == "end") {
+            End e;
+            e.status = sessionStatusFromString(j.value("status", std::string("complete")))
+                           .value_or(SessionStatus::Complete);
+            e.message = j.value("message", std::string{});
+            return e;
+        }
+        return RawRecord{record, std::move(j)};
+    } catch (const json::exception& e) {
+        throw std::runtime_error(std::string("bad record: ") + e.what());
+    }
+}
+} // namespace rl::wire

@@ -1,0 +1,46 @@
+#pragma once
+// The JSON-lines wire format between ridgeline-bench and everything else. One object per line:
+//   {"record":"session", "kind":"collectives", "tool":"ridgeline-bench", "version":..., "host":...,
+//    "command_line":..., "params":{...}}                              first line of a run
+//   {"record":"collective", "op":..., "nranks":..., "dtype":..., "redop":..., "bytes":..., "count":...,
+//    "in_place":..., "root":..., "time_us":..., "algbw_gbs":..., "busbw_gbs":..., "wrong":...}
+//   {"record":"end", "status":"complete"|"cancelled"|"failed", "message":...}   last line
+// Lines with another "record" are passed through as RawRecord so later kinds can add their own.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "records/collectivepoint.h"
+#include "records/session.h"
+
+namespace rl::wire {
+
+struct SessionHeader
+{
+    Session session;
+};
+struct End
+{
+    SessionStatus status = SessionStatus::Complete;
+    std::string message;
+};
+struct RawRecord
+{
+    std::string record;
+    nlohmann::json object;
+};
+using Record = std::variant<SessionHeader, CollectivePoint, End, RawRecord>;
+
+nlohmann::json toJson(const CollectivePoint& p);
+CollectivePoint collectiveFromJson(const nlohmann::json& j); // throws nlohmann::json::exception
+nlohmann::json toJson(const Session& s);                     // as a "session" header record
+Session sessionFromJson(const nlohmann::json& j);
+nlohmann::json endRecord(SessionStatus status, const std::string& message = {});
+
+// Parses one line. Returns nullopt for blank lines; throws std::runtime_error with a reason for
+// lines that are not a JSON object or miss required keys.
+std::optional<Record> parseLine(std::string_view line);
+} // namespace rl::wire

@@ -1,0 +1,269 @@
+#include "store/workspace.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <signal.h>
+
+#include "store/migrations.h"
+
+namespace rl::store {
+namespace fs = std::filesystem;
+
+namespace {
+bool processAlive(std::int64_t pid)
+{
+    if (pid <= 0)
+        return false;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+Database openDatabase(const std::string& path)
+{
+    std::error_code ec;
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty())
+        fs::create_directories(parent, ec);
+    return Database(path, true);
+}
+
+const char* kSessionColumns = "id, kind, title, created, host, tool, tool_version, command_line, params, notes, "
+                              "status, source_file_id, writer_pid";
+
+Session readSession(Statement& q)
+{
+    Session s;
+    s.id = q.int64(0);
+    s.kind = q.text(1);
+    s.title = q.text(2);
+    s.created = q.text(3);
+    s.host = q.text(4);
+    s.tool = q.text(5);
+    s.toolVersion = q.text(6);
+    s.commandLine = q.text(7);
+    s.params = nlohmann::json::parse(q.text(8), nullptr, false);
+    if (s.params.is_discarded())
+        s.params = nlohmann::json::object();
+    s.notes = q.text(9);
+    s.status = sessionStatusFromString(q.text(10)).value_or(SessionStatus::Complete);
+    if (!q.isNull(11))
+        s.sourceFileId = q.int64(11);
+    s.writerPid = q.int64(12);
+    return s;
+}
+} // namespace
+
+Workspace::Workspace(const std::string& path) : m_db(openDatabase(path)) { migrate(); }
+
+std::string Workspace::defaultPath()
+{
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return (fs::path(xdg) / "ridgeline" / "workspace.db").string();
+    const char* home = std::getenv("HOME");
+    return (fs::path(home ? home : ".") / ".local" / "share" / "ridgeline" / "workspace.db").string();
+}
+
+int Workspace::schemaVersion()
+{
+    Statement q(m_db, "PRAGMA user_version");
+    return q.step() ? static_cast<int>(q.int64(0)) : 0;
+}
+
+void Workspace::migrate()
+{
+    const int current = schemaVersion();
+    if (current > latestSchemaVersion())
+        throw StoreError(m_db.path() + ": workspace schema version " + std::to_string(current) +
+                         " is newer than this Ridgeline understands (" + std::to_string(latestSchemaVersion()) +
+                         "); upgrade Ridgeline");
+    if (current == 0) {
+        // A non-empty file with no version is someone else's database: never write into it.
+        Statement q(m_db, "SELECT count(*) FROM sqlite_master");
+        if (q.step() && q.int64(0) > 0)
+            throw StoreError(m_db.path() + ": not a Ridgeline workspace (an SQLite file with other tables)");
+    }
+    for (const auto& m : migrations()) {
+        if (m.toVersion <= current)
+            continue;
+        Transaction t(m_db);
+        m_db.exec(m.sql);
+        m_db.exec("PRAGMA user_version = " + std::to_string(m.toVersion));
+        t.commit();
+    }
+}
+
+std::int64_t Workspace::createSession(const Session& s)
+{
+    Statement q(m_db, "INSERT INTO sessions (kind, title, created, host, tool, tool_version, command_line, "
+                      "params, notes, status, source_file_id, writer_pid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    q.bind(1, s.kind).bind(2, s.title).bind(3, s.created.empty() ? nowIso8601() : s.created);
+    q.bind(4, s.host).bind(5, s.tool).bind(6, s.toolVersion).bind(7, s.commandLine);
+    q.bind(8, s.params.dump()).bind(9, s.notes).bind(10, toString(s.status));
+    q.bind(11, s.sourceFileId).bind(12, s.writerPid);
+    q.run();
+    return m_db.lastInsertId();
+}
+
+void Workspace::setStatus(std::int64_t id, SessionStatus status)
+{
+    Statement q(m_db, "UPDATE sessions SET status = ? WHERE id = ?");
+    q.bind(1, toString(status)).bind(2, id).run();
+}
+
+void Workspace::setNotes(std::int64_t id, const std::string& notes)
+{
+    Statement q(m_db, "UPDATE sessions SET notes = ? WHERE id = ?");
+    q.bind(1, notes).bind(2, id).run();
+}
+
+void Workspace::setParams(std::int64_t id, const nlohmann::json& params)
+{
+    Statement q(m_db, "UPDATE sessions SET params = ? WHERE id = ?");
+    q.bind(1, params.dump()).bind(2, id).run();
+}
+
+void Workspace::deleteSession(std::int64_t id)
+{
+    Transaction t(m_db);
+    Statement q(m_db, "DELETE FROM sessions WHERE id = ?");
+    q.bind(1, id).run();
+    // An imported file with no sessions left may be imported again.
+    m_db.exec("DELETE FROM imported_files WHERE id NOT IN "
+              "(SELECT source_file_id FROM sessions WHERE source_file_id IS NOT NULL)");
+    t.commit();
+}
+
+std::vector<Session> Workspace::sessions()
+{
+    Statement q(m_db, std::string("SELECT ") + kSessionColumns + " FROM sessions ORDER BY created DESC, id DESC");
+    std::vector<Session> out;
+    while (q.step())
+        out.push_back(readSession(q));
+    return out;
+}
+
+std::optional<Session> Workspace::session(std::int64_t id)
+{
+    Statement q(m_db, std::string("SELECT ") + kSessionColumns + " FROM sessions WHERE id = ?");
+    q.bind(1, id);
+    if (!q.step())
+        return std::nullopt;
+    return readSession(q);
+}
+
+int Workspace::markOrphanedRuns()
+{
+    const std::string host = hostName();
+    Statement q(m_db, "SELECT id, writer_pid FROM sessions WHERE status = 'running' AND host = ?");
+    q.bind(1, host);
+    std::vector<std::int64_t> orphans;
+    while (q.step())
+        if (!processAlive(q.int64(1)))
+            orphans.push_back(q.int64(0));
+    for (auto id : orphans)
+        setStatus(id, SessionStatus::Incomplete);
+    return static_cast<int>(orphans.size());
+}
+
+void Workspace::insertCollective(std::int64_t sessionId, const CollectivePoint& p)
+{
+    Statement q(m_db, "INSERT INTO collective_results (session_id, op, nranks, dtype, redop, bytes, count, "
+                      "in_place, root, time_us, algbw, busbw, wrong) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    q.bind(1, sessionId).bind(2, p.op).bind(3, p.nranks).bind(4, p.dtype).bind(5, p.redop);
+    q.bind(6, p.bytes).bind(7, p.count).bind(8, p.inPlace ? 1 : 0).bind(9, p.root);
+    q.bind(10, p.timeUs).bind(11, p.algbwGBs).bind(12, p.busbwGBs).bind(13, p.wrong);
+    q.run();
+}
+
+void Workspace::addCollectivePoint(std::int64_t sessionId, const CollectivePoint& p)
+{
+    Transaction t(m_db);
+    insertCollective(sessionId, p);
+    t.commit();
+}
+
+std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
+{
+    Statement q(m_db, "SELECT op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw, wrong "
+                      "FROM collective_results WHERE session_id = ? ORDER BY op, in_place, bytes, id");
+    q.bind(1, sessionId);
+    std::vector<CollectivePoint> out;
+    while (q.step()) {
+        CollectivePoint p;
+        p.op = q.text(0);
+        p.nranks = static_cast<int>(q.int64(1));
+        p.dtype = q.text(2);
+        p.redop = q.text(3);
+        p.bytes = q.int64(4);
+        p.count = q.int64(5);
+        p.inPlace = q.int64(6) != 0;
+        p.root = static_cast<int>(q.int64(7));
+        p.timeUs = q.real(8);
+        p.algbwGBs = q.real(9);
+        p.busbwGBs = q.real(10);
+        p.wrong = q.int64(11);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::optional<ImportedFile> Workspace::importedFileBySha(const std::string& sha256)
+{
+    Statement q(m_db, "SELECT id, path, sha256, format, size_bytes, imported FROM imported_files WHERE sha256 = ?");
+    q.bind(1, sha256);
+    if (!q.step())
+        return std::nullopt;
+    return ImportedFile{q.int64(0), q.text(1), q.text(2), q.text(3), q.int64(4), q.text(5)};
+}
+
+std::vector<std::int64_t> Workspace::sessionsOfFile(std::int64_t fileId)
+{
+    Statement q(m_db, "SELECT id FROM sessions WHERE source_file_id = ? ORDER BY id");
+    q.bind(1, fileId);
+    std::vector<std::int64_t> out;
+    while (q.step())
+        out.push_back(q.int64(0));
+    return out;
+}
+
+std::int64_t Workspace::insertSessionData(const SessionData& data, std::optional<std::int64_t> fileId)
+{
+    Session s = data.session;
+    s.sourceFileId = fileId;
+    if (s.status == SessionStatus::Running)
+        s.status = SessionStatus::Incomplete; // a stored copy of a run is not being written by anyone
+    const std::int64_t id = createSession(s);
+    for (const auto& p : data.collectives)
+        insertCollective(id, p);
+    return id;
+}
+
+std::int64_t Workspace::storeSession(const SessionData& data)
+{
+    Transaction t(m_db);
+    const std::int64_t id = insertSessionData(data, std::nullopt);
+    t.commit();
+    return id;
+}
+
+StoredImport Workspace::storeImport(const std::string& path, const std::string& sha256, std::int64_t sizeBytes,
+                                    const ImportResult& result)
+{
+    StoredImport out;
+    Transaction t(m_db);
+    if (auto existing = importedFileBySha(sha256)) {
+        out.alreadyImported = true;
+        out.fileId = existing->id;
+        out.sessionIds = sessionsOfFile(existing->id);
+        return out; // rolls back the empty transaction
+    }
+    Statement q(m_db, "INSERT INTO imported_files (path, sha256, format, size_bytes, imported) VALUES (?,?,?,?,?)");
+    q.bind(1, path).bind(2, sha256).bind(3, result.format).bind(4, sizeBytes).bind(5, nowIso8601());
+    q.run();
+    out.fileId = m_db.lastInsertId();
+    for (const auto& data : result.sessions)
+        out.sessionIds.push_back(insertSessionData(data, out.fileId));
+    t.commit();
+    return out;
+}
+} // namespace rl::store

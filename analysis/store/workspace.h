@@ -1,0 +1,75 @@
+#pragma once
+// A workspace is one SQLite file: sessions, their typed records and the files they came from.
+// One Workspace object per thread (each is its own connection); WAL lets a benchmark writer and
+// the GUI's readers share the file.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "records/importresult.h"
+#include "store/database.h"
+
+namespace rl::store {
+
+struct ImportedFile
+{
+    std::int64_t id = 0;
+    std::string path;
+    std::string sha256;
+    std::string format;
+    std::int64_t sizeBytes = 0;
+    std::string imported;
+};
+
+struct StoredImport
+{
+    bool alreadyImported = false;       // same content (sha256) was imported before
+    std::int64_t fileId = 0;
+    std::vector<std::int64_t> sessionIds; // the new sessions, or the existing ones when already imported
+};
+
+class Workspace
+{
+public:
+    // Opens or creates; migrates older files forward. Throws StoreError naming the file.
+    explicit Workspace(const std::string& path);
+    static std::string defaultPath(); // $XDG_DATA_HOME/ridgeline/workspace.db (or ~/.local/share/...)
+
+    int schemaVersion();
+    const std::string& path() const { return m_db.path(); }
+    Database& database() { return m_db; }
+
+    // Sessions
+    std::int64_t createSession(const Session& s);
+    void setStatus(std::int64_t sessionId, SessionStatus status);
+    void setNotes(std::int64_t sessionId, const std::string& notes);
+    void setParams(std::int64_t sessionId, const nlohmann::json& params);
+    void deleteSession(std::int64_t sessionId);
+    std::vector<Session> sessions(); // newest first
+    std::optional<Session> session(std::int64_t id);
+    // Running sessions whose writer process on this host is gone become "incomplete".
+    int markOrphanedRuns();
+
+    // Collective results. addCollectivePoint commits the point at once (its own transaction), so
+    // a killed run keeps every point it finished.
+    void addCollectivePoint(std::int64_t sessionId, const CollectivePoint& p);
+    std::vector<CollectivePoint> collectivePoints(std::int64_t sessionId);
+
+    // Imports: all sessions of one file in one transaction, or nothing.
+    std::optional<ImportedFile> importedFileBySha(const std::string& sha256);
+    StoredImport storeImport(const std::string& path, const std::string& sha256, std::int64_t sizeBytes,
+                             const ImportResult& result);
+    std::vector<std::int64_t> sessionsOfFile(std::int64_t fileId);
+    // Stores one session with all its records in one transaction (e.g. a run replayed from JSON lines).
+    std::int64_t storeSession(const SessionData& data);
+
+private:
+    void migrate();
+    std::int64_t insertSessionData(const SessionData& data, std::optional<std::int64_t> fileId);
+    void insertCollective(std::int64_t sessionId, const CollectivePoint& p);
+
+    Database m_db;
+};
+} // namespace rl::store

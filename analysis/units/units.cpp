@@ -1,0 +1,147 @@
+#include "units/units.h"
+
+#include <array>
+#include <charconv>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace rl::units {
+namespace {
+std::string printf3(double v, const char* unit)
+{
+    char buf[64];
+    // Three significant digits, but no trailing ".0" for integers (1 KiB, not 1.00 KiB).
+    if (std::fabs(v - std::round(v)) < 1e-9)
+        std::snprintf(buf, sizeof buf, "%.0f %s", v, unit);
+    else if (std::fabs(v) >= 100)
+        std::snprintf(buf, sizeof buf, "%.0f %s", v, unit);
+    else if (std::fabs(v) >= 10)
+        std::snprintf(buf, sizeof buf, "%.1f %s", v, unit);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f %s", v, unit);
+    return buf;
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
+    return s;
+}
+} // namespace
+
+std::string formatBytes(double bytes)
+{
+    static constexpr std::array<const char*, 7> names{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = bytes;
+    std::size_t i = 0;
+    while (std::fabs(v) >= 1024.0 && i + 1 < names.size()) {
+        v /= 1024.0;
+        ++i;
+    }
+    return printf3(v, names[i]);
+}
+
+std::optional<std::int64_t> parseBytes(std::string_view text)
+{
+    text = trim(text);
+    if (text.empty())
+        return std::nullopt;
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || value < 0)
+        return std::nullopt;
+    std::string_view suffix = trim(std::string_view(ptr, text.data() + text.size() - ptr));
+    double mult = 1;
+    if (!suffix.empty()) {
+        switch (std::toupper(static_cast<unsigned char>(suffix.front()))) {
+        case 'B': mult = 1; break;
+        case 'K': mult = 1024.0; break;
+        case 'M': mult = 1024.0 * 1024; break;
+        case 'G': mult = 1024.0 * 1024 * 1024; break;
+        case 'T': mult = 1024.0 * 1024 * 1024 * 1024; break;
+        default: return std::nullopt;
+        }
+        std::string_view rest = suffix.substr(1);
+        if (mult > 1 && !rest.empty() && (rest.front() == 'i' || rest.front() == 'I'))
+            rest.remove_prefix(1);
+        if (mult > 1 && !rest.empty() && (rest.front() == 'B' || rest.front() == 'b'))
+            rest.remove_prefix(1);
+        if (!rest.empty())
+            return std::nullopt;
+    }
+    const double bytes = value * mult;
+    if (bytes > 9.2e18)
+        return std::nullopt;
+    return static_cast<std::int64_t>(std::llround(bytes));
+}
+
+std::string formatBandwidth(double gbPerSecond) { return printf3(gbPerSecond, "GB/s"); }
+
+std::string formatTime(double us)
+{
+    const double a = std::fabs(us);
+    if (a < 1.0)
+        return printf3(us * 1e3, "ns");
+    if (a < 1e3)
+        return printf3(us, "µs");
+    if (a < 1e6)
+        return printf3(us / 1e3, "ms");
+    return printf3(us / 1e6, "s");
+}
+
+std::string formatFlops(double f)
+{
+    static constexpr std::array<const char*, 7> names{"FLOP/s", "kFLOP/s", "MFLOP/s", "GFLOP/s",
+                                                      "TFLOP/s", "PFLOP/s", "EFLOP/s"};
+    double v = f;
+    std::size_t i = 0;
+    while (std::fabs(v) >= 1000.0 && i + 1 < names.size()) {
+        v /= 1000.0;
+        ++i;
+    }
+    return printf3(v, names[i]);
+}
+
+std::string formatCount(double value)
+{
+    static constexpr std::array<const char*, 5> names{"", "K", "M", "B", "T"};
+    double v = value;
+    std::size_t i = 0;
+    while (std::fabs(v) >= 1000.0 && i + 1 < names.size()) {
+        v /= 1000.0;
+        ++i;
+    }
+    std::string s = printf3(v, names[i]);
+    if (i == 0)
+        s.pop_back(); // drop the space before an empty unit
+    return s;
+}
+
+std::optional<double> parseDouble(std::string_view text)
+{
+    text = trim(text);
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<std::int64_t> parseInt(std::string_view text)
+{
+    text = trim(text);
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return v;
+}
+} // namespace rl::units

@@ -1,0 +1,28 @@
+#pragma once
+// One place for formatting and parsing the quantities Ridgeline shows: bytes, bandwidth, time, FLOP/s.
+// Conventions: sizes are binary (KiB = 1024 B) as nccl-tests prints them; bandwidth is decimal GB/s
+// (1e9 B/s) as nccl-tests and vendors quote it; time is microseconds internally.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rl::units {
+
+// "8 B", "1 KiB", "1.5 MiB", "16 GiB". Exact powers print without decimals.
+std::string formatBytes(double bytes);
+// "256M", "1G", "8", "4K", "1.5GiB", "64KB" (K/M/G/T are binary, as in nccl-tests' -b/-e).
+std::optional<std::int64_t> parseBytes(std::string_view text);
+
+std::string formatBandwidth(double gbPerSecond); // "123.4 GB/s"
+std::string formatTime(double microseconds);     // "850 ns", "12.3 µs", "4.56 ms", "1.23 s"
+std::string formatFlops(double flopsPerSecond);  // "989 TFLOP/s"
+std::string formatCount(double value);           // "7.24 B", "13.1 M" (parameter counts)
+
+// Parses a double strictly (whole token, no trailing junk), accepting %g forms such as "1e+06".
+std::optional<double> parseDouble(std::string_view text);
+std::optional<std::int64_t> parseInt(std::string_view text);
+
+constexpr double kGB = 1e9;
+constexpr double kKiB = 1024.0;
+} // namespace rl::units

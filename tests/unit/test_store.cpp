@@ -1,0 +1,143 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "store/database.h"
+#include "store/migrations.h"
+#include "store/workspace.h"
+
+using namespace rl;
+using rl::store::Workspace;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir
+{
+    fs::path path;
+    TempDir()
+    {
+        char tmpl[] = "/tmp/ridgeline-test-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+CollectivePoint point(std::int64_t bytes, double us)
+{
+    CollectivePoint p;
+    p.op = "all_reduce";
+    p.nranks = 4;
+    p.dtype = "float32";
+    p.redop = "sum";
+    p.bytes = bytes;
+    p.count = bytes / 4;
+    p.timeUs = us;
+    p.algbwGBs = bytes / us / 1e3;
+    p.busbwGBs = p.algbwGBs * 1.5;
+    return p;
+}
+} // namespace
+
+TEST(Store, CreatesSchemaAtLatestVersionInWalMode)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    EXPECT_EQ(ws.schemaVersion(), store::latestSchemaVersion());
+    store::Statement q(ws.database(), "PRAGMA journal_mode");
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.text(0), "wal");
+}
+
+TEST(Store, PointsSurviveReopenAndSessionsKeepMetadata)
+{
+    TempDir dir;
+    const auto file = (dir.path / "w.db").string();
+    std::int64_t id = 0;
+    {
+        Workspace ws(file);
+        Session s;
+        s.title = "run";
+        s.commandLine = "ridgeline-bench collectives -b 8 -e 1M";
+        s.params = {{"iters", 20}};
+        s.status = SessionStatus::Running;
+        s.writerPid = getpid();
+        id = ws.createSession(s);
+        ws.addCollectivePoint(id, point(8, 10));
+        ws.addCollectivePoint(id, point(1 << 20, 100));
+    }
+    Workspace ws(file);
+    auto s = ws.session(id);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->commandLine, "ridgeline-bench collectives -b 8 -e 1M");
+    EXPECT_EQ(s->params["iters"], 20);
+    EXPECT_EQ(s->status, SessionStatus::Running);
+    const auto pts = ws.collectivePoints(id);
+    ASSERT_EQ(pts.size(), 2u);
+    EXPECT_EQ(pts[1], point(1 << 20, 100));
+    // Our own pid is alive: not an orphan.
+    EXPECT_EQ(ws.markOrphanedRuns(), 0);
+}
+
+TEST(Store, RunWhoseWriterDiedBecomesIncomplete)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    Session s;
+    s.status = SessionStatus::Running;
+    s.host = hostName();
+    s.writerPid = 0x7ffffff0; // no such process
+    const auto id = ws.createSession(s);
+    EXPECT_EQ(ws.markOrphanedRuns(), 1);
+    EXPECT_EQ(ws.session(id)->status, SessionStatus::Incomplete);
+}
+
+TEST(Store, ReimportOfSameContentIsDetectedAndFailedImportStoresNothing)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    ImportResult r;
+    r.format = "nccl-tests";
+    r.sessions.push_back({Session{}, {point(8, 5), point(16, 5)}});
+    auto first = ws.storeImport("/x/log.txt", "abc", 100, r);
+    EXPECT_FALSE(first.alreadyImported);
+    ASSERT_EQ(first.sessionIds.size(), 1u);
+    auto again = ws.storeImport("/y/copy.txt", "abc", 100, r);
+    EXPECT_TRUE(again.alreadyImported);
+    EXPECT_EQ(again.sessionIds, first.sessionIds);
+    EXPECT_EQ(ws.sessions().size(), 1u);
+    // Deleting the session frees the file for a new import.
+    ws.deleteSession(first.sessionIds[0]);
+    EXPECT_FALSE(ws.importedFileBySha("abc"));
+}
+
+TEST(Store, RefusesForeignSqliteFilesAndNonDatabases)
+{
+    TempDir dir;
+    const auto foreign = (dir.path / "other.db").string();
+    {
+        store::Database db(foreign, true);
+        db.exec("CREATE TABLE t(x)");
+    }
+    EXPECT_THROW(Workspace{foreign}, store::StoreError);
+    const auto junk = (dir.path / "junk.db").string();
+    std::ofstream(junk) << "this is not sqlite, just some text that is long enough to have a header....";
+    try {
+        Workspace ws(junk);
+        FAIL() << "opened a text file as a workspace";
+    } catch (const store::StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find(junk), std::string::npos) << e.what();
+    }
+}
+
+TEST(Store, RefusesNewerSchema)
+{
+    TempDir dir;
+    const auto file = (dir.path / "w.db").string();
+    {
+        Workspace ws(file);
+        ws.database().exec("PRAGMA user_version = 999");
+    }
+    EXPECT_THROW(Workspace{file}, store::StoreError);
+}

@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include "collectives/collectiveop.h"
+#include "units/units.h"
+
+using namespace rl;
+
+TEST(Units, FormatsBinarySizesLikeNcclTests)
+{
+    EXPECT_EQ(units::formatBytes(8), "8 B");
+    EXPECT_EQ(units::formatBytes(1024), "1 KiB");
+    EXPECT_EQ(units::formatBytes(1536), "1.50 KiB");
+    EXPECT_EQ(units::formatBytes(16.0 * (1ull << 30)), "16 GiB");
+}
+
+TEST(Units, ParsesSizeArgumentsAsBinary)
+{
+    EXPECT_EQ(units::parseBytes("8"), 8);
+    EXPECT_EQ(units::parseBytes("256M"), 256ll << 20);
+    EXPECT_EQ(units::parseBytes("1G"), 1ll << 30);
+    EXPECT_EQ(units::parseBytes("64KiB"), 64ll << 10);
+    EXPECT_EQ(units::parseBytes("4 KB"), 4096);
+    EXPECT_FALSE(units::parseBytes("12X"));
+    EXPECT_FALSE(units::parseBytes(""));
+    EXPECT_FALSE(units::parseBytes("-5"));
+    EXPECT_FALSE(units::parseBytes("1e30"));
+}
+
+TEST(Units, StrictNumberParsing)
+{
+    EXPECT_DOUBLE_EQ(*units::parseDouble("1e+06"), 1e6);
+    EXPECT_DOUBLE_EQ(*units::parseDouble(" 3.5 "), 3.5);
+    EXPECT_FALSE(units::parseDouble("3.5x"));
+    EXPECT_FALSE(units::parseInt("12.5"));
+    EXPECT_EQ(units::parseInt("+42"), 42);
+}
+
+TEST(Units, FormatsTimeAndRates)
+{
+    EXPECT_EQ(units::formatTime(0.85), "850 ns");
+    EXPECT_EQ(units::formatTime(12.3), "12.3 µs");
+    EXPECT_EQ(units::formatTime(4560), "4.56 ms");
+    EXPECT_EQ(units::formatFlops(989e12), "989 TFLOP/s");
+    EXPECT_EQ(units::formatBandwidth(123.4), "123 GB/s");
+}
+
+TEST(CollectiveOp, BusFactorsFollowNcclTestsPerformanceMd)
+{
+    EXPECT_DOUBLE_EQ(busFactor(CollectiveOp::AllReduce, 8), 2.0 * 7 / 8);
+    EXPECT_DOUBLE_EQ(busFactor(CollectiveOp::ReduceScatter, 8), 7.0 / 8);
+    EXPECT_DOUBLE_EQ(busFactor(CollectiveOp::AllGather, 4), 3.0 / 4);
+    EXPECT_DOUBLE_EQ(busFactor(CollectiveOp::AllToAll, 2), 0.5);
+    EXPECT_DOUBLE_EQ(busFactor(CollectiveOp::Broadcast, 16), 1.0);
+}
+
+TEST(CollectiveOp, NamesFromEveryTool)
+{
+    for (const char* n : {"all_reduce", "allreduce", "all_reduce_perf", "AllReduce", "osu_allreduce", "Allreduce"})
+        EXPECT_EQ(collectiveOpFromString(n), CollectiveOp::AllReduce) << n;
+    EXPECT_EQ(collectiveOpFromString("Reduce_scatter"), CollectiveOp::ReduceScatter);
+    EXPECT_EQ(collectiveOpFromString("alltoall_perf"), CollectiveOp::AllToAll);
+    EXPECT_EQ(collectiveOpFromString("Bcast"), CollectiveOp::Broadcast);
+    EXPECT_FALSE(collectiveOpFromString("gemm"));
+    EXPECT_EQ(canonicalDtype("float"), "float32");
+    EXPECT_EQ(canonicalDtype("bf16"), "bfloat16");
+    EXPECT_EQ(dtypeSize("double"), 8);
+}
