@@ -1,0 +1,20 @@
+#pragma once
+// Subcommands of ridgeline-cli register themselves here, each from its own file:
+//   static const bool registered = rl::cli::registerCommand(&addMyCommand);
+// Every command gets the global options (--db, --json) through CliContext.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace rl::cli {
+struct CliContext
+{
+    std::string dbPath; // empty: the per-user default workspace
+    bool json = false;  // machine-readable output
+    std::string workspacePath() const;
+};
+using CommandAdder = void (*)(CLI::App& app, CliContext& ctx);
+bool registerCommand(CommandAdder adder);
+const std::vector<CommandAdder>& registeredCommands();
+} // namespace rl::cli
