@@ -17,4 +17,10 @@ struct CliContext
 using CommandAdder = void (*)(CLI::App& app, CliContext& ctx);
 bool registerCommand(CommandAdder adder);
 const std::vector<CommandAdder>& registeredCommands();
+
+// Thrown by a command to end the program with a given exit code after it printed its message.
+struct ExitCode
+{
+    int code;
+};
 } // namespace rl::cli

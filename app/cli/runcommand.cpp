@@ -1,0 +1,178 @@
+// ridgeline-cli run collectives -np N [...] -- <runner args>
+// Launches ridgeline-bench under mpirun (or a hostfile, or a launcher template such as srun), stores
+// every point in the workspace as it arrives (one transaction each) and echoes it on stdout as a
+// JSON line with its session id. SIGTERM/SIGINT cancel the run on every rank.
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "collectives/launchcommand.h"
+#include "launcher.h"
+#include "records/wireformat.h"
+#include "store/workspace.h"
+
+namespace rl::cli {
+namespace {
+namespace fs = std::filesystem;
+
+// ridgeline-bench next to this binary (installed), in the build tree, or on PATH.
+std::string findBench()
+{
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (const auto& candidate : {self.parent_path() / "ridgeline-bench",
+                                      self.parent_path().parent_path() / "bench" / "ridgeline-bench"})
+            if (fs::exists(candidate, ec))
+                return candidate.string();
+    return "ridgeline-bench";
+}
+
+void emit(nlohmann::json j, std::int64_t sessionId)
+{
+    j["session_id"] = sessionId;
+    std::cout << j.dump() << std::endl; // flushed at once: the GUI draws points as they come
+}
+
+struct RunArgs
+{
+    int np = 2;
+    std::string hostfile, templ, mpirun = "mpirun", bench, title;
+    std::vector<std::string> mpirunArgs;
+    int nodes = 1, ppn = 1;
+    bool dryRun = false;
+    std::vector<std::string> benchArgs;
+};
+
+int runCollectives(const CliContext& ctx, const RunArgs& a)
+{
+    LaunchSpec spec;
+    spec.kind = !a.templ.empty() ? LaunchSpec::Kind::Template
+                : !a.hostfile.empty() ? LaunchSpec::Kind::Hostfile : LaunchSpec::Kind::LocalMpirun;
+    spec.np = a.np;
+    spec.mpirun = a.mpirun;
+    spec.mpirunArgs = a.mpirunArgs;
+    spec.hostfile = a.hostfile;
+    spec.templ = a.templ;
+    spec.nodes = a.nodes;
+    spec.ppn = a.ppn;
+    spec.bench = a.bench.empty() ? findBench() : a.bench;
+    spec.benchArgs = a.benchArgs;
+    const auto argv = buildLaunchCommand(spec);
+    if (a.dryRun) {
+        std::cout << displayCommand(argv) << '\n';
+        return 0;
+    }
+    if (geteuid() == 0) { // Open MPI refuses root without these; MPICH ignores them
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    }
+
+    store::Workspace ws(ctx.workspacePath());
+    Session s;
+    s.kind = kind::Collectives;
+    s.title = a.title.empty() ? "collectives, " + std::to_string(a.np) + " ranks" : a.title;
+    s.created = nowIso8601();
+    s.host = hostName();
+    s.tool = "ridgeline-bench";
+    s.toolVersion = RIDGELINE_VERSION;
+    s.commandLine = displayCommand(argv);
+    s.status = SessionStatus::Running;
+    s.writerPid = getpid();
+    s.params = {{"launcher", spec.kind == LaunchSpec::Kind::Template ? "template"
+                             : spec.kind == LaunchSpec::Kind::Hostfile ? "hostfile" : "mpirun"},
+                {"np", a.np}, {"runner_args", a.benchArgs}};
+    const std::int64_t id = ws.createSession(s);
+    emit(wire::toJson(s), id);
+
+    std::optional<wire::End> end;
+    int points = 0;
+    Launcher launcher;
+    ChildResult child;
+    try {
+        child = launcher.run(argv, [&](const std::string& line) {
+            std::optional<wire::Record> rec;
+            try {
+                rec = wire::parseLine(line);
+            } catch (const std::exception&) {
+                std::cerr << line << '\n'; // not ours (launcher chatter): pass it on
+                return;
+            }
+            if (!rec)
+                return;
+            if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
+                nlohmann::json params = s.params;
+                params["runner"] = h->session.params;
+                params["runner_host"] = h->session.host;
+                ws.setParams(id, params);
+            } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
+                ws.addCollectivePoint(id, *p);
+                ++points;
+                emit(wire::toJson(*p), id);
+            } else if (auto* e = std::get_if<wire::End>(&*rec)) {
+                end = *e;
+            }
+        });
+    } catch (const std::exception& e) {
+        ws.setStatus(id, SessionStatus::Failed);
+        ws.setNotes(id, e.what());
+        emit(wire::endRecord(SessionStatus::Failed, e.what()), id);
+        return 1;
+    }
+
+    SessionStatus status = SessionStatus::Complete;
+    std::string message;
+    if (child.interrupted || (end && end->status == SessionStatus::Cancelled)) {
+        status = SessionStatus::Cancelled;
+        message = "cancelled after " + std::to_string(points) + " points";
+    } else if (end && child.exitCode == 0) {
+        status = end->status;
+        message = end->message;
+    } else {
+        status = SessionStatus::Failed;
+        message = child.signal ? "runner killed by signal " + std::to_string(child.signal)
+                               : "runner exited with code " + std::to_string(child.exitCode);
+        if (!child.stderrTail.empty())
+            message += ": " + child.stderrTail.substr(child.stderrTail.size() > 2000 ? child.stderrTail.size() - 2000 : 0);
+    }
+    ws.setStatus(id, status);
+    if (status != SessionStatus::Complete && !message.empty())
+        ws.setNotes(id, message);
+    emit(wire::endRecord(status, message), id);
+    if (status == SessionStatus::Cancelled)
+        return 130;
+    return status == SessionStatus::Complete ? 0 : 1;
+}
+
+void addRunCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* run = app.add_subcommand("run", "Run a benchmark and store its points as they arrive");
+    run->require_subcommand(1);
+    auto* coll = run->add_subcommand("collectives", "Collective sweep with ridgeline-bench under MPI or Slurm");
+    auto a = std::make_shared<RunArgs>();
+    coll->add_option("-n,--np", a->np, "Number of ranks")->capture_default_str()->check(CLI::PositiveNumber);
+    coll->add_option("--hostfile", a->hostfile, "Launch with mpirun -hostfile FILE");
+    coll->add_option("--launcher", a->templ,
+                     "Launcher template, e.g. 'srun -N {nodes} --ntasks-per-node {ppn} {bench}' "
+                     "(placeholders: {bench} {np} {nodes} {ppn} {hostfile})");
+    coll->add_option("--nodes", a->nodes, "Nodes, for {nodes}")->capture_default_str();
+    coll->add_option("--ppn", a->ppn, "Processes per node, for {ppn}")->capture_default_str();
+    coll->add_option("--mpirun", a->mpirun, "mpirun to use")->capture_default_str();
+    coll->add_option("--mpirun-arg", a->mpirunArgs, "Extra mpirun argument (repeatable), e.g. --oversubscribe")
+        ->allow_extra_args(false);
+    coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
+    coll->add_option("--title", a->title, "Session title");
+    coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
+    coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench collectives (after --)");
+    coll->callback([&ctx, a] {
+        const int rc = runCollectives(ctx, *a);
+        if (rc != 0)
+            throw ExitCode{rc};
+    });
+}
+const bool registered = registerCommand(&addRunCommand);
+} // namespace
+} // namespace rl::cli

@@ -1,0 +1,130 @@
+// ridgeline-cli sessions | results SESSION | fit SESSION: what the workspace holds.
+#include <iostream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "fits/alphabetafit.h"
+#include "records/wireformat.h"
+#include "store/workspace.h"
+#include "texttable.h"
+#include "units/units.h"
+
+namespace rl::cli {
+namespace {
+Session requireSession(store::Workspace& ws, std::int64_t id)
+{
+    auto s = ws.session(id);
+    if (!s)
+        throw std::runtime_error("no session " + std::to_string(id) + " in " + ws.path());
+    return *s;
+}
+
+void addSessionsCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("sessions", "List the sessions in the workspace, newest first");
+    cmd->callback([&ctx] {
+        store::Workspace ws(ctx.workspacePath());
+        ws.markOrphanedRuns();
+        const auto sessions = ws.sessions();
+        if (ctx.json) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const auto& s : sessions) {
+                auto j = wire::toJson(s);
+                j.erase("record");
+                j["id"] = s.id;
+                j["status"] = toString(s.status);
+                out.push_back(std::move(j));
+            }
+            std::cout << out.dump(2) << '\n';
+            return;
+        }
+        TextTable t({"id", "kind", "status", "created", "tool", "host", "title"});
+        for (const auto& s : sessions)
+            t.addRow({std::to_string(s.id), s.kind, toString(s.status), s.created,
+                      s.tool + (s.toolVersion.empty() ? "" : " " + s.toolVersion), s.host, s.title});
+        t.print(std::cout);
+    });
+}
+
+void addResultsCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("results", "Print the results of a session");
+    auto id = std::make_shared<std::int64_t>(0);
+    cmd->add_option("session", *id, "Session id")->required();
+    cmd->callback([&ctx, id] {
+        store::Workspace ws(ctx.workspacePath());
+        requireSession(ws, *id);
+        const auto points = ws.collectivePoints(*id);
+        if (ctx.json) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const auto& p : points)
+                out.push_back(wire::toJson(p));
+            std::cout << out.dump(2) << '\n';
+            return;
+        }
+        TextTable t({"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw", "wrong"});
+        for (const auto& p : points)
+            t.addRow({p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
+                      std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
+                      units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
+                      p.wrong < 0 ? "n/a" : std::to_string(p.wrong)});
+        t.print(std::cout);
+    });
+}
+
+void addFitCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("fit", "Fit t(n) = alpha + n/beta per op of a collective session");
+    struct Args
+    {
+        std::int64_t id = 0;
+        std::string minSize = "0", maxSize = "1P";
+        std::string op;
+    };
+    auto a = std::make_shared<Args>();
+    cmd->add_option("session", a->id, "Session id")->required();
+    cmd->add_option("--min-size", a->minSize, "Smallest message size to fit (e.g. 1M)")->capture_default_str();
+    cmd->add_option("--max-size", a->maxSize, "Largest message size to fit (e.g. 1G)")->capture_default_str();
+    cmd->add_option("--op", a->op, "Only this op");
+    cmd->callback([&ctx, a] {
+        const auto lo = units::parseBytes(a->minSize), hi = units::parseBytes(a->maxSize);
+        if (!lo || !hi)
+            throw std::runtime_error("bad --min-size/--max-size: use sizes like 8, 64K, 1M, 2G");
+        store::Workspace ws(ctx.workspacePath());
+        requireSession(ws, a->id);
+        const auto points = ws.collectivePoints(a->id);
+        std::set<std::pair<std::string, bool>> keys;
+        for (const auto& p : points)
+            if (a->op.empty() || p.op == a->op)
+                keys.insert({p.op, p.inPlace});
+        nlohmann::json out = nlohmann::json::array();
+        TextTable t({"op", "in-place", "alpha", "beta", "rms error", "points", "sizes"});
+        for (const auto& [op, inPlace] : keys) {
+            auto f = fits::fitCollective(points, op, inPlace, *lo, *hi);
+            if (!f)
+                continue;
+            out.push_back({{"op", op}, {"in_place", inPlace}, {"alpha_us", f->alphaUs}, {"beta_gbs", f->betaGBs},
+                           {"rms_rel_error", f->rmsRelError}, {"points", f->points},
+                           {"min_bytes", f->minBytes}, {"max_bytes", f->maxBytes}});
+            char rms[32];
+            std::snprintf(rms, sizeof rms, "%.1f %%", f->rmsRelError * 100);
+            t.addRow({op, inPlace ? "yes" : "no", units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs),
+                      rms, std::to_string(f->points),
+                      units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes))});
+        }
+        if (ctx.json)
+            std::cout << out.dump(2) << '\n';
+        else if (out.empty())
+            throw std::runtime_error("nothing to fit: need two or more sizes per op in the size range");
+        else
+            t.print(std::cout);
+    });
+}
+
+const bool registered = registerCommand(&addSessionsCommand) && registerCommand(&addResultsCommand) &&
+                        registerCommand(&addFitCommand);
+} // namespace
+} // namespace rl::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Aligned plain-text tables for terminal output: numbers right-aligned, text left-aligned.
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rl::cli {
+class TextTable
+{
+public:
+    explicit TextTable(std::vector<std::string> header) : m_header(std::move(header)) {}
+    void addRow(std::vector<std::string> row) { m_rows.push_back(std::move(row)); }
+    void print(std::ostream& out) const;
+
+private:
+    std::vector<std::string> m_header;
+    std::vector<std::vector<std::string>> m_rows;
+};
+} // namespace rl::cli
