@@ -81,16 +81,17 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
     struct Args
     {
         std::int64_t id = 0;
-        std::string minSize = "0", maxSize = "1P";
+        std::string minSize = "0", maxSize; // empty: no upper bound
         std::string op;
     };
     auto a = std::make_shared<Args>();
     cmd->add_option("session", a->id, "Session id")->required();
     cmd->add_option("--min-size", a->minSize, "Smallest message size to fit (e.g. 1M)")->capture_default_str();
-    cmd->add_option("--max-size", a->maxSize, "Largest message size to fit (e.g. 1G)")->capture_default_str();
+    cmd->add_option("--max-size", a->maxSize, "Largest message size to fit (e.g. 1G); default: no limit");
     cmd->add_option("--op", a->op, "Only this op");
     cmd->callback([&ctx, a] {
-        const auto lo = units::parseBytes(a->minSize), hi = units::parseBytes(a->maxSize);
+        const auto lo = units::parseBytes(a->minSize);
+        const auto hi = a->maxSize.empty() ? std::optional<std::int64_t>(INT64_MAX) : units::parseBytes(a->maxSize);
         if (!lo || !hi)
             throw std::runtime_error("bad --min-size/--max-size: use sizes like 8, 64K, 1M, 2G");
         store::Workspace ws(ctx.workspacePath());

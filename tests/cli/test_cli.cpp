@@ -1,0 +1,225 @@
+// The real ridgeline-cli binary against real workspaces; runs use real mpirun + ridgeline-bench.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "childprocess.h"
+#include "records/wireformat.h"
+#include "store/workspace.h"
+
+using namespace rl;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir
+{
+    fs::path path;
+    TempDir()
+    {
+        char tmpl[] = "/tmp/ridgeline-cli-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+std::vector<std::string> cli(const fs::path& db, std::vector<std::string> args, bool jsonOut = false)
+{
+    std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
+    if (jsonOut)
+        argv.push_back("--json");
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+}
+
+// A small run in our own wire format, as ridgeline-bench prints it.
+void writeRunFile(const fs::path& file)
+{
+    Session s;
+    s.tool = "ridgeline-bench";
+    s.title = "fixture";
+    std::ofstream out(file);
+    out << wire::toJson(s).dump() << '\n';
+    for (std::int64_t bytes = 1024; bytes <= (1 << 24); bytes *= 4) {
+        CollectivePoint p{"all_reduce", 4, "float32", "sum", bytes, bytes / 4, false, -1, 0, 0, 0, 0};
+        p.timeUs = 10.0 + double(bytes) / 20e3; // alpha 10 µs, beta 20 GB/s
+        p.algbwGBs = double(bytes) / p.timeUs / 1e3;
+        p.busbwGBs = p.algbwGBs * 1.5;
+        out << wire::toJson(p).dump() << '\n';
+    }
+    out << wire::endRecord(SessionStatus::Complete).dump() << '\n';
+}
+
+bool mpiAvailable() { return fs::exists(RIDGELINE_MPIEXEC) && fs::exists(RIDGELINE_BENCH); }
+
+std::vector<std::string> runArgs(const fs::path& db, int np, std::vector<std::string> runner)
+{
+    std::vector<std::string> a{"run", "collectives", "-np", std::to_string(np), "--mpirun", RIDGELINE_MPIEXEC,
+                               "--bench", RIDGELINE_BENCH};
+    if (std::string(RIDGELINE_MPIEXEC).find("openmpi") != std::string::npos ||
+        fs::path(RIDGELINE_MPIEXEC).filename() == "mpirun" || fs::path(RIDGELINE_MPIEXEC).filename() == "mpiexec") {
+        // Open MPI on a VM: shared memory transport only (the default tries every NIC).
+        for (const char* x : {"--mca", "pml", "ob1", "--mca", "btl", "self,vader", "--oversubscribe"}) {
+            a.push_back("--mpirun-arg");
+            a.push_back(x);
+        }
+    }
+    a.push_back("--");
+    a.insert(a.end(), runner.begin(), runner.end());
+    return cli(db, a);
+}
+} // namespace
+
+TEST(Cli, ImportListsResultsFitsAndDetectsReimport)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    const auto run = dir.path / "run.jsonl";
+    writeRunFile(run);
+    auto first = test::runToEnd(cli(db, {"import", run.string()}, true));
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    const auto report = json::parse(first.out);
+    ASSERT_EQ(report.size(), 1u);
+    EXPECT_TRUE(report[0]["ok"]);
+    EXPECT_FALSE(report[0]["already_imported"]);
+    const auto id = report[0]["session_ids"][0].get<std::int64_t>();
+
+    auto again = test::runToEnd(cli(db, {"import", run.string()}));
+    EXPECT_EQ(again.exitCode, 0);
+    EXPECT_NE(again.out.find("already imported as session " + std::to_string(id)), std::string::npos) << again.out;
+
+    auto sessions = json::parse(test::runToEnd(cli(db, {"sessions"}, true)).out);
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0]["title"], "fixture");
+
+    auto results = json::parse(test::runToEnd(cli(db, {"results", std::to_string(id)}, true)).out);
+    EXPECT_EQ(results.size(), 8u); // 1 KiB .. 16 MiB by 4x
+    EXPECT_EQ(results[0]["op"], "all_reduce");
+
+    auto fit = json::parse(test::runToEnd(cli(db, {"fit", std::to_string(id)}, true)).out);
+    ASSERT_EQ(fit.size(), 1u);
+    EXPECT_NEAR(fit[0]["alpha_us"].get<double>(), 10.0, 1e-6);
+    EXPECT_NEAR(fit[0]["beta_gbs"].get<double>(), 20.0, 1e-6);
+
+    auto table = test::runToEnd(cli(db, {"results", std::to_string(id)}));
+    EXPECT_NE(table.out.find("16 MiB"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("GB/s"), std::string::npos);
+}
+
+TEST(Cli, BrokenFileNamesFileAndLineAndStoresNothing)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    const auto good = dir.path / "good.jsonl";
+    writeRunFile(good);
+    ASSERT_EQ(test::runToEnd(cli(db, {"import", good.string()})).exitCode, 0);
+    const auto junk = dir.path / "junk.bin";
+    std::ofstream(junk, std::ios::binary).write("\x00\x01\x02\xff\xfe", 5);
+    const auto empty = dir.path / "empty.txt";
+    std::ofstream{empty};
+    auto r = test::runToEnd(cli(db, {"import", junk.string(), empty.string(), (dir.path / "missing").string()}));
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find(junk.string() + ": binary"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(empty.string() + ": file is empty"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("missing"), std::string::npos) << r.err;
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.sessions().size(), 1u);
+}
+
+TEST(Cli, UnknownSessionAndBadArgumentsFailClearly)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    auto r = test::runToEnd(cli(db, {"results", "42"}));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("no session 42"), std::string::npos) << r.err;
+    auto bad = test::runToEnd(cli(db, {"fit", "1", "--min-size", "12Q"}));
+    EXPECT_NE(bad.exitCode, 0);
+    auto notDb = dir.path / "text.db";
+    std::ofstream(notDb) << "hello, this is not a database at all, but it is long enough\n";
+    auto r2 = test::runToEnd(cli(notDb, {"sessions"}));
+    EXPECT_NE(r2.exitCode, 0);
+    EXPECT_NE(r2.err.find(notDb.string()), std::string::npos) << r2.err;
+}
+
+TEST(CliRun, StoresEveryPointOfARealMpiRun)
+{
+    if (!mpiAvailable())
+        GTEST_SKIP() << "mpirun or ridgeline-bench not available";
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    auto r = test::runToEnd(runArgs(db, 2, {"--ops", "all_reduce,all_gather", "-b", "8", "-e", "64K", "-f", "8",
+                                            "-n", "5", "-w", "1"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    store::Workspace ws(db.string());
+    const auto sessions = ws.sessions();
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0].status, SessionStatus::Complete);
+    EXPECT_NE(sessions[0].commandLine.find("collectives"), std::string::npos);
+    const auto points = ws.collectivePoints(sessions[0].id);
+    // 8 B .. 64 KiB by 8x = 6 sizes, two ops
+    EXPECT_EQ(points.size(), 12u);
+    for (const auto& p : points) {
+        EXPECT_EQ(p.wrong, 0);
+        EXPECT_EQ(p.nranks, 2);
+    }
+}
+
+TEST(CliRun, SigkillMidSweepKeepsFinishedPointsAndAHealthyDatabase)
+{
+    if (!mpiAvailable())
+        GTEST_SKIP() << "mpirun or ridgeline-bench not available";
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    test::Running run(runArgs(db, 2, {"--ops", "all_reduce", "-b", "8", "-e", "512M", "-f", "2", "-n", "20"}));
+    std::string line;
+    std::vector<json> printed;
+    while (printed.size() < 4 && run.readLine(line, 60)) {
+        auto j = json::parse(line, nullptr, false);
+        if (j.is_object() && j.value("record", "") == "collective")
+            printed.push_back(j);
+    }
+    ASSERT_EQ(printed.size(), 4u) << "the run did not produce points";
+    run.signalGroup(SIGKILL); // the writer dies without any chance to clean up
+    run.wait();
+
+    store::Workspace ws(db.string());
+    store::Statement check(ws.database(), "PRAGMA integrity_check");
+    ASSERT_TRUE(check.step());
+    EXPECT_EQ(check.text(0), "ok");
+    const auto sessions = ws.sessions();
+    ASSERT_EQ(sessions.size(), 1u);
+    const auto points = ws.collectivePoints(sessions[0].id);
+    EXPECT_GE(points.size(), printed.size());
+    for (std::size_t i = 0; i < printed.size(); ++i)
+        EXPECT_EQ(points[i].bytes, printed[i]["bytes"].get<std::int64_t>());
+    EXPECT_EQ(ws.markOrphanedRuns(), 1);
+    EXPECT_EQ(ws.session(sessions[0].id)->status, SessionStatus::Incomplete);
+}
+
+TEST(CliRun, SigtermCancelsAllRanksAndMarksTheSessionCancelled)
+{
+    if (!mpiAvailable())
+        GTEST_SKIP() << "mpirun or ridgeline-bench not available";
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    test::Running run(runArgs(db, 2, {"--ops", "all_reduce", "-b", "8", "-e", "512M", "-f", "2", "-n", "20"}));
+    std::string line;
+    int points = 0;
+    while (points < 2 && run.readLine(line, 60))
+        if (line.find("\"record\":\"collective\"") != std::string::npos)
+            ++points;
+    ASSERT_EQ(points, 2);
+    kill(run.pid(), SIGTERM); // the CLI only, as the GUI's Cancel does
+    std::string last;
+    while (run.readLine(line, 60))
+        last = line;
+    EXPECT_EQ(run.wait(), 130);
+    EXPECT_NE(last.find("\"status\":\"cancelled\""), std::string::npos) << last;
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.sessions()[0].status, SessionStatus::Cancelled);
+}
