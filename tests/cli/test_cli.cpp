@@ -153,7 +153,7 @@ TEST(CliRun, StoresEveryPointOfARealMpiRun)
     TempDir dir;
     const auto db = dir.path / "w.db";
     auto r = test::runToEnd(runArgs(db, 2, {"--ops", "all_reduce,all_gather", "-b", "8", "-e", "64K", "-f", "8",
-                                            "-n", "5", "-w", "1"}));
+                                            "-n", "5", "-w", "1", "--inplace", "0"}));
     ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
     store::Workspace ws(db.string());
     const auto sessions = ws.sessions();
@@ -161,8 +161,8 @@ TEST(CliRun, StoresEveryPointOfARealMpiRun)
     EXPECT_EQ(sessions[0].status, SessionStatus::Complete);
     EXPECT_NE(sessions[0].commandLine.find("collectives"), std::string::npos);
     const auto points = ws.collectivePoints(sessions[0].id);
-    // 8 B .. 64 KiB by 8x = 6 sizes, two ops
-    EXPECT_EQ(points.size(), 12u);
+    // 8 B .. 64 KiB by 8x = 5 sizes (8, 64, 512, 4K, 32K), two ops, out-of-place only
+    EXPECT_EQ(points.size(), 10u);
     for (const auto& p : points) {
         EXPECT_EQ(p.wrong, 0);
         EXPECT_EQ(p.nranks, 2);
@@ -175,7 +175,8 @@ TEST(CliRun, SigkillMidSweepKeepsFinishedPointsAndAHealthyDatabase)
         GTEST_SKIP() << "mpirun or ridgeline-bench not available";
     TempDir dir;
     const auto db = dir.path / "w.db";
-    test::Running run(runArgs(db, 2, {"--ops", "all_reduce", "-b", "8", "-e", "512M", "-f", "2", "-n", "20"}));
+    test::Running run(
+        runArgs(db, 2, {"--ops", "all_reduce", "-b", "8", "-e", "512M", "-f", "2", "-n", "20", "--inplace", "0"}));
     std::string line;
     std::vector<json> printed;
     while (printed.size() < 4 && run.readLine(line, 60)) {

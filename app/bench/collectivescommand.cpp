@@ -1,0 +1,246 @@
+// `ridgeline-bench collectives`: the nccl-tests-style sweep over MPI collectives. Rank 0 prints a
+// session header, one JSON line per finished point (or an nccl-tests table) and an end record.
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "benchcommands.h"
+#include "collectives/nccltable.h"
+#include "mpicollectiverunner.h"
+#include "mpienvironment.h"
+#include "records/wireformat.h"
+#include "units/units.h"
+
+namespace rl::bench {
+namespace {
+volatile std::sig_atomic_t g_stopSignal = 0;
+extern "C" void onStopSignal(int sig) { g_stopSignal = sig; }
+
+struct Options
+{
+    std::string ops = "all";
+    std::string minBytes = "8";
+    std::string maxBytes = "256M";
+    int stepFactor = 2;
+    std::string stepBytes;
+    std::string dtypes = "float32";
+    std::string redops = "sum";
+    std::string inPlace = "both";
+    int warmup = 5;
+    int iters = 20;
+    int root = 0;
+    std::string format = "json";
+};
+
+std::int64_t parseSize(const std::string& text, const char* option)
+{
+    const auto v = units::parseBytes(text);
+    if (!v)
+        throw std::invalid_argument(std::string(option) + ": \"" + text + "\" is not a size (e.g. 8, 64K, 256M, 1G)");
+    return *v;
+}
+
+SweepParams toParams(const Options& o)
+{
+    SweepParams p;
+    p.ops = parseOpList(o.ops);
+    p.minBytes = parseSize(o.minBytes, "--minbytes");
+    p.maxBytes = parseSize(o.maxBytes, "--maxbytes");
+    p.stepFactor = o.stepFactor;
+    if (!o.stepBytes.empty()) {
+        p.stepBytes = parseSize(o.stepBytes, "--stepbytes");
+        if (p.stepBytes < 1)
+            throw std::invalid_argument("--stepbytes must be at least 1 B");
+    }
+    p.dtypes = parseDtypeList(o.dtypes);
+    p.redops = parseRedopList(o.redops);
+    p.inPlace = parseInPlace(o.inPlace);
+    p.warmup = o.warmup;
+    p.iters = o.iters;
+    p.root = o.root;
+    sweepSizes(p); // reject a bad size range before MPI starts
+    return p;
+}
+
+void installStopHandlers()
+{
+    struct sigaction sa = {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+}
+
+// Rank 0 decides for everyone, so all ranks leave the sweep between the same two points.
+bool stopRequested()
+{
+    int stop = g_stopSignal;
+    MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (stop)
+        g_stopSignal = stop;
+    return stop != 0;
+}
+
+void printLine(const nlohmann::json& j) { std::cout << j.dump() << '\n' << std::flush; }
+
+Session sessionHeader(const SweepParams& params, int nranks, const std::vector<RankInfo>& ranks, const std::string& lib)
+{
+    Session s;
+    s.kind = kind::Collectives;
+    s.tool = "ridgeline-bench";
+    s.toolVersion = RIDGELINE_VERSION;
+    s.created = nowIso8601();
+    s.host = hostName();
+    s.commandLine = processCommandLine();
+    s.params = toJson(params);
+    s.params["nranks"] = nranks;
+    s.params["mpi_library"] = lib;
+    std::set<std::string> hosts;
+    for (const auto& r : ranks)
+        hosts.insert(r.host);
+    s.params["hosts"] = hosts;
+    s.params["nodes"] = hosts.size();
+    s.title = "MPI collectives, " + std::to_string(nranks) + " ranks on " + std::to_string(hosts.size()) +
+              (hosts.size() == 1 ? " host" : " hosts");
+    return s;
+}
+
+// Returns the exit code; runs on every rank.
+int runSweep(const SweepParams& params, bool ncclFormat)
+{
+    int code = 0;
+    {
+        MpiEnvironment mpi;
+        const bool root = mpi.rank() == 0;
+        installStopHandlers();
+        std::vector<PlannedPoint> plan;
+        try {
+            plan = planSweep(params, mpi.size());
+        } catch (const std::exception& e) {
+            if (root)
+                std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
+            return 2;
+        }
+        const BufferBytes buffers = bufferBytes(plan);
+        std::unique_ptr<MpiCollectiveRunner> runner;
+        int allocated = 1;
+        try {
+            runner = std::make_unique<MpiCollectiveRunner>(MPI_COMM_WORLD, buffers);
+        } catch (const std::bad_alloc&) {
+            allocated = 0;
+        }
+        int allAllocated = 0;
+        MPI_Allreduce(&allocated, &allAllocated, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!allAllocated) {
+            if (root)
+                std::cerr << "ridgeline-bench collectives: cannot allocate the buffers (send "
+                          << units::formatBytes(double(buffers.send)) << ", receive "
+                          << units::formatBytes(double(buffers.recv)) << " per rank); lower --maxbytes\n";
+            return 1;
+        }
+        const auto ranks = gatherRankInfo();
+        const std::string lib = mpiLibraryVersion();
+        std::unique_ptr<NcclTableWriter> table;
+        if (root) {
+            if (ncclFormat) {
+                table = std::make_unique<NcclTableWriter>(std::cout, params, mpi.size());
+                std::vector<std::string> lines;
+                for (const auto& r : ranks)
+                    lines.push_back("Rank " + std::to_string(r.rank) + " Group  0 Pid " + std::to_string(r.pid) +
+                                    " on " + r.host + " device  0 [cpu] host memory");
+                table->begin(lines, lib);
+            } else {
+                printLine(wire::toJson(sessionHeader(params, mpi.size(), ranks, lib)));
+            }
+        }
+        std::size_t done = 0;
+        for (const auto& p : plan) {
+            if (stopRequested())
+                break;
+            const auto r = runner->measure(p, params.warmup, params.iters);
+            if (root) {
+                const CollectivePoint point = makePoint(p, mpi.size(), r.timeUs, r.wrong);
+                if (table)
+                    table->add(p, point);
+                else
+                    printLine(wire::toJson(point));
+            }
+            ++done;
+        }
+        const int sig = g_stopSignal;
+        if (root) {
+            const std::string progress = std::to_string(done) + " of " + std::to_string(plan.size()) + " points";
+            if (table) {
+                table->finish();
+                if (done < plan.size())
+                    std::cout << "# cancelled by " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << " after " << progress
+                              << '\n' << std::flush;
+            } else if (done < plan.size()) {
+                printLine(wire::endRecord(SessionStatus::Cancelled,
+                                          std::string("cancelled by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") +
+                                              " after " + progress));
+            } else {
+                printLine(wire::endRecord(SessionStatus::Complete, progress));
+            }
+        }
+        if (done < plan.size())
+            code = 128 + (sig ? sig : SIGTERM);
+    } // MPI_Finalize before the exit code leaves
+    return code;
+}
+
+void addCollectivesCommand(CLI::App& app)
+{
+    auto opts = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand(
+        "collectives",
+        "Sweep MPI collectives over message sizes like nccl-tests; run under mpirun/mpiexec/srun.\n"
+        "Sizes and bandwidths follow nccl-tests' PERFORMANCE.md: size is the full buffer for reduce_scatter,\n"
+        "all_gather and all_to_all; algbw = size / time in GB/s (1e9 B/s); busbw = algbw x 2(n-1)/n\n"
+        "(all_reduce), (n-1)/n (reduce_scatter, all_gather, all_to_all), 1 (broadcast). time is the\n"
+        "maximum over ranks of the mean time per call, in microseconds.");
+    cmd->add_option("--ops", opts->ops,
+                    "Comma list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, or all")
+        ->capture_default_str();
+    cmd->add_option("-b,--minbytes", opts->minBytes, "Smallest message size in bytes (K/M/G suffixes are binary: 64K = 65536 B)")
+        ->capture_default_str();
+    cmd->add_option("-e,--maxbytes", opts->maxBytes, "Largest message size in bytes (K/M/G binary)")->capture_default_str();
+    auto* factor = cmd->add_option("-f,--stepfactor", opts->stepFactor, "Multiply the size by this factor between points")
+                       ->capture_default_str();
+    auto* step = cmd->add_option("-i,--stepbytes", opts->stepBytes,
+                                 "Add this many bytes between points instead of multiplying (K/M/G binary)");
+    factor->excludes(step);
+    cmd->add_option("-d,--dtype", opts->dtypes, "Element type(s), comma list: float32, float64, int32")
+        ->capture_default_str();
+    cmd->add_option("-o,--redop", opts->redops, "Reduction(s) for all_reduce and reduce_scatter, comma list: sum, max, min")
+        ->capture_default_str();
+    cmd->add_option("--inplace", opts->inPlace, "0 = out-of-place only, 1 = in-place only (MPI_IN_PLACE), both")
+        ->capture_default_str();
+    cmd->add_option("-w,--warmup", opts->warmup, "Untimed calls before each point (count)")->capture_default_str();
+    cmd->add_option("-n,--iters", opts->iters, "Timed calls per point (count); the mean is reported")->capture_default_str();
+    cmd->add_option("--root", opts->root, "Root rank of broadcast")->capture_default_str();
+    cmd->add_option("--format", opts->format,
+                    "json: one JSON object per line (session header, points, end record); "
+                    "nccl: an nccl-tests style table")
+        ->check(CLI::IsMember({"json", "nccl"}))
+        ->capture_default_str();
+    cmd->callback([opts] {
+        SweepParams params;
+        try {
+            params = toParams(*opts);
+        } catch (const std::exception& e) {
+            if (launcherRank() == 0)
+                std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
+            throw CLI::RuntimeError(2);
+        }
+        const int code = runSweep(params, opts->format == "nccl");
+        if (code != 0)
+            throw CLI::RuntimeError(code);
+    });
+}
+} // namespace
+
+static const bool registered = registerCommand(&addCollectivesCommand);
+} // namespace rl::bench

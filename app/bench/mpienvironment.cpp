@@ -1,0 +1,71 @@
+#include "mpienvironment.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "collectives/launchcommand.h"
+
+namespace rl {
+
+MpiEnvironment::MpiEnvironment()
+{
+    MPI_Init(nullptr, nullptr);
+    MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &m_size);
+}
+
+MpiEnvironment::~MpiEnvironment() { MPI_Finalize(); }
+
+int launcherRank()
+{
+    for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"})
+        if (const char* v = std::getenv(var))
+            return std::atoi(v);
+    return 0;
+}
+
+std::string processCommandLine()
+{
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> args;
+    std::size_t start = 0;
+    while (start < raw.size()) {
+        const std::size_t end = raw.find('\0', start);
+        args.push_back(raw.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    return args.empty() ? std::string("ridgeline-bench") : displayCommand(args);
+}
+
+std::vector<RankInfo> gatherRankInfo()
+{
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    int pid = static_cast<int>(getpid());
+    std::vector<char> names(rank == 0 ? std::size_t(size) * MPI_MAX_PROCESSOR_NAME : 0);
+    std::vector<int> pids(rank == 0 ? std::size_t(size) : 0);
+    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
+               MPI_COMM_WORLD);
+    MPI_Gather(&pid, 1, MPI_INT, pids.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<RankInfo> out;
+    if (rank != 0)
+        return out;
+    for (int r = 0; r < size; ++r) {
+        const char* n = names.data() + std::size_t(r) * MPI_MAX_PROCESSOR_NAME;
+        out.push_back({r, pids[std::size_t(r)], std::string(n, strnlen(n, MPI_MAX_PROCESSOR_NAME))});
+    }
+    return out;
+}
+} // namespace rl

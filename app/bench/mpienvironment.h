@@ -1,0 +1,37 @@
+#pragma once
+// What both MPI subcommands of ridgeline-bench need around MPI_Init: init/finalize in one scope,
+// this process's command line, and the rank the launcher gave us before MPI is up (to print
+// argument errors once instead of once per rank).
+#include <string>
+#include <vector>
+
+namespace rl {
+
+class MpiEnvironment
+{
+public:
+    MpiEnvironment();  // MPI_Init
+    ~MpiEnvironment(); // MPI_Finalize
+    MpiEnvironment(const MpiEnvironment&) = delete;
+    MpiEnvironment& operator=(const MpiEnvironment&) = delete;
+    int rank() const { return m_rank; }
+    int size() const { return m_size; }
+
+private:
+    int m_rank = 0;
+    int m_size = 1;
+};
+
+// From OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID; 0 when started without a launcher.
+int launcherRank();
+// The full command line of this process, shell-quoted (from /proc/self/cmdline).
+std::string processCommandLine();
+// "rank 0 pid 1234 on host" per rank, gathered to rank 0 (empty on other ranks). Collective.
+struct RankInfo
+{
+    int rank = 0;
+    int pid = 0;
+    std::string host;
+};
+std::vector<RankInfo> gatherRankInfo();
+} // namespace rl

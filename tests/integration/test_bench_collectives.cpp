@@ -1,0 +1,366 @@
+// The real ridgeline-bench under the real launcher FindMPI found (Open MPI's mpirun or MPICH's
+// mpiexec): every op, in and out of place, 2 and 4 ranks, nccl table output, cancel, bad arguments.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <dirent.h>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#include "childprocess.h"
+#include "collectives/collectivesweep.h"
+#include "io/linereader.h"
+#include "records/wireformat.h"
+
+using namespace rl;
+
+namespace {
+bool haveLauncher() { return access(RIDGELINE_MPIEXEC, X_OK) == 0; }
+
+bool isOpenMpi()
+{
+    static const bool openMpi = [] {
+        const auto v = test::runToEnd({RIDGELINE_MPIEXEC, "--version"}, 30);
+        return (v.out + v.err).find("Open MPI") != std::string::npos ||
+               (v.out + v.err).find("OpenRTE") != std::string::npos;
+    }();
+    return openMpi;
+}
+
+// Launcher flags per flavour: Open MPI needs root permission, oversubscription and the shared
+// memory transports spelled out; MPICH's hydra takes -n and none of those.
+std::vector<std::string> launch(int np, const std::vector<std::string>& benchArgs)
+{
+    std::vector<std::string> argv{RIDGELINE_MPIEXEC, "-n", std::to_string(np)};
+    if (isOpenMpi())
+        argv.insert(argv.end(), {"--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader", "--mca",
+                                 "pml", "ob1"});
+    argv.push_back(RIDGELINE_BENCH);
+    argv.insert(argv.end(), benchArgs.begin(), benchArgs.end());
+    return argv;
+}
+
+struct BenchOutput
+{
+    std::optional<Session> header;
+    std::vector<CollectivePoint> points;
+    std::optional<wire::End> end;
+    std::vector<std::string> badLines;
+};
+
+BenchOutput parse(const std::string& out)
+{
+    BenchOutput run;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+        try {
+            const auto rec = wire::parseLine(line);
+            if (!rec)
+                continue;
+            if (auto* h = std::get_if<wire::SessionHeader>(&*rec))
+                run.header = h->session;
+            else if (auto* p = std::get_if<CollectivePoint>(&*rec))
+                run.points.push_back(*p);
+            else if (auto* e = std::get_if<wire::End>(&*rec))
+                run.end = *e;
+            else
+                run.badLines.push_back(line);
+        } catch (const std::exception&) {
+            run.badLines.push_back(line);
+        }
+    }
+    return run;
+}
+
+std::int64_t expectedBytes(const std::string& op, std::int64_t requested, int elem, int n)
+{
+    const std::int64_t count = requested / elem;
+    if (op == "all_reduce" || op == "broadcast")
+        return count * elem;
+    return count / n * n * elem;
+}
+
+// The checks every JSON run must pass, whatever the op list.
+void checkRun(const BenchOutput& run, int nranks, const std::vector<std::string>& ops, const std::vector<std::int64_t>& sizes,
+              const std::vector<std::string>& dtypes, const std::vector<std::string>& redops)
+{
+    EXPECT_TRUE(run.badLines.empty()) << run.badLines.front();
+    ASSERT_TRUE(run.header);
+    EXPECT_EQ(run.header->kind, "collectives");
+    EXPECT_EQ(run.header->tool, "ridgeline-bench");
+    EXPECT_FALSE(run.header->toolVersion.empty());
+    EXPECT_NE(run.header->commandLine.find("collectives"), std::string::npos);
+    EXPECT_EQ(run.header->params.value("nranks", 0), nranks);
+    EXPECT_FALSE(run.header->params.value("mpi_library", std::string{}).empty());
+    ASSERT_TRUE(run.end);
+    EXPECT_EQ(run.end->status, SessionStatus::Complete) << run.end->message;
+
+    std::map<std::string, std::multiset<std::string>> seen; // op -> "dtype redop bytes inplace"
+    for (const auto& p : run.points) {
+        EXPECT_EQ(p.wrong, 0) << p.op << ' ' << p.bytes << ' ' << p.dtype << ' ' << p.redop;
+        EXPECT_EQ(p.nranks, nranks);
+        EXPECT_GT(p.timeUs, 0.0);
+        const auto op = collectiveOpFromString(p.op);
+        ASSERT_TRUE(op) << p.op;
+        EXPECT_NEAR(p.busbwGBs, p.algbwGBs * busFactor(*op, nranks), 1e-9 * (1 + p.algbwGBs));
+        EXPECT_NEAR(p.algbwGBs, double(p.bytes) / p.timeUs / 1e3, 1e-9 * (1 + p.algbwGBs));
+        EXPECT_EQ(p.root, *op == CollectiveOp::Broadcast ? 0 : -1);
+        EXPECT_EQ(p.redop.empty(), !hasReduction(*op));
+        seen[p.op].insert(p.dtype + ' ' + p.redop + ' ' + std::to_string(p.bytes) + (p.inPlace ? " ip" : " oop"));
+    }
+    for (const auto& op : ops) {
+        std::multiset<std::string> want;
+        const bool reduces = hasReduction(*collectiveOpFromString(op));
+        for (const auto& dtype : dtypes)
+            for (const auto& redop : reduces ? redops : std::vector<std::string>{""})
+                for (auto s : sizes)
+                    for (const char* v : {" oop", " ip"})
+                        want.insert(dtype + ' ' + redop + ' ' +
+                                    std::to_string(expectedBytes(op, s, dtype == "float64" ? 8 : 4, nranks)) + v);
+        EXPECT_EQ(seen[op], want) << op;
+    }
+    EXPECT_EQ(seen.size(), ops.size());
+}
+
+const std::vector<std::string> kAllOps{"all_reduce", "reduce_scatter", "all_gather", "broadcast", "all_to_all"};
+} // namespace
+
+class BenchCollectives : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        if (!haveLauncher())
+            GTEST_SKIP() << "no MPI launcher at " << RIDGELINE_MPIEXEC;
+    }
+};
+
+TEST_F(BenchCollectives, EveryOpOnTwoRanksIsCorrectAndComplete)
+{
+    const auto r = test::runToEnd(launch(2, {"collectives", "-b", "8", "-e", "64K", "-f", "4", "-w", "1", "-n", "3"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    checkRun(run, 2, kAllOps, {8, 32, 128, 512, 2048, 8192, 32768}, {"float32"}, {"sum"});
+    EXPECT_EQ(run.points.size(), 5u * 7u * 2u);
+}
+
+TEST_F(BenchCollectives, FourRanksOversubscribedWithSeveralTypesAndReductions)
+{
+    const auto r = test::runToEnd(launch(4, {"collectives", "--ops", "all", "-b", "8", "-e", "16K", "-f", "8", "-d",
+                                             "float32,float64,int32", "-o", "sum,max,min", "--root", "3", "-w", "1",
+                                             "-n", "2"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    BenchOutput run = parse(r.out);
+    for (auto& p : run.points) {
+        if (p.op == "broadcast") {
+            EXPECT_EQ(p.root, 3);
+            p.root = 0; // checkRun expects the default root
+        }
+    }
+    checkRun(run, 4, kAllOps, {8, 64, 512, 4096}, {"float32", "float64", "int32"}, {"sum", "max", "min"});
+}
+
+TEST_F(BenchCollectives, InPlaceOnlyAndOpSubset)
+{
+    const auto r = test::runToEnd(launch(2, {"collectives", "--ops", "allgather,alltoall", "--inplace", "1", "-b",
+                                             "1K", "-e", "4K", "-f", "2", "-n", "2", "-w", "0"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    ASSERT_EQ(run.points.size(), 2u * 3u);
+    for (const auto& p : run.points) {
+        EXPECT_TRUE(p.inPlace);
+        EXPECT_EQ(p.wrong, 0);
+        EXPECT_TRUE(p.op == "all_gather" || p.op == "all_to_all") << p.op;
+    }
+}
+
+TEST_F(BenchCollectives, NcclFormatParsesAsATable)
+{
+    const auto r = test::runToEnd(
+        launch(2, {"collectives", "--format", "nccl", "--ops", "all_reduce,all_gather", "-b", "8", "-e", "8K", "-f",
+                   "4", "-w", "1", "-n", "2"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::istringstream in(r.out);
+    std::string line;
+    int rows = 0, okSummaries = 0, headers = 0;
+    std::set<std::int64_t> allGatherSizes;
+    while (std::getline(in, line)) {
+        if (line.starts_with("#")) {
+            okSummaries += line.starts_with("# Out of bounds values : 0 OK");
+            headers += line.find("size         count      type   redop    root     time   algbw   busbw #wrong") !=
+                       std::string::npos;
+            continue;
+        }
+        const auto cells = io::splitWhitespace(line);
+        ASSERT_EQ(cells.size(), 13u) << line;
+        ++rows;
+        const std::string type(cells[2]), redop(cells[3]);
+        EXPECT_EQ(type, "float");
+        EXPECT_TRUE(redop == "sum" || redop == "none") << line;
+        EXPECT_EQ(cells[4], "-1");
+        EXPECT_EQ(cells[8], "0") << line;  // out-of-place #wrong
+        EXPECT_EQ(cells[12], "0") << line; // in-place #wrong
+        for (int c : {5, 6, 7, 9, 10, 11})
+            EXPECT_NO_THROW((void)std::stod(std::string(cells[std::size_t(c)]))) << line;
+        if (redop == "none")
+            allGatherSizes.insert(std::stoll(std::string(cells[0])));
+    }
+    EXPECT_EQ(rows, 2 * 6); // 8, 32, 128, 512, 2048, 8192 B for each op
+    EXPECT_EQ(headers, 2);
+    EXPECT_EQ(okSummaries, 2);
+    EXPECT_EQ(allGatherSizes, (std::set<std::int64_t>{8, 32, 128, 512, 2048, 8192}));
+}
+
+namespace {
+// Starts a long sweep, waits for a few points, signals, and returns what came out.
+struct Cancelled
+{
+    BenchOutput run;
+    int exitCode = 0;
+};
+
+// The ridgeline-bench processes started under a launcher: Open MPI puts each rank in its own
+// process group and hydra runs them under a proxy, so walk the parent links.
+std::vector<pid_t> benchRanks(pid_t launcher)
+{
+    std::map<pid_t, pid_t> parent;
+    std::map<pid_t, std::string> name;
+    DIR* dir = opendir("/proc");
+    while (dirent* e = dir ? readdir(dir) : nullptr) {
+        const pid_t pid = static_cast<pid_t>(std::atoi(e->d_name));
+        if (pid <= 0)
+            continue;
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        std::getline(stat, line);
+        const auto open = line.find('('), close = line.rfind(')');
+        if (open == std::string::npos || close == std::string::npos)
+            continue;
+        std::istringstream rest(line.substr(close + 2));
+        std::string state;
+        long ppid = 0;
+        rest >> state >> ppid;
+        parent[pid] = static_cast<pid_t>(ppid);
+        name[pid] = line.substr(open + 1, close - open - 1);
+    }
+    if (dir)
+        closedir(dir);
+    std::vector<pid_t> pids;
+    for (const auto& [pid, n] : name) {
+        if (n != "ridgeline-bench")
+            continue;
+        for (pid_t p = parent[pid]; p > 1; p = parent.count(p) ? parent[p] : 0)
+            if (p == launcher) {
+                pids.push_back(pid);
+                break;
+            }
+    }
+    return pids;
+}
+
+Cancelled cancelMidSweep(int sig, bool wholeGroup)
+{
+    test::Running proc(launch(2, {"collectives", "--ops", "all_reduce", "-b", "1K", "-e", "64M", "-i", "256K", "-w",
+                                  "2", "-n", "50"}));
+    std::string out, line;
+    int points = 0;
+    while (points < 3 && proc.readLine(line, 60)) {
+        out += line + '\n';
+        points += line.find("\"record\":\"collective\"") != std::string::npos;
+    }
+    if (wholeGroup) {
+        proc.signalGroup(sig); // what ridgeline-cli does: the launcher's group (it forwards to the ranks)
+    } else {
+        // What Slurm's scancel does: the ranks get the signal, the launcher does not.
+        const auto ranks = benchRanks(proc.pid());
+        EXPECT_EQ(ranks.size(), 2u);
+        for (pid_t pid : ranks)
+            kill(pid, sig);
+    }
+    while (proc.readLine(line, 60))
+        out += line + '\n';
+    Cancelled c;
+    c.exitCode = proc.wait();
+    c.run = parse(out);
+    return c;
+}
+
+void checkCancelled(const Cancelled& c, int expectedCode, const char* signalName)
+{
+    EXPECT_TRUE(c.run.header);
+    EXPECT_GE(c.run.points.size(), 3u);
+    EXPECT_LT(c.run.points.size(), 2u * 256u); // far from the whole sweep
+    for (const auto& p : c.run.points) {
+        EXPECT_EQ(p.wrong, 0);
+    }
+    ASSERT_TRUE(c.run.end) << "no end record after " << c.run.points.size() << " points";
+    EXPECT_EQ(c.run.end->status, SessionStatus::Cancelled);
+    EXPECT_NE(c.run.end->message.find(signalName), std::string::npos) << c.run.end->message;
+    EXPECT_EQ(c.exitCode, expectedCode);
+}
+} // namespace
+
+TEST_F(BenchCollectives, SigtermToTheRanksCancelsBetweenPoints)
+{
+    checkCancelled(cancelMidSweep(SIGTERM, false), 143, "SIGTERM");
+}
+
+TEST_F(BenchCollectives, SigintToTheRanksExitsWith130)
+{
+    checkCancelled(cancelMidSweep(SIGINT, false), 130, "SIGINT");
+}
+
+TEST_F(BenchCollectives, SigtermToTheLauncherGroupCancelsBetweenPoints)
+{
+    const Cancelled c = cancelMidSweep(SIGTERM, true);
+    // The launcher decides its own status when it is signalled itself (Open MPI's mpirun exits 1,
+    // hydra passes the ranks' 143 on): only require a failure status.
+    checkCancelled(c, c.exitCode == 1 ? 1 : 143, "SIGTERM");
+    EXPECT_NE(c.exitCode, 0);
+}
+
+TEST(BenchCollectivesArgs, BadArgumentsFailWithAClearMessage)
+{
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"--ops", "all_reduce,sendrecv"}, "unknown op \"sendrecv\""},
+        {{"-d", "bfloat16"}, "unsupported dtype \"bfloat16\""},
+        {{"-o", "prod"}, "unsupported redop \"prod\""},
+        {{"--inplace", "2"}, "--inplace takes 0, 1 or both"},
+        {{"-b", "1M", "-e", "8"}, "below the minimum size"},
+        {{"-b", "12X"}, "\"12X\" is not a size"},
+        {{"-f", "2", "-i", "8"}, "excludes"},
+        {{"--format", "csv"}, "--format"},
+        {{"-n", "many"}, "--iters"},
+    };
+    for (const auto& [args, message] : cases) {
+        std::vector<std::string> argv{RIDGELINE_BENCH, "collectives"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        const auto r = test::runToEnd(argv, 60);
+        EXPECT_NE(r.exitCode, 0) << args.front();
+        EXPECT_NE(r.err.find(message), std::string::npos) << "stderr: " << r.err;
+        EXPECT_EQ(r.out.find("\"record\""), std::string::npos) << r.out;
+    }
+}
+
+TEST_F(BenchCollectives, RootOutsideTheRanksFailsOnce)
+{
+    const auto r = test::runToEnd(launch(2, {"collectives", "--ops", "broadcast", "--root", "2", "-e", "64"}));
+    EXPECT_NE(r.exitCode, 0);
+    const auto first = r.err.find("--root 2 is outside the 2 ranks");
+    ASSERT_NE(first, std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("--root 2 is outside", first + 1), std::string::npos) << "printed by every rank: " << r.err;
+    EXPECT_EQ(r.out.find("\"record\""), std::string::npos);
+}
+
+TEST(BenchCollectivesArgs, HelpDocumentsEveryOptionWithUnitsAndDefaults)
+{
+    const auto r = test::runToEnd({RIDGELINE_BENCH, "collectives", "--help"}, 60);
+    EXPECT_EQ(r.exitCode, 0);
+    for (const char* opt : {"--ops", "--minbytes", "--maxbytes", "--stepfactor", "--stepbytes", "--dtype", "--redop",
+                            "--inplace", "--warmup", "--iters", "--root", "--format", "bytes", "GB/s", "256M"})
+        EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+}
