@@ -5,6 +5,19 @@ const std::vector<ImporterFactory>& importerFactories()
 {
     static const std::vector<ImporterFactory> list{
         ridgelineJsonlImporter,
+        ncclTestsImporter,
+        ncclTestsJsonImporter,
+        osuImporter,
+        imbImporter,
+        collectiveCsvImporter,
+        kinetoImporter,
+        trainLogImporter,
+        trainLogTableImporter,
+        rocblasBenchImporter,
+        hipblasltBenchImporter,
+        gemmCsvImporter,
+        streamImporter,
+        hpccImporter,
     };
     return list;
 }

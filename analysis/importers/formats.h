@@ -9,6 +9,19 @@ namespace rl {
 using ImporterFactory = ImporterInfo (*)();
 
 ImporterInfo ridgelineJsonlImporter();
+ImporterInfo ncclTestsImporter();      // nccltests.cpp
+ImporterInfo ncclTestsJsonImporter();  // nccltestsjson.cpp
+ImporterInfo osuImporter();            // osu.cpp
+ImporterInfo imbImporter();            // imb.cpp
+ImporterInfo collectiveCsvImporter();  // collectivecsv.cpp
+ImporterInfo kinetoImporter();         // kineto.cpp
+ImporterInfo trainLogImporter();       // trainlog.cpp (Megatron-LM, Megatron-DeepSpeed, torchtitan)
+ImporterInfo trainLogTableImporter();  // trainlogtable.cpp (CSV / JSONL metrics)
 
+ImporterInfo rocblasBenchImporter();   // rocblasbench.cpp
+ImporterInfo hipblasltBenchImporter(); // hipblasltbench.cpp
+ImporterInfo gemmCsvImporter();        // gemmcsv.cpp
+ImporterInfo streamImporter();         // stream.cpp
+ImporterInfo hpccImporter();           // hpcc.cpp
 const std::vector<ImporterFactory>& importerFactories();
 } // namespace rl

@@ -54,6 +54,18 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
             ensureSession();
             current->collectives.push_back(*p);
+        } else if (auto* g = std::get_if<GemmPoint>(&*rec)) {
+            ensureSession();
+            current->gemms.push_back(*g);
+        } else if (auto* m = std::get_if<MemBwPoint>(&*rec)) {
+            ensureSession();
+            current->membw.push_back(*m);
+        } else if (auto* c = std::get_if<MemCeiling>(&*rec)) {
+            ensureSession();
+            current->memCeilings.push_back(*c);
+        } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
+            ensureSession();
+            current->peaks.push_back(*f);
         } else if (auto* e = std::get_if<wire::End>(&*rec)) {
             ensureSession();
             current->session.status = e->status;

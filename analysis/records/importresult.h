@@ -5,7 +5,10 @@
 #include <vector>
 
 #include "records/collectivepoint.h"
+#include "records/kernelpoints.h"
 #include "records/session.h"
+#include "records/trainlogrecords.h"
+#include "records/tracerecords.h"
 
 namespace rl {
 
@@ -27,6 +30,17 @@ struct SessionData
 {
     Session session;
     std::vector<CollectivePoint> collectives;
+    // Kernel records (default-initialised so `{session, collectives}` initialisers stay valid).
+    std::vector<GemmPoint> gemms = {};
+    std::vector<MemBwPoint> membw = {};
+    std::vector<MemCeiling> memCeilings = {};
+    std::vector<PeakFlopsPoint> peaks = {};
+    // Trace and training-log records (analysis/trace, importers/kineto*, trainlog*).
+    std::vector<StepBreakdown> steps = {};
+    std::vector<KernelStat> kernelStats = {};
+    std::vector<TraceCollective> traceCollectives = {};
+    std::vector<TrainStep> trainSteps = {};
+    std::vector<TrainEvent> trainEvents = {};
 };
 
 struct ImportResult

@@ -87,6 +87,14 @@ std::optional<Record> parseLine(std::string_view line)
             e.message = j.value("message", std::string{});
             return e;
         }
+        if (record == "gemm")
+            return gemmFromJson(j);
+        if (record == "membw")
+            return memBwFromJson(j);
+        if (record == "membw_ceiling")
+            return memCeilingFromJson(j);
+        if (record == "peakflops")
+            return peakFlopsFromJson(j);
         return RawRecord{record, std::move(j)};
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("bad record: ") + e.what());

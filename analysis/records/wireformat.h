@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "records/collectivepoint.h"
+#include "records/kernelpoints.h"
 #include "records/session.h"
 
 namespace rl::wire {
@@ -32,12 +33,22 @@ struct RawRecord
     std::string record;
     nlohmann::json object;
 };
-using Record = std::variant<SessionHeader, CollectivePoint, End, RawRecord>;
+using Record = std::variant<SessionHeader, CollectivePoint, End, RawRecord, GemmPoint, MemBwPoint, MemCeiling,
+                            PeakFlopsPoint>;
 
 nlohmann::json toJson(const CollectivePoint& p);
 CollectivePoint collectiveFromJson(const nlohmann::json& j); // throws nlohmann::json::exception
 nlohmann::json toJson(const Session& s);                     // as a "session" header record
 Session sessionFromJson(const nlohmann::json& j);
+// Kernel records (records/kernelwire.cpp): "gemm", "membw", "membw_ceiling", "peakflops".
+nlohmann::json toJson(const GemmPoint& p);
+nlohmann::json toJson(const MemBwPoint& p);
+nlohmann::json toJson(const MemCeiling& c);
+nlohmann::json toJson(const PeakFlopsPoint& p);
+GemmPoint gemmFromJson(const nlohmann::json& j);          // throws nlohmann::json::exception
+MemBwPoint memBwFromJson(const nlohmann::json& j);
+MemCeiling memCeilingFromJson(const nlohmann::json& j);
+PeakFlopsPoint peakFlopsFromJson(const nlohmann::json& j);
 nlohmann::json endRecord(SessionStatus status, const std::string& message = {});
 
 // Parses one line. Returns nullopt for blank lines; throws std::runtime_error with a reason for

@@ -1,0 +1,118 @@
+#include "importers/collectivecsv.h"
+
+#include <array>
+#include <charconv>
+
+#include "importers/collectiveimport.h"
+#include "importers/formats.h"
+#include "io/csv.h"
+#include "units/units.h"
+
+namespace rl {
+namespace {
+const std::vector<std::string> kColumns{"op",   "nranks",  "dtype",     "redop",     "bytes",     "count",
+                                        "in_place", "root", "time_us", "algbw_gbs", "busbw_gbs", "wrong"};
+
+std::string exact(double v)
+{
+    std::array<char, 32> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+    return ec == std::errc() ? std::string(buf.data(), end) : std::string("0");
+}
+
+int sniff(std::string_view head, std::string_view)
+{
+    return head.starts_with("op,nranks,dtype,redop,bytes,count,in_place,root,time_us,algbw_gbs,busbw_gbs") ? 98 : 0;
+}
+
+ImportResult parse(ImportInput& input, const ImportOptions& options)
+{
+    ImportResult result;
+    ProgressTicker ticker(input, options);
+    io::CsvReader reader(input.stream);
+    io::CsvRow row;
+    auto fail = [&](const SourceLocation& where, std::string message) {
+        ImportResult r;
+        r.ok = false;
+        r.errorAt = where;
+        r.error = std::move(message);
+        return r;
+    };
+    SessionData data;
+    try {
+        if (!reader.next(row))
+            return fail({}, "no header row");
+        if (row.fields.size() < kColumns.size() ||
+            !std::equal(kColumns.begin(), kColumns.end(), row.fields.begin()))
+            return fail(row.where, "header is not Ridgeline's collective CSV header");
+        while (reader.next(row)) {
+            if (!ticker.tick()) {
+                result.cancelled = true;
+                return result;
+            }
+            const auto& f = row.fields;
+            if (f.size() < kColumns.size()) {
+                result.warnings.push_back({row.where, "row has " + std::to_string(f.size()) + " of " +
+                                                          std::to_string(kColumns.size()) + " fields (truncated?); skipped"});
+                continue;
+            }
+            CollectivePoint p;
+            p.op = f[0];
+            p.dtype = f[2];
+            p.redop = f[3];
+            const auto nranks = units::parseInt(f[1]);
+            const auto bytes = units::parseInt(f[4]);
+            const auto count = units::parseInt(f[5]);
+            const auto root = units::parseInt(f[7]);
+            const auto time = units::parseDouble(f[8]);
+            const auto alg = units::parseDouble(f[9]);
+            const auto bus = units::parseDouble(f[10]);
+            const auto wrong = units::parseInt(f[11]);
+            if (!collectiveOpFromString(p.op) || !nranks || !bytes || !count || !root || !time || !alg || !bus ||
+                !wrong || (f[6] != "0" && f[6] != "1")) {
+                result.warnings.push_back({row.where, "row has a field that is not a valid value; skipped"});
+                continue;
+            }
+            p.nranks = static_cast<int>(*nranks);
+            p.bytes = *bytes;
+            p.count = *count;
+            p.inPlace = f[6] == "1";
+            p.root = static_cast<int>(*root);
+            p.timeUs = *time;
+            p.algbwGBs = *alg;
+            p.busbwGBs = *bus;
+            p.wrong = *wrong;
+            data.collectives.push_back(std::move(p));
+        }
+    } catch (const std::exception& e) {
+        // Malformed quoting: nothing from this file is stored.
+        return fail({}, e.what());
+    }
+    if (data.collectives.empty())
+        return result;
+    Session& s = data.session;
+    s.kind = kind::Collectives;
+    s.tool = "ridgeline-csv";
+    s.created = nowIso8601();
+    s.title = importers::baseName(input.path);
+    s.params["nranks"] = data.collectives.front().nranks;
+    s.params["convention"] = "nccl-tests PERFORMANCE.md (Ridgeline CSV export)";
+    result.sessions.push_back(std::move(data));
+    return result;
+}
+} // namespace
+
+void writeCollectiveCsv(std::ostream& out, const std::vector<CollectivePoint>& points)
+{
+    io::writeCsvRow(out, kColumns);
+    for (const auto& p : points)
+        io::writeCsvRow(out, {p.op, std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
+                              std::to_string(p.count), p.inPlace ? "1" : "0", std::to_string(p.root), exact(p.timeUs),
+                              exact(p.algbwGBs), exact(p.busbwGBs), std::to_string(p.wrong)});
+}
+
+ImporterInfo collectiveCsvImporter()
+{
+    return {"ridgeline-csv", "Ridgeline collective CSV", sniff, parse};
+}
+} // namespace rl

@@ -1,0 +1,12 @@
+#pragma once
+// Ridgeline's collective CSV: one row per point, units in the column names. The importer reads
+// it back exactly (doubles are written in shortest round-trip form).
+#include <ostream>
+#include <vector>
+
+#include "records/collectivepoint.h"
+
+namespace rl {
+// Header: op,nranks,dtype,redop,bytes,count,in_place,root,time_us,algbw_gbs,busbw_gbs,wrong
+void writeCollectiveCsv(std::ostream& out, const std::vector<CollectivePoint>& points);
+} // namespace rl

@@ -1,0 +1,44 @@
+#pragma once
+// CSV reading and writing over libcsv, shared by every CSV import and export. Rows carry the line
+// they start on so importers can name it in warnings (quoted fields may span lines).
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "records/importresult.h"
+
+namespace rl::io {
+
+struct CsvRow
+{
+    std::vector<std::string> fields;
+    SourceLocation where; // line and byte offset where the row starts
+};
+
+class CsvReader
+{
+public:
+    explicit CsvReader(std::istream& in, char delimiter = ',');
+    ~CsvReader();
+    CsvReader(const CsvReader&) = delete;
+    CsvReader& operator=(const CsvReader&) = delete;
+
+    // Next non-blank row; false at the end. Throws std::runtime_error("line N: reason") for
+    // malformed quoting, including a quoted field left open at the end of the input.
+    bool next(CsvRow& row);
+    std::int64_t bytesRead() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+// The field as it must appear in a CSV file: quoted (by libcsv) only when it holds the delimiter,
+// a quote, a line break or leading/trailing blanks.
+std::string csvField(std::string_view field, char delimiter = ',');
+void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields, char delimiter = ',');
+} // namespace rl::io

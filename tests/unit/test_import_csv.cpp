@@ -1,0 +1,87 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "importers/collectivecsv.h"
+#include "importers/importerregistry.h"
+#include "io/csv.h"
+
+using namespace rl;
+
+TEST(Csv, QuotesOnlyWhatNeedsIt)
+{
+    EXPECT_EQ(io::csvField("all_reduce"), "all_reduce");
+    EXPECT_EQ(io::csvField("a,b"), "\"a,b\"");
+    EXPECT_EQ(io::csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+    std::stringstream ss;
+    io::writeCsvRow(ss, {"x", "a,b", "line\nbreak", ""});
+    io::CsvReader reader(ss);
+    io::CsvRow row;
+    ASSERT_TRUE(reader.next(row));
+    EXPECT_EQ(row.fields, (std::vector<std::string>{"x", "a,b", "line\nbreak", ""}));
+    EXPECT_EQ(row.where.line, 1);
+    EXPECT_FALSE(reader.next(row));
+}
+
+TEST(Csv, RowsKnowTheirLineAndOpenQuotesAreErrors)
+{
+    std::stringstream ss("a,b\n\n\"multi\nline\",c\nd,e\n\"open,f\n");
+    io::CsvReader reader(ss);
+    io::CsvRow row;
+    ASSERT_TRUE(reader.next(row));
+    EXPECT_EQ(row.where.line, 1);
+    ASSERT_TRUE(reader.next(row));
+    EXPECT_EQ(row.where.line, 3);
+    EXPECT_EQ(row.fields[0], "multi\nline");
+    ASSERT_TRUE(reader.next(row));
+    EXPECT_EQ(row.where.line, 5);
+    try {
+        reader.next(row);
+        FAIL() << "open quote not reported";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("line 6"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ImportCollectiveCsv, RoundTripThroughWriterAndRegistryIsExact)
+{
+    std::vector<CollectivePoint> points;
+    for (int i = 0; i < 5; ++i) {
+        CollectivePoint p;
+        p.op = i % 2 ? "all_gather" : "all_reduce";
+        p.nranks = 8;
+        p.dtype = "bfloat16";
+        p.redop = i % 2 ? "" : "sum";
+        p.bytes = std::int64_t{1} << (10 + 4 * i);
+        p.count = p.bytes / 2;
+        p.inPlace = i == 3;
+        p.timeUs = 10.0 / 3.0 * (i + 1);
+        p.algbwGBs = p.bytes / p.timeUs / 1e3;
+        p.busbwGBs = p.algbwGBs * 1.75;
+        p.wrong = i == 4 ? -1 : 0;
+        points.push_back(p);
+    }
+    const std::string path = "/tmp/ridgeline-csv-" + std::to_string(getpid()) + ".csv";
+    {
+        std::ofstream out(path);
+        writeCollectiveCsv(out, points);
+    }
+    auto r = importFile(path);
+    std::filesystem::remove(path);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.format, "ridgeline-csv");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    EXPECT_EQ(r.sessions[0].collectives, points);
+}
+
+TEST(ImportCollectiveCsv, OpenQuoteFailsAndStoresNothing)
+{
+    auto r = importFile(std::string(RIDGELINE_TEST_DATA) + "/collectives/ridgeline_broken_quote.csv");
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.sessions.empty());
+    EXPECT_NE(r.error.find("ridgeline_broken_quote.csv"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("line 3"), std::string::npos) << r.error;
+}

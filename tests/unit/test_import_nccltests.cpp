@@ -1,0 +1,241 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "collectives/collectiveop.h"
+#include "importers/importerregistry.h"
+
+using namespace rl;
+
+namespace {
+std::string fixture(const char* name) { return std::string(RIDGELINE_TEST_DATA) + "/collectives/" + name; }
+
+ImportResult load(const char* name)
+{
+    ImportResult r = importFile(fixture(name));
+    EXPECT_TRUE(r.ok) << r.error;
+    return r;
+}
+
+bool hasWarningAt(const ImportResult& r, std::int64_t line, const std::string& text)
+{
+    for (const auto& w : r.warnings)
+        if (w.where.line == line && w.message.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+void expectBusbwRelation(const SessionData& s)
+{
+    for (const auto& p : s.collectives) {
+        ASSERT_GT(p.timeUs, 0);
+        EXPECT_NEAR(p.algbwGBs, p.bytes / p.timeUs / 1e3, 1e-9 * (1 + p.algbwGBs));
+        EXPECT_NEAR(p.busbwGBs, p.algbwGBs * busFactor(*collectiveOpFromString(p.op), p.nranks), 1e-9 * (1 + p.busbwGBs));
+    }
+}
+} // namespace
+
+TEST(ImportNcclTests, Layout213EightH100GivesTwoPointsPerRow)
+{
+    auto r = load("nccl_2.13_allreduce_8xh100.txt");
+    EXPECT_EQ(r.format, "nccl-tests");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    ASSERT_EQ(s.collectives.size(), 28u); // 14 sizes, out-of-place + in-place
+    EXPECT_EQ(s.session.tool, "nccl-tests");
+    EXPECT_EQ(s.session.host, "h100-node-07");
+    EXPECT_EQ(s.session.params["nranks"], 8);
+    EXPECT_EQ(s.session.params["devices"][0], "NVIDIA H100 80GB HBM3");
+    EXPECT_DOUBLE_EQ(s.session.params["avg_busbw_gbs"].get<double>(), 98.3061);
+    EXPECT_EQ(s.session.status, SessionStatus::Complete);
+    const auto& p = s.collectives[2]; // 32 B out-of-place
+    EXPECT_EQ(p.op, "all_reduce");
+    EXPECT_EQ(p.bytes, 32);
+    EXPECT_EQ(p.count, 8);
+    EXPECT_EQ(p.dtype, "float32");
+    EXPECT_EQ(p.redop, "sum");
+    EXPECT_FALSE(p.inPlace);
+    EXPECT_TRUE(s.collectives[3].inPlace);
+    EXPECT_EQ(p.root, -1);
+    EXPECT_EQ(p.wrong, 0);
+    EXPECT_DOUBLE_EQ(s.collectives[26].timeUs, 2345.72);
+    expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, Pre213ErrorColumnIsNotACount)
+{
+    auto r = load("nccl_pre2.13_allreduce_error_column.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    ASSERT_EQ(s.collectives.size(), 8u);
+    EXPECT_EQ(s.session.params["nranks"], 2);
+    EXPECT_TRUE(s.session.params.contains("wrong_column"));
+    EXPECT_EQ(s.session.host, "ip-172-31-20-228,ip-172-31-22-230");
+    EXPECT_EQ(s.collectives[4].wrong, 0);  // 65536 out-of-place: 0e+00
+    EXPECT_EQ(s.collectives[5].wrong, -1); // 65536 in-place: 2e-02
+    EXPECT_TRUE(hasWarningAt(r, 12, "max relative error"));
+    EXPECT_EQ(s.collectives[0].op, "all_reduce"); // inferred: redop, size = count x 4
+    expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, OldAllGatherWithoutRedopColumn)
+{
+    auto r = load("nccl_pre2.13_allgather_no_redop.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    ASSERT_EQ(s.collectives.size(), 10u);
+    EXPECT_EQ(s.collectives[0].op, "all_gather");
+    EXPECT_EQ(s.collectives[0].nranks, 2);
+    EXPECT_EQ(s.collectives[0].redop, "");
+    EXPECT_EQ(s.session.commandLine, "./all_gather_perf -b 8 -e 128M -f 2 -g 2");
+    expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, OldAllToAllWithEmptyRedop)
+{
+    auto r = load("nccl_pre2.13_alltoall_empty_redop.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    ASSERT_EQ(s.collectives.size(), 8u);
+    EXPECT_EQ(s.collectives[0].op, "all_to_all");
+    EXPECT_EQ(s.collectives[0].nranks, 4);
+    EXPECT_EQ(s.collectives[6].bytes, 8388608);
+    EXPECT_EQ(s.collectives[6].count, 524288);
+    EXPECT_EQ(s.session.commandLine, "mpirun -np 4 ./build/alltoall_perf -b 1M -e 8M -f 2 -g 1");
+    expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, MpiTaggedLinesWithNoiseAndNoFooter)
+{
+    auto r = load("nccl_mpi_tagged_with_noise.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    ASSERT_EQ(s.collectives.size(), 12u);
+    EXPECT_EQ(s.session.params["nranks"], 16);
+    EXPECT_EQ(s.session.params["hosts"].size(), 2u);
+    EXPECT_EQ(s.session.status, SessionStatus::Incomplete);
+    EXPECT_TRUE(hasWarningAt(r, 25, "no '# Avg bus bandwidth' footer"));
+    EXPECT_EQ(s.collectives.back().bytes, 1073741824);
+    expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, SingleRowWithWrongElements)
+{
+    auto r = load("nccl_single_row_wrong.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    ASSERT_EQ(s.collectives.size(), 2u);
+    EXPECT_EQ(s.collectives[0].op, "reduce_scatter");
+    EXPECT_EQ(s.collectives[0].wrong, 3);
+    EXPECT_EQ(s.collectives[1].wrong, 0);
+    EXPECT_EQ(s.session.params["out_of_bounds"], 3);
+    expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, TwoCollectivesInOneFileAreTwoSessions)
+{
+    auto r = load("nccl_2.17_two_collectives.txt");
+    ASSERT_EQ(r.sessions.size(), 2u);
+    EXPECT_EQ(r.sessions[0].collectives.size(), 10u);
+    EXPECT_EQ(r.sessions[1].collectives.size(), 10u);
+    EXPECT_EQ(r.sessions[0].collectives[0].op, "all_reduce");
+    EXPECT_EQ(r.sessions[1].collectives[0].op, "broadcast");
+    EXPECT_EQ(r.sessions[1].collectives[0].root, 0);
+    EXPECT_EQ(r.sessions[1].collectives[0].redop, "");
+    EXPECT_EQ(r.sessions[0].collectives[0].wrong, -1); // N/A: validation off
+    EXPECT_EQ(r.sessions[0].session.toolVersion, "2.17.1");
+    EXPECT_EQ(r.sessions[0].session.params["nccl_version"], "2.27.3");
+    for (const auto& s : r.sessions)
+        expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, RcclTestsOnMi300x)
+{
+    auto r = load("rccl_mi300x_allreduce.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    EXPECT_EQ(s.session.tool, "rccl-tests");
+    EXPECT_EQ(s.session.toolVersion, "develop:83d38d9");
+    EXPECT_EQ(s.collectives.size(), 10u);
+    EXPECT_EQ(s.session.params["devices"][0], "AMD Instinct MI300X");
+}
+
+TEST(ImportNcclTests, TruncatedFileKeepsCompleteRows)
+{
+    auto r = load("nccl_truncated.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    EXPECT_EQ(r.sessions[0].collectives.size(), 18u); // 9 complete rows
+    EXPECT_TRUE(hasWarningAt(r, 25, "cut short"));
+}
+
+TEST(ImportNcclTests, BrokenRowsFailNamingFileAndLine)
+{
+    auto r = importFile(fixture("nccl_broken_rows.txt"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.sessions.empty());
+    EXPECT_NE(r.error.find("nccl_broken_rows.txt:10"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("time 'abc'"), std::string::npos) << r.error;
+}
+
+TEST(ImportNcclTests, JsonReport)
+{
+    auto r = load("nccl_tests_allreduce.json");
+    EXPECT_EQ(r.format, "nccl-tests-json");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    ASSERT_EQ(s.collectives.size(), 6u);
+    EXPECT_EQ(s.collectives[0].op, "all_reduce");
+    EXPECT_EQ(s.collectives[0].nranks, 8);
+    EXPECT_DOUBLE_EQ(s.collectives[2].timeUs, 52.1);
+    EXPECT_EQ(s.session.params["nccl_version"], "2.27.3");
+    EXPECT_NE(s.session.commandLine.find("-J out.json"), std::string::npos);
+    expectBusbwRelation(s);
+}
+
+TEST(ImportNcclTests, TruncatedJsonKeepsCompleteRows)
+{
+    auto r = load("nccl_tests_truncated.json");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    EXPECT_EQ(r.sessions[0].collectives.size(), 4u);
+    ASSERT_FALSE(r.warnings.empty());
+    EXPECT_NE(r.warnings[0].message.find("truncated"), std::string::npos);
+}
+
+TEST(ImportNcclTests, InvalidJsonNamesLine)
+{
+    auto r = importFile(fixture("nccl_tests_invalid.json"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("nccl_tests_invalid.json:1"), std::string::npos) << r.error;
+}
+
+TEST(ImportFormats, EmptyBinaryAndUnknownFilesFailClearly)
+{
+    for (const char* name : {"empty.txt", "binary.bin", "unknown_text.txt"}) {
+        auto r = importFile(fixture(name));
+        EXPECT_FALSE(r.ok) << name;
+        EXPECT_TRUE(r.sessions.empty());
+        EXPECT_NE(r.error.find(name), std::string::npos) << r.error;
+    }
+}
+
+TEST(ImportFormats, DetectionDoesNotNeedFileNames)
+{
+    const std::pair<const char*, const char*> cases[] = {
+        {"nccl_2.13_allreduce_8xh100.txt", "nccl-tests"}, {"nccl_tests_allreduce.json", "nccl-tests-json"},
+        {"osu_allreduce_v7.3.txt", "osu"},                {"imb_mpi1_allreduce_allgather_pingpong.txt", "imb"},
+        {"rccl_mi300x_allreduce.txt", "nccl-tests"},      {"nccl_pre2.13_allgather_no_redop.txt", "nccl-tests"},
+    };
+    for (const auto& [name, id] : cases) {
+        std::ifstream in(fixture(name));
+        std::string head(8192, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        auto found = detectFormat(head, "data.log");
+        ASSERT_FALSE(found.empty()) << name;
+        EXPECT_EQ(found[0].importer->id, id) << name;
+        if (found.size() > 1) {
+            EXPECT_GT(found[0].confidence, found[1].confidence) << name;
+        }
+    }
+}

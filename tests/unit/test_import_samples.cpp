@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <unistd.h>
+
+#include "store/fileimport.h"
+
+using namespace rl;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir
+{
+    fs::path path;
+    TempDir()
+    {
+        char tmpl[] = "/tmp/ridgeline-samples-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+} // namespace
+
+// Every file a new user opens on first start imports cleanly, with the sessions the README lists.
+TEST(ImportSamples, EverySampleFileImportsIntoAWorkspace)
+{
+    const std::string dir = std::string(RIDGELINE_TEST_DATA) + "/../../sample_data";
+    TempDir tmp;
+    store::Workspace ws((tmp.path / "w.db").string());
+    const auto files = store::expandImportPaths({dir});
+    ASSERT_EQ(files.size(), 6u);
+    std::map<std::string, std::size_t> sessions;
+    for (const auto& f : files) {
+        auto out = store::importIntoWorkspace(ws, f);
+        EXPECT_TRUE(out.ok) << f << ": " << out.error;
+        EXPECT_TRUE(out.warnings.empty()) << f << ": " << (out.warnings.empty() ? "" : out.warnings[0].message);
+        sessions[fs::path(f).filename().string()] = out.sessionIds.size();
+    }
+    EXPECT_EQ(sessions["nccl-tests_8xH100_all_collectives.txt"], 5u);
+    EXPECT_EQ(sessions["rccl-tests_8xMI300X_all_collectives.txt"], 5u);
+    EXPECT_EQ(sessions["nccl-tests_2node_16xH100_all_reduce.txt"], 1u);
+    EXPECT_EQ(sessions["nccl-tests_4node_32xH100_all_reduce.txt"], 1u);
+    EXPECT_EQ(sessions["osu_allgather_8ranks.txt"], 1u);
+    EXPECT_EQ(sessions["imb_mpi1_allreduce_allgather_pingpong.txt"], 5u);
+    EXPECT_EQ(ws.sessions().size(), 18u);
+    // 8 B .. 8 GiB, out-of-place and in-place
+    for (const auto& s : ws.sessions())
+        if (s.tool == "rccl-tests" || s.tool == "nccl-tests") {
+            EXPECT_EQ(ws.collectivePoints(s.id).size(), 62u) << s.title;
+        }
+}
