@@ -1,0 +1,218 @@
+#include "model/hardwareprofileloader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "store/kernelresults.h"
+
+namespace rl {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+const std::set<std::string> kDtypes{"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8", "float64", "float32"};
+
+[[noreturn]] void fail(const std::string& origin, const std::string& field, const std::string& why)
+{
+    throw ProfileError(origin + ": field '" + field + "': " + why);
+}
+
+// {"value": number > 0, "source": "URL or document"}; {"value": null, "note": why} = not published.
+std::optional<Sourced> sourced(const json& j, const std::string& origin, const std::string& field, bool required)
+{
+    if (!j.is_object()) {
+        if (j.is_null() && !required)
+            return std::nullopt;
+        fail(origin, field, "expected an object {\"value\": number, \"source\": text}");
+    }
+    if (j.contains("value") && j["value"].is_null()) {
+        if (!j.contains("note") || !j["note"].is_string() || j["note"].get<std::string>().empty())
+            fail(origin, field, "a figure that is not published needs a \"note\" saying so");
+        return std::nullopt;
+    }
+    if (!j.contains("value") || !j["value"].is_number())
+        fail(origin, field + ".value", "missing or not a number");
+    const double v = j["value"].get<double>();
+    if (!(v > 0))
+        fail(origin, field + ".value", "must be > 0");
+    if (!j.contains("source") || !j["source"].is_string() || j["source"].get<std::string>().size() < 8)
+        fail(origin, field + ".source", "missing (every number needs its URL or document)");
+    return Sourced{v, j["source"].get<std::string>()};
+}
+
+json toJson(const Sourced& s) { return {{"value", s.value}, {"source", s.source}}; }
+} // namespace
+
+HardwareProfile hardwareProfileFromJson(const json& j, const std::string& origin)
+{
+    if (!j.is_object())
+        throw ProfileError(origin + ": not a JSON object");
+    HardwareProfile hw;
+    for (const char* key : {"id", "name", "vendor"}) {
+        if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+            fail(origin, key, "missing");
+    }
+    hw.id = j["id"].get<std::string>();
+    hw.name = j["name"].get<std::string>();
+    hw.vendor = j["vendor"].get<std::string>();
+    hw.measured = j.value("measured", false);
+    hw.gpusPerNode = j.value("gpus_per_node", 8);
+    hw.notes = j.value("notes", std::string{});
+    hw.intraNodeTopology = j.value("intra_node_topology", std::string{});
+    // Units live in the key names; a bare "peak" or "hbm_bandwidth" would be ambiguous.
+    for (const char* bad : {"peak", "peak_flops", "hbm_bandwidth", "hbm_capacity", "bandwidth"})
+        if (j.contains(bad))
+            fail(origin, bad, "no unit in the key name (use peak_tflops, hbm_bandwidth_gbs, hbm_capacity_gb)");
+    auto readMap = [&](const char* key, std::map<std::string, Sourced>& out, bool required) {
+        if (!j.contains(key)) {
+            if (required)
+                fail(origin, key, "missing");
+            return;
+        }
+        if (!j[key].is_object())
+            fail(origin, key, "expected an object keyed by dtype");
+        for (const auto& [dtype, v] : j[key].items()) {
+            if (!kDtypes.count(dtype))
+                fail(origin, std::string(key) + "." + dtype, "unknown dtype (fp64, fp32, tf32, bf16, fp16, fp8, fp6, fp4, int8)");
+            if (auto s = sourced(v, origin, std::string(key) + "." + dtype, false))
+                out[dtype] = *s;
+        }
+    };
+    readMap("peak_tflops", hw.peakTflops, true);
+    if (hw.peakTflops.empty())
+        fail(origin, "peak_tflops", "no dtype with a published figure");
+    readMap("max_achievable_tflops", hw.maxAchievableTflops, false);
+    auto one = [&](const char* key, Sourced& out, bool required) {
+        if (!j.contains(key)) {
+            if (required)
+                fail(origin, key, "missing");
+            return;
+        }
+        if (auto s = sourced(j[key], origin, key, false))
+            out = *s;
+    };
+    one("hbm_capacity_gb", hw.hbmCapacityGB, !hw.measured);
+    one("hbm_bandwidth_gbs", hw.hbmBandwidthGBs, !hw.measured);
+    one("compute_units", hw.computeUnits, !hw.measured);
+    one("intra_node_link_gbs", hw.intraNodeLinkGBs, false);
+    one("nic_gbs_per_gpu", hw.nicGBsPerGpu, false);
+    if (j.contains("memory_levels")) {
+        if (!j["memory_levels"].is_array())
+            fail(origin, "memory_levels", "expected an array");
+        int i = 0;
+        for (const auto& m : j["memory_levels"]) {
+            const std::string field = "memory_levels[" + std::to_string(i++) + "]";
+            MemoryLevel level;
+            level.name = m.value("name", std::string{});
+            if (level.name.empty())
+                fail(origin, field + ".name", "missing");
+            if (!m.contains("bandwidth_gbs") || !m["bandwidth_gbs"].is_number() || !(m["bandwidth_gbs"].get<double>() > 0))
+                fail(origin, field + ".bandwidth_gbs", "missing or not a positive number (GB/s)");
+            level.bandwidthGBs = m["bandwidth_gbs"].get<double>();
+            level.capacityBytes = m.value("capacity_bytes", 0.0);
+            level.source = m.value("source", std::string{});
+            if (level.source.size() < 8)
+                fail(origin, field + ".source", "missing");
+            hw.memoryLevels.push_back(level);
+        }
+    }
+    return hw;
+}
+
+HardwareProfile loadHardwareProfile(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw ProfileError(path + ": cannot open");
+    const json j = json::parse(in, nullptr, false);
+    if (j.is_discarded())
+        throw ProfileError(path + ": not valid JSON");
+    return hardwareProfileFromJson(j, path);
+}
+
+std::vector<HardwareProfile> loadHardwareProfiles(const std::string& dir)
+{
+    std::vector<HardwareProfile> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.is_regular_file() && e.path().extension() == ".json")
+            out.push_back(loadHardwareProfile(e.path().string()));
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    return out;
+}
+
+std::string hardwareProfileDir()
+{
+    const fs::path installed = fs::path(RIDGELINE_INSTALL_RESOURCE_DIR) / "hardware";
+    if (fs::is_directory(installed))
+        return installed.string();
+    return (fs::path(RIDGELINE_SOURCE_RESOURCE_DIR) / "hardware").string();
+}
+
+json toJson(const HardwareProfile& hw)
+{
+    json j{{"id", hw.id}, {"name", hw.name}, {"vendor", hw.vendor}, {"measured", hw.measured},
+           {"gpus_per_node", hw.gpusPerNode}, {"notes", hw.notes}};
+    for (const auto& [k, v] : hw.peakTflops)
+        j["peak_tflops"][k] = toJson(v);
+    for (const auto& [k, v] : hw.maxAchievableTflops)
+        j["max_achievable_tflops"][k] = toJson(v);
+    auto put = [&](const char* key, const Sourced& s) {
+        if (s.value > 0)
+            j[key] = toJson(s);
+    };
+    put("hbm_capacity_gb", hw.hbmCapacityGB);
+    put("hbm_bandwidth_gbs", hw.hbmBandwidthGBs);
+    put("compute_units", hw.computeUnits);
+    put("intra_node_link_gbs", hw.intraNodeLinkGBs);
+    put("nic_gbs_per_gpu", hw.nicGBsPerGpu);
+    if (!hw.intraNodeTopology.empty())
+        j["intra_node_topology"] = hw.intraNodeTopology;
+    j["memory_levels"] = json::array();
+    for (const auto& m : hw.memoryLevels)
+        j["memory_levels"].push_back(
+            {{"name", m.name}, {"bandwidth_gbs", m.bandwidthGBs}, {"capacity_bytes", m.capacityBytes}, {"source", m.source}});
+    return j;
+}
+
+HardwareProfile buildMeasuredProfile(store::Database& db, std::int64_t peakSession, std::int64_t memSession)
+{
+    HardwareProfile hw;
+    hw.id = "this-machine";
+    hw.name = "This machine (measured)";
+    hw.vendor = "measured";
+    hw.measured = true;
+    hw.gpusPerNode = 1;
+    const auto peaks = store::peakFlopsPoints(db, peakSession);
+    for (const auto& p : peaks) {
+        const std::string dtype = p.dtype == "float64" ? "fp64" : p.dtype == "float32" ? "fp32" : p.dtype;
+        auto& slot = hw.peakTflops[dtype];
+        if (p.gflops / 1e3 > slot.value)
+            slot = {p.gflops / 1e3, "measured: session " + std::to_string(peakSession) + " (peakflops, " +
+                                        std::to_string(p.threads) + " threads, " + p.isa + ")"};
+    }
+    if (hw.peakTflops.empty())
+        throw ProfileError("session " + std::to_string(peakSession) + ": no peakflops records");
+    const auto ceilings = store::memCeilings(db, memSession);
+    int threads = 0;
+    for (const auto& c : ceilings)
+        threads = std::max(threads, c.threads);
+    for (const auto& c : ceilings) {
+        if (c.threads != threads)
+            continue;
+        const std::string src = "measured: session " + std::to_string(memSession) + " (membw " + c.kernel + ", " +
+                                std::to_string(c.threads) + " threads)";
+        hw.memoryLevels.push_back({c.level, c.bandwidthGBs, static_cast<double>(c.toBytes), src});
+        if (c.level == "DRAM")
+            hw.hbmBandwidthGBs = {c.bandwidthGBs, src};
+    }
+    if (hw.memoryLevels.empty())
+        throw ProfileError("session " + std::to_string(memSession) + ": no membw ceilings");
+    // Fastest first, as the roofline expects.
+    std::sort(hw.memoryLevels.begin(), hw.memoryLevels.end(),
+              [](const MemoryLevel& a, const MemoryLevel& b) { return a.bandwidthGBs > b.bandwidthGBs; });
+    return hw;
+}
+} // namespace rl

@@ -1,0 +1,134 @@
+// Shipped hardware profiles load and validate; validation names file and field; measured profile.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "model/hardwareprofileloader.h"
+#include "model/roofline.h"
+#include "records/wireformat.h"
+#include "store/kernelresults.h"
+#include "store/workspace.h"
+
+using namespace rl;
+
+TEST(HardwareProfile, AllShippedProfilesLoadWithSources)
+{
+    const auto profiles = loadHardwareProfiles(std::string(RIDGELINE_SOURCE_RESOURCE_DIR) + "/hardware");
+    ASSERT_EQ(profiles.size(), 7u);
+    for (const auto& hw : profiles) {
+        EXPECT_FALSE(hw.peakTflops.empty()) << hw.id;
+        for (const auto& [dtype, s] : hw.peakTflops)
+            EXPECT_TRUE(s.source.starts_with("http")) << hw.id << " " << dtype;
+        EXPECT_GT(hw.hbmBandwidthGBs.value, 0) << hw.id;
+        EXPECT_GT(hw.hbmCapacityGB.value, 0) << hw.id;
+        EXPECT_FALSE(hw.memoryLevels.empty()) << hw.id;
+    }
+}
+
+TEST(HardwareProfile, Mi300xFigures)
+{
+    const auto hw = loadHardwareProfile(std::string(RIDGELINE_SOURCE_RESOURCE_DIR) + "/hardware/mi300x.json");
+    EXPECT_DOUBLE_EQ(hw.peakTflops.at("bf16").value, 1307.4);
+    EXPECT_DOUBLE_EQ(hw.hbmBandwidthGBs.value, 5300);
+    EXPECT_DOUBLE_EQ(hw.computeUnits.value, 304);
+    EXPECT_FALSE(hw.maxAchievableTflops.count("bf16")); // not transcribed: null with a note
+    const auto r = Roofline::fromProfile(hw);
+    EXPECT_NEAR(*r.ridgePoint("bf16", "HBM3"), 1307.4e3 / 5300, 1e-9);
+}
+
+TEST(HardwareProfile, A100HasNoFp8)
+{
+    const auto hw = loadHardwareProfile(std::string(RIDGELINE_SOURCE_RESOURCE_DIR) + "/hardware/a100-80gb.json");
+    EXPECT_FALSE(hw.peakTflops.count("fp8"));
+    EXPECT_TRUE(hw.peakTflops.count("bf16"));
+}
+
+namespace {
+std::string errorOf(const nlohmann::json& j)
+{
+    try {
+        hardwareProfileFromJson(j, "bad.json");
+    } catch (const ProfileError& e) {
+        return e.what();
+    }
+    return {};
+}
+nlohmann::json minimal()
+{
+    return {{"id", "x"}, {"name", "X"}, {"vendor", "V"},
+            {"peak_tflops", {{"bf16", {{"value", 100}, {"source", "https://example.com/ds.pdf"}}}}},
+            {"hbm_capacity_gb", {{"value", 80}, {"source", "https://example.com/ds.pdf"}}},
+            {"hbm_bandwidth_gbs", {{"value", 2000}, {"source", "https://example.com/ds.pdf"}}},
+            {"compute_units", {{"value", 100}, {"source", "https://example.com/ds.pdf"}}}};
+}
+} // namespace
+
+TEST(HardwareProfile, ValidationNamesFileAndField)
+{
+    EXPECT_EQ(errorOf(minimal()), "");
+    auto j = minimal();
+    j["peak_tflops"]["bf16"].erase("source");
+    EXPECT_EQ(errorOf(j), "bad.json: field 'peak_tflops.bf16.source': missing (every number needs its URL or document)");
+    j = minimal();
+    j["peak_tflops"]["bf17"] = {{"value", 1}, {"source", "https://example.com"}};
+    EXPECT_NE(errorOf(j).find("'peak_tflops.bf17'"), std::string::npos);
+    j = minimal();
+    j["hbm_bandwidth_gbs"]["value"] = -5;
+    EXPECT_NE(errorOf(j).find("'hbm_bandwidth_gbs.value': must be > 0"), std::string::npos);
+    j = minimal();
+    j["peak_tflops"]["fp8"] = {{"value", nullptr}};
+    EXPECT_NE(errorOf(j).find("needs a \"note\""), std::string::npos);
+    j = minimal();
+    j["hbm_bandwidth"] = 5;
+    EXPECT_NE(errorOf(j).find("no unit in the key name"), std::string::npos);
+    j = minimal();
+    j.erase("hbm_capacity_gb");
+    EXPECT_NE(errorOf(j).find("'hbm_capacity_gb': missing"), std::string::npos);
+}
+
+TEST(HardwareProfile, MissingFileAndBadJsonNameTheFile)
+{
+    EXPECT_THROW(loadHardwareProfile("/nonexistent/p.json"), ProfileError);
+    try {
+        loadHardwareProfile(std::string(RIDGELINE_TEST_DATA) + "/kernels/binary.bin");
+        FAIL();
+    } catch (const ProfileError& e) {
+        EXPECT_NE(std::string(e.what()).find("binary.bin: not valid JSON"), std::string::npos);
+    }
+}
+
+TEST(HardwareProfile, MeasuredProfileFromStoredSessions)
+{
+    const auto path = std::filesystem::temp_directory_path() / ("rl-hwprofile-" + std::to_string(::getpid()) + ".db");
+    std::filesystem::remove(path);
+    {
+        store::Workspace ws(path.string());
+        SessionData peak;
+        peak.session.kind = kind::PeakFlops;
+        peak.peaks.push_back({"float64", 1, 40, 83, "avx512", 2.6, "x", 2, 8, "d"});
+        peak.peaks.push_back({"float64", 2, 78, 166, "avx512", 2.6, "x", 2, 8, "d"});
+        peak.peaks.push_back({"float32", 2, 150, 332, "avx512", 2.6, "x", 2, 16, "d"});
+        const auto peakId = ws.storeSession(peak);
+        SessionData mem;
+        mem.session.kind = kind::MemBandwidth;
+        mem.memCeilings.push_back({"L1", "triad", 1, 4096, 32768, 70});
+        mem.memCeilings.push_back({"L1", "triad", 2, 4096, 65536, 140});
+        mem.memCeilings.push_back({"DRAM", "triad", 2, 1 << 27, 1 << 28, 30});
+        const auto memId = ws.storeSession(mem);
+        const auto hw = buildMeasuredProfile(ws.database(), peakId, memId);
+        EXPECT_TRUE(hw.measured);
+        EXPECT_DOUBLE_EQ(hw.peakTflops.at("fp64").value, 0.078);
+        EXPECT_DOUBLE_EQ(hw.peakTflops.at("fp32").value, 0.150);
+        ASSERT_EQ(hw.memoryLevels.size(), 2u);
+        EXPECT_EQ(hw.memoryLevels[0].name, "L1");
+        EXPECT_DOUBLE_EQ(hw.memoryLevels[0].bandwidthGBs, 140);
+        EXPECT_DOUBLE_EQ(hw.hbmBandwidthGBs.value, 30);
+        EXPECT_NE(hw.hbmBandwidthGBs.source.find("measured: session"), std::string::npos);
+        // Round trip through the profile schema.
+        const auto again = hardwareProfileFromJson(toJson(hw), "measured");
+        EXPECT_DOUBLE_EQ(again.peakTflops.at("fp64").value, 0.078);
+        EXPECT_EQ(again.memoryLevels.size(), 2u);
+        EXPECT_THROW(buildMeasuredProfile(ws.database(), memId, memId), ProfileError);
+    }
+    std::filesystem::remove(path);
+}
