@@ -1,0 +1,23 @@
+#include "model/collectivetimesource.h"
+
+namespace rl::model {
+
+double ProfileCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const
+{
+    if (ranks <= 1 || bytes <= 0)
+        return 0;
+    const double bw = crossNode ? m_rates.nicBytesPerSec : m_rates.intraNodeBytesPerSec;
+    if (bw <= 0)
+        return 0;
+    return (crossNode ? m_interUs : m_intraUs) + bytes * busFactor(op, ranks) / bw * 1e6;
+}
+
+double MeasuredCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const
+{
+    if (ranks <= 1 || bytes <= 0)
+        return 0;
+    if (auto it = m_fits.find({op, ranks}); it != m_fits.end())
+        return it->second.timeUs(bytes);
+    return m_fallback ? m_fallback->timeUs(op, bytes, ranks, crossNode) : 0;
+}
+} // namespace rl::model

@@ -1,0 +1,142 @@
+#include "model/modelcounts.h"
+
+#include <algorithm>
+
+namespace rl::model {
+namespace {
+// Matmul weights of one layer's attention (biases and norms excluded).
+double attentionMatmulParams(const ModelConfig& c)
+{
+    const double d = c.dModel, h = c.heads;
+    if (c.attention == AttentionType::Mla) {
+        const auto& m = c.mla;
+        const double qk = m.qkNopeHeadDim + m.qkRopeHeadDim;
+        const double q = m.qLoraRank > 0 ? d * m.qLoraRank + double(m.qLoraRank) * h * qk : d * h * qk;
+        const double kvA = d * (m.kvLoraRank + m.qkRopeHeadDim);
+        const double kvB = double(m.kvLoraRank) * h * (m.qkNopeHeadDim + m.vHeadDim);
+        const double o = h * m.vHeadDim * d;
+        return q + kvA + kvB + o;
+    }
+    const double hd = c.headDim;
+    return d * (h + 2.0 * c.kvHeads) * hd + h * hd * d;
+}
+
+double attentionExtraParams(const ModelConfig& c) // biases
+{
+    return c.qkvBias && c.attention == AttentionType::Standard ? (c.heads + 2.0 * c.kvHeads) * c.headDim : 0.0;
+}
+
+double layerNormParams(const ModelConfig& c)
+{
+    double n = double(c.normsPerLayer) * c.dModel;
+    if (c.qkNorm)
+        n += c.qkNormFullWidth ? double(c.heads + c.kvHeads) * c.headDim : 2.0 * c.headDim;
+    if (c.attention == AttentionType::Mla)
+        n += c.mla.qLoraRank + c.mla.kvLoraRank;
+    return n;
+}
+
+double mlpMatrices(const ModelConfig& c) { return c.mlp == MlpType::SwiGlu ? 3.0 : 2.0; }
+
+struct MoeLayerParams
+{
+    double experts, activeExperts, shared, router;
+};
+
+MoeLayerParams moeLayer(const ModelConfig& c)
+{
+    const double m = mlpMatrices(c), d = c.dModel;
+    const double one = m * d * c.moe.expertWidth;
+    return {one * c.moe.experts, one * c.moe.topK, m * d * c.sharedWidth() * c.moe.sharedExperts,
+            d * c.moe.experts + (c.moe.routerBias ? c.moe.experts : 0)};
+}
+} // namespace
+
+double ParamCounts::matmulActive() const
+{
+    return attention + mlp + activeExperts + router + (output > 0 ? output : embedding);
+}
+
+ParamCounts countParams(const ModelConfig& c)
+{
+    ParamCounts p;
+    const double d = c.dModel;
+    p.embedding = double(c.vocab) * d;
+    p.output = c.tiedEmbeddings ? 0.0 : double(c.vocab) * d;
+    const double attn = attentionMatmulParams(c) + attentionExtraParams(c);
+    const int moeLayers = c.moeLayerCount();
+    const int denseLayers = c.layers - moeLayers;
+    p.attention = attn * c.layers;
+    p.norms = layerNormParams(c) * c.layers + d;
+    p.mlp = mlpMatrices(c) * d * c.mlpWidth * denseLayers;
+    if (moeLayers > 0) {
+        const auto m = moeLayer(c);
+        p.experts = m.experts * moeLayers;
+        p.activeExperts = m.activeExperts * moeLayers;
+        p.mlp += m.shared * moeLayers;
+        p.router = m.router * moeLayers;
+    }
+    if (c.mtpLayers > 0) {
+        // DeepSeek-V3 MTP module: enorm, hnorm, eh_proj (2d -> d), one MoE decoder layer and the
+        // shared head's norm; embedding and head are shared with the main model.
+        const auto m = moeLayer(c);
+        const double layer = attn + layerNormParams(c) + (c.isMoe() ? m.experts + m.shared + m.router
+                                                                      : mlpMatrices(c) * d * c.mlpWidth);
+        p.mtp = c.mtpLayers * (3 * d + 2 * d * d + layer);
+    }
+    return p;
+}
+
+double meanContext(int seqLen, int window, bool causal)
+{
+    const double s = seqLen;
+    if (!causal)
+        return window > 0 ? std::min<double>(window, s) : s;
+    if (window <= 0 || window >= seqLen)
+        return (s + 1) / 2;
+    const double w = window; // positions 1..w see i keys, the rest see w
+    return (w * (w + 1) / 2 + (s - w) * w) / s;
+}
+
+FlopCounts forwardFlopsPerToken(const ModelConfig& c, const FlopOptions& opt)
+{
+    FlopCounts f;
+    const double d = c.dModel;
+    f.attentionProj = 2 * attentionMatmulParams(c) * c.layers;
+    const int sliding = c.slidingLayerCount();
+    const double perKey = 2.0 * c.heads * (c.qkHeadDim() + c.vHeadDim());
+    f.attentionScores = perKey * (sliding * meanContext(opt.seqLen, c.slidingWindow, opt.causal)
+                                  + (c.layers - sliding) * meanContext(opt.seqLen, 0, opt.causal));
+    const int moeLayers = c.moeLayerCount();
+    f.mlp = 2 * mlpMatrices(c) * d * c.mlpWidth * (c.layers - moeLayers);
+    if (moeLayers > 0) {
+        const auto m = moeLayer(c);
+        f.mlp += 2 * (m.activeExperts + m.shared) * moeLayers;
+        f.router = 2 * d * c.moe.experts * moeLayers;
+    }
+    f.output = 2 * d * c.vocab;
+    return f;
+}
+
+const char* toString(Recompute r)
+{
+    switch (r) {
+    case Recompute::None: return "none";
+    case Recompute::Selective: return "selective";
+    case Recompute::Full: return "full";
+    }
+    return "none";
+}
+
+TrainingFlops trainingFlopsPerToken(const FlopCounts& fwd, Recompute recompute)
+{
+    TrainingFlops t;
+    t.model = 3 * fwd.forward();
+    t.hardware = t.model;
+    if (recompute == Recompute::Full)
+        t.hardware += fwd.layers();
+    else if (recompute == Recompute::Selective)
+        t.hardware += fwd.attentionScores;
+    return t;
+}
+} // namespace rl::model

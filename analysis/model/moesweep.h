@@ -1,0 +1,64 @@
+#pragma once
+// MoE trade-off sweep: experts x top-k x shared experts (x expert width), holding active
+// parameters, total parameters or FLOPs per token at the base config's value by solving for the
+// expert width (rounded to widthMultiple). Per config: training throughput and MFU, decode
+// latency, parameters and memory per GPU; then the exact Pareto front (max throughput, min latency).
+// The per-config evaluation is closed-form and allocation-free; see tests/benchmarks/bench_model.cpp.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/inference.h"
+#include "model/trainingstep.h"
+
+namespace rl::model {
+
+enum class SweepHold { ActiveParams, TotalParams, FlopsPerToken, None };
+const char* toString(SweepHold h);
+
+struct MoeSweepSpec
+{
+    ModelConfig base;
+    std::vector<int> experts{8, 16, 32, 64, 128, 256};
+    std::vector<int> topK{1, 2, 4, 8};
+    std::vector<int> sharedExperts{0, 1};
+    std::vector<int> expertWidths; // only for SweepHold::None
+    SweepHold hold = SweepHold::ActiveParams;
+    int widthMultiple = 64;
+    ParallelConfig parallel;
+    InferenceOptions decode;
+    GemmTiming timing;
+};
+
+struct MoeSweepRow
+{
+    int experts = 0, topK = 0, sharedExperts = 0, expertWidth = 0;
+    double totalParams = 0, activeParams = 0, flopsPerToken = 0; // forward FLOPs per token
+    double memoryPerGpuBytes = 0;
+    double stepSeconds = 0, tokensPerSecond = 0, mfu = 0;
+    double decodeSecondsPerToken = 0;
+    bool pareto = false;
+};
+
+struct MoeSweepResult
+{
+    std::vector<MoeSweepRow> rows;
+    double heldValue = 0; // the base config's value of the held quantity
+    bool cancelled = false;
+};
+
+// progress(done, total) every few thousand configs; return false to cancel.
+using SweepProgress = std::function<bool(std::size_t done, std::size_t total)>;
+
+MoeSweepResult runMoeSweep(const MoeSweepSpec& spec, const DeviceRates& rates, const CollectiveTimeSource& coll,
+                           const SweepProgress& progress = {});
+
+// The hot path: evaluates `work` (a MoE config) in place; no allocation.
+MoeSweepRow evaluateMoeConfig(const ModelConfig& work, const ParallelConfig& p, const InferenceOptions& decode,
+                              const DeviceRates& rates, const GemmTiming& timing, const CollectiveTimeSource& coll);
+
+// Marks rows not dominated in (tokensPerSecond up, decodeSecondsPerToken down); exact, O(n log n).
+void markParetoFront(std::vector<MoeSweepRow>& rows);
+
+std::string toCsv(const MoeSweepResult& r);
+} // namespace rl::model

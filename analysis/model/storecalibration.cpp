@@ -1,0 +1,52 @@
+#include "model/storecalibration.h"
+
+#include <algorithm>
+#include <set>
+
+#include "store/workspace.h"
+
+namespace rl::model {
+
+StoreCalibration::StoreCalibration(store::Workspace& ws)
+{
+    auto sessions = ws.sessions(); // newest first: fit oldest first so newer ones replace them
+    std::reverse(sessions.begin(), sessions.end());
+    for (const auto& s : sessions) {
+        if (s.kind != kind::Collectives)
+            continue;
+        const auto points = ws.collectivePoints(s.id);
+        std::set<std::pair<std::string, int>> keys;
+        for (const auto& p : points)
+            keys.insert({p.op, p.nranks});
+        for (const auto& [opName, ranks] : keys) {
+            const auto op = collectiveOpFromString(opName);
+            if (!op)
+                continue;
+            std::vector<CollectivePoint> sel;
+            bool anyOutOfPlace = false;
+            for (const auto& p : points)
+                if (p.op == opName && p.nranks == ranks) {
+                    sel.push_back(p);
+                    anyOutOfPlace = anyOutOfPlace || !p.inPlace;
+                }
+            const auto fit = fits::fitCollective(sel, opName, !anyOutOfPlace);
+            if (!fit)
+                continue;
+            auto it = std::find_if(m_fits.begin(), m_fits.end(),
+                                   [&](const Entry& e) { return e.op == *op && e.ranks == ranks; });
+            if (it != m_fits.end())
+                it->fit = *fit;
+            else
+                m_fits.push_back({*op, ranks, *fit});
+        }
+    }
+}
+
+std::unique_ptr<MeasuredCollectiveTime> StoreCalibration::collectiveSource(const CollectiveTimeSource* fallback) const
+{
+    auto src = std::make_unique<MeasuredCollectiveTime>(fallback);
+    for (const auto& e : m_fits)
+        src->addFit(e.op, e.ranks, e.fit);
+    return src;
+}
+} // namespace rl::model

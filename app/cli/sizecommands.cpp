@@ -1,0 +1,426 @@
+// ridgeline-cli size CONFIG | moe-sweep CONFIG: the sizing model from the command line.
+// CONFIG is a config.json (Hugging Face or Ridgeline) or a preset name from resources/models/.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "model/hardwareprofileloader.h"
+#include "model/inference.h"
+#include "model/moesweep.h"
+#include "model/sizingrules.h"
+#include "model/storecalibration.h"
+#include "model/trainingstep.h"
+#include "store/workspace.h"
+#include "texttable.h"
+#include "units/units.h"
+
+namespace rl::cli {
+namespace {
+using namespace rl::model;
+
+struct DeviceArgs
+{
+    std::string hardware;
+    double peakTflops = 0, maxAchievableTflops = 0, hbmGBs = 0, hbmGB = 0, linkGBs = 0, nicGBs = 0;
+    int cus = 0, gpusPerNode = 8;
+    bool gpusPerNodeSet = false;
+};
+
+void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
+{
+    cmd->add_option("--hardware", d.hardware, "Hardware profile id (e.g. mi300x, h100-sxm)");
+    cmd->add_option("--peak-tflops", d.peakTflops, "Peak dense TFLOP/s for the dtype (overrides the profile)");
+    cmd->add_option("--max-achievable-tflops", d.maxAchievableTflops, "Max-achievable TFLOP/s (MFU denominator)");
+    cmd->add_option("--hbm-gbs", d.hbmGBs, "HBM bandwidth, GB/s");
+    cmd->add_option("--hbm-gb", d.hbmGB, "HBM capacity, GB");
+    cmd->add_option("--cus", d.cus, "Compute units / SMs");
+    cmd->add_option("--link-gbs", d.linkGBs, "Intra-node bandwidth per GPU, GB/s");
+    cmd->add_option("--nic-gbs", d.nicGBs, "Scale-out bandwidth per GPU, GB/s");
+    cmd->add_option_function<int>(
+           "--gpus-per-node", [&d](const int& n) { d.gpusPerNode = n, d.gpusPerNodeSet = true; }, "GPUs per node (default 8)");
+}
+
+// --hardware names a profile in resources/hardware/ (or a profile file); the figure options
+// override single numbers of it, or describe the device entirely when no profile is given.
+DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
+{
+    HardwareProfile hw;
+    if (!d.hardware.empty()) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(d.hardware, ec)) {
+            hw = loadHardwareProfile(d.hardware);
+        } else {
+            const auto dir = hardwareProfileDir();
+            const auto all = loadHardwareProfiles(dir);
+            auto it = std::find_if(all.begin(), all.end(), [&d](const HardwareProfile& p) { return p.id == d.hardware; });
+            if (it == all.end()) {
+                std::string known;
+                for (const auto& p : all)
+                    known += (known.empty() ? "" : ", ") + p.id;
+                throw std::runtime_error("no hardware profile '" + d.hardware + "' in " + dir + " (known: "
+                                         + (known.empty() ? "none" : known) + ")");
+            }
+            hw = *it;
+        }
+    } else {
+        hw.id = "command line";
+    }
+    if (d.peakTflops > 0)
+        hw.peakTflops[dtype] = {d.peakTflops, "command line"};
+    if (d.maxAchievableTflops > 0)
+        hw.maxAchievableTflops[dtype] = {d.maxAchievableTflops, "command line"};
+    if (d.hbmGBs > 0)
+        hw.hbmBandwidthGBs = {d.hbmGBs, "command line"};
+    if (d.hbmGB > 0)
+        hw.hbmCapacityGB = {d.hbmGB, "command line"};
+    if (d.cus > 0)
+        hw.computeUnits = {double(d.cus), "command line"};
+    if (d.linkGBs > 0)
+        hw.intraNodeLinkGBs = {d.linkGBs, "command line"};
+    if (d.nicGBs > 0)
+        hw.nicGBsPerGpu = {d.nicGBs, "command line"};
+    if (d.gpusPerNode > 0 && (d.hardware.empty() || d.gpusPerNodeSet))
+        hw.gpusPerNode = d.gpusPerNode;
+    return deviceRates(hw, dtype);
+}
+
+struct StepArgs
+{
+    std::string config;
+    std::string parallel = "dp=8";
+    int microBatch = 1, microBatches = 0, seq = 4096, zero = 1;
+    std::string recompute = "none";
+    bool sp = false, noFlash = false, calibrate = false;
+    double overlap = 0, efficiency = 0.7;
+    std::string dtype = "bf16";
+    int decodeBatch = 1, context = 4096;
+};
+
+void addStepOptions(CLI::App* cmd, StepArgs& a)
+{
+    cmd->add_option("config", a.config, "config.json (Hugging Face or Ridgeline) or a preset name")->required();
+    cmd->add_option("--parallel", a.parallel, "Degrees, e.g. dp=64,tp=1,pp=1,ep=1,cp=1")->capture_default_str();
+    cmd->add_option("--micro-batch", a.microBatch, "Sequences per micro-batch")->capture_default_str();
+    cmd->add_option("--micro-batches", a.microBatches, "Micro-batches per step (0: 1, or 4·pp with PP)");
+    cmd->add_option("--seq", a.seq, "Sequence length, tokens")->capture_default_str();
+    cmd->add_option("--zero", a.zero, "ZeRO stage 0..3")->capture_default_str()->check(CLI::Range(0, 3));
+    cmd->add_option("--recompute", a.recompute, "none | selective | full")->capture_default_str()
+        ->check(CLI::IsMember({"none", "selective", "full"}));
+    cmd->add_flag("--sp", a.sp, "Sequence parallelism with TP");
+    cmd->add_flag("--no-flash", a.noFlash, "Keep the s² attention activations (no flash attention)");
+    cmd->add_option("--overlap", a.overlap, "Fraction of communication hidden behind compute")->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--efficiency", a.efficiency, "GEMM efficiency when none is measured")->capture_default_str()
+        ->check(CLI::Range(0.01, 1.0));
+    cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs")->capture_default_str();
+    cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
+    cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
+    cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
+}
+
+ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
+{
+    ParallelConfig p;
+    parseParallelSpec(a.parallel, p);
+    p.microBatch = a.microBatch;
+    p.microBatches = a.microBatches;
+    p.seqLen = a.seq;
+    p.zeroStage = a.zero;
+    p.recompute = a.recompute == "full" ? Recompute::Full : a.recompute == "selective" ? Recompute::Selective : Recompute::None;
+    p.sequenceParallel = a.sp;
+    p.flashAttention = !a.noFlash;
+    p.overlap = a.overlap;
+    p.dtype = a.dtype;
+    if (auto why = checkParallel(c, p); !why.empty())
+        throw std::runtime_error("parallel layout: " + why);
+    return p;
+}
+
+// Collective time source: measured fits from the workspace when asked, the profile otherwise.
+struct Collectives
+{
+    std::unique_ptr<ProfileCollectiveTime> profile;
+    std::unique_ptr<MeasuredCollectiveTime> measured;
+    const CollectiveTimeSource& source() const
+    {
+        return measured ? static_cast<const CollectiveTimeSource&>(*measured) : *profile;
+    }
+};
+
+Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliContext& ctx)
+{
+    Collectives c;
+    c.profile = std::make_unique<ProfileCollectiveTime>(r);
+    if (a.calibrate) {
+        store::Workspace ws(ctx.workspacePath());
+        StoreCalibration cal(ws);
+        c.measured = cal.collectiveSource(c.profile.get());
+    }
+    return c;
+}
+
+std::string pct(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f %%", v * 100);
+    return b;
+}
+
+std::string flopsCount(double v) // FLOPs (not per second)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g GFLOP", v / 1e9);
+    return b;
+}
+
+void addSizeCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("size", "Parameters, FLOPs, memory, step time and sizing rules of a model");
+    auto a = std::make_shared<StepArgs>();
+    auto d = std::make_shared<DeviceArgs>();
+    auto gemms = std::make_shared<bool>(false);
+    addStepOptions(cmd, *a);
+    addDeviceOptions(cmd, *d);
+    cmd->add_flag("--gemms", *gemms, "Also list every GEMM of the step");
+    cmd->callback([&ctx, a, d, gemms] {
+        const auto c = loadModelConfig(a->config);
+        const auto p = parallelOf(*a, c);
+        const auto r = resolveDevice(*d, a->dtype);
+        const auto coll = collectivesFor(*a, r, ctx);
+        GemmTiming timing;
+        timing.defaultEfficiency = a->efficiency;
+        const auto params = countParams(c);
+        const auto fwd = forwardFlopsPerToken(c, {p.seqLen, true});
+        const auto tf = trainingFlopsPerToken(fwd, p.recompute);
+        const auto step = estimateStep(c, params, fwd, p, r, timing, coll.source());
+        InferenceOptions inf;
+        inf.batch = a->decodeBatch;
+        inf.contextTokens = a->context;
+        inf.promptTokens = a->context;
+        inf.tp = p.tp;
+        const auto dec = decodeStep(c, params, inf, r, timing);
+        const double prefill = prefillSeconds(c, inf, r, timing);
+        RuleOptions ro;
+        ro.tp = p.tp;
+        ro.ep = p.ep;
+        ro.microBatch = p.microBatch;
+        ro.seqLen = p.seqLen;
+        if (r.computeUnits > 0)
+            ro.computeUnits = r.computeUnits;
+        const auto findings = checkSizingRules(c, ro);
+
+        if (ctx.json) {
+            nlohmann::json j;
+            j["model"] = toJson(c);
+            j["params"] = {{"embedding", params.embedding}, {"attention", params.attention}, {"mlp", params.mlp},
+                           {"experts", params.experts}, {"router", params.router}, {"norms", params.norms},
+                           {"output", params.output}, {"total", params.total()}, {"active", params.active()},
+                           {"mtp", params.mtp}};
+            j["flops_per_token"] = {{"forward", fwd.forward()}, {"attention_scores", fwd.attentionScores},
+                                    {"training_model", tf.model}, {"training_hardware", tf.hardware}};
+            j["memory_per_gpu_bytes"] = {{"weights", step.memory.weights}, {"gradients", step.memory.gradients},
+                                         {"optimizer", step.memory.optimizer},
+                                         {"activations", step.memory.activations}, {"total", step.memory.total()}};
+            nlohmann::json comm = nlohmann::json::array();
+            for (int i = 0; i < step.commCount; ++i) {
+                const auto& o = step.comm[i];
+                comm.push_back({{"what", o.what}, {"op", toString(o.op)}, {"bytes", o.bytes}, {"ranks", o.ranks},
+                                {"cross_node", o.crossNode}, {"calls", o.count}, {"time_us", o.timeUs},
+                                {"measured", o.measured}});
+            }
+            j["step"] = {{"compute_s", step.computeSeconds}, {"recompute_s", step.recomputeSeconds},
+                         {"bubble_s", step.bubbleSeconds}, {"comm_s", step.commSeconds},
+                         {"exposed_comm_s", step.exposedCommSeconds}, {"step_s", step.stepSeconds},
+                         {"tokens_per_s", step.tokensPerSecond}, {"tflops_per_gpu", step.modelTflopsPerGpu},
+                         {"mfu", step.mfu}, {"mfu_max_achievable", step.mfuMaxAchievable}, {"hfu", step.hfu},
+                         {"gemm_efficiency_default", step.defaultEfficiency}, {"comm", comm}};
+            j["inference"] = {{"prefill_s", prefill}, {"decode_s_per_token", dec.secondsPerToken},
+                              {"decode_memory_bound", dec.memoryBound()}, {"distinct_experts", dec.distinctExperts}};
+            nlohmann::json rules = nlohmann::json::array();
+            for (const auto& f : findings)
+                rules.push_back({{"rule", f.rule}, {"severity", toString(f.severity)}, {"message", f.message},
+                                 {"proposal", f.proposal}});
+            j["rules"] = rules;
+            if (*gemms) {
+                nlohmann::json g = nlohmann::json::array();
+                for (const auto& x : stepGemms(c, p))
+                    g.push_back({{"name", x.name}, {"pass", toString(x.pass)}, {"m", x.m}, {"n", x.n}, {"k", x.k},
+                                 {"count", x.count}, {"dtype", a->dtype}, {"intensity", x.intensity(2)},
+                                 {"seconds", gemmSeconds(x, r, timing)}});
+                j["gemms"] = g;
+            }
+            std::cout << j.dump(2) << '\n';
+            return;
+        }
+        std::cout << c.name << " (" << c.family << "), " << p.worldSize() << " GPUs, " << a->dtype << "\n\n";
+        TextTable pt({"parameters", "count"});
+        pt.addRow({"embedding", units::formatCount(params.embedding)});
+        pt.addRow({"attention", units::formatCount(params.attention)});
+        pt.addRow({"MLP + shared experts", units::formatCount(params.mlp)});
+        if (c.isMoe()) {
+            pt.addRow({"routed experts", units::formatCount(params.experts)});
+            pt.addRow({"router", units::formatCount(params.router)});
+        }
+        pt.addRow({"norms", units::formatCount(params.norms)});
+        pt.addRow({"output", units::formatCount(params.output)});
+        pt.addRow({"total", units::formatCount(params.total())});
+        pt.addRow({"active per token", units::formatCount(params.active())});
+        if (params.mtp > 0)
+            pt.addRow({"MTP modules (not in total)", units::formatCount(params.mtp)});
+        pt.print(std::cout);
+        std::cout << '\n';
+        TextTable st({"training step", "value"});
+        st.addRow({"forward FLOPs per token", flopsCount(fwd.forward())});
+        st.addRow({"training FLOPs per token (model / hardware)", flopsCount(tf.model) + " / " + flopsCount(tf.hardware)});
+        st.addRow({"weights per GPU", units::formatBytes(step.memory.weights)});
+        st.addRow({"gradients per GPU", units::formatBytes(step.memory.gradients)});
+        st.addRow({"optimizer per GPU", units::formatBytes(step.memory.optimizer)});
+        st.addRow({"activations per GPU", units::formatBytes(step.memory.activations)});
+        st.addRow({"memory per GPU", units::formatBytes(step.memory.total())
+                                         + (r.hbmCapacityBytes > 0 && step.memory.total() > r.hbmCapacityBytes
+                                                ? " (exceeds HBM)" : "")});
+        st.addRow({"GEMM compute", units::formatTime(step.computeSeconds * 1e6)});
+        st.addRow({"  of which recompute", units::formatTime(step.recomputeSeconds * 1e6)});
+        st.addRow({"pipeline bubble", units::formatTime(step.bubbleSeconds * 1e6)});
+        st.addRow({"communication (exposed)", units::formatTime(step.commSeconds * 1e6) + " ("
+                                                  + units::formatTime(step.exposedCommSeconds * 1e6) + ")"});
+        st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6)});
+        st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s"});
+        st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12)});
+        st.addRow({"MFU (peak / max achievable)", pct(step.mfu) + " / " + pct(step.mfuMaxAchievable)});
+        st.addRow({"HFU", pct(step.hfu)});
+        st.addRow({"GEMM efficiency (default, unmeasured shapes)", pct(step.defaultEfficiency)});
+        st.addRow({"prefill of " + std::to_string(inf.promptTokens) + " tokens, batch " + std::to_string(inf.batch),
+                   units::formatTime(prefill * 1e6)});
+        st.addRow({"decode per token, batch " + std::to_string(inf.batch),
+                   units::formatTime(dec.secondsPerToken * 1e6) + (dec.memoryBound() ? " (memory-bound)" : " (compute-bound)")});
+        st.print(std::cout);
+        std::cout << '\n';
+        TextTable ct({"communication", "op", "size", "ranks", "calls/step", "time/call", "total", "source"});
+        for (int i = 0; i < step.commCount; ++i) {
+            const auto& o = step.comm[i];
+            char calls[32];
+            std::snprintf(calls, sizeof calls, "%.0f", o.count);
+            ct.addRow({o.what, toString(o.op), units::formatBytes(o.bytes),
+                       std::to_string(o.ranks) + (o.crossNode ? " (inter-node)" : ""), calls,
+                       units::formatTime(o.timeUs), units::formatTime(o.totalSeconds() * 1e6),
+                       o.measured ? "measured" : "profile"});
+        }
+        ct.print(std::cout);
+        std::cout << '\n';
+        if (*gemms) {
+            TextTable gt({"GEMM", "pass", "M", "N", "K", "count", "intensity", "time"});
+            for (const auto& x : stepGemms(c, p)) {
+                char m[32], n[32], k[32], cnt[32], ai[32];
+                std::snprintf(m, sizeof m, "%.0f", x.m);
+                std::snprintf(n, sizeof n, "%.0f", x.n);
+                std::snprintf(k, sizeof k, "%.0f", x.k);
+                std::snprintf(cnt, sizeof cnt, "%.4g", x.count);
+                std::snprintf(ai, sizeof ai, "%.0f FLOP/B", x.intensity(2));
+                gt.addRow({x.name, toString(x.pass), m, n, k, cnt, ai, units::formatTime(gemmSeconds(x, r, timing) * 1e6)});
+            }
+            gt.print(std::cout);
+            std::cout << '\n';
+        }
+        TextTable rt({"rule", "result", "finding", "nearest compliant"});
+        for (const auto& f : findings)
+            rt.addRow({f.rule, toString(f.severity), f.message, f.proposal});
+        rt.print(std::cout);
+    });
+}
+
+std::vector<int> parseList(const std::string& text, const char* what)
+{
+    std::vector<int> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        const auto v = units::parseInt(item);
+        if (!v || *v < 0 || *v > 1'000'000)
+            throw std::runtime_error(std::string("bad ") + what + " list item '" + item + "'");
+        out.push_back(int(*v));
+    }
+    return out;
+}
+
+void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("moe-sweep", "Sweep experts, top-k, shared experts; print the Pareto front");
+    auto a = std::make_shared<StepArgs>();
+    auto d = std::make_shared<DeviceArgs>();
+    struct SweepArgs
+    {
+        std::string experts = "8,16,32,64,128,256", topK = "1,2,4,8", shared = "0,1", widths;
+        std::string hold = "active";
+        std::string output;
+    };
+    auto s = std::make_shared<SweepArgs>();
+    addStepOptions(cmd, *a);
+    addDeviceOptions(cmd, *d);
+    cmd->add_option("--experts", s->experts, "Expert counts")->capture_default_str();
+    cmd->add_option("--top-k", s->topK, "Top-k values")->capture_default_str();
+    cmd->add_option("--shared", s->shared, "Shared-expert counts")->capture_default_str();
+    cmd->add_option("--hold", s->hold, "active | total | flops | none")->capture_default_str()
+        ->check(CLI::IsMember({"active", "total", "flops", "none"}));
+    cmd->add_option("--widths", s->widths, "Expert widths (with --hold none)");
+    cmd->add_option("-o,--output", s->output, "Write every configuration to this CSV file");
+    cmd->callback([&ctx, a, d, s] {
+        MoeSweepSpec spec;
+        spec.base = loadModelConfig(a->config);
+        spec.parallel = parallelOf(*a, spec.base);
+        spec.experts = parseList(s->experts, "--experts");
+        spec.topK = parseList(s->topK, "--top-k");
+        spec.sharedExperts = parseList(s->shared, "--shared");
+        spec.hold = s->hold == "total" ? SweepHold::TotalParams : s->hold == "flops" ? SweepHold::FlopsPerToken
+                    : s->hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
+        if (spec.hold == SweepHold::None)
+            spec.expertWidths = parseList(s->widths, "--widths");
+        spec.timing.defaultEfficiency = a->efficiency;
+        spec.decode.batch = a->decodeBatch;
+        spec.decode.contextTokens = a->context;
+        spec.decode.tp = spec.parallel.tp;
+        const auto r = resolveDevice(*d, a->dtype);
+        const auto coll = collectivesFor(*a, r, ctx);
+        const auto res = runMoeSweep(spec, r, coll.source());
+        if (!s->output.empty()) {
+            std::ofstream out(s->output, std::ios::binary | std::ios::trunc);
+            out << toCsv(res);
+            if (!out.flush())
+                throw std::runtime_error(s->output + ": write failed");
+        }
+        if (ctx.json) {
+            nlohmann::json j = nlohmann::json::array();
+            for (const auto& row : res.rows)
+                j.push_back({{"experts", row.experts}, {"top_k", row.topK}, {"shared_experts", row.sharedExperts},
+                             {"expert_width", row.expertWidth}, {"total_params", row.totalParams},
+                             {"active_params", row.activeParams}, {"memory_per_gpu_bytes", row.memoryPerGpuBytes},
+                             {"tokens_per_s", row.tokensPerSecond}, {"mfu", row.mfu},
+                             {"decode_s_per_token", row.decodeSecondsPerToken}, {"pareto", row.pareto}});
+            std::cout << j.dump(2) << '\n';
+            return;
+        }
+        std::cout << res.rows.size() << " configurations, holding " << toString(spec.hold)
+                  << "; Pareto front (max tokens/s, min decode latency):\n";
+        TextTable t({"experts", "top-k", "shared", "width", "total", "active", "memory/GPU", "tokens/s", "MFU",
+                     "decode/token"});
+        for (const auto& row : res.rows)
+            if (row.pareto)
+                t.addRow({std::to_string(row.experts), std::to_string(row.topK), std::to_string(row.sharedExperts),
+                          std::to_string(row.expertWidth), units::formatCount(row.totalParams),
+                          units::formatCount(row.activeParams), units::formatBytes(row.memoryPerGpuBytes),
+                          units::formatCount(row.tokensPerSecond) + " tokens/s", pct(row.mfu),
+                          units::formatTime(row.decodeSecondsPerToken * 1e6)});
+        t.print(std::cout);
+        if (!s->output.empty())
+            std::cout << "all rows written to " << s->output << '\n';
+    });
+}
+
+static const bool registered = registerCommand(&addSizeCommand) && registerCommand(&addMoeSweepCommand);
+} // namespace
+} // namespace rl::cli
