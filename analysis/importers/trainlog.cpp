@@ -1,0 +1,103 @@
+// Training logs: Megatron-LM, Megatron-DeepSpeed and torchtitan console output.
+#include <cmath>
+#include <filesystem>
+
+#include "importers/formats.h"
+#include "io/linereader.h"
+#include "trace/trainlogparse.h"
+#include "units/units.h"
+
+namespace rl {
+namespace trace {
+int sniffTrainLog(std::string_view head, std::string_view)
+{
+    if (head.find("elapsed time per iteration (ms)") != std::string_view::npos)
+        return 90;
+    if (head.find("step:") != std::string_view::npos && head.find("loss:") != std::string_view::npos &&
+        (head.find("tps:") != std::string_view::npos || head.find("wps:") != std::string_view::npos))
+        return 90;
+    if (head.find("[titan]") != std::string_view::npos || head.find("torchtitan") != std::string_view::npos)
+        return 40;
+    return 0;
+}
+
+ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
+{
+    ImportResult result;
+    ProgressTicker ticker(input, options);
+    io::LineReader reader(input.stream);
+    SessionData s;
+    std::string line, tool;
+    double seqLength = kNoValue;
+    int titanRank = -1;
+    try {
+        while (reader.next(line)) {
+            if (!ticker.tick()) {
+                result.cancelled = true;
+                return result;
+            }
+            // Megatron's argument dump: "  seq_length ...................................... 4096"
+            if (const auto p = line.find("seq_length ."); p != std::string::npos && std::isnan(seqLength)) {
+                const auto parts = io::splitWhitespace(line.substr(p));
+                if (!parts.empty())
+                    if (auto v = units::parseDouble(parts.back()))
+                        seqLength = *v;
+                continue;
+            }
+            std::string lineTool;
+            double globalBatch = kNoValue;
+            std::optional<TrainStep> step = parseMegatronLine(line, &lineTool, &globalBatch);
+            if (step) {
+                if (std::isnan(step->tokensPerSec) && !std::isnan(globalBatch) && !std::isnan(seqLength) &&
+                    step->stepTimeMs > 0)
+                    step->tokensPerSec = globalBatch * seqLength / (step->stepTimeMs / 1e3); // whole job
+            } else if ((step = parseTorchtitanLine(line))) {
+                lineTool = "torchtitan";
+                // Every rank may print the same line: keep one rank's.
+                if (const auto r = line.find("[rank"); r != std::string::npos && r < 8) {
+                    const int rank = std::atoi(line.c_str() + r + 5);
+                    if (titanRank < 0)
+                        titanRank = rank;
+                    if (rank != titanRank)
+                        continue;
+                } else if (!s.trainSteps.empty() && s.trainSteps.back().step == step->step &&
+                           (s.trainSteps.back().wallTimeS == step->wallTimeS ||
+                            (std::isnan(step->wallTimeS) && std::isnan(s.trainSteps.back().wallTimeS)))) {
+                    continue;
+                }
+            }
+            if (!step)
+                continue;
+            step->line = reader.location().line;
+            if (tool.empty() || tool == "megatron-lm")
+                tool = lineTool;
+            s.trainSteps.push_back(*step);
+        }
+    } catch (const std::exception& e) {
+        result.ok = false;
+        result.errorAt = {reader.location().line, reader.bytesRead()};
+        result.error = e.what();
+        return result;
+    }
+    if (s.trainSteps.empty())
+        return result; // the registry reports "no results found"
+    s.session.kind = kind::TrainingLog;
+    s.session.tool = tool;
+    s.session.title = std::filesystem::path(input.path).filename().string() + " (" + tool + ")";
+    s.session.created = nowIso8601();
+    s.session.host = hostName();
+    s.session.params["tokens_per_sec_scope"] = tool == "megatron-lm" ? "job" : "per_gpu";
+    if (!std::isnan(seqLength))
+        s.session.params["seq_length"] = seqLength;
+    finishTrainLogSession(s);
+    result.sessions.push_back(std::move(s));
+    return result;
+}
+} // namespace trace
+
+ImporterInfo trainLogImporter()
+{
+    return {"trainlog", "Training log (Megatron-LM, Megatron-DeepSpeed, torchtitan)", trace::sniffTrainLog,
+            trace::importTrainLog};
+}
+} // namespace rl

@@ -1,0 +1,44 @@
+#pragma once
+// Training-log parsing: Megatron-LM / Megatron-DeepSpeed iteration lines, torchtitan step lines,
+// and generic CSV / JSON-lines metric tables given (or guessing) a column mapping.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "importers/importer.h"
+#include "records/trainlogrecords.h"
+
+namespace rl::trace {
+
+// One log line to a step, or nothing when the line is not a step line. tool is set to
+// "megatron-lm", "megatron-deepspeed" or "torchtitan".
+// globalBatch receives "global batch size" (for tokens/s from the run's seq_length).
+std::optional<TrainStep> parseMegatronLine(std::string_view line, std::string* tool = nullptr,
+                                           double* globalBatch = nullptr);
+std::optional<TrainStep> parseTorchtitanLine(std::string_view line);
+// Strips ANSI colour escapes ("\x1b[32m").
+std::string stripAnsi(std::string_view line);
+// "2024-04-06 02:59:36" or "2026-02-24 19:46:17,508" anywhere near the start -> UTC epoch seconds.
+std::optional<double> findTimestamp(std::string_view line);
+
+int sniffTrainLog(std::string_view head, std::string_view fileName);
+ImportResult importTrainLog(ImportInput& input, const ImportOptions& options);
+
+// Which column holds what; empty = absent. stepTimeScale converts the column to milliseconds.
+struct ColumnMapping
+{
+    std::string step, loss, stepTime, tokensPerSec, tflops, mfu, wallTime, learningRate, gradNorm;
+    double stepTimeScale = 1.0; // 1000 when the column is in seconds
+    bool mfuPercent = false;    // values like 39.5 instead of 0.395
+};
+// Guesses from header names ("step"/"iteration", "loss"/"train/loss", "step_time_ms", "tps", ...).
+ColumnMapping guessColumns(const std::vector<std::string>& header);
+
+int sniffTrainTable(std::string_view head, std::string_view fileName);
+// mapping empty (no step column) = guess from the header / first object.
+ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, const ColumnMapping& mapping = {});
+
+// Fills the session of a parsed log: analysis (restarts, stalls, goodput) into params and events.
+void finishTrainLogSession(SessionData& s);
+} // namespace rl::trace
