@@ -46,12 +46,139 @@ CREATE TABLE collective_results (
 );
 CREATE INDEX collective_results_session ON collective_results(session_id, op, bytes);
 )sql";
+
+// Version 2: kernel benchmark results (GEMM, STREAM-style bandwidth and its ceilings, peak FLOP/s).
+constexpr std::string_view kV2 = R"sql(
+CREATE TABLE gemm_results (
+    id           INTEGER PRIMARY KEY,
+    session_id   INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    dtype        TEXT NOT NULL,
+    compute_type TEXT NOT NULL DEFAULT '',
+    out_type     TEXT NOT NULL DEFAULT '',
+    trans_a      TEXT NOT NULL DEFAULT 'N',
+    trans_b      TEXT NOT NULL DEFAULT 'N',
+    m            INTEGER NOT NULL,
+    n            INTEGER NOT NULL,
+    k            INTEGER NOT NULL,
+    batch        INTEGER NOT NULL DEFAULT 1,
+    time_us      REAL NOT NULL,
+    gflops       REAL NOT NULL,
+    intensity    REAL NOT NULL DEFAULT 0,
+    efficiency   REAL NOT NULL DEFAULT 0,
+    threads      INTEGER NOT NULL DEFAULT 0,
+    device       TEXT NOT NULL DEFAULT '',
+    solution     TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX gemm_results_session ON gemm_results(session_id, dtype, m, n, k);
+CREATE TABLE membw_results (
+    id            INTEGER PRIMARY KEY,
+    session_id    INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    kernel        TEXT NOT NULL,
+    bytes         INTEGER NOT NULL,
+    threads       INTEGER NOT NULL DEFAULT 1,
+    best_time_us  REAL NOT NULL DEFAULT 0,
+    bandwidth_gbs REAL NOT NULL
+);
+CREATE INDEX membw_results_session ON membw_results(session_id, kernel, threads, bytes);
+CREATE TABLE membw_ceilings (
+    id            INTEGER PRIMARY KEY,
+    session_id    INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    level         TEXT NOT NULL,
+    kernel        TEXT NOT NULL DEFAULT 'triad',
+    threads       INTEGER NOT NULL DEFAULT 1,
+    from_bytes    INTEGER NOT NULL DEFAULT 0,
+    to_bytes      INTEGER NOT NULL DEFAULT 0,
+    bandwidth_gbs REAL NOT NULL
+);
+CREATE INDEX membw_ceilings_session ON membw_ceilings(session_id);
+CREATE TABLE peakflops_results (
+    id                 INTEGER PRIMARY KEY,
+    session_id         INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    dtype              TEXT NOT NULL,
+    threads            INTEGER NOT NULL DEFAULT 1,
+    gflops             REAL NOT NULL,
+    theoretical_gflops REAL NOT NULL DEFAULT 0,
+    isa                TEXT NOT NULL DEFAULT '',
+    clock_ghz          REAL NOT NULL DEFAULT 0,
+    clock_source       TEXT NOT NULL DEFAULT '',
+    fma_units          INTEGER NOT NULL DEFAULT 0,
+    lanes              INTEGER NOT NULL DEFAULT 0,
+    derivation         TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX peakflops_results_session ON peakflops_results(session_id, dtype, threads);
+)sql";
+
+// Version 3: trace sessions (aggregated per rank and step, per kernel name, per collective shape)
+// and training-log series and events. Individual trace events stay in the trace file.
+constexpr std::string_view kV3 = R"sql(
+CREATE TABLE trace_steps (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    rank            INTEGER NOT NULL,
+    step            INTEGER NOT NULL,
+    start_us        REAL NOT NULL,
+    step_us         REAL NOT NULL,
+    gemm_us         REAL NOT NULL, attention_us REAL NOT NULL, comm_us REAL NOT NULL,
+    memcpy_us       REAL NOT NULL, other_us REAL NOT NULL,
+    compute_busy_us REAL NOT NULL, comm_busy_us REAL NOT NULL, overlap_us REAL NOT NULL,
+    exposed_comm_us REAL NOT NULL, gpu_busy_us REAL NOT NULL, idle_us REAL NOT NULL,
+    kernel_count    INTEGER NOT NULL
+);
+CREATE INDEX trace_steps_session ON trace_steps(session_id, rank, step);
+CREATE TABLE trace_kernels (
+    id           INTEGER PRIMARY KEY,
+    session_id   INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    rank         INTEGER NOT NULL,
+    name         TEXT NOT NULL,
+    class        TEXT NOT NULL,
+    count        INTEGER NOT NULL,
+    total_us     REAL NOT NULL, min_us REAL NOT NULL, max_us REAL NOT NULL, share REAL NOT NULL,
+    flops        REAL NOT NULL DEFAULT 0,
+    bytes        REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX trace_kernels_session ON trace_kernels(session_id, rank, total_us);
+CREATE TABLE trace_collectives (
+    id           INTEGER PRIMARY KEY,
+    session_id   INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    rank         INTEGER NOT NULL,
+    op           TEXT NOT NULL, dtype TEXT NOT NULL, nranks INTEGER NOT NULL, bytes INTEGER NOT NULL,
+    count        INTEGER NOT NULL, total_us REAL NOT NULL, min_us REAL NOT NULL,
+    algbw        REAL NOT NULL, busbw REAL NOT NULL, best_busbw REAL NOT NULL
+);
+CREATE INDEX trace_collectives_session ON trace_collectives(session_id, op, bytes);
+CREATE TABLE train_steps (
+    id            INTEGER PRIMARY KEY,
+    session_id    INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    step          INTEGER NOT NULL,
+    loss REAL, step_time_ms REAL, tokens_per_s REAL, tflops REAL, mfu REAL, wall_s REAL, lr REAL, grad_norm REAL,
+    skipped       INTEGER NOT NULL DEFAULT 0,
+    nan_count     INTEGER NOT NULL DEFAULT 0,
+    covered       INTEGER NOT NULL DEFAULT 1,
+    segment       INTEGER NOT NULL DEFAULT 0,
+    redone        INTEGER NOT NULL DEFAULT 0,
+    line          INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX train_steps_session ON train_steps(session_id, id);
+CREATE TABLE train_events (
+    id         INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL,
+    step       INTEGER NOT NULL,
+    wall_s     REAL,
+    lost_s     REAL NOT NULL DEFAULT 0,
+    message    TEXT NOT NULL DEFAULT '',
+    line       INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX train_events_session ON train_events(session_id, id);
+)sql";
 } // namespace
 
 const std::vector<Migration>& migrations()
 {
     static const std::vector<Migration> list{
         {1, kV1},
+        {2, kV2},
+        {3, kV3},
     };
     return list;
 }

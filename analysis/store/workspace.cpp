@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <signal.h>
 
+#include "store/kernelresults.h"
 #include "store/migrations.h"
+#include "store/traceresults.h"
 
 namespace rl::store {
 namespace fs = std::filesystem;
@@ -235,6 +237,8 @@ std::int64_t Workspace::insertSessionData(const SessionData& data, std::optional
     const std::int64_t id = createSession(s);
     for (const auto& p : data.collectives)
         insertCollective(id, p);
+    insertKernelRecords(m_db, id, data);
+    insertTraceRecords(m_db, id, data);
     return id;
 }
 
