@@ -1,0 +1,112 @@
+// The numbers the charts draw: curves, fits, scaling (nearest size) and ratios, from a real workspace.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "chartdata.h"
+#include "chartfixtures.h"
+
+using namespace rl;
+using namespace rl::charts;
+
+TEST(ChartData, CurvesPerSessionOpAndPlacementSortedBySize)
+{
+    test::ChartWorkspace w;
+    const auto curves = collectCurves(w.load({w.h100, w.mi300}));
+    ASSERT_EQ(curves.size(), 4u);
+    EXPECT_EQ(curves[0].name, "H100 8 ranks · all_gather");
+    EXPECT_EQ(curves[1].name, "H100 8 ranks · all_reduce");
+    EXPECT_EQ(curves[2].name, "H100 8 ranks · all_reduce in-place");
+    EXPECT_EQ(curves[3].name, "MI300X 8 ranks · all_reduce");
+    EXPECT_EQ(curves[1].points.size(), 32u); // 8 B .. 16 GiB
+    for (const auto& c : curves)
+        EXPECT_TRUE(std::is_sorted(c.points.begin(), c.points.end(),
+                                   [](const auto& a, const auto& b) { return a.bytes < b.bytes; }));
+    EXPECT_NEAR(busFactorOf(curves[1]), 1.75, 1e-9); // 2 (n-1) / n for 8 ranks
+    EXPECT_NEAR(busFactorOf(curves[0]), 0.875, 1e-9);
+}
+
+TEST(ChartData, FitsRecoverTheModelAndHonourTheSizeRange)
+{
+    test::ChartWorkspace w;
+    auto sessions = w.load({w.h100});
+    const auto curves = collectCurves(sessions);
+    auto fits = fitCurves(curves, 0, INT64_MAX);
+    ASSERT_EQ(fits.size(), 3u);
+    EXPECT_NEAR(fits[1].fit.alphaUs, 25.0, 1e-6);
+    EXPECT_NEAR(fits[1].fit.betaGBs, 150.0, 1e-6);
+    EXPECT_EQ(fits[1].name, "H100 8 ranks · all_reduce fit: α 25 µs, β 150 GB/s");
+    EXPECT_EQ(fits[1].fit.points, 32);
+
+    // Distort the small sizes: a fit restricted to >= 1 MiB must ignore them, the full fit not.
+    for (auto& p : sessions[0].points)
+        if (p.op == "all_reduce" && !p.inPlace && p.bytes < (1 << 20))
+            p.timeUs *= 3;
+    const auto distorted = collectCurves(sessions);
+    auto restricted = fitCurves(distorted, 1 << 20, INT64_MAX);
+    EXPECT_NEAR(restricted[1].fit.alphaUs, 25.0, 1e-6);
+    EXPECT_NEAR(restricted[1].fit.betaGBs, 150.0, 1e-6);
+    EXPECT_EQ(restricted[1].fit.points, 15); // 1 MiB .. 16 GiB
+    EXPECT_EQ(restricted[1].fit.minBytes, 1 << 20);
+    auto all = fitCurves(distorted, 0, INT64_MAX);
+    EXPECT_GT(std::abs(all[1].fit.alphaUs - 25.0), 1.0);
+}
+
+TEST(ChartData, ScalingTakesNearestSizePerSessionAndOneLinePerOp)
+{
+    test::ChartWorkspace w;
+    const auto sessions = w.load(w.scaling);
+    const auto lines = scalingLines(sessions, std::int64_t{256} << 20, BandwidthMetric::BusBw);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].op, "all_gather");
+    EXPECT_EQ(lines[1].op, "all_reduce");
+    const auto& ar = lines[1].points;
+    ASSERT_EQ(ar.size(), 4u);
+    EXPECT_EQ(ar[0].nranks, 2);
+    EXPECT_EQ(ar[3].nranks, 16);
+    EXPECT_EQ(ar[0].bytes, std::int64_t{256} << 20);
+    EXPECT_EQ(ar[3].bytes, std::int64_t{128} << 20); // the 16-rank run stopped at 128 MiB
+    const auto expected = test::modelPoint("all_reduce", 16, std::int64_t{128} << 20, 26.0, 120.0);
+    EXPECT_NEAR(ar[3].value, expected.busbwGBs, 1e-9);
+    EXPECT_EQ(ar[3].sessionTitle, "sweep 16 ranks");
+
+    const auto alg = scalingLines(sessions, std::int64_t{256} << 20, BandwidthMetric::AlgBw);
+    EXPECT_NEAR(alg[1].points[0].value, ar[0].value, 1e-9); // 2 ranks: bus factor 1
+    EXPECT_NEAR(alg[1].points[2].value * 1.75, ar[2].value, 1e-9);
+}
+
+TEST(ChartData, RatioIsBOverAPerSizeAndOp)
+{
+    test::ChartWorkspace w;
+    const auto sessions = w.load({w.h100, w.mi300});
+    const auto ratios = ratioCurves(sessions[0], sessions[1], BandwidthMetric::BusBw);
+    ASSERT_EQ(ratios.size(), 1u); // only out-of-place all_reduce exists in both
+    EXPECT_EQ(ratios[0].name, "all_reduce: B / A");
+    ASSERT_EQ(ratios[0].points.size(), 32u);
+    for (const auto& p : ratios[0].points) {
+        const auto a = test::modelPoint("all_reduce", 8, p.bytes, 25.0, 150.0);
+        const auto b = test::modelPoint("all_reduce", 8, p.bytes, 30.0, 120.0);
+        EXPECT_NEAR(p.ratio, b.busbwGBs / a.busbwGBs, 1e-9) << p.bytes;
+        EXPECT_NEAR(p.ratio, a.timeUs / b.timeUs, 1e-9) << p.bytes;
+    }
+    EXPECT_NEAR(ratios[0].points.back().ratio, 0.8, 0.01); // large sizes: 120 / 150
+}
+
+TEST(ChartData, MissingSessionIsAnErrorNamingTheId)
+{
+    test::ChartWorkspace w;
+    try {
+        w.load({w.h100, 9999});
+        FAIL() << "expected an error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("9999"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("charts.db"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ChartData, ChartKindNamesRoundTrip)
+{
+    for (auto k : {ChartKind::Bandwidth, ChartKind::Latency, ChartKind::Scaling, ChartKind::Compare})
+        EXPECT_EQ(chartKindFromString(toString(k)), k);
+    EXPECT_FALSE(chartKindFromString("pie"));
+}

@@ -1,0 +1,289 @@
+// The interactive chart on real sessions from a workspace: series, names, axes, toggles, legend,
+// hover, fits, live appends and the scaling and compare views.
+#include <gtest/gtest.h>
+
+#include <QCategoryAxis>
+#include <QCoreApplication>
+#include <QChart>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPushButton>
+#include <QValueAxis>
+
+#include "chartfixtures.h"
+#include "collectivechart.h"
+#include "units/units.h"
+
+using namespace rl;
+using namespace rl::charts;
+
+namespace {
+QLineSeries* seriesNamed(QChart* chart, const QString& name)
+{
+    const auto all = chart->series();
+    for (QAbstractSeries* s : all)
+        if (s->name() == name)
+            return qobject_cast<QLineSeries*>(s);
+    return nullptr;
+}
+
+QStringList names(QChart* chart)
+{
+    QStringList out;
+    const auto all = chart->series();
+    for (QAbstractSeries* s : all)
+        out << s->name();
+    return out;
+}
+
+QAbstractAxis* axis(QChart* chart, Qt::Orientation o)
+{
+    const auto a = chart->axes(o);
+    return a.isEmpty() ? nullptr : a.first();
+}
+
+// The y value plotted at a given size (x = log2 bytes).
+double yAt(QLineSeries* s, std::int64_t bytes)
+{
+    const auto pts = s->points();
+    for (const QPointF& p : pts)
+        if (std::abs(p.x() - std::log2(static_cast<double>(bytes))) < 1e-9)
+            return p.y();
+    return -1;
+}
+
+struct ChartFixture : ::testing::Test
+{
+    test::ChartWorkspace w;
+    CollectiveChart chart;
+    ChartFixture()
+    {
+        chart.resize(1200, 800);
+        chart.show();
+    }
+};
+
+const QString kAllReduce = QStringLiteral("H100 8 ranks · all_reduce");
+} // namespace
+
+TEST_F(ChartFixture, BandwidthChartHasOneSeriesPerCurveAndHumanSizeLabels)
+{
+    chart.setShowFits(false);
+    chart.setSessions(w.load({w.h100, w.mi300}));
+    EXPECT_EQ(names(chart.chart()),
+              QStringList({QStringLiteral("H100 8 ranks · all_gather"), kAllReduce,
+                           QStringLiteral("H100 8 ranks · all_reduce in-place"),
+                           QStringLiteral("MI300X 8 ranks · all_reduce")}));
+    auto* x = qobject_cast<QCategoryAxis*>(axis(chart.chart(), Qt::Horizontal));
+    ASSERT_TRUE(x);
+    EXPECT_EQ(x->titleText(), QStringLiteral("Message size"));
+    EXPECT_LE(x->min(), 3.0);  // 8 B
+    EXPECT_GE(x->max(), 34.0); // 16 GiB
+    const QStringList labels = x->categoriesLabels();
+    EXPECT_TRUE(labels.contains(QStringLiteral("1 KiB"))) << labels.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(labels.contains(QStringLiteral("1 MiB"))) << labels.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(labels.contains(QStringLiteral("1 GiB"))) << labels.join(QLatin1Char('|')).toStdString();
+    EXPECT_EQ(x->endValue(QStringLiteral("1 KiB")), 10.0);
+    EXPECT_GE(labels.size(), 4);
+    EXPECT_LE(labels.size(), 18);
+
+    auto* y = qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical));
+    ASSERT_TRUE(y);
+    EXPECT_EQ(y->titleText(), QStringLiteral("Bus bandwidth (GB/s)"));
+    const double maxBusbw = test::modelPoint("all_reduce", 8, std::int64_t{16} << 30, 24.0, 155.0).busbwGBs;
+    EXPECT_EQ(y->min(), 0.0);
+    EXPECT_GE(y->max(), maxBusbw);
+    EXPECT_LE(y->max(), maxBusbw * 1.3);
+    EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce)->count(), 32);
+}
+
+TEST_F(ChartFixture, MetricToggleSwitchesBetweenBusAndAlgorithmBandwidth)
+{
+    chart.setSessions(w.load({w.h100}));
+    const auto p = test::modelPoint("all_reduce", 8, std::int64_t{1} << 30, 25.0, 150.0);
+    EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), p.bytes), p.busbwGBs, 1e-9);
+
+    auto* combo = chart.findChild<QComboBox*>(QStringLiteral("metricCombo"));
+    ASSERT_TRUE(combo);
+    combo->setCurrentIndex(combo->findText(QStringLiteral("algbw")));
+    EXPECT_EQ(chart.metric(), BandwidthMetric::AlgBw);
+    EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), p.bytes), p.algbwGBs, 1e-9);
+    EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Algorithm bandwidth (GB/s)"));
+    EXPECT_EQ(chart.chart()->title(), QStringLiteral("Algorithm bandwidth vs message size"));
+}
+
+TEST_F(ChartFixture, LatencyViewPlotsTimeOnALog10Axis)
+{
+    chart.setSessions(w.load({w.h100}));
+    chart.setKind(ChartKind::Latency);
+    auto* y = qobject_cast<QLogValueAxis*>(axis(chart.chart(), Qt::Vertical));
+    ASSERT_TRUE(y);
+    EXPECT_EQ(y->base(), 10.0);
+    EXPECT_EQ(y->titleText(), QStringLiteral("Time (µs)"));
+    const auto small = test::modelPoint("all_reduce", 8, 8, 25.0, 150.0);
+    const auto large = test::modelPoint("all_reduce", 8, std::int64_t{16} << 30, 25.0, 150.0);
+    EXPECT_LE(y->min(), small.timeUs);
+    EXPECT_GE(y->max(), large.timeUs);
+    EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), 8), small.timeUs, 1e-9);
+    EXPECT_EQ(chart.findChild<QComboBox*>(QStringLiteral("chartKindCombo"))->currentText(), QStringLiteral("Latency"));
+}
+
+TEST_F(ChartFixture, LegendClickTogglesSeriesVisibility)
+{
+    chart.setSessions(w.load({w.h100}));
+    QLineSeries* s = seriesNamed(chart.chart(), kAllReduce);
+    ASSERT_TRUE(s);
+    const auto markers = chart.chart()->legend()->markers(s);
+    ASSERT_EQ(markers.size(), 1);
+    Q_EMIT markers[0]->clicked();
+    EXPECT_FALSE(s->isVisible());
+    QCoreApplication::processEvents(); // the legend applies series visibility through the event loop
+    EXPECT_TRUE(markers[0]->isVisible()); // still there to click it back on, dimmed
+    EXPECT_LT(markers[0]->labelBrush().color().alphaF(), 0.5);
+    Q_EMIT markers[0]->clicked();
+    EXPECT_TRUE(s->isVisible());
+    EXPECT_EQ(markers[0]->labelBrush().color().alphaF(), 1.0);
+}
+
+TEST_F(ChartFixture, FitCurveIsDashedInTheSeriesColourAndMatchesTheModel)
+{
+    chart.setSessions(w.load({w.h100}));
+    ASSERT_EQ(chart.fits().size(), 3u);
+    QLineSeries* data = seriesNamed(chart.chart(), kAllReduce);
+    QLineSeries* fit = seriesNamed(chart.chart(), kAllReduce % QStringLiteral(" fit: α 25 µs, β 150 GB/s"));
+    ASSERT_TRUE(fit) << names(chart.chart()).join(QLatin1Char('|')).toStdString();
+    EXPECT_EQ(fit->pen().style(), Qt::DashLine);
+    EXPECT_EQ(fit->pen().color(), data->color());
+    // Every fit sample lies on the known model's busbw curve.
+    const auto pts = fit->points();
+    ASSERT_GT(pts.size(), 10);
+    for (const QPointF& p : pts) {
+        const double bytes = std::exp2(p.x());
+        EXPECT_NEAR(p.y(), bytes / (25.0 + bytes / 150e3) / 1e3 * 1.75, 1e-6 * (1 + p.y()));
+    }
+    // A restricted fit range is reported back in the fits the chart exposes.
+    chart.setFitRange(1 << 20, std::int64_t{1} << 30);
+    const auto fits = chart.fits();
+    auto it = std::find_if(fits.begin(), fits.end(), [](const FitCurve& f) { return f.key.op == "all_reduce" && !f.key.inPlace; });
+    ASSERT_NE(it, fits.end());
+    EXPECT_EQ(it->fit.points, 11);
+    EXPECT_NEAR(it->fit.alphaUs, 25.0, 1e-6);
+
+    chart.findChild<QCheckBox*>(QStringLiteral("showFitsCheck"))->setChecked(false);
+    EXPECT_TRUE(chart.fits().empty());
+    EXPECT_EQ(chart.chart()->series().size(), 3);
+}
+
+TEST_F(ChartFixture, HoverShowsExactValuesOfTheNearestPoint)
+{
+    chart.setSessions(w.load({w.h100}));
+    QLineSeries* s = seriesNamed(chart.chart(), kAllReduce);
+    const auto p = test::modelPoint("all_reduce", 8, 1 << 20, 25.0, 150.0);
+    Q_EMIT s->hovered(QPointF(20.1, p.busbwGBs), true);
+    const QString text = chart.hoverText();
+    EXPECT_TRUE(text.contains(QStringLiteral("session: H100 8 ranks"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("op: all_reduce"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("size: 1 MiB (1048576 B)"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("time: ") % QString::fromStdString(units::formatTime(p.timeUs))));
+    EXPECT_TRUE(text.contains(QStringLiteral("busbw: ") % QString::fromStdString(units::formatBandwidth(p.busbwGBs))));
+    EXPECT_TRUE(text.contains(QStringLiteral("algbw: ") % QString::fromStdString(units::formatBandwidth(p.algbwGBs))));
+    // Let the chart drop the replaced axes' items and lay out, as a running event loop would.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCoreApplication::processEvents();
+    Q_EMIT s->hovered(QPointF(20.1, p.busbwGBs), true);
+    chart.grab().save(QStringLiteral("/tmp/ridgeline-chart-hover.png")); // for a human to look at
+    Q_EMIT s->hovered(QPointF(20.1, p.busbwGBs), false);
+    EXPECT_TRUE(chart.hoverText().isEmpty());
+}
+
+TEST_F(ChartFixture, LivePointsAppendToTheirSeriesWithoutRebuilding)
+{
+    auto sessions = w.load({w.h100});
+    auto& pts = sessions[0].points;
+    pts.erase(std::remove_if(pts.begin(), pts.end(), [](const CollectivePoint& p) {
+                  return p.op != "all_reduce" || p.inPlace || p.bytes > (1 << 20);
+              }), pts.end());
+    chart.setSessions(sessions);
+    QLineSeries* s = seriesNamed(chart.chart(), kAllReduce);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->count(), 18);
+    const double yMaxBefore = qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical))->max();
+    const auto next = test::modelPoint("all_reduce", 8, std::int64_t{1} << 30, 25.0, 150.0);
+    chart.appendPoint(w.h100, next);
+    EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce), s); // same series object: no rebuild
+    EXPECT_EQ(s->count(), 19);
+    EXPECT_NEAR(s->points().back().y(), next.busbwGBs, 1e-9);
+    EXPECT_GT(qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical))->max(), yMaxBefore);
+    EXPECT_GE(axis(chart.chart(), Qt::Horizontal)->property("max").toDouble(), 30.0);
+
+    chart.appendPoint(w.h100, test::modelPoint("all_gather", 8, 4096, 18.0, 160.0));
+    EXPECT_TRUE(seriesNamed(chart.chart(), QStringLiteral("H100 8 ranks · all_gather")));
+    EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce)->count(), 19);
+}
+
+TEST_F(ChartFixture, ScalingViewPlotsBusbwAtTheChosenSizeAgainstRanks)
+{
+    chart.setSessions(w.load(w.scaling));
+    chart.setKind(ChartKind::Scaling);
+    chart.setScalingBytes(std::int64_t{256} << 20);
+    EXPECT_EQ(names(chart.chart()), QStringList({QStringLiteral("all_gather"), QStringLiteral("all_reduce")}));
+    QLineSeries* s = seriesNamed(chart.chart(), QStringLiteral("all_reduce"));
+    const auto pts = s->points();
+    ASSERT_EQ(pts.size(), 4);
+    EXPECT_DOUBLE_EQ(pts[0].x(), 1.0); // log2(2 ranks)
+    EXPECT_DOUBLE_EQ(pts[3].x(), 4.0);
+    EXPECT_NEAR(pts[1].y(), test::modelPoint("all_reduce", 4, std::int64_t{256} << 20, 14.0, 180.0).busbwGBs, 1e-9);
+    EXPECT_NEAR(pts[3].y(), test::modelPoint("all_reduce", 16, std::int64_t{128} << 20, 26.0, 120.0).busbwGBs, 1e-9);
+    auto* x = qobject_cast<QCategoryAxis*>(axis(chart.chart(), Qt::Horizontal));
+    ASSERT_TRUE(x);
+    EXPECT_EQ(x->titleText(), QStringLiteral("Ranks"));
+    EXPECT_TRUE(x->categoriesLabels().contains(QStringLiteral("16")));
+    EXPECT_TRUE(chart.chart()->title().contains(QStringLiteral("256 MiB")));
+    Q_EMIT s->hovered(pts[3], true);
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("size: 128 MiB"))) << chart.hoverText().toStdString();
+}
+
+TEST_F(ChartFixture, CompareViewShowsTheRatioWithAParityLine)
+{
+    chart.setSessions(w.load({w.h100, w.mi300}));
+    chart.setKind(ChartKind::Compare);
+    QLineSeries* r = seriesNamed(chart.chart(), QStringLiteral("all_reduce: B / A"));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->count(), 32);
+    const auto a = test::modelPoint("all_reduce", 8, 1 << 20, 25.0, 150.0);
+    const auto b = test::modelPoint("all_reduce", 8, 1 << 20, 30.0, 120.0);
+    EXPECT_NEAR(yAt(r, 1 << 20), b.busbwGBs / a.busbwGBs, 1e-9);
+    QLineSeries* parity = seriesNamed(chart.chart(), QStringLiteral("parity (1.0)"));
+    ASSERT_TRUE(parity);
+    for (const QPointF& p : parity->points())
+        EXPECT_EQ(p.y(), 1.0);
+    auto* y = qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical));
+    EXPECT_LE(y->min(), 0.8);
+    EXPECT_GE(y->max(), 1.0);
+}
+
+TEST_F(ChartFixture, ResetZoomRestoresTheFullRange)
+{
+    chart.setSessions(w.load({w.h100}));
+    auto* x = axis(chart.chart(), Qt::Horizontal);
+    const double min = x->property("min").toDouble(), max = x->property("max").toDouble();
+    chart.chart()->zoomIn(QRectF(chart.chart()->plotArea().center(), QSizeF(100, 100)));
+    EXPECT_GT(x->property("min").toDouble(), min);
+    chart.findChild<QPushButton*>(QStringLiteral("resetZoomButton"))->click();
+    EXPECT_DOUBLE_EQ(x->property("min").toDouble(), min);
+    EXPECT_DOUBLE_EQ(x->property("max").toDouble(), max);
+}
+
+TEST_F(ChartFixture, WidgetExportUsesTheSharedPathAtTheExportSize)
+{
+    chart.setSessions(w.load({w.h100}));
+    chart.setExportSize(640, 480);
+    const QString path = QString::fromStdString((w.dir.path / "w.png").string());
+    QString error;
+    ASSERT_TRUE(chart.exportTo(path, &error)) << error.toStdString();
+    EXPECT_EQ(QImage(path).size(), QSize(640, 480));
+}

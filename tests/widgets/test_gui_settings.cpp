@@ -1,0 +1,55 @@
+// Settings: recent workspaces deduplicated and capped, setters emit only on change, window state
+// from another layout version is ignored.
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include "settings.h"
+#include "test_gui_env.h"
+
+using rl::Settings;
+
+TEST(GuiSettings, RecentWorkspacesAreDeduplicatedCappedAndClearable)
+{
+    QTemporaryDir dir;
+    Settings s(dir.filePath(QStringLiteral("s.ini")));
+    QSignalSpy changed(&s, &Settings::recentWorkspacesChanged);
+    for (int i = 0; i < 12; ++i)
+        s.addRecentWorkspace(dir.filePath(QStringLiteral("ws%1.db").arg(i)));
+    s.addRecentWorkspace(dir.filePath(QStringLiteral("ws5.db")));
+    s.addRecentWorkspace(dir.filePath(QStringLiteral("sub/../ws5.db"))); // same file: no change
+    const QStringList recent = s.recentWorkspaces();
+    ASSERT_EQ(recent.size(), Settings::kMaxRecent);
+    EXPECT_EQ(recent.front(), dir.filePath(QStringLiteral("ws5.db")));
+    EXPECT_EQ(recent.count(dir.filePath(QStringLiteral("ws5.db"))), 1);
+    EXPECT_FALSE(recent.contains(dir.filePath(QStringLiteral("ws0.db")))) << "oldest dropped";
+    EXPECT_EQ(changed.size(), 13);
+    s.clearRecentWorkspaces();
+    EXPECT_TRUE(s.recentWorkspaces().isEmpty());
+    s.clearRecentWorkspaces();
+    EXPECT_EQ(changed.size(), 14) << "clearing an empty list emits nothing";
+}
+
+TEST(GuiSettings, SettersEmitOnlyOnChangeAndPersist)
+{
+    QTemporaryDir dir;
+    const QString ini = dir.filePath(QStringLiteral("s.ini"));
+    {
+        Settings s(ini);
+        QSignalSpy size(&s, &Settings::exportSizeChanged);
+        EXPECT_EQ(s.exportSize(), QSize(1600, 1000));
+        s.setExportSize(QSize(800, 600));
+        s.setExportSize(QSize(800, 600));
+        EXPECT_EQ(size.size(), 1);
+        s.setWindowState(QByteArray("state-bytes"));
+        s.setLastWorkspace(QStringLiteral("/tmp/a.db"));
+    }
+    Settings again(ini);
+    EXPECT_EQ(again.exportSize(), QSize(800, 600));
+    EXPECT_EQ(again.windowState(), QByteArray("state-bytes"));
+    EXPECT_EQ(again.lastWorkspace(), QStringLiteral("/tmp/a.db"));
+    QSettings raw(ini, QSettings::IniFormat);
+    raw.setValue(QStringLiteral("window/stateVersion"), Settings::kWindowStateVersion + 1);
+    raw.sync();
+    Settings newer(ini);
+    EXPECT_TRUE(newer.windowState().isEmpty()) << "a state saved by another layout version is not applied";
+}

@@ -1,0 +1,77 @@
+// SessionModel: kind groups with their sessions newest first, stable under QAbstractItemModelTester.
+#include <QAbstractItemModelTester>
+
+#include "sessionmodel.h"
+#include "test_gui_env.h"
+
+using rl::Session;
+using rl::SessionModel;
+
+namespace {
+Session make(std::int64_t id, const char* kind, const char* title, const char* created, const char* host = "node01")
+{
+    Session s;
+    s.id = id;
+    s.kind = kind;
+    s.title = title;
+    s.created = created;
+    s.host = host;
+    s.tool = "nccl-tests";
+    s.toolVersion = "2.13.8";
+    return s;
+}
+
+std::vector<Session> sample()
+{
+    return {make(1, "collectives", "all_reduce 8 ranks", "2026-11-20T09:00:00Z"),
+            make(2, "gemm", "hipBLASLt tune", "2026-11-21T10:00:00Z"),
+            make(3, "collectives", "all_gather 8 ranks", "2026-11-21T12:00:00Z", "h100-node07")};
+}
+} // namespace
+
+TEST(SessionModel, GroupsByKindNewestFirst)
+{
+    SessionModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSessions(sample());
+    ASSERT_EQ(model.rowCount(), 2);
+    const QModelIndex coll = model.index(0, 0);
+    EXPECT_EQ(coll.data().toString(), QStringLiteral("Collectives (2)"));
+    ASSERT_EQ(model.rowCount(coll), 2);
+    EXPECT_EQ(model.index(0, 0, coll).data(SessionModel::SessionIdRole).toLongLong(), 3);
+    EXPECT_EQ(model.index(1, 0, coll).data(SessionModel::SessionIdRole).toLongLong(), 1);
+    EXPECT_EQ(model.index(0, SessionModel::HostColumn, coll).data().toString(), QStringLiteral("h100-node07"));
+    EXPECT_EQ(model.index(0, SessionModel::ToolColumn, coll).data().toString(), QStringLiteral("nccl-tests 2.13.8"));
+    EXPECT_EQ(model.index(0, SessionModel::StatusColumn, coll).data().toString(), QStringLiteral("complete"));
+    const QModelIndex gemm = model.index(1, 0);
+    EXPECT_EQ(gemm.data().toString(), QStringLiteral("GEMM (1)"));
+    EXPECT_EQ(model.parent(model.index(0, 2, gemm)), gemm);
+    EXPECT_EQ(model.sessionCount(), 3);
+}
+
+TEST(SessionModel, FindsSessionsByIdAndReturnsThem)
+{
+    SessionModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSessions(sample());
+    const QModelIndex idx = model.indexOfSession(2, SessionModel::CreatedColumn);
+    ASSERT_TRUE(idx.isValid());
+    auto s = model.session(idx);
+    ASSERT_TRUE(s.has_value());
+    EXPECT_EQ(s->title, "hipBLASLt tune");
+    EXPECT_FALSE(model.session(model.index(0, 0)).has_value()) << "group rows are not sessions";
+    EXPECT_FALSE(model.indexOfSession(99).isValid());
+}
+
+TEST(SessionModel, ResetAndClearKeepTheModelConsistent)
+{
+    SessionModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSessions(sample());
+    model.setSessions({make(9, "trace", "resnet50 trace", "2026-11-22T08:00:00Z")});
+    EXPECT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(model.index(0, 0).data(SessionModel::KindRole).toString(), QStringLiteral("trace"));
+    model.clear();
+    EXPECT_EQ(model.rowCount(), 0);
+    EXPECT_EQ(model.sessionCount(), 0);
+}

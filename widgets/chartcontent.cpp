@@ -1,0 +1,520 @@
+#include "chartcontent.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QValueAxis>
+
+#include "log2axis.h"
+#include "units/units.h"
+
+namespace rl::charts {
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kFitSamples = 64;
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString bytesText(double bytes)
+{
+    return qs(units::formatBytes(bytes)) % QStringLiteral(" (") % QString::number(static_cast<qint64>(bytes))
+        % QStringLiteral(" B)");
+}
+
+std::size_t nearestByX(const QList<QPointF>& pts, double x)
+{
+    std::size_t best = 0;
+    double bestD = kInf;
+    for (qsizetype i = 0; i < pts.size(); ++i) {
+        const double d = std::fabs(pts[i].x() - x);
+        if (d < bestD) {
+            bestD = d;
+            best = static_cast<std::size_t>(i);
+        }
+    }
+    return best;
+}
+// Ticks at 1, 2 or 5 x 10^k: QValueAxis's fixed tick count gives 0, 133, 267, 400.
+void setNiceRange(QValueAxis* axis, double min, double max)
+{
+    if (!(max > min))
+        max = min + 1;
+    const double raw = (max - min) / 6.0;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * mag;
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * mag >= raw) {
+            step = m * mag;
+            break;
+        }
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setRange(std::floor(min / step) * step, std::ceil(max / step) * step);
+    const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step)));
+    axis->setLabelFormat(QStringLiteral("%.") % QString::number(decimals) % QStringLiteral("f"));
+}
+} // namespace
+
+ChartContent::ChartContent(QChart* chart, QObject* parent)
+    : QObject(parent)
+    , m_chart(chart)
+{
+    // Names carry session, op and fit parameters: a column on the right keeps them readable.
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_chart->legend()->setShowToolTips(true);
+    // Line markers show the pen, so a dashed fit entry is told apart from its data series.
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    // Label density follows the plot width, so a narrow window gets fewer size labels.
+    connect(m_chart, &QChart::plotAreaChanged, this, &ChartContent::fitLabelsToPlotArea);
+}
+
+void ChartContent::fitLabelsToPlotArea()
+{
+    if (!m_xAxis || labelBudget() == m_budget)
+        return;
+    m_budget = labelBudget();
+    double lo = m_xMin, hi = m_xMax;
+    if (lo > hi)
+        lo = 3, hi = 34;
+    relabelLog2Axis(m_xAxis, lo, hi, m_budget, m_kind == ChartKind::Scaling ? countLabel : bytesLabel);
+}
+
+QString ChartContent::title() const
+{
+    if (!m_options.title.empty())
+        return qs(m_options.title);
+    const QString metric = m_options.metric == BandwidthMetric::BusBw ? QStringLiteral("Bus bandwidth")
+                                                                       : QStringLiteral("Algorithm bandwidth");
+    switch (m_kind) {
+    case ChartKind::Bandwidth: return metric % QStringLiteral(" vs message size");
+    case ChartKind::Latency: return QStringLiteral("Time vs message size");
+    case ChartKind::Scaling:
+        return metric % QStringLiteral(" at ") % qs(units::formatBytes(static_cast<double>(m_options.scalingBytes)))
+            % QStringLiteral(" vs ranks");
+    case ChartKind::Compare:
+        if (m_data.size() == 2)
+            return metric % QStringLiteral(" ratio: ") % qs(m_data[1].session.title) % QStringLiteral(" / ")
+                % qs(m_data[0].session.title);
+        return QStringLiteral("Compare needs exactly two sessions");
+    }
+    return {};
+}
+
+void ChartContent::setData(ChartKind kind, std::vector<SessionCurves> data, const ChartOptions& options)
+{
+    m_kind = kind;
+    m_data = std::move(data);
+    m_options = options;
+    build();
+}
+
+void ChartContent::clearChart()
+{
+    m_chart->removeAllSeries();
+    const auto axes = m_chart->axes();
+    for (QAbstractAxis* a : axes) {
+        m_chart->removeAxis(a);
+        delete a;
+    }
+    m_curves.clear();
+    m_fits.clear();
+    m_scaling.clear();
+    m_ratios.clear();
+    m_curveSeries.clear();
+    m_fitSeries.clear();
+    m_info.clear();
+    m_xAxis = nullptr;
+    m_yAxis = nullptr;
+}
+
+void ChartContent::build()
+{
+    clearChart();
+    m_chart->setTitle(title());
+    switch (m_kind) {
+    case ChartKind::Bandwidth:
+    case ChartKind::Latency: buildSizeChart(); break;
+    case ChartKind::Scaling: buildScaling(); break;
+    case ChartKind::Compare: buildCompare(); break;
+    }
+    Q_EMIT fitsChanged();
+}
+
+int ChartContent::labelBudget() const
+{
+    const double w = m_chart->plotArea().width() > 50 ? m_chart->plotArea().width() : m_options.width * 0.85;
+    return std::max(3, static_cast<int>(w / 80.0));
+}
+
+QLineSeries* ChartContent::addSeries(const QString& name, Role role, std::size_t index, QAbstractAxis* x,
+                                     QAbstractAxis* y)
+{
+    auto* s = new QLineSeries;
+    s->setName(name);
+    m_chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+    m_info[s] = {role, index};
+    connect(s, &QXYSeries::hovered, this, [this, s](const QPointF& p, bool state) {
+        Q_EMIT hoverChanged(state ? describePoint(s, p) : QString(), p, s, state);
+    });
+    const auto markers = m_chart->legend()->markers(s);
+    for (QLegendMarker* m : markers)
+        connect(m, &QLegendMarker::clicked, this, &ChartContent::toggleSeries);
+    return s;
+}
+
+void ChartContent::toggleSeries()
+{
+    auto* marker = qobject_cast<QLegendMarker*>(sender());
+    if (!marker)
+        return;
+    QAbstractSeries* s = marker->series();
+    s->setVisible(!s->isVisible());
+    // Hiding a series hides its marker too; keep it so the user can click it back on, dimmed.
+    marker->setVisible(true);
+    const qreal alpha = s->isVisible() ? 1.0 : 0.4;
+    QColor c = marker->labelBrush().color();
+    c.setAlphaF(alpha);
+    marker->setLabelBrush(c);
+    QColor b = marker->brush().color();
+    b.setAlphaF(alpha);
+    marker->setBrush(b);
+}
+
+QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
+{
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(curve.points.size()));
+    for (const auto& p : curve.points) {
+        const double y = m_kind == ChartKind::Latency ? p.timeUs : metricValue(p, m_options.metric);
+        if (p.bytes > 0 && (m_kind != ChartKind::Latency || y > 0))
+            pts.append({std::log2(static_cast<double>(p.bytes)), y});
+    }
+    return pts;
+}
+
+void ChartContent::buildSizeChart()
+{
+    m_curves = collectCurves(m_data);
+    m_xMin = m_yMin = kInf;
+    m_xMax = m_yMax = -kInf;
+    m_budget = labelBudget();
+    m_xAxis = makeLog2Axis(3, 34, m_budget, bytesLabel);
+    m_xAxis->setTitleText(QStringLiteral("Message size"));
+    if (m_kind == ChartKind::Latency) {
+        auto* y = new QLogValueAxis;
+        y->setBase(10);
+        // "%g" would print 1e+06; whole microseconds read better down to 1 µs.
+        y->setLabelFormat(QStringLiteral("%g"));
+        y->setMinorTickCount(-1);
+        y->setTitleText(QStringLiteral("Time (µs)"));
+        m_yAxis = y;
+    } else {
+        auto* y = new QValueAxis;
+        y->setTitleText(qs(metricTitle(m_options.metric)));
+        m_yAxis = y;
+    }
+    m_chart->addAxis(m_xAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_yAxis, Qt::AlignLeft);
+    for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        QLineSeries* s = addSeries(qs(m_curves[i].name), Role::Curve, i, m_xAxis, m_yAxis);
+        s->setPointsVisible(true);
+        const QList<QPointF> pts = curvePoints(m_curves[i]);
+        s->replace(pts);
+        for (const QPointF& p : pts) {
+            m_xMin = std::min(m_xMin, p.x());
+            m_xMax = std::max(m_xMax, p.x());
+            m_yMin = std::min(m_yMin, p.y());
+            m_yMax = std::max(m_yMax, p.y());
+        }
+        m_curveSeries.push_back(s);
+    }
+    if (m_options.showFits)
+        for (std::size_t i = 0; i < m_curves.size(); ++i)
+            updateFit(i);
+    updateSizeAxes();
+}
+
+void ChartContent::updateFit(std::size_t ci)
+{
+    const Curve& c = m_curves[ci];
+    auto fit = fits::fitCollective(c.points, c.key.op, c.key.inPlace, m_options.fitMinBytes, m_options.fitMaxBytes);
+    auto it = std::find_if(m_fits.begin(), m_fits.end(), [&](const FitCurve& f) { return f.key == c.key; });
+    if (!fit) {
+        if (it != m_fits.end())
+            m_fits.erase(it);
+        if (auto s = m_fitSeries.find(ci); s != m_fitSeries.end()) {
+            m_info.erase(s->second);
+            m_chart->removeSeries(s->second);
+            delete s->second;
+            m_fitSeries.erase(s);
+        }
+        return;
+    }
+    FitCurve fc{c.key, *fit, fitName(c.name, *fit)};
+    if (it != m_fits.end())
+        *it = fc;
+    else
+        m_fits.push_back(fc);
+
+    QLineSeries*& s = m_fitSeries[ci];
+    if (!s) {
+        s = addSeries(QString(), Role::Fit, ci, m_xAxis, m_yAxis);
+        QPen pen(m_curveSeries[ci]->color());
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.5);
+        s->setPen(pen);
+    }
+    s->setName(qs(fc.name));
+    // The model is drawn over the curve's whole size range, so extrapolation beyond the fit
+    // range shows where the model stops holding.
+    const double lo = std::log2(std::max<double>(1.0, static_cast<double>(c.points.front().bytes)));
+    const double hi = std::log2(std::max<double>(1.0, static_cast<double>(c.points.back().bytes)));
+    const double factor = m_options.metric == BandwidthMetric::BusBw ? busFactorOf(c) : 1.0;
+    QList<QPointF> pts;
+    for (int k = 0; k < kFitSamples; ++k) {
+        const double x = lo + (hi - lo) * k / (kFitSamples - 1);
+        const double bytes = std::exp2(x);
+        const double t = fit->timeUs(bytes);
+        const double y = m_kind == ChartKind::Latency ? t : bytes / t / 1e3 * factor;
+        if (t > 0)
+            pts.append({x, y});
+    }
+    s->replace(pts);
+}
+
+void ChartContent::updateSizeAxes()
+{
+    const bool empty = m_xMin > m_xMax;
+    m_budget = labelBudget();
+    relabelLog2Axis(m_xAxis, empty ? 3 : m_xMin, empty ? 34 : m_xMax, m_budget, bytesLabel);
+    if (m_kind == ChartKind::Latency) {
+        const double lo = empty ? 1 : std::pow(10.0, std::floor(std::log10(m_yMin)));
+        double hi = empty ? 1e6 : std::pow(10.0, std::ceil(std::log10(m_yMax)));
+        if (hi <= lo)
+            hi = lo * 10;
+        m_yAxis->setRange(lo, hi);
+        static_cast<QLogValueAxis*>(m_yAxis)->setLabelFormat(lo >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
+    } else {
+        setNiceRange(static_cast<QValueAxis*>(m_yAxis), 0, empty || m_yMax <= 0 ? 1.0 : m_yMax * 1.02);
+    }
+}
+
+void ChartContent::buildScaling()
+{
+    m_scaling = scalingLines(m_data, m_options.scalingBytes, m_options.metric);
+    double xMin = kInf, xMax = -kInf, yMax = 0;
+    for (const auto& l : m_scaling)
+        for (const auto& p : l.points) {
+            xMin = std::min(xMin, std::log2(static_cast<double>(p.nranks)));
+            xMax = std::max(xMax, std::log2(static_cast<double>(p.nranks)));
+            yMax = std::max(yMax, p.value);
+        }
+    if (xMin > xMax)
+        xMin = 1, xMax = 3;
+    m_budget = labelBudget();
+    QCategoryAxis* x = makeLog2Axis(xMin, xMax, m_budget, countLabel);
+    m_xAxis = x;
+    m_xMin = xMin;
+    m_xMax = xMax;
+    x->setTitleText(QStringLiteral("Ranks"));
+    auto* y = new QValueAxis;
+    y->setTitleText(qs(metricTitle(m_options.metric)));
+    setNiceRange(y, 0, yMax > 0 ? yMax * 1.02 : 1.0);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    for (std::size_t i = 0; i < m_scaling.size(); ++i) {
+        QLineSeries* s = addSeries(qs(m_scaling[i].op), Role::Scaling, i, x, y);
+        s->setPointsVisible(true);
+        QList<QPointF> pts;
+        for (const auto& p : m_scaling[i].points)
+            pts.append({std::log2(static_cast<double>(p.nranks)), p.value});
+        s->replace(pts);
+    }
+}
+
+void ChartContent::buildCompare()
+{
+    if (m_data.size() == 2)
+        m_ratios = ratioCurves(m_data[0], m_data[1], m_options.metric);
+    double xMin = kInf, xMax = -kInf, yMin = 1.0, yMax = 1.0;
+    for (const auto& c : m_ratios)
+        for (const auto& p : c.points) {
+            if (p.bytes <= 0)
+                continue;
+            xMin = std::min(xMin, std::log2(static_cast<double>(p.bytes)));
+            xMax = std::max(xMax, std::log2(static_cast<double>(p.bytes)));
+            yMin = std::min(yMin, p.ratio);
+            yMax = std::max(yMax, p.ratio);
+        }
+    if (xMin > xMax)
+        xMin = 3, xMax = 34;
+    m_budget = labelBudget();
+    QCategoryAxis* x = makeLog2Axis(xMin, xMax, m_budget, bytesLabel);
+    m_xAxis = x;
+    m_xMin = xMin;
+    m_xMax = xMax;
+    x->setTitleText(QStringLiteral("Message size"));
+    auto* y = new QValueAxis;
+    y->setTitleText(QStringLiteral("Ratio B / A (×)"));
+    setNiceRange(y, std::max(0.0, yMin - 0.02 * (yMax - yMin + 0.2)), yMax + 0.02 * (yMax - yMin + 0.2));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    for (std::size_t i = 0; i < m_ratios.size(); ++i) {
+        QLineSeries* s = addSeries(qs(m_ratios[i].name), Role::Ratio, i, x, y);
+        s->setPointsVisible(true);
+        QList<QPointF> pts;
+        for (const auto& p : m_ratios[i].points)
+            if (p.bytes > 0)
+                pts.append({std::log2(static_cast<double>(p.bytes)), p.ratio});
+        s->replace(pts);
+    }
+    QLineSeries* ref = addSeries(QStringLiteral("parity (1.0)"), Role::Reference, 0, x, y);
+    QPen pen(Qt::gray);
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.0);
+    ref->setPen(pen);
+    ref->replace({QPointF(x->min(), 1.0), QPointF(x->max(), 1.0)});
+}
+
+void ChartContent::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
+{
+    auto sit = std::find_if(m_data.begin(), m_data.end(),
+                            [&](const SessionCurves& s) { return s.session.id == sessionId; });
+    if (sit == m_data.end()) {
+        SessionCurves s;
+        s.session.id = sessionId;
+        s.session.title = "session " + std::to_string(sessionId);
+        m_data.push_back(std::move(s));
+        sit = std::prev(m_data.end());
+    }
+    sit->points.push_back(point);
+    const CurveKey key{sessionId, point.op, point.inPlace};
+    auto cit = std::find_if(m_curves.begin(), m_curves.end(), [&](const Curve& c) { return c.key == key; });
+    const bool sizeView = m_kind == ChartKind::Bandwidth || m_kind == ChartKind::Latency;
+    if (!sizeView || cit == m_curves.end()) {
+        // A new curve changes colours and legend order; rebuilding keeps them consistent.
+        build();
+        return;
+    }
+    const std::size_t ci = static_cast<std::size_t>(cit - m_curves.begin());
+    auto& pts = cit->points;
+    const bool atEnd = pts.empty() || pts.back().bytes <= point.bytes;
+    pts.insert(std::upper_bound(pts.begin(), pts.end(), point,
+                                [](const CollectivePoint& a, const CollectivePoint& b) { return a.bytes < b.bytes; }),
+               point);
+    const double y = m_kind == ChartKind::Latency ? point.timeUs : metricValue(point, m_options.metric);
+    if (point.bytes > 0 && (m_kind != ChartKind::Latency || y > 0)) {
+        const QPointF p(std::log2(static_cast<double>(point.bytes)), y);
+        if (atEnd)
+            m_curveSeries[ci]->append(p); // a sweep runs small to large: the common case is one append
+        else
+            m_curveSeries[ci]->replace(curvePoints(*cit));
+        const bool grows = p.x() < m_xMin || p.x() > m_xMax || p.y() < m_yMin || p.y() > m_yMax;
+        m_xMin = std::min(m_xMin, p.x());
+        m_xMax = std::max(m_xMax, p.x());
+        m_yMin = std::min(m_yMin, p.y());
+        m_yMax = std::max(m_yMax, p.y());
+        if (grows)
+            updateSizeAxes();
+    }
+    if (m_options.showFits) {
+        updateFit(ci);
+        Q_EMIT fitsChanged();
+    }
+}
+
+QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value) const
+{
+    auto it = m_info.find(series);
+    if (it == m_info.end())
+        return {};
+    const auto* xy = static_cast<const QXYSeries*>(series);
+    const SeriesInfo& info = it->second;
+    switch (info.role) {
+    case Role::Curve: {
+        const Curve& c = m_curves[info.index];
+        // Series points skip non-positive sizes, so map back through the same filter.
+        std::vector<const CollectivePoint*> shown;
+        for (const auto& p : c.points) {
+            const double y = m_kind == ChartKind::Latency ? p.timeUs : metricValue(p, m_options.metric);
+            if (p.bytes > 0 && (m_kind != ChartKind::Latency || y > 0))
+                shown.push_back(&p);
+        }
+        if (shown.empty())
+            return {};
+        const CollectivePoint& p = *shown[std::min(nearestByX(xy->points(), value.x()), shown.size() - 1)];
+        const SessionCurves* s = nullptr;
+        for (const auto& d : m_data)
+            if (d.session.id == c.key.sessionId)
+                s = &d;
+        return QStringLiteral("session: ") % (s ? qs(s->session.title) : QString::number(c.key.sessionId))
+            % QStringLiteral("\nop: ") % qs(p.op) % (p.inPlace ? QStringLiteral(" (in-place)") : QString())
+            % QStringLiteral("\nsize: ") % bytesText(static_cast<double>(p.bytes)) % QStringLiteral("\ntime: ")
+            % qs(units::formatTime(p.timeUs)) % QStringLiteral("\nalgbw: ") % qs(units::formatBandwidth(p.algbwGBs))
+            % QStringLiteral("\nbusbw: ") % qs(units::formatBandwidth(p.busbwGBs)) % QStringLiteral("\nranks: ")
+            % QString::number(p.nranks) % QStringLiteral(", ") % qs(p.dtype);
+    }
+    case Role::Fit: {
+        const Curve& c = m_curves[info.index];
+        auto f = std::find_if(m_fits.begin(), m_fits.end(), [&](const FitCurve& x) { return x.key == c.key; });
+        if (f == m_fits.end())
+            return {};
+        const double bytes = std::exp2(value.x());
+        return qs(f->name) % QStringLiteral("\nsize: ") % qs(units::formatBytes(bytes))
+            % QStringLiteral("\nmodel time: ") % qs(units::formatTime(f->fit.timeUs(bytes)))
+            % QStringLiteral("\nfitted on ") % QString::number(f->fit.points) % QStringLiteral(" points, ")
+            % qs(units::formatBytes(static_cast<double>(f->fit.minBytes))) % QStringLiteral(" – ")
+            % qs(units::formatBytes(static_cast<double>(f->fit.maxBytes)))
+            % QStringLiteral(", rms error %1 %").arg(f->fit.rmsRelError * 100, 0, 'f', 1);
+    }
+    case Role::Scaling: {
+        const ScalingLine& l = m_scaling[info.index];
+        if (l.points.empty())
+            return {};
+        // Several sessions can share a rank count: pick the nearest point in both coordinates.
+        std::size_t best = 0;
+        double bestD = kInf;
+        for (std::size_t i = 0; i < l.points.size(); ++i) {
+            const double dx = std::log2(static_cast<double>(l.points[i].nranks)) - value.x();
+            const double dy = (l.points[i].value - value.y()) / std::max(1.0, std::fabs(value.y()));
+            if (dx * dx + dy * dy < bestD) {
+                bestD = dx * dx + dy * dy;
+                best = i;
+            }
+        }
+        const ScalingPoint& p = l.points[best];
+        return QStringLiteral("op: ") % qs(l.op) % QStringLiteral("\nsession: ") % qs(p.sessionTitle)
+            % QStringLiteral("\nranks: ") % QString::number(p.nranks) % QStringLiteral("\nsize: ")
+            % bytesText(static_cast<double>(p.bytes))
+            % (m_options.metric == BandwidthMetric::BusBw ? QStringLiteral("\nbusbw: ") : QStringLiteral("\nalgbw: "))
+            % qs(units::formatBandwidth(p.value));
+    }
+    case Role::Ratio: {
+        const RatioCurve& c = m_ratios[info.index];
+        if (c.points.empty())
+            return {};
+        const RatioPoint& p = c.points[std::min(nearestByX(xy->points(), value.x()), c.points.size() - 1)];
+        return QStringLiteral("op: ") % qs(c.op) % (c.inPlace ? QStringLiteral(" (in-place)") : QString())
+            % QStringLiteral("\nsize: ") % bytesText(static_cast<double>(p.bytes)) % QStringLiteral("\nA: ")
+            % qs(units::formatBandwidth(p.a)) % QStringLiteral("\nB: ") % qs(units::formatBandwidth(p.b))
+            % QStringLiteral("\nB / A: ") % QString::number(p.ratio, 'f', 3) % QStringLiteral(" ×");
+    }
+    case Role::Reference: return QStringLiteral("B / A = 1.0: both sessions equally fast");
+    }
+    return {};
+}
+} // namespace rl::charts

@@ -1,0 +1,90 @@
+#pragma once
+// Fills one QChart with a collective chart of a given kind. Shared by the interactive widget and
+// the headless export so that what you see is what you export; all QChart use stays in widgets/.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include <QObject>
+#include <QPointF>
+#include <QString>
+
+#include "chartdata.h"
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QAbstractSeries;
+class QCategoryAxis;
+class QChart;
+class QLineSeries;
+class QXYSeries;
+QT_END_NAMESPACE
+
+namespace rl::charts {
+
+class ChartContent : public QObject
+{
+    Q_OBJECT
+public:
+    // The chart is not owned; the series and axes this class adds are owned by the chart.
+    explicit ChartContent(QChart* chart, QObject* parent = nullptr);
+
+    void setData(ChartKind kind, std::vector<SessionCurves> data, const ChartOptions& options);
+    // Live results: bandwidth and latency views update only the affected series (and its fit);
+    // scaling and compare views are small and are recomputed.
+    void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
+    // Thins the log2 axis labels to the plot width once the chart is laid out (labels that do
+    // not fit are cut to "256..." by Qt). Runs by itself on plot-area changes inside a view.
+    void fitLabelsToPlotArea();
+
+    ChartKind kind() const { return m_kind; }
+    const ChartOptions& options() const { return m_options; }
+    const std::vector<SessionCurves>& data() const { return m_data; }
+    const std::vector<Curve>& curves() const { return m_curves; }
+    const std::vector<FitCurve>& fits() const { return m_fits; }
+    QString title() const;
+
+    // Exact values of the data point nearest to value (in the series' plot coordinates).
+    QString describePoint(const QAbstractSeries* series, QPointF value) const;
+
+Q_SIGNALS:
+    void hoverChanged(const QString& text, QPointF value, QAbstractSeries* series, bool visible);
+    void fitsChanged();
+
+private:
+    enum class Role { Curve, Fit, Scaling, Ratio, Reference };
+    struct SeriesInfo
+    {
+        Role role;
+        std::size_t index;
+    };
+
+    void clearChart();
+    void build();
+    void buildSizeChart();
+    void buildScaling();
+    void buildCompare();
+    QLineSeries* addSeries(const QString& name, Role role, std::size_t index, QAbstractAxis* x, QAbstractAxis* y);
+    void updateFit(std::size_t curveIndex);
+    QList<QPointF> curvePoints(const Curve& curve) const;
+    void updateSizeAxes();
+    int labelBudget() const;
+    void toggleSeries();
+
+    QChart* m_chart;
+    ChartKind m_kind = ChartKind::Bandwidth;
+    ChartOptions m_options;
+    std::vector<SessionCurves> m_data;
+    std::vector<Curve> m_curves;
+    std::vector<FitCurve> m_fits;
+    std::vector<ScalingLine> m_scaling;
+    std::vector<RatioCurve> m_ratios;
+    std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves
+    std::map<std::size_t, QLineSeries*> m_fitSeries;    // curve index -> fit series
+    std::map<const QAbstractSeries*, SeriesInfo> m_info;
+    QCategoryAxis* m_xAxis = nullptr;
+    QAbstractAxis* m_yAxis = nullptr;
+    double m_xMin = 0, m_xMax = 0, m_yMin = 0, m_yMax = 0; // data extents (x in log2 units)
+    int m_budget = 0;
+};
+} // namespace rl::charts

@@ -1,0 +1,92 @@
+// exportChartData (chartexport.h): the rows behind each chart kind, written through io/csv.h.
+#include <sstream>
+
+#include <QSaveFile>
+
+#include "chartexport.h"
+#include "io/csv.h"
+
+namespace rl::charts {
+namespace {
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
+}
+
+void writeSizeRows(std::ostream& out, const std::vector<SessionCurves>& sessions)
+{
+    io::writeCsvRow(out, {"session_id", "session", "op", "in_place", "nranks", "dtype", "redop", "bytes", "count",
+                          "time_us", "algbw_gbs", "busbw_gbs", "wrong"});
+    for (const Curve& c : collectCurves(sessions)) {
+        std::string title;
+        for (const auto& s : sessions)
+            if (s.session.id == c.key.sessionId)
+                title = s.session.title;
+        for (const auto& p : c.points)
+            io::writeCsvRow(out, {std::to_string(c.key.sessionId), title, p.op, p.inPlace ? "1" : "0",
+                                  std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
+                                  std::to_string(p.count), num(p.timeUs), num(p.algbwGBs), num(p.busbwGBs),
+                                  std::to_string(p.wrong)});
+    }
+}
+
+void writeFitRows(std::ostream& out, const std::vector<SessionCurves>& sessions, const ChartOptions& o)
+{
+    out << '\n';
+    io::writeCsvRow(out, {"fit_session_id", "fit_op", "fit_in_place", "alpha_us", "beta_gbs", "rms_rel_error",
+                          "points", "min_bytes", "max_bytes"});
+    for (const FitCurve& f : fitCurves(collectCurves(sessions), o.fitMinBytes, o.fitMaxBytes))
+        io::writeCsvRow(out, {std::to_string(f.key.sessionId), f.key.op, f.key.inPlace ? "1" : "0",
+                              num(f.fit.alphaUs), num(f.fit.betaGBs), num(f.fit.rmsRelError),
+                              std::to_string(f.fit.points), std::to_string(f.fit.minBytes),
+                              std::to_string(f.fit.maxBytes)});
+}
+} // namespace
+
+bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
+                     const QString& path, QString* error)
+{
+    std::ostringstream out;
+    const std::string metric = options.metric == BandwidthMetric::BusBw ? "busbw_gbs" : "algbw_gbs";
+    switch (kind) {
+    case ChartKind::Bandwidth:
+    case ChartKind::Latency:
+        writeSizeRows(out, sessions);
+        // A second table after a blank line: the fits the chart draws.
+        if (options.showFits)
+            writeFitRows(out, sessions, options);
+        break;
+    case ChartKind::Scaling:
+        io::writeCsvRow(out, {"op", "nranks", "session_id", "session", "bytes", metric});
+        for (const auto& l : scalingLines(sessions, options.scalingBytes, options.metric))
+            for (const auto& p : l.points)
+                io::writeCsvRow(out, {l.op, std::to_string(p.nranks), std::to_string(p.sessionId), p.sessionTitle,
+                                      std::to_string(p.bytes), num(p.value)});
+        break;
+    case ChartKind::Compare:
+        if (sessions.size() != 2) {
+            if (error)
+                *error = path % QStringLiteral(": compare needs exactly two sessions, got %1").arg(sessions.size());
+            return false;
+        }
+        io::writeCsvRow(out, {"op", "in_place", "bytes", "a_" + metric, "b_" + metric, "ratio_b_over_a"});
+        for (const auto& c : ratioCurves(sessions[0], sessions[1], options.metric))
+            for (const auto& p : c.points)
+                io::writeCsvRow(out, {c.op, c.inPlace ? "1" : "0", std::to_string(p.bytes), num(p.a), num(p.b),
+                                      num(p.ratio)});
+        break;
+    }
+    QSaveFile file(path);
+    const std::string text = out.str();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0
+        || !file.commit()) {
+        if (error)
+            *error = path % QStringLiteral(": ") % file.errorString();
+        return false;
+    }
+    return true;
+}
+} // namespace rl::charts

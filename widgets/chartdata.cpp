@@ -1,0 +1,197 @@
+#include "chartdata.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <stdexcept>
+
+#include "store/workspace.h"
+#include "units/units.h"
+
+namespace rl::charts {
+
+const char* toString(ChartKind kind)
+{
+    switch (kind) {
+    case ChartKind::Bandwidth: return "bandwidth";
+    case ChartKind::Latency: return "latency";
+    case ChartKind::Scaling: return "scaling";
+    case ChartKind::Compare: return "compare";
+    }
+    return "bandwidth";
+}
+
+std::optional<ChartKind> chartKindFromString(const std::string& name)
+{
+    for (ChartKind k : {ChartKind::Bandwidth, ChartKind::Latency, ChartKind::Scaling, ChartKind::Compare})
+        if (name == toString(k))
+            return k;
+    return std::nullopt;
+}
+
+double metricValue(const CollectivePoint& p, BandwidthMetric metric)
+{
+    return metric == BandwidthMetric::BusBw ? p.busbwGBs : p.algbwGBs;
+}
+
+std::string metricTitle(BandwidthMetric metric)
+{
+    return metric == BandwidthMetric::BusBw ? "Bus bandwidth (GB/s)" : "Algorithm bandwidth (GB/s)";
+}
+
+std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace)
+{
+    return sessionTitle + " · " + op + (inPlace ? " in-place" : "");
+}
+
+std::string fitName(const std::string& name, const fits::AlphaBeta& fit)
+{
+    return name + " fit: α " + units::formatTime(fit.alphaUs) + ", β " + units::formatBandwidth(fit.betaGBs);
+}
+
+std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
+{
+    std::vector<Curve> out;
+    for (const auto& s : sessions) {
+        std::map<std::pair<std::string, bool>, std::vector<CollectivePoint>> byOp;
+        for (const auto& p : s.points)
+            byOp[{p.op, p.inPlace}].push_back(p);
+        for (auto& [k, pts] : byOp) {
+            std::stable_sort(pts.begin(), pts.end(),
+                             [](const CollectivePoint& x, const CollectivePoint& y) { return x.bytes < y.bytes; });
+            Curve c;
+            c.key = {s.session.id, k.first, k.second};
+            c.name = curveName(s.session.title, k.first, k.second);
+            c.points = std::move(pts);
+            out.push_back(std::move(c));
+        }
+    }
+    return out;
+}
+
+std::vector<FitCurve> fitCurves(const std::vector<Curve>& curves, std::int64_t minBytes, std::int64_t maxBytes)
+{
+    std::vector<FitCurve> out;
+    for (const auto& c : curves) {
+        auto fit = fits::fitCollective(c.points, c.key.op, c.key.inPlace, minBytes, maxBytes);
+        if (fit)
+            out.push_back({c.key, *fit, fitName(c.name, *fit)});
+    }
+    return out;
+}
+
+double busFactorOf(const Curve& curve)
+{
+    for (const auto& p : curve.points)
+        if (p.algbwGBs > 0 && p.busbwGBs > 0)
+            return p.busbwGBs / p.algbwGBs;
+    return 1.0;
+}
+
+namespace {
+// Log distance, so 192 KiB is as near to 128 KiB as to 256 KiB... and 1 MiB beats 0 B.
+double sizeDistance(std::int64_t bytes, std::int64_t target)
+{
+    const double b = std::max<double>(static_cast<double>(bytes), 1.0);
+    const double t = std::max<double>(static_cast<double>(target), 1.0);
+    return std::fabs(std::log2(b) - std::log2(t));
+}
+} // namespace
+
+std::vector<ScalingLine> scalingLines(const std::vector<SessionCurves>& sessions, std::int64_t targetBytes,
+                                      BandwidthMetric metric)
+{
+    std::map<std::string, ScalingLine> lines;
+    std::vector<std::string> order;
+    for (const auto& s : sessions) {
+        // (op, nranks) -> best point; out-of-place wins over in-place when both exist.
+        std::map<std::pair<std::string, int>, const CollectivePoint*> best;
+        for (const auto& p : s.points) {
+            if (p.nranks <= 0)
+                continue;
+            const CollectivePoint*& cur = best[{p.op, p.nranks}];
+            if (!cur) {
+                cur = &p;
+                continue;
+            }
+            if (cur->inPlace != p.inPlace) {
+                if (cur->inPlace)
+                    cur = &p;
+                continue;
+            }
+            if (sizeDistance(p.bytes, targetBytes) < sizeDistance(cur->bytes, targetBytes))
+                cur = &p;
+        }
+        for (const auto& [k, p] : best) {
+            if (!lines.count(k.first)) {
+                order.push_back(k.first);
+                lines[k.first].op = k.first;
+            }
+            lines[k.first].points.push_back({p->nranks, p->bytes, metricValue(*p, metric), s.session.id,
+                                             s.session.title});
+        }
+    }
+    std::vector<ScalingLine> out;
+    for (const auto& op : order) {
+        ScalingLine l = std::move(lines[op]);
+        std::stable_sort(l.points.begin(), l.points.end(),
+                         [](const ScalingPoint& x, const ScalingPoint& y) { return x.nranks < y.nranks; });
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+std::vector<RatioCurve> ratioCurves(const SessionCurves& a, const SessionCurves& b, BandwidthMetric metric)
+{
+    struct Mean
+    {
+        double sum = 0;
+        int n = 0;
+        double value() const { return n ? sum / n : 0.0; }
+    };
+    using Key = std::pair<std::string, bool>;
+    auto means = [metric](const SessionCurves& s) {
+        std::map<Key, std::map<std::int64_t, Mean>> m;
+        for (const auto& p : s.points) {
+            Mean& x = m[{p.op, p.inPlace}][p.bytes];
+            x.sum += metricValue(p, metric);
+            ++x.n;
+        }
+        return m;
+    };
+    const auto ma = means(a);
+    const auto mb = means(b);
+    std::vector<RatioCurve> out;
+    for (const auto& [key, sizesA] : ma) {
+        auto itB = mb.find(key);
+        if (itB == mb.end())
+            continue;
+        RatioCurve c;
+        c.op = key.first;
+        c.inPlace = key.second;
+        c.name = key.first + (key.second ? " in-place" : "") + ": B / A";
+        for (const auto& [bytes, meanA] : sizesA) {
+            auto itS = itB->second.find(bytes);
+            if (itS == itB->second.end() || meanA.value() <= 0)
+                continue;
+            c.points.push_back({bytes, meanA.value(), itS->second.value(), itS->second.value() / meanA.value()});
+        }
+        if (!c.points.empty())
+            out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids)
+{
+    std::vector<SessionCurves> out;
+    for (std::int64_t id : ids) {
+        auto s = workspace.session(id);
+        if (!s)
+            throw std::runtime_error(workspace.path() + ": no session with id " + std::to_string(id));
+        out.push_back({std::move(*s), workspace.collectivePoints(id)});
+    }
+    return out;
+}
+} // namespace rl::charts

@@ -1,0 +1,125 @@
+#pragma once
+// What the collective charts show, computed without Qt so tests and the CLI can check the numbers
+// the charts draw: curves per (session, op, in-place), their alpha-beta fits, the scaling view and
+// the two-session ratio.
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fits/alphabetafit.h"
+#include "records/collectivepoint.h"
+#include "records/session.h"
+
+namespace rl::charts {
+
+enum class ChartKind { Bandwidth, Latency, Scaling, Compare };
+enum class BandwidthMetric { BusBw, AlgBw };
+
+const char* toString(ChartKind kind); // "bandwidth", "latency", "scaling", "compare"
+std::optional<ChartKind> chartKindFromString(const std::string& name);
+
+// One session as the charts need it: its metadata and its collective points.
+struct SessionCurves
+{
+    Session session;
+    std::vector<CollectivePoint> points;
+};
+
+struct ChartOptions
+{
+    BandwidthMetric metric = BandwidthMetric::BusBw;
+    bool showFits = true;
+    // The sizes the alpha-beta fit uses; the default takes every size.
+    std::int64_t fitMinBytes = 0;
+    std::int64_t fitMaxBytes = INT64_MAX;
+    // Scaling view: the message size compared across rank counts (nearest available per session).
+    std::int64_t scalingBytes = std::int64_t{256} << 20;
+    int width = 1200; // export size in pixels, independent of the screen
+    int height = 800;
+    std::string title; // empty: a title derived from the chart kind
+};
+
+struct CurveKey
+{
+    std::int64_t sessionId = 0;
+    std::string op;
+    bool inPlace = false;
+    friend auto operator<=>(const CurveKey&, const CurveKey&) = default;
+};
+
+struct Curve
+{
+    CurveKey key;
+    std::string name;                   // "<session title> · <op>[ in-place]"
+    std::vector<CollectivePoint> points; // sorted by bytes
+};
+
+struct FitCurve
+{
+    CurveKey key;
+    fits::AlphaBeta fit;
+    std::string name; // the curve name plus alpha (time) and beta (GB/s)
+};
+
+double metricValue(const CollectivePoint& p, BandwidthMetric metric);
+std::string metricTitle(BandwidthMetric metric); // "Bus bandwidth (GB/s)"
+std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace);
+std::string fitName(const std::string& curveName, const fits::AlphaBeta& fit);
+
+// One curve per (session, op, in-place) in session order, then op and in-place order.
+std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions);
+// Fits each curve within [minBytes, maxBytes]; curves with fewer than two sizes get no fit.
+std::vector<FitCurve> fitCurves(const std::vector<Curve>& curves, std::int64_t minBytes, std::int64_t maxBytes);
+// busbw / algbw of a curve (the op's bus factor as the source computed it); 1 when unknown.
+double busFactorOf(const Curve& curve);
+
+struct ScalingPoint
+{
+    int nranks = 0;
+    std::int64_t bytes = 0; // the size actually used (nearest to the requested one)
+    double value = 0;       // GB/s in the chosen metric
+    std::int64_t sessionId = 0;
+    std::string sessionTitle;
+};
+
+struct ScalingLine
+{
+    std::string op;
+    std::vector<ScalingPoint> points; // sorted by nranks, then session order
+};
+
+// One line per op: for every session and rank count, the out-of-place point (in-place when the
+// session has only those) nearest to targetBytes on a log scale.
+std::vector<ScalingLine> scalingLines(const std::vector<SessionCurves>& sessions, std::int64_t targetBytes,
+                                      BandwidthMetric metric);
+
+struct RatioPoint
+{
+    std::int64_t bytes = 0;
+    double a = 0, b = 0; // GB/s in the chosen metric, mean over duplicate sizes
+    double ratio = 0;    // b / a
+};
+
+struct RatioCurve
+{
+    std::string op;
+    bool inPlace = false;
+    std::string name; // "<op>[ in-place]: B / A"
+    std::vector<RatioPoint> points;
+};
+
+// B / A per size and op for sizes both sessions measured with a positive A value.
+std::vector<RatioCurve> ratioCurves(const SessionCurves& a, const SessionCurves& b, BandwidthMetric metric);
+} // namespace rl::charts
+
+namespace rl::store {
+class Workspace;
+}
+
+namespace rl::charts {
+// Reads the sessions in the given order with their collective points. Throws std::runtime_error
+// naming the id when a session does not exist.
+std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids);
+} // namespace rl::charts

@@ -1,0 +1,118 @@
+#include "collectivepointmodel.h"
+
+#include "units/units.h"
+
+namespace rl {
+namespace {
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+} // namespace
+
+CollectivePointModel::CollectivePointModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void CollectivePointModel::setResults(std::vector<CollectivePoint> points)
+{
+    beginResetModel();
+    m_points = std::move(points);
+    endResetModel();
+}
+
+void CollectivePointModel::clear()
+{
+    setResults({});
+}
+
+int CollectivePointModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_points.size());
+}
+
+int CollectivePointModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const CollectivePoint& p = m_points[static_cast<std::size_t>(index.row())];
+    const auto column = static_cast<Column>(index.column());
+    if (role == PointIndexRole)
+        return index.row();
+    if (role == SortRole) {
+        switch (column) {
+        case Op: return qs(p.op);
+        case InPlace: return p.inPlace;
+        case Ranks: return p.nranks;
+        case Dtype: return qs(p.dtype);
+        case Redop: return qs(p.redop);
+        case Size: return static_cast<qlonglong>(p.bytes);
+        case Count: return static_cast<qlonglong>(p.count);
+        case Time: return p.timeUs;
+        case AlgBw: return p.algbwGBs;
+        case BusBw: return p.busbwGBs;
+        case Wrong: return static_cast<qlonglong>(p.wrong);
+        case ColumnCount: break;
+        }
+        return {};
+    }
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case Op: return qs(p.op);
+        case InPlace: return p.inPlace ? tr("in-place") : tr("out-of-place");
+        case Ranks: return p.nranks;
+        case Dtype: return qs(p.dtype);
+        case Redop: return qs(p.redop);
+        case Size: return qs(units::formatBytes(static_cast<double>(p.bytes)));
+        case Count: return static_cast<qlonglong>(p.count);
+        case Time: return qs(units::formatTime(p.timeUs));
+        case AlgBw: return qs(units::formatBandwidth(p.algbwGBs));
+        case BusBw: return qs(units::formatBandwidth(p.busbwGBs));
+        case Wrong: return p.wrong < 0 ? tr("not checked") : QString::number(p.wrong);
+        case ColumnCount: break;
+        }
+        return {};
+    }
+    if (role == Qt::ToolTipRole && column == Size)
+        return tr("%1 bytes").arg(p.bytes);
+    if (role == Qt::ToolTipRole && column == Time)
+        return tr("%1 µs").arg(p.timeUs, 0, 'g', 10);
+    if (role == Qt::TextAlignmentRole) {
+        const bool numeric = column == Ranks || column == Size || column == Count || column == Time
+            || column == AlgBw || column == BusBw || column == Wrong;
+        return QVariant::fromValue(numeric ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignLeft | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant CollectivePointModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::ToolTipRole && section == BusBw)
+        return tr("Bus bandwidth: algbw × the op's bus factor, comparable across rank counts");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (static_cast<Column>(section)) {
+    case Op: return tr("Op");
+    case InPlace: return tr("Placement");
+    case Ranks: return tr("Ranks");
+    case Dtype: return tr("Type");
+    case Redop: return tr("Reduction");
+    case Size: return tr("Size");
+    case Count: return tr("Elements");
+    case Time: return tr("Time");
+    case AlgBw: return tr("algbw");
+    case BusBw: return tr("busbw");
+    case Wrong: return tr("Wrong");
+    case ColumnCount: break;
+    }
+    return {};
+}
+} // namespace rl

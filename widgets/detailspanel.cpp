@@ -1,0 +1,157 @@
+#include "detailspanel.h"
+
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace rl {
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QLabel* valueLabel(const QString& objectName, const QString& toolTip)
+{
+    auto* l = new QLabel;
+    l->setObjectName(objectName);
+    l->setToolTip(toolTip);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+
+QString scalarText(const nlohmann::json& v)
+{
+    if (v.is_string())
+        return qs(v.get<std::string>());
+    return qs(v.dump());
+}
+} // namespace
+
+DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("detailsPanel"));
+    m_title = valueLabel(QStringLiteral("detailsTitle"), tr("Session title"));
+    m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
+    m_commandLine = valueLabel(QStringLiteral("detailsCommandLine"), tr("The command line that produced the session"));
+    m_host = valueLabel(QStringLiteral("detailsHost"), tr("Host the session ran on"));
+    m_tool = valueLabel(QStringLiteral("detailsTool"), tr("Tool and its version"));
+    m_status = valueLabel(QStringLiteral("detailsStatus"), tr("Complete, running, cancelled, failed or incomplete"));
+    m_created = valueLabel(QStringLiteral("detailsCreated"), tr("When the session was created (local time)"));
+
+    m_params = new QTreeWidget;
+    m_params->setObjectName(QStringLiteral("detailsParams"));
+    m_params->setToolTip(tr("Sweep parameters and facts read from the source"));
+    m_params->setHeaderLabels({tr("Parameter"), tr("Value")});
+    m_params->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+
+    m_notes = new QPlainTextEdit;
+    m_notes->setObjectName(QStringLiteral("detailsNotes"));
+    m_notes->setToolTip(tr("Your notes on this session; saved in the workspace"));
+    m_notes->setPlaceholderText(tr("Notes…"));
+    m_notes->setMaximumHeight(120);
+    m_saveNotes = new QPushButton(tr("Save notes"));
+    m_saveNotes->setObjectName(QStringLiteral("detailsSaveNotes"));
+    m_saveNotes->setToolTip(tr("Store the notes in the workspace"));
+    m_saveNotes->setEnabled(false);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Title:"), m_title);
+    form->addRow(tr("Command:"), m_commandLine);
+    form->addRow(tr("Host:"), m_host);
+    form->addRow(tr("Tool:"), m_tool);
+    form->addRow(tr("Status:"), m_status);
+    form->addRow(tr("Created:"), m_created);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_params, 1);
+    layout->addWidget(m_notes);
+    layout->addWidget(m_saveNotes, 0, Qt::AlignRight);
+
+    connect(m_notes, &QPlainTextEdit::textChanged, this, &DetailsPanel::updateSaveButton);
+    connect(m_saveNotes, &QPushButton::clicked, this, [this] {
+        if (m_session)
+            emit notesSaveRequested(m_session->id, m_notes->toPlainText());
+    });
+    setSession(std::nullopt);
+}
+
+void DetailsPanel::setSession(const std::optional<Session>& session)
+{
+    m_session = session;
+    m_params->clear();
+    const bool has = session.has_value();
+    m_notes->setEnabled(has);
+    if (!has) {
+        m_title->setText(tr("No session selected"));
+        for (auto* l : {m_commandLine, m_host, m_tool, m_status, m_created})
+            l->clear();
+        m_notes->clear();
+        updateSaveButton();
+        return;
+    }
+    m_title->setText(qs(session->title));
+    m_commandLine->setText(qs(session->commandLine));
+    m_host->setText(qs(session->host));
+    m_tool->setText(session->toolVersion.empty() ? qs(session->tool) : qs(session->tool + ' ' + session->toolVersion));
+    m_status->setText(QString::fromLatin1(toString(session->status)));
+    m_created->setText(qs(session->created));
+    fillParams(m_params->invisibleRootItem(), session->params);
+    m_params->expandAll();
+    m_notes->setPlainText(qs(session->notes));
+    updateSaveButton();
+}
+
+void DetailsPanel::setMultipleSelected(int count)
+{
+    setSession(std::nullopt);
+    m_title->setText(tr("%1 sessions selected (overlaid in the charts)").arg(count));
+}
+
+std::optional<std::int64_t> DetailsPanel::sessionId() const
+{
+    return m_session ? std::optional(m_session->id) : std::nullopt;
+}
+
+void DetailsPanel::markNotesSaved(std::int64_t sessionId, const QString& notes)
+{
+    if (m_session && m_session->id == sessionId) {
+        m_session->notes = notes.toStdString();
+        updateSaveButton();
+    }
+}
+
+void DetailsPanel::fillParams(QTreeWidgetItem* parent, const nlohmann::json& value)
+{
+    if (value.is_object()) {
+        for (auto it = value.begin(); it != value.end(); ++it) {
+            auto* item = new QTreeWidgetItem(parent, {qs(it.key())});
+            if (it->is_structured())
+                fillParams(item, *it);
+            else
+                item->setText(1, scalarText(*it));
+        }
+    } else if (value.is_array()) {
+        const bool scalars = std::all_of(value.begin(), value.end(), [](const auto& v) { return !v.is_structured(); });
+        if (scalars) {
+            QStringList items;
+            for (const auto& v : value)
+                items << scalarText(v);
+            parent->setText(1, items.join(QStringLiteral(", ")));
+            return;
+        }
+        int i = 0;
+        for (const auto& v : value) {
+            auto* item = new QTreeWidgetItem(parent, {QStringLiteral("[%1]").arg(i++)});
+            fillParams(item, v);
+        }
+    }
+}
+
+void DetailsPanel::updateSaveButton()
+{
+    m_saveNotes->setEnabled(m_session && m_notes->toPlainText() != qs(m_session->notes));
+}
+} // namespace rl

@@ -1,0 +1,107 @@
+#include "settings.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace rl {
+namespace {
+namespace key {
+const auto Geometry = QStringLiteral("window/geometry");
+const auto State = QStringLiteral("window/state");
+const auto StateVersion = QStringLiteral("window/stateVersion");
+const auto Splitter = QStringLiteral("window/splitter");
+const auto Recent = QStringLiteral("workspaces/recent");
+const auto LastWorkspace = QStringLiteral("workspaces/last");
+const auto ImportDir = QStringLiteral("import/lastDir");
+const auto ExportSize = QStringLiteral("export/size");
+} // namespace key
+
+QString normalised(const QString& path)
+{
+    const QFileInfo info(path);
+    return QDir::cleanPath(info.absoluteFilePath());
+}
+} // namespace
+
+Settings::Settings(QObject* parent) : QObject(parent), m_settings(std::make_unique<QSettings>()) {}
+
+Settings::Settings(const QString& iniFile, QObject* parent)
+    : QObject(parent), m_settings(std::make_unique<QSettings>(iniFile, QSettings::IniFormat))
+{
+}
+
+Settings::~Settings() = default;
+
+bool Settings::store(const QString& k, const QVariant& value)
+{
+    if (m_settings->contains(k) && m_settings->value(k) == value)
+        return false;
+    m_settings->setValue(k, value);
+    return true;
+}
+
+QByteArray Settings::windowGeometry() const { return m_settings->value(key::Geometry).toByteArray(); }
+void Settings::setWindowGeometry(const QByteArray& geometry) { store(key::Geometry, geometry); }
+
+QByteArray Settings::windowState() const
+{
+    if (m_settings->value(key::StateVersion, -1).toInt() != kWindowStateVersion)
+        return {};
+    return m_settings->value(key::State).toByteArray();
+}
+void Settings::setWindowState(const QByteArray& state)
+{
+    store(key::State, state);
+    store(key::StateVersion, kWindowStateVersion);
+}
+
+QByteArray Settings::splitterState() const { return m_settings->value(key::Splitter).toByteArray(); }
+void Settings::setSplitterState(const QByteArray& state) { store(key::Splitter, state); }
+
+QStringList Settings::recentWorkspaces() const { return m_settings->value(key::Recent).toStringList(); }
+
+void Settings::addRecentWorkspace(const QString& path)
+{
+    if (path.isEmpty())
+        return;
+    const QString p = normalised(path);
+    QStringList recent = recentWorkspaces();
+    recent.removeAll(p);
+    recent.prepend(p);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    if (store(key::Recent, recent))
+        emit recentWorkspacesChanged(recent);
+}
+
+void Settings::clearRecentWorkspaces()
+{
+    if (recentWorkspaces().isEmpty())
+        return;
+    m_settings->remove(key::Recent);
+    emit recentWorkspacesChanged({});
+}
+
+QString Settings::lastWorkspace() const { return m_settings->value(key::LastWorkspace).toString(); }
+void Settings::setLastWorkspace(const QString& path)
+{
+    if (store(key::LastWorkspace, path))
+        emit lastWorkspaceChanged(path);
+}
+
+QString Settings::lastImportDir() const { return m_settings->value(key::ImportDir, QDir::homePath()).toString(); }
+void Settings::setLastImportDir(const QString& dir) { store(key::ImportDir, dir); }
+
+QSize Settings::exportSize() const
+{
+    const QSize s = m_settings->value(key::ExportSize, QSize(1600, 1000)).toSize();
+    return s.isValid() && !s.isEmpty() ? s : QSize(1600, 1000);
+}
+void Settings::setExportSize(const QSize& size)
+{
+    if (size.isValid() && store(key::ExportSize, size))
+        emit exportSizeChanged(size);
+}
+
+void Settings::sync() { m_settings->sync(); }
+} // namespace rl

@@ -1,0 +1,58 @@
+#pragma once
+// The one place that knows Ridgeline's persistent settings: every key is spelled once in
+// settings.cpp, getters are typed and setters emit only when a value really changes.
+#include <QByteArray>
+#include <QObject>
+#include <QSettings>
+#include <QSize>
+#include <QStringList>
+
+#include <memory>
+
+namespace rl {
+
+class Settings : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxRecent = 10;
+    // Bump when the dock/toolbar layout changes so old saved states are ignored, not misapplied.
+    static constexpr int kWindowStateVersion = 1;
+
+    // Default: the per-user QSettings of the application. A file path gives an INI file (tests).
+    explicit Settings(QObject* parent = nullptr);
+    explicit Settings(const QString& iniFile, QObject* parent = nullptr);
+    ~Settings() override;
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray& geometry);
+    QByteArray windowState() const; // empty when saved by another layout version
+    void setWindowState(const QByteArray& state);
+    QByteArray splitterState() const;
+    void setSplitterState(const QByteArray& state);
+
+    QStringList recentWorkspaces() const; // most recent first, deduplicated, at most kMaxRecent
+    void addRecentWorkspace(const QString& path);
+    void clearRecentWorkspaces();
+
+    QString lastWorkspace() const;
+    void setLastWorkspace(const QString& path);
+
+    QString lastImportDir() const;
+    void setLastImportDir(const QString& dir);
+
+    QSize exportSize() const; // chart export size in pixels, independent of the screen
+    void setExportSize(const QSize& size);
+
+    void sync();
+
+signals:
+    void recentWorkspacesChanged(const QStringList& recent);
+    void lastWorkspaceChanged(const QString& path);
+    void exportSizeChanged(const QSize& size);
+
+private:
+    bool store(const QString& key, const QVariant& value); // true when the value changed
+    std::unique_ptr<QSettings> m_settings;
+};
+} // namespace rl
