@@ -1,0 +1,104 @@
+#include "benchmarkconfig.h"
+
+#include <QRegularExpression>
+
+#include "units/units.h"
+
+namespace rl {
+
+QString BenchmarkConfig::validate() const
+{
+    if (ops.isEmpty())
+        return QObject::tr("Choose at least one operation.");
+    if (dtypes.isEmpty())
+        return QObject::tr("Choose at least one data type.");
+    const auto lo = units::parseBytes(minBytes.toStdString());
+    const auto hi = units::parseBytes(maxBytes.toStdString());
+    if (!lo || *lo <= 0)
+        return QObject::tr("Minimum size '%1' is not a size such as 8, 1K or 256M.").arg(minBytes);
+    if (!hi || *hi <= 0)
+        return QObject::tr("Maximum size '%1' is not a size such as 8, 1K or 256M.").arg(maxBytes);
+    if (*hi < *lo)
+        return QObject::tr("Maximum size is below the minimum size.");
+    if (factor < 2)
+        return QObject::tr("The size factor must be at least 2.");
+    if (np < 1)
+        return QObject::tr("At least one rank is needed.");
+    if (launcher == Launcher::Hostfile && hostfile.isEmpty())
+        return QObject::tr("Choose a hostfile.");
+    if (launcher == Launcher::Template && !launchTemplate.contains(QStringLiteral("{bench}")))
+        return QObject::tr("The launcher template must contain {bench}.");
+    return {};
+}
+
+std::vector<std::int64_t> BenchmarkConfig::sizes() const
+{
+    const auto lo = units::parseBytes(minBytes.toStdString());
+    const auto hi = units::parseBytes(maxBytes.toStdString());
+    std::vector<std::int64_t> out;
+    if (!lo || !hi || *lo <= 0 || *hi < *lo || factor < 2)
+        return out;
+    for (std::int64_t s = *lo; s <= *hi; s *= factor) {
+        out.push_back(s);
+        if (s > INT64_MAX / factor)
+            break;
+    }
+    return out;
+}
+
+int BenchmarkConfig::expectedPoints() const
+{
+    return static_cast<int>(ops.size() * dtypes.size() * sizes().size()) * (inPlace ? 2 : 1);
+}
+
+QStringList BenchmarkConfig::runnerArguments() const
+{
+    QStringList args{QStringLiteral("collectives"),
+                     QStringLiteral("--ops"), ops.join(u','),
+                     QStringLiteral("-b"), minBytes,
+                     QStringLiteral("-e"), maxBytes,
+                     QStringLiteral("-f"), QString::number(factor),
+                     QStringLiteral("--dtypes"), dtypes.join(u','),
+                     QStringLiteral("--redop"), redop,
+                     QStringLiteral("-n"), QString::number(iterations),
+                     QStringLiteral("-w"), QString::number(warmup)};
+    if (inPlace)
+        args << QStringLiteral("--in-place");
+    return args;
+}
+
+QStringList BenchmarkConfig::cliArguments(const QString& workspace) const
+{
+    QStringList args{QStringLiteral("--db"), workspace, QStringLiteral("run"), QStringLiteral("collectives"),
+                     QStringLiteral("--np"), QString::number(np)};
+    switch (launcher) {
+    case Launcher::LocalMpirun:
+        break;
+    case Launcher::Hostfile:
+        args << QStringLiteral("--hostfile") << hostfile;
+        break;
+    case Launcher::Template:
+        args << QStringLiteral("--launcher") << launchTemplate << QStringLiteral("--nodes") << QString::number(nodes)
+             << QStringLiteral("--ppn") << QString::number(ppn);
+        break;
+    }
+    if (!title.isEmpty())
+        args << QStringLiteral("--title") << title;
+    args << QStringLiteral("--");
+    args << runnerArguments();
+    return args;
+}
+
+QString shellJoin(const QString& program, const QStringList& arguments)
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_./:=,+@%-]+$"));
+    QStringList parts;
+    for (const auto& a : QStringList{program} + arguments) {
+        if (!a.isEmpty() && safe.match(a).hasMatch())
+            parts << a;
+        else
+            parts << u'\'' + QString(a).replace(u'\'', QStringLiteral("'\\''")) + u'\'';
+    }
+    return parts.join(u' ');
+}
+} // namespace rl

@@ -1,0 +1,46 @@
+#pragma once
+// What the "New collective benchmark" dialog asks for, and the ridgeline-cli command it becomes.
+// Kept apart from the dialog so the command lines are testable without widgets.
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace rl {
+
+struct BenchmarkConfig
+{
+    enum class Launcher { LocalMpirun, Hostfile, Template };
+
+    QStringList ops{QStringLiteral("all_reduce")};
+    QString minBytes = QStringLiteral("8");    // human units as in nccl-tests -b: 8, 1K, 256M
+    QString maxBytes = QStringLiteral("128M"); // -e
+    int factor = 2;                           // -f
+    QStringList dtypes{QStringLiteral("float32")};
+    QString redop = QStringLiteral("sum");
+    bool inPlace = false;
+    int iterations = 20;
+    int warmup = 5;
+    int np = 2;
+    Launcher launcher = Launcher::LocalMpirun;
+    QString hostfile;
+    QString launchTemplate = QStringLiteral("srun -N {nodes} --ntasks-per-node {ppn} {bench}");
+    int nodes = 1;
+    int ppn = 2;
+    QString title;
+
+    // Empty when valid, else what is wrong (for the dialog's message line).
+    QString validate() const;
+    // Message sizes of the sweep: minBytes, x factor, ... up to maxBytes. Empty when invalid.
+    std::vector<std::int64_t> sizes() const;
+    // Points the runner will report: ops x sizes x dtypes (x 2 with in-place: both variants).
+    int expectedPoints() const;
+
+    QStringList runnerArguments() const;
+    // Arguments of ridgeline-cli (without the program itself).
+    QStringList cliArguments(const QString& workspace) const;
+};
+
+// A copy-pasteable shell form of a command line (single quotes where needed).
+QString shellJoin(const QString& program, const QStringList& arguments);
+} // namespace rl

@@ -1,0 +1,246 @@
+#include "benchmarkdialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "units/units.h"
+
+namespace rl {
+namespace {
+QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, const QString& tip)
+{
+    auto* s = new QSpinBox;
+    s->setObjectName(name);
+    s->setRange(min, max);
+    s->setSuffix(suffix);
+    s->setToolTip(tip);
+    return s;
+}
+
+QLineEdit* edit(const QString& name, const QString& tip)
+{
+    auto* e = new QLineEdit;
+    e->setObjectName(name);
+    e->setToolTip(tip);
+    return e;
+}
+
+const QStringList kOps{QStringLiteral("all_reduce"), QStringLiteral("reduce_scatter"), QStringLiteral("all_gather"),
+                       QStringLiteral("broadcast"), QStringLiteral("all_to_all")};
+const QStringList kDtypes{QStringLiteral("float32"), QStringLiteral("bfloat16"), QStringLiteral("float16"),
+                          QStringLiteral("float64"), QStringLiteral("int32")};
+} // namespace
+
+BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& workspace, QWidget* parent)
+    : QDialog(parent), m_cli(cliProgram), m_workspace(workspace)
+{
+    setObjectName(QStringLiteral("benchmarkDialog"));
+    setWindowTitle(tr("New collective benchmark"));
+
+    auto* opsBox = new QGroupBox(tr("Operations"));
+    auto* opsLayout = new QHBoxLayout(opsBox);
+    for (const auto& op : kOps) {
+        auto* c = new QCheckBox(op);
+        c->setObjectName(QStringLiteral("op_") + op);
+        c->setToolTip(tr("Measure %1").arg(op));
+        opsLayout->addWidget(c);
+        m_ops << c;
+    }
+    auto* dtypeBox = new QGroupBox(tr("Data types"));
+    auto* dtypeLayout = new QHBoxLayout(dtypeBox);
+    for (const auto& d : kDtypes) {
+        auto* c = new QCheckBox(d);
+        c->setObjectName(QStringLiteral("dtype_") + d);
+        c->setToolTip(tr("Measure with %1 elements").arg(d));
+        dtypeLayout->addWidget(c);
+        m_dtypes << c;
+    }
+
+    m_minBytes = edit(QStringLiteral("minBytes"), tr("Smallest message size (-b), e.g. 8, 1K, 256M (binary units)"));
+    m_maxBytes = edit(QStringLiteral("maxBytes"), tr("Largest message size (-e), e.g. 128M, 1G (binary units)"));
+    m_factor = spin(QStringLiteral("factor"), 2, 1024, QStringLiteral(" ×"), tr("Size multiplier between steps (-f)"));
+    m_redop = new QComboBox;
+    m_redop->setObjectName(QStringLiteral("redop"));
+    m_redop->addItems({QStringLiteral("sum"), QStringLiteral("prod"), QStringLiteral("max"), QStringLiteral("min"),
+                       QStringLiteral("avg")});
+    m_redop->setToolTip(tr("Reduction operation for all_reduce and reduce_scatter"));
+    m_inPlace = new QCheckBox(tr("Also in-place"));
+    m_inPlace->setObjectName(QStringLiteral("inPlace"));
+    m_inPlace->setToolTip(tr("Measure the in-place variant as well (send buffer = receive buffer)"));
+    m_iterations = spin(QStringLiteral("iterations"), 1, 100000, tr(" iterations"), tr("Timed iterations per size (-n)"));
+    m_warmup = spin(QStringLiteral("warmup"), 0, 100000, tr(" iterations"), tr("Untimed warm-up iterations per size (-w)"));
+    m_np = spin(QStringLiteral("np"), 1, 1000000, tr(" ranks"), tr("Total MPI ranks (-np)"));
+
+    m_launcher = new QComboBox;
+    m_launcher->setObjectName(QStringLiteral("launcher"));
+    m_launcher->addItems({tr("Local mpirun"), tr("mpirun with a hostfile"), tr("Command template (e.g. srun)")});
+    m_launcher->setToolTip(tr("How the ranks are started"));
+    m_hostfile = edit(QStringLiteral("hostfile"), tr("mpirun hostfile listing the nodes and slots"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    browse->setObjectName(QStringLiteral("browseHostfile"));
+    browse->setToolTip(tr("Choose the hostfile"));
+    auto* hostRow = new QHBoxLayout;
+    hostRow->addWidget(m_hostfile);
+    hostRow->addWidget(browse);
+    m_template = edit(QStringLiteral("launchTemplate"),
+                      tr("Launcher command; {nodes}, {ppn} and {bench} are replaced, e.g. "
+                         "srun -N {nodes} --ntasks-per-node {ppn} {bench}"));
+    m_nodes = spin(QStringLiteral("nodes"), 1, 100000, tr(" nodes"), tr("Number of nodes ({nodes})"));
+    m_ppn = spin(QStringLiteral("ppn"), 1, 1024, tr(" ranks/node"), tr("Ranks per node ({ppn})"));
+    m_title = edit(QStringLiteral("title"), tr("Session title (optional)"));
+
+    m_sweep = new QLabel;
+    m_sweep->setObjectName(QStringLiteral("sweepSummary"));
+    m_sweep->setToolTip(tr("Sizes and points the sweep will measure"));
+    m_problem = new QLabel;
+    m_problem->setObjectName(QStringLiteral("problem"));
+    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_preview = new QPlainTextEdit;
+    m_preview->setObjectName(QStringLiteral("commandPreview"));
+    m_preview->setReadOnly(true);
+    m_preview->setToolTip(tr("The exact command Run will start"));
+    m_preview->setMaximumHeight(80);
+
+    auto* form = new QFormLayout;
+    auto* sizes = new QHBoxLayout;
+    sizes->addWidget(m_minBytes);
+    sizes->addWidget(new QLabel(tr("to")));
+    sizes->addWidget(m_maxBytes);
+    sizes->addWidget(new QLabel(tr("step")));
+    sizes->addWidget(m_factor);
+    form->addRow(tr("Sizes:"), sizes);
+    form->addRow(tr("Reduction:"), m_redop);
+    form->addRow(QString(), m_inPlace);
+    form->addRow(tr("Iterations:"), m_iterations);
+    form->addRow(tr("Warm-up:"), m_warmup);
+    form->addRow(tr("Ranks:"), m_np);
+    form->addRow(tr("Launcher:"), m_launcher);
+    form->addRow(tr("Hostfile:"), hostRow);
+    form->addRow(tr("Template:"), m_template);
+    form->addRow(tr("Nodes:"), m_nodes);
+    form->addRow(tr("Ranks per node:"), m_ppn);
+    form->addRow(tr("Title:"), m_title);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
+    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("runButton"));
+    m_buttons->button(QDialogButtonBox::Ok)->setToolTip(tr("Start the benchmark; points appear as they are measured"));
+    m_buttons->button(QDialogButtonBox::Cancel)->setToolTip(tr("Close without running"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(opsBox);
+    layout->addWidget(dtypeBox);
+    layout->addLayout(form);
+    layout->addWidget(m_sweep);
+    layout->addWidget(new QLabel(tr("Command:")));
+    layout->addWidget(m_preview);
+    layout->addWidget(m_problem);
+    layout->addWidget(m_buttons);
+
+    setConfig(BenchmarkConfig{});
+
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Hostfile"));
+        if (!f.isEmpty())
+            m_hostfile->setText(f);
+    });
+    for (auto* c : m_ops + m_dtypes)
+        connect(c, &QCheckBox::toggled, this, &BenchmarkDialog::updatePreview);
+    for (auto* e : {m_minBytes, m_maxBytes, m_hostfile, m_template, m_title})
+        connect(e, &QLineEdit::textChanged, this, &BenchmarkDialog::updatePreview);
+    for (auto* s : {m_factor, m_iterations, m_warmup, m_np, m_nodes, m_ppn})
+        connect(s, &QSpinBox::valueChanged, this, &BenchmarkDialog::updatePreview);
+    connect(m_redop, &QComboBox::currentTextChanged, this, &BenchmarkDialog::updatePreview);
+    connect(m_inPlace, &QCheckBox::toggled, this, &BenchmarkDialog::updatePreview);
+    connect(m_launcher, &QComboBox::currentIndexChanged, this, &BenchmarkDialog::updatePreview);
+    updatePreview();
+}
+
+BenchmarkConfig BenchmarkDialog::config() const
+{
+    BenchmarkConfig c;
+    c.ops.clear();
+    for (auto* box : m_ops)
+        if (box->isChecked())
+            c.ops << box->text();
+    c.dtypes.clear();
+    for (auto* box : m_dtypes)
+        if (box->isChecked())
+            c.dtypes << box->text();
+    c.minBytes = m_minBytes->text().trimmed();
+    c.maxBytes = m_maxBytes->text().trimmed();
+    c.factor = m_factor->value();
+    c.redop = m_redop->currentText();
+    c.inPlace = m_inPlace->isChecked();
+    c.iterations = m_iterations->value();
+    c.warmup = m_warmup->value();
+    c.np = m_np->value();
+    c.launcher = static_cast<BenchmarkConfig::Launcher>(m_launcher->currentIndex());
+    c.hostfile = m_hostfile->text().trimmed();
+    c.launchTemplate = m_template->text().trimmed();
+    c.nodes = m_nodes->value();
+    c.ppn = m_ppn->value();
+    c.title = m_title->text().trimmed();
+    return c;
+}
+
+void BenchmarkDialog::setConfig(const BenchmarkConfig& c)
+{
+    for (auto* box : m_ops)
+        box->setChecked(c.ops.contains(box->text()));
+    for (auto* box : m_dtypes)
+        box->setChecked(c.dtypes.contains(box->text()));
+    m_minBytes->setText(c.minBytes);
+    m_maxBytes->setText(c.maxBytes);
+    m_factor->setValue(c.factor);
+    m_redop->setCurrentText(c.redop);
+    m_inPlace->setChecked(c.inPlace);
+    m_iterations->setValue(c.iterations);
+    m_warmup->setValue(c.warmup);
+    m_np->setValue(c.np);
+    m_launcher->setCurrentIndex(static_cast<int>(c.launcher));
+    m_hostfile->setText(c.hostfile);
+    m_template->setText(c.launchTemplate);
+    m_nodes->setValue(c.nodes);
+    m_ppn->setValue(c.ppn);
+    m_title->setText(c.title);
+}
+
+QString BenchmarkDialog::previewText() const { return m_preview->toPlainText(); }
+
+void BenchmarkDialog::updatePreview()
+{
+    const BenchmarkConfig c = config();
+    const auto launcher = c.launcher;
+    m_hostfile->setEnabled(launcher == BenchmarkConfig::Launcher::Hostfile);
+    m_template->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
+    m_nodes->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
+    m_ppn->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
+    const QString problem = c.validate();
+    m_problem->setText(problem);
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
+    const auto sizes = c.sizes();
+    if (!sizes.empty())
+        m_sweep->setText(tr("%1 sizes from %2 to %3, %4 points")
+                             .arg(sizes.size())
+                             .arg(QString::fromStdString(units::formatBytes(static_cast<double>(sizes.front()))),
+                                  QString::fromStdString(units::formatBytes(static_cast<double>(sizes.back()))))
+                             .arg(c.expectedPoints()));
+    else
+        m_sweep->clear();
+    m_preview->setPlainText(shellJoin(m_cli, c.cliArguments(m_workspace)));
+}
+} // namespace rl

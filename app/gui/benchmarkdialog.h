@@ -1,0 +1,54 @@
+#pragma once
+// "New collective benchmark": the sweep, the ranks and the launcher, with a live read-only
+// preview of the exact ridgeline-cli command that Run will start.
+#include <QDialog>
+
+#include "benchmarkconfig.h"
+
+class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+
+namespace rl {
+
+class BenchmarkDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    BenchmarkDialog(const QString& cliProgram, const QString& workspace, QWidget* parent = nullptr);
+
+    BenchmarkConfig config() const;
+    void setConfig(const BenchmarkConfig& config);
+    QString previewText() const;
+
+private:
+    void updatePreview();
+
+    QString m_cli;
+    QString m_workspace;
+    QList<QCheckBox*> m_ops;
+    QList<QCheckBox*> m_dtypes;
+    QLineEdit* m_minBytes;
+    QLineEdit* m_maxBytes;
+    QSpinBox* m_factor;
+    QComboBox* m_redop;
+    QCheckBox* m_inPlace;
+    QSpinBox* m_iterations;
+    QSpinBox* m_warmup;
+    QSpinBox* m_np;
+    QComboBox* m_launcher;
+    QLineEdit* m_hostfile;
+    QLineEdit* m_template;
+    QSpinBox* m_nodes;
+    QSpinBox* m_ppn;
+    QLineEdit* m_title;
+    QLabel* m_sweep;
+    QLabel* m_problem;
+    QPlainTextEdit* m_preview;
+    QDialogButtonBox* m_buttons;
+};
+} // namespace rl

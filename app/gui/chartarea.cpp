@@ -1,0 +1,122 @@
+#include "chartarea.h"
+
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include "chartexport.h"
+#include "collectivechart.h"
+#include "collectivepointmodel.h"
+
+namespace rl {
+namespace {
+struct TabSpec
+{
+    charts::ChartKind kind;
+    const char* name;
+    const char* objectName;
+    const char* tip;
+};
+const TabSpec kTabs[] = {
+    {charts::ChartKind::Bandwidth, QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth"), "bandwidthChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth (GB/s) against message size, with alpha-beta fits")},
+    {charts::ChartKind::Latency, QT_TRANSLATE_NOOP("rl::ChartArea", "Latency"), "latencyChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Time per call (µs) against message size")},
+    {charts::ChartKind::Scaling, QT_TRANSLATE_NOOP("rl::ChartArea", "Scaling"), "scalingChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth (GB/s) at one message size across rank counts")},
+    {charts::ChartKind::Compare, QT_TRANSLATE_NOOP("rl::ChartArea", "Compare"), "compareChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Second selected session over the first, per size")},
+};
+} // namespace
+
+ChartArea::ChartArea(QWidget* parent)
+    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_sorted(new QSortFilterProxyModel(this)),
+      m_table(new QTableView)
+{
+    setObjectName(QStringLiteral("chartArea"));
+    for (const auto& tab : kTabs) {
+        auto* chart = new charts::CollectiveChart;
+        chart->setObjectName(QString::fromLatin1(tab.objectName));
+        chart->setKind(tab.kind);
+        m_charts.push_back(chart);
+        const int i = addTab(chart, tr(tab.name));
+        setTabToolTip(i, tr(tab.tip));
+    }
+    m_sorted->setSourceModel(m_points);
+    m_sorted->setSortRole(CollectivePointModel::SortRole);
+    m_table->setObjectName(QStringLiteral("resultsTable"));
+    m_table->setToolTip(tr("Every point of the selected sessions; click a header to sort"));
+    m_table->setModel(m_sorted);
+    m_table->setSortingEnabled(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    const int t = addTab(m_table, tr("Results table"));
+    setTabToolTip(t, tr("Every point of the selected sessions, with units"));
+}
+
+void ChartArea::setData(std::vector<charts::SessionCurves> data)
+{
+    m_data = std::move(data);
+    for (auto* c : m_charts)
+        c->setSessions(m_data);
+    fillTable();
+}
+
+void ChartArea::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
+{
+    auto it = std::find_if(m_data.begin(), m_data.end(),
+                           [&](const charts::SessionCurves& s) { return s.session.id == sessionId; });
+    if (it == m_data.end())
+        return;
+    // The store read and the live stream can both carry a point: keep it once.
+    const bool known = std::any_of(it->points.begin(), it->points.end(), [&](const CollectivePoint& p) {
+        return p.op == point.op && p.bytes == point.bytes && p.dtype == point.dtype && p.inPlace == point.inPlace &&
+               p.nranks == point.nranks;
+    });
+    if (known)
+        return;
+    it->points.push_back(point);
+    for (auto* c : m_charts)
+        c->appendPoint(sessionId, point);
+    fillTable();
+}
+
+int ChartArea::pointCount() const
+{
+    int n = 0;
+    for (const auto& s : m_data)
+        n += static_cast<int>(s.points.size());
+    return n;
+}
+
+charts::CollectiveChart* ChartArea::currentChart() const
+{
+    return qobject_cast<charts::CollectiveChart*>(currentWidget());
+}
+
+QString ChartArea::exportCurrent(const QString& fileName, const QSize& size) const
+{
+    charts::CollectiveChart* chart = currentChart() ? currentChart() : m_charts.front();
+    chart->setExportSize(size.width(), size.height());
+    QString error;
+    if (!chart->exportTo(fileName, &error))
+        return error.isEmpty() ? tr("%1: export failed").arg(fileName) : error;
+    return {};
+}
+
+QString ChartArea::exportData(const QString& fileName) const
+{
+    QString error;
+    if (!m_charts.front()->exportTo(fileName, &error))
+        return error.isEmpty() ? tr("%1: export failed").arg(fileName) : error;
+    return {};
+}
+
+void ChartArea::fillTable()
+{
+    std::vector<CollectivePoint> all;
+    all.reserve(static_cast<size_t>(pointCount()));
+    for (const auto& s : m_data)
+        all.insert(all.end(), s.points.begin(), s.points.end());
+    m_points->setResults(std::move(all));
+}
+} // namespace rl

@@ -1,0 +1,48 @@
+#pragma once
+// The chart tabs: Bandwidth, Latency, Scaling and Compare (one charts::CollectiveChart each, from
+// widgets/) and a results table (CollectivePointModel). All show the selected sessions; live
+// benchmark points are appended as they arrive.
+#include <QTabWidget>
+
+#include <vector>
+
+#include "chartdata.h"
+
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace rl {
+class CollectivePointModel;
+namespace charts {
+class CollectiveChart;
+}
+
+class ChartArea : public QTabWidget
+{
+    Q_OBJECT
+public:
+    explicit ChartArea(QWidget* parent = nullptr);
+
+    void setData(std::vector<charts::SessionCurves> data);
+    // A point of a running session; ignored when the session is not shown or the point is there.
+    void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
+    const std::vector<charts::SessionCurves>& data() const { return m_data; }
+    int pointCount() const;
+
+    charts::CollectiveChart* currentChart() const; // nullptr on the results table
+    // The current chart (or the bandwidth chart from the table tab) to PNG/SVG/PDF/CSV by suffix;
+    // returns the writer's error, empty on success.
+    QString exportCurrent(const QString& fileName, const QSize& size) const;
+    // Every point of the shown sessions (the bandwidth view's data) as CSV.
+    QString exportData(const QString& fileName) const;
+
+private:
+    void fillTable();
+
+    std::vector<charts::CollectiveChart*> m_charts; // in tab order
+    CollectivePointModel* m_points;
+    QSortFilterProxyModel* m_sorted;
+    QTableView* m_table;
+    std::vector<charts::SessionCurves> m_data;
+};
+} // namespace rl

@@ -1,0 +1,80 @@
+// ridgeline: the GUI. Opens a workspace (importing the bundled samples on first start), imports
+// the paths given, and with --screenshot renders the window to a PNG and quits.
+#include <QApplication>
+#include <QIcon>
+#include <QPixmap>
+#include <QTimer>
+
+#include <cstdio>
+#include <memory>
+
+#include "importcontroller.h"
+#include "mainwindow.h"
+#include "settings.h"
+#include "startup.h"
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("ridgeline"));
+    QApplication::setApplicationName(QStringLiteral("ridgeline"));
+    QApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ridgeline.svg")));
+
+    rl::Settings settings;
+    const rl::StartupOptions options = rl::parseStartup(QApplication::arguments(), settings.lastWorkspace());
+    QStringList imports = options.paths;
+    if (options.firstStart) {
+        const QString samples = rl::sampleDataDir();
+        if (!samples.isEmpty())
+            imports.prepend(samples);
+    }
+    const bool screenshot = !options.screenshot.isEmpty();
+    if (screenshot)
+        qputenv("RIDGELINE_NO_DIALOGS", "1"); // a batch render must never wait for a click
+
+    rl::MainWindow window(&settings);
+    if (screenshot)
+        window.resize(1400, 850);
+    window.show();
+    window.selectFirstOnLoad(2);
+    window.openWorkspace(options.workspace);
+    if (!imports.isEmpty()) {
+        QObject::connect(&window, &rl::MainWindow::sessionsShown, &window,
+                         [&window, imports] { window.importPaths(imports); }, Qt::SingleShotConnection);
+        QObject::connect(&window, &rl::MainWindow::importDone, &window,
+                         [&window] { window.selectFirstOnLoad(2); });
+    }
+    if (!screenshot)
+        return app.exec();
+
+    // Render once the imports (if any) are stored and the first sessions' points are charted.
+    int exitCode = 1;
+    auto render = [&] {
+        QApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(options.screenshot, "PNG")) {
+            std::fprintf(stderr, "ridgeline: cannot write screenshot %s\n", qPrintable(options.screenshot));
+            exitCode = 1;
+        } else {
+            exitCode = 0;
+        }
+        app.quit();
+    };
+    auto pendingImports = std::make_shared<bool>(!imports.isEmpty());
+    QObject::connect(&window, &rl::MainWindow::importDone, &window, [pendingImports] { *pendingImports = false; });
+    QObject::connect(&window, &rl::MainWindow::chartsShown, &window, [pendingImports, render](int) {
+        if (!*pendingImports)
+            QTimer::singleShot(300, render); // let the charts lay out their axes
+    });
+    QObject::connect(&window, &rl::MainWindow::sessionsShown, &window, [pendingImports, render](int count) {
+        if (!*pendingImports && count == 0)
+            QTimer::singleShot(300, render); // nothing to chart: show the empty workspace
+    });
+    QTimer::singleShot(60000, &app, [&] {
+        std::fprintf(stderr, "ridgeline: timed out waiting for the workspace to load\n");
+        app.exit(2);
+    });
+    app.exec();
+    return exitCode;
+}

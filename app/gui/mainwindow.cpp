@@ -1,0 +1,253 @@
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QToolButton>
+
+#include <utility>
+
+#include "benchmarkdialog.h"
+#include "chartarea.h"
+#include "detailspanel.h"
+#include "importcontroller.h"
+#include "runcontroller.h"
+#include "sessionbrowser.h"
+#include "settings.h"
+#include "workspacecontroller.h"
+
+namespace rl {
+
+MainWindow::MainWindow(Settings* settings, QWidget* parent)
+    : QMainWindow(parent), m_settings(settings), m_workspace(new WorkspaceController(this)),
+      m_import(new ImportController(this)), m_run(new RunController(this)), m_browser(new SessionBrowser),
+      m_charts(new ChartArea), m_details(new DetailsPanel), m_pathLabel(new QLabel), m_progressLabel(new QLabel),
+      m_progress(new QProgressBar), m_cancel(new QToolButton)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Ridgeline"));
+    setAcceptDrops(true);
+    setCentralWidget(m_charts);
+
+    auto* sessionsDock = new QDockWidget(tr("Sessions"), this);
+    sessionsDock->setObjectName(QStringLiteral("sessionsDock"));
+    sessionsDock->setWidget(m_browser);
+    addDockWidget(Qt::LeftDockWidgetArea, sessionsDock);
+    auto* detailsDock = new QDockWidget(tr("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    resizeDocks({sessionsDock, detailsDock}, {430, 330}, Qt::Horizontal);
+
+    m_pathLabel->setObjectName(QStringLiteral("workspacePath"));
+    m_pathLabel->setToolTip(tr("The open workspace file"));
+    m_progress->setObjectName(QStringLiteral("jobProgress"));
+    m_progress->setToolTip(tr("Progress of the running import or benchmark"));
+    m_progress->setMaximumWidth(220);
+    m_cancel->setObjectName(QStringLiteral("cancelJob"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop the running import or benchmark; what is stored stays stored"));
+    statusBar()->addPermanentWidget(m_progressLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    statusBar()->addPermanentWidget(m_pathLabel);
+    hideProgress();
+
+    createMenus();
+
+    connect(m_workspace, &WorkspaceController::sessionsAvailable, this, [this](const std::vector<Session>& s) {
+        m_browser->setSessions(s);
+        if (m_selectFirst > 0) {
+            m_browser->selectFirst(std::exchange(m_selectFirst, 0));
+        }
+        emit sessionsShown(static_cast<int>(s.size()));
+    });
+    connect(m_workspace, &WorkspaceController::curvesAvailable, this,
+            [this](const std::vector<charts::SessionCurves>& curves) {
+                m_charts->setData(curves);
+                emit chartsShown(static_cast<int>(curves.size()));
+            });
+    connect(m_workspace, &WorkspaceController::operationFailed, this,
+            [this](const QString& message) { QMessageBox::warning(this, tr("Workspace"), message); });
+    connect(m_workspace, &WorkspaceController::notesSaved, m_details, &DetailsPanel::markNotesSaved);
+    connect(m_workspace, &WorkspaceController::notesSaved, this, [this] {
+        statusBar()->showMessage(tr("Notes saved"), 3000);
+        m_workspace->reloadSessions();
+    });
+    connect(m_details, &DetailsPanel::notesSaveRequested, m_workspace, &WorkspaceController::saveNotes);
+    connect(m_browser, &SessionBrowser::selectionChanged, this, &MainWindow::onSelection);
+
+    connect(m_import, &ImportController::progressChanged, this,
+            [this](int permille, const QString& file) { showProgress(tr("Importing %1").arg(file), permille); });
+    connect(m_import, &ImportController::importFinished, this, &MainWindow::onImportFinished);
+    connect(m_import, &ImportController::importCanceled, this, [this] {
+        hideProgress();
+        statusBar()->showMessage(tr("Import cancelled; files imported before stay in the workspace"), 5000);
+        m_workspace->reloadSessions();
+    });
+
+    connect(m_run, &RunController::runStarted, this, [this](std::int64_t id) {
+        m_selectFirst = 0;
+        m_workspace->reloadSessions();
+        connect(m_workspace, &WorkspaceController::sessionsAvailable, this,
+                [this, id] { m_browser->selectSessions({id}); }, Qt::SingleShotConnection);
+    });
+    connect(m_run, &RunController::pointAvailable, m_charts, &ChartArea::appendPoint);
+    connect(m_run, &RunController::progressChanged, this, [this](int done, int expected) {
+        showProgress(tr("Benchmark: %1 of %2 points").arg(done).arg(expected),
+                     expected > 0 ? int(qint64(done) * 1000 / expected) : -1);
+    });
+    connect(m_run, &RunController::runFinished, this, [this](std::int64_t, const QString& status, const QString& msg) {
+        hideProgress();
+        statusBar()->showMessage(msg.isEmpty() ? tr("Benchmark %1").arg(status)
+                                               : tr("Benchmark %1: %2").arg(status, msg), 10000);
+        m_workspace->reloadSessions();
+    });
+    connect(m_run, &RunController::runFailed, this, [this](const QString& message) {
+        hideProgress();
+        QMessageBox::warning(this, tr("Benchmark"), message);
+        m_workspace->reloadSessions();
+    });
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        if (m_import->isRunning())
+            m_import->cancel();
+        if (m_run->isRunning())
+            m_run->cancel();
+    });
+
+    if (!restoreGeometry(m_settings->windowGeometry()))
+        resize(1400, 850);
+    restoreState(m_settings->windowState(), Settings::kWindowStateVersion);
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::workspacePath() const { return m_workspace->path(); }
+
+void MainWindow::openWorkspace(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_charts->setData({});
+    m_details->setSession(std::nullopt);
+    m_import->setWorkspacePath(absolute);
+    m_workspace->open(absolute);
+    m_settings->addRecentWorkspace(absolute);
+    m_settings->setLastWorkspace(absolute);
+    m_pathLabel->setText(absolute);
+    setWindowTitle(tr("%1 — Ridgeline").arg(QFileInfo(absolute).fileName()));
+}
+
+void MainWindow::selectFirstOnLoad(int count) { m_selectFirst = count; }
+
+void MainWindow::importPaths(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    if (m_import->isRunning()) {
+        statusBar()->showMessage(tr("An import is running; wait for it or cancel it first"), 5000);
+        return;
+    }
+    showProgress(tr("Importing…"), -1);
+    m_import->start(paths);
+}
+
+void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
+{
+    if (ids.size() == 1)
+        m_details->setSession(m_browser->session(ids.front()));
+    else if (ids.empty())
+        m_details->setSession(std::nullopt);
+    else
+        m_details->setMultipleSelected(static_cast<int>(ids.size()));
+    m_shownIds = ids;
+    m_workspace->loadCurves(ids);
+}
+
+void MainWindow::onImportFinished(const ImportReport& report)
+{
+    hideProgress();
+    statusBar()->showMessage(report.summary(), 10000);
+    if (!report.errors.isEmpty() || !report.warnings.isEmpty()) {
+        QMessageBox box(QMessageBox::Warning, tr("Import"), report.summary(), QMessageBox::Ok, this);
+        box.setObjectName(QStringLiteral("importProblems"));
+        box.setInformativeText(report.errors.isEmpty() ? tr("Some lines were skipped.")
+                                                        : tr("Files that failed were not imported; nothing of them "
+                                                             "was stored."));
+        box.setDetailedText((report.errors + report.warnings).join(u'\n'));
+        if (!qEnvironmentVariableIsSet("RIDGELINE_NO_DIALOGS"))
+            box.exec();
+    }
+    m_workspace->reloadSessions();
+    emit importDone(report);
+}
+
+void MainWindow::showProgress(const QString& what, int permille)
+{
+    m_progressLabel->setText(what);
+    m_progress->setRange(0, permille < 0 ? 0 : 1000); // indeterminate until the first real tick
+    if (permille >= 0)
+        m_progress->setValue(permille);
+    for (QWidget* w : {static_cast<QWidget*>(m_progressLabel), static_cast<QWidget*>(m_progress),
+                       static_cast<QWidget*>(m_cancel)})
+        w->show();
+}
+
+void MainWindow::hideProgress()
+{
+    for (QWidget* w : {static_cast<QWidget*>(m_progressLabel), static_cast<QWidget*>(m_progress),
+                       static_cast<QWidget*>(m_cancel)})
+        w->hide();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_run->isRunning()) {
+        QMessageBox box(QMessageBox::Question, tr("Benchmark running"),
+                        tr("A benchmark is still running. Leave it running in the background (it keeps writing "
+                           "to the workspace) or cancel it?"),
+                        QMessageBox::NoButton, this);
+        auto* leave = box.addButton(tr("Leave running"), QMessageBox::AcceptRole);
+        auto* stop = box.addButton(tr("Cancel benchmark"), QMessageBox::DestructiveRole);
+        box.addButton(QMessageBox::Cancel);
+        box.exec();
+        if (box.clickedButton() == leave) {
+            m_run->detach();
+        } else if (box.clickedButton() == stop) {
+            m_run->cancel();
+        } else {
+            event->ignore();
+            return;
+        }
+    }
+    m_import->cancel();
+    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowState(saveState(Settings::kWindowStateVersion));
+    m_settings->sync();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    importPaths(paths);
+    event->acceptProposedAction();
+}
+} // namespace rl

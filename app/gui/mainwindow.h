@@ -1,0 +1,85 @@
+#pragma once
+// The main window only composes: session browser, chart area and details panel, the menus, and
+// the controllers that do the work (workspace reads, imports, runs, export, settings).
+#include <QMainWindow>
+
+#include <vector>
+
+#include "chartdata.h"
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace rl {
+
+class ChartArea;
+class DetailsPanel;
+class ImportController;
+class RunController;
+class SessionBrowser;
+class Settings;
+class WorkspaceController;
+struct ImportReport;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(Settings* settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openWorkspace(const QString& path);
+    QString workspacePath() const;
+    void importPaths(const QStringList& paths);
+    // After the next session list arrives, select its first `count` sessions (charts show data).
+    void selectFirstOnLoad(int count);
+
+    SessionBrowser* sessionBrowser() const { return m_browser; }
+    ChartArea* chartArea() const { return m_charts; }
+    DetailsPanel* detailsPanel() const { return m_details; }
+    ImportController* importController() const { return m_import; }
+    RunController* runController() const { return m_run; }
+
+signals:
+    void sessionsShown(int count);  // a session list arrived and is shown
+    void chartsShown(int sessions); // the selected sessions' points are in the charts
+    void importDone(const rl::ImportReport& report);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createMenus();
+    void updateRecentMenu(const QStringList& recent);
+    void newWorkspace();
+    void chooseWorkspace();
+    void chooseImport();
+    void newBenchmark();
+    void exportChart();
+    void exportCsv();
+    void about();
+    void onSelection(const std::vector<std::int64_t>& ids);
+    void onImportFinished(const ImportReport& report);
+    void showProgress(const QString& what, int permille);
+    void hideProgress();
+
+    Settings* m_settings;
+    WorkspaceController* m_workspace;
+    ImportController* m_import;
+    RunController* m_run;
+    SessionBrowser* m_browser;
+    ChartArea* m_charts;
+    DetailsPanel* m_details;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_pathLabel;
+    QLabel* m_progressLabel;
+    QProgressBar* m_progress;
+    QToolButton* m_cancel;
+    int m_selectFirst = 0;
+    std::vector<std::int64_t> m_shownIds;
+};
+} // namespace rl

@@ -1,0 +1,163 @@
+// MainWindow's menus and the dialogs behind them (kept apart from the window's wiring).
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+
+#include "benchmarkdialog.h"
+#include "chartarea.h"
+#include "collectivechart.h"
+#include "mainwindow.h"
+#include "runcontroller.h"
+#include "settings.h"
+#include "store/workspace.h"
+
+namespace rl {
+
+void MainWindow::createMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto add = [this](QMenu* menu, const QString& text, const QString& tip, auto slot,
+                      QKeySequence key = {}) {
+        QAction* a = menu->addAction(text);
+        a->setToolTip(tip);
+        a->setStatusTip(tip);
+        a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    add(file, tr("&New workspace…"), tr("Create an empty workspace file and open it"), &MainWindow::newWorkspace,
+        QKeySequence::New);
+    add(file, tr("&Open workspace…"), tr("Open another workspace file"), &MainWindow::chooseWorkspace,
+        QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("&Recent workspaces"));
+    m_recentMenu->setToolTip(tr("Workspaces opened before"));
+    file->addSeparator();
+    add(file, tr("&Import…"), tr("Import benchmark output, traces or logs (files or folders; drop them on the window too)"),
+        &MainWindow::chooseImport, QKeySequence(tr("Ctrl+I")));
+    add(file, tr("New collective &benchmark…"), tr("Run a collective sweep with ridgeline-bench"),
+        &MainWindow::newBenchmark, QKeySequence(tr("Ctrl+B")));
+    file->addSeparator();
+    add(file, tr("Export &chart…"), tr("Save the current chart as PNG, SVG or PDF"), &MainWindow::exportChart,
+        QKeySequence(tr("Ctrl+E")));
+    add(file, tr("Export &data (CSV)…"), tr("Save the points of the selected sessions as CSV"),
+        &MainWindow::exportCsv);
+    file->addSeparator();
+    add(file, tr("&Quit"), tr("Close Ridgeline"), &MainWindow::close, QKeySequence::Quit);
+    file->setToolTipsVisible(true);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    add(help, tr("&About Ridgeline"), tr("Version and purpose"), &MainWindow::about);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setToolTip(tr("Qt version and licence"));
+
+    updateRecentMenu(m_settings->recentWorkspaces());
+    connect(m_settings, &Settings::recentWorkspacesChanged, this, &MainWindow::updateRecentMenu);
+}
+
+void MainWindow::updateRecentMenu(const QStringList& recent)
+{
+    m_recentMenu->clear();
+    for (const auto& path : recent) {
+        QAction* a = m_recentMenu->addAction(path);
+        a->setToolTip(tr("Open %1").arg(path));
+        connect(a, &QAction::triggered, this, [this, path] { openWorkspace(path); });
+    }
+    m_recentMenu->addSeparator();
+    QAction* clear = m_recentMenu->addAction(tr("&Clear list"));
+    clear->setToolTip(tr("Forget the recent workspaces (the files stay)"));
+    clear->setEnabled(!recent.isEmpty());
+    connect(clear, &QAction::triggered, m_settings, &Settings::clearRecentWorkspaces);
+}
+
+void MainWindow::newWorkspace()
+{
+    QString f = QFileDialog::getSaveFileName(this, tr("New workspace"), QFileInfo(workspacePath()).absolutePath(),
+                                             tr("Ridgeline workspace (*.db)"));
+    if (f.isEmpty())
+        return;
+    if (QFileInfo(f).suffix().isEmpty())
+        f += QStringLiteral(".db");
+    openWorkspace(f); // the reader job creates the file
+}
+
+void MainWindow::chooseWorkspace()
+{
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), QFileInfo(workspacePath()).absolutePath(),
+                                                   tr("Ridgeline workspace (*.db);;All files (*)"));
+    if (!f.isEmpty())
+        openWorkspace(f);
+}
+
+void MainWindow::chooseImport()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Import"), m_settings->lastImportDir(),
+                                                            tr("Benchmark output (*.txt *.log *.out *.json *.jsonl "
+                                                               "*.csv *.gz);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    m_settings->setLastImportDir(QFileInfo(files.first()).absolutePath());
+    importPaths(files);
+}
+
+void MainWindow::newBenchmark()
+{
+    if (m_run->isRunning()) {
+        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+        return;
+    }
+    BenchmarkDialog dialog(RunController::findCli(), workspacePath(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const BenchmarkConfig c = dialog.config();
+    showProgress(tr("Benchmark starting…"), -1);
+    m_run->start(RunController::findCli(), c.cliArguments(workspacePath()), c.expectedPoints());
+}
+
+void MainWindow::exportChart()
+{
+    QString selected;
+    QString f = QFileDialog::getSaveFileName(this, tr("Export chart"), m_settings->lastImportDir(),
+                                             tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+                                             &selected);
+    if (f.isEmpty())
+        return;
+    if (QFileInfo(f).suffix().isEmpty()) // the format comes from the chosen filter
+        f += selected.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
+             : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                       : QStringLiteral(".png");
+    const QString error = m_charts->exportCurrent(f, m_settings->exportSize());
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export chart"), error);
+    else
+        statusBar()->showMessage(tr("Chart saved to %1").arg(f), 5000);
+}
+
+void MainWindow::exportCsv()
+{
+    if (m_charts->data().empty()) {
+        QMessageBox::information(this, tr("Export data"), tr("Select the sessions to export first."));
+        return;
+    }
+    QString f = QFileDialog::getSaveFileName(this, tr("Export data"), m_settings->lastImportDir(),
+                                             tr("CSV (*.csv)"));
+    if (f.isEmpty())
+        return;
+    if (QFileInfo(f).suffix().isEmpty())
+        f += QStringLiteral(".csv");
+    const QString error = m_charts->exportData(f);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export data"), error);
+    else
+        statusBar()->showMessage(tr("%1 points saved to %2").arg(m_charts->pointCount()).arg(f), 5000);
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About Ridgeline"),
+                       tr("<b>Ridgeline %1</b><p>Benchmark, import, model and chart large-model training "
+                          "clusters (AMD MI300X, NVIDIA H100).</p><p>Workspace: %2</p>")
+                           .arg(QStringLiteral(RIDGELINE_VERSION), workspacePath().toHtmlEscaped()));
+}
+} // namespace rl

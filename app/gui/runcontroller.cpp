@@ -1,0 +1,136 @@
+#include "runcontroller.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "records/wireformat.h"
+
+namespace rl {
+
+RunController::RunController(QObject* parent) : QObject(parent) {}
+
+RunController::~RunController()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_process->terminate(); // the owner chose "cancel" or never asked: do not orphan ranks
+        m_process->waitForFinished(5000);
+    }
+}
+
+QString RunController::findCli()
+{
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const auto& candidate : {dir + QStringLiteral("/ridgeline-cli"), dir + QStringLiteral("/../cli/ridgeline-cli")}) {
+        const QFileInfo info(candidate);
+        if (info.isExecutable())
+            return info.canonicalFilePath();
+    }
+    return QStringLiteral("ridgeline-cli"); // on PATH
+}
+
+bool RunController::isRunning() const { return m_process && m_process->state() != QProcess::NotRunning; }
+
+void RunController::start(const QString& program, const QStringList& arguments, int expectedPoints)
+{
+    if (isRunning()) {
+        emit runFailed(tr("A benchmark is already running."));
+        return;
+    }
+    m_buffer.clear();
+    m_stderrTail.clear();
+    m_sessionId = 0;
+    m_points = 0;
+    m_expected = expectedPoints;
+    m_sawEnd = false;
+    m_process = new QProcess(this);
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &RunController::readOutput);
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        m_stderrTail += m_process->readAllStandardError();
+        if (m_stderrTail.size() > 4096)
+            m_stderrTail = m_stderrTail.right(4096);
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this, program](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            emit runFailed(tr("Could not start %1: %2").arg(program, m_process->errorString()));
+    });
+    connect(m_process, &QProcess::finished, this, &RunController::onFinished);
+    emit progressChanged(0, m_expected);
+    m_process->start(program, arguments);
+}
+
+void RunController::cancel()
+{
+    if (isRunning())
+        m_process->terminate(); // SIGTERM: the CLI forwards it to the ranks and stores "cancelled"
+}
+
+void RunController::detach()
+{
+    if (!isRunning())
+        return;
+    // QProcess kills its child when destroyed; a run the user wants kept must outlive us, so the
+    // object is released on purpose. The CLI ignores SIGPIPE once nobody reads its output.
+    m_process->disconnect(this);
+    m_process->setParent(nullptr);
+    m_process.clear();
+}
+
+void RunController::readOutput()
+{
+    m_buffer += m_process->readAllStandardOutput();
+    qsizetype nl;
+    while ((nl = m_buffer.indexOf('\n')) >= 0) {
+        const QByteArray line = m_buffer.left(nl);
+        m_buffer.remove(0, nl + 1);
+        handleLine(line);
+    }
+}
+
+void RunController::handleLine(const QByteArray& line)
+{
+    const std::string_view text(line.constData(), static_cast<size_t>(line.size()));
+    std::optional<wire::Record> rec;
+    std::int64_t sessionId = m_sessionId;
+    try {
+        rec = wire::parseLine(text);
+        if (!rec)
+            return;
+        const auto j = nlohmann::json::parse(text);
+        sessionId = j.value("session_id", m_sessionId);
+    } catch (const std::exception&) {
+        return; // not a record (launcher chatter); the CLI already passed it to stderr
+    }
+    if (std::holds_alternative<wire::SessionHeader>(*rec)) {
+        m_sessionId = sessionId;
+        emit runStarted(m_sessionId);
+    } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
+        ++m_points;
+        emit pointAvailable(sessionId, *p);
+        emit progressChanged(m_points, std::max(m_expected, m_points));
+    } else if (auto* e = std::get_if<wire::End>(&*rec)) {
+        m_sawEnd = true;
+        emit runFinished(sessionId, QString::fromLatin1(toString(e->status)), QString::fromStdString(e->message));
+    }
+}
+
+void RunController::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    readOutput();
+    if (!m_buffer.isEmpty())
+        handleLine(std::exchange(m_buffer, {}));
+    if (!m_sawEnd) {
+        QString msg = status == QProcess::CrashExit ? tr("ridgeline-cli crashed")
+                                                    : tr("ridgeline-cli exited with code %1").arg(exitCode);
+        if (!m_stderrTail.trimmed().isEmpty())
+            msg += QStringLiteral(": ") + QString::fromLocal8Bit(m_stderrTail.trimmed());
+        emit runFailed(msg);
+    }
+    m_process->deleteLater();
+    m_process.clear();
+}
+} // namespace rl

@@ -1,0 +1,55 @@
+#pragma once
+// Runs a benchmark as a ridgeline-cli process (hotspot's PerfRecord): the CLI stores every point
+// in the workspace itself and echoes it as a JSON line, which this class turns into signals.
+// Cancel sends SIGTERM; the CLI forwards it to every rank and marks the session cancelled.
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+
+#include <cstdint>
+
+#include "records/collectivepoint.h"
+
+namespace rl {
+
+class RunController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    // ridgeline-cli next to this program (installed) or in the build tree (../cli/).
+    static QString findCli();
+
+    bool isRunning() const;
+    std::int64_t sessionId() const { return m_sessionId; }
+    int pointsDone() const { return m_points; }
+    int pointsExpected() const { return m_expected; }
+
+    void start(const QString& program, const QStringList& arguments, int expectedPoints);
+    void cancel();
+    // Lets the process outlive this object (and the GUI): it keeps writing to the store.
+    void detach();
+
+signals:
+    void runStarted(std::int64_t sessionId);
+    void pointAvailable(std::int64_t sessionId, const rl::CollectivePoint& point);
+    void progressChanged(int done, int expected);
+    void runFinished(std::int64_t sessionId, const QString& status, const QString& message);
+    void runFailed(const QString& message);
+
+private:
+    void readOutput();
+    void handleLine(const QByteArray& line);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+
+    QPointer<QProcess> m_process;
+    QByteArray m_buffer;
+    QByteArray m_stderrTail;
+    std::int64_t m_sessionId = 0;
+    int m_points = 0;
+    int m_expected = 0;
+    bool m_sawEnd = false;
+};
+} // namespace rl

@@ -1,0 +1,40 @@
+#pragma once
+// The session browser: a search field over the session tree (kind groups, newest first).
+// Emits the ids of the selected sessions, in selection order, whenever the selection changes.
+#include <QWidget>
+
+#include <vector>
+
+#include "records/session.h"
+
+class QLineEdit;
+class QTreeView;
+
+namespace rl {
+
+class SessionModel;
+class SessionFilterProxy;
+
+class SessionBrowser : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SessionBrowser(QWidget* parent = nullptr);
+
+    void setSessions(std::vector<Session> sessions); // keeps the selection when the ids survive
+    std::vector<std::int64_t> selectedIds() const;
+    std::optional<Session> session(std::int64_t id) const;
+    void selectSessions(const std::vector<std::int64_t>& ids);
+    void selectFirst(int count); // the newest sessions of the first group
+    SessionModel* model() const { return m_model; }
+
+signals:
+    void selectionChanged(const std::vector<std::int64_t>& ids);
+
+private:
+    QLineEdit* m_search;
+    QTreeView* m_view;
+    SessionModel* m_model;
+    SessionFilterProxy* m_proxy;
+};
+} // namespace rl

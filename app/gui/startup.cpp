@@ -1,0 +1,60 @@
+#include "startup.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include "store/workspace.h"
+
+namespace rl {
+
+StartupOptions parseStartup(const QStringList& arguments, const QString& lastWorkspace)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main", "Ridgeline: benchmark, import, model and chart large-model training clusters."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption db(QStringLiteral("db"),
+                                QCoreApplication::translate("main", "Workspace file (default: the last one used, "
+                                                                    "or the per-user workspace)."),
+                                QStringLiteral("FILE"));
+    const QCommandLineOption shot(QStringLiteral("screenshot"),
+                                  QCoreApplication::translate("main", "Render the main window to a PNG and quit."),
+                                  QStringLiteral("FILE.png"));
+    parser.addOption(db);
+    parser.addOption(shot);
+    parser.addPositionalArgument(QStringLiteral("paths"),
+                                 QCoreApplication::translate("main", "Files or folders to import."),
+                                 QStringLiteral("[PATHS...]"));
+    parser.process(arguments);
+
+    StartupOptions o;
+    o.workspace = parser.value(db);
+    if (o.workspace.isEmpty())
+        o.workspace = !lastWorkspace.isEmpty() && QFileInfo::exists(lastWorkspace)
+                          ? lastWorkspace
+                          : QString::fromStdString(store::Workspace::defaultPath());
+    o.workspace = QFileInfo(o.workspace).absoluteFilePath();
+    o.firstStart = !QFileInfo::exists(o.workspace);
+    o.screenshot = parser.value(shot);
+    for (const auto& p : parser.positionalArguments())
+        o.paths << QFileInfo(p).absoluteFilePath();
+    return o;
+}
+
+QString sampleDataDir()
+{
+    const QString app = QCoreApplication::applicationDirPath();
+    const QStringList candidates{
+        app + QStringLiteral("/../share/ridgeline/sample_data"),
+        QStringLiteral(RIDGELINE_INSTALL_RESOURCE_DIR "/sample_data"),
+        QStringLiteral(RIDGELINE_SOURCE_RESOURCE_DIR "/../sample_data"),
+    };
+    for (const auto& c : candidates)
+        if (QFileInfo(c).isDir() && !QDir(c).isEmpty(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot))
+            return QDir::cleanPath(c);
+    return {};
+}
+} // namespace rl

@@ -1,0 +1,21 @@
+#pragma once
+// What `ridgeline [--db FILE] [--screenshot FILE.png] [PATHS...]` asks for, and where the bundled
+// sample data lives.
+#include <QString>
+#include <QStringList>
+
+namespace rl {
+
+struct StartupOptions
+{
+    QString workspace;  // resolved: --db, else the last one used, else the per-user default
+    bool firstStart = false; // the workspace file does not exist yet: import the samples
+    QString screenshot; // render the window to this PNG and quit
+    QStringList paths;  // files and folders to import
+};
+
+// Parses the application's arguments; exits with the parser's message on --help or errors.
+StartupOptions parseStartup(const QStringList& arguments, const QString& lastWorkspace);
+// share/ridgeline/sample_data next to the installed program, or sample_data/ in the source tree.
+QString sampleDataDir();
+} // namespace rl

@@ -1,0 +1,98 @@
+#include "workspacecontroller.h"
+
+#include <variant>
+
+#include "jobtracker.h"
+#include "store/workspace.h"
+
+namespace rl {
+namespace {
+// A job's answer: the value, or the error message the store threw.
+template <typename T>
+using Outcome = std::variant<T, QString>;
+} // namespace
+
+WorkspaceController::WorkspaceController(QObject* parent)
+    : QObject(parent), m_sessionsJob(new JobTracker(this)), m_curvesJob(new JobTracker(this)),
+      m_notesJob(new JobTracker(this))
+{
+}
+
+void WorkspaceController::open(const QString& path)
+{
+    m_path = path;
+    emit workspaceChanged(path);
+    reloadSessions();
+}
+
+void WorkspaceController::reloadSessions()
+{
+    const std::string path = m_path.toStdString();
+    m_sessionsJob->start<Outcome<std::vector<Session>>>(
+        [path](auto&) -> Outcome<std::vector<Session>> {
+            try {
+                store::Workspace ws(path);
+                ws.markOrphanedRuns();
+                return ws.sessions();
+            } catch (const std::exception& e) {
+                return QString::fromStdString(e.what());
+            }
+        },
+        [this](Outcome<std::vector<Session>> out) {
+            if (auto* err = std::get_if<QString>(&out))
+                emit operationFailed(*err);
+            else
+                emit sessionsAvailable(std::get<std::vector<Session>>(out));
+        });
+}
+
+void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds)
+{
+    using Curves = std::vector<charts::SessionCurves>;
+    const std::string path = m_path.toStdString();
+    m_curvesJob->start<Outcome<Curves>>(
+        [path, sessionIds](auto& control) -> Outcome<Curves> {
+            try {
+                store::Workspace ws(path);
+                Curves curves;
+                for (auto id : sessionIds) {
+                    if (control.isCanceled())
+                        break;
+                    if (auto s = ws.session(id))
+                        curves.push_back({*s, ws.collectivePoints(id)});
+                }
+                return curves;
+            } catch (const std::exception& e) {
+                return QString::fromStdString(e.what());
+            }
+        },
+        [this](Outcome<Curves> out) {
+            if (auto* err = std::get_if<QString>(&out))
+                emit operationFailed(*err);
+            else
+                emit curvesAvailable(std::get<Curves>(out));
+        });
+}
+
+void WorkspaceController::saveNotes(std::int64_t sessionId, const QString& notes)
+{
+    const std::string path = m_path.toStdString();
+    const std::string text = notes.toStdString();
+    m_notesJob->start<QString>(
+        [path, sessionId, text](auto&) -> QString {
+            try {
+                store::Workspace ws(path);
+                ws.setNotes(sessionId, text);
+                return {};
+            } catch (const std::exception& e) {
+                return QString::fromStdString(e.what());
+            }
+        },
+        [this, sessionId, notes](const QString& error) {
+            if (error.isEmpty())
+                emit notesSaved(sessionId, notes);
+            else
+                emit operationFailed(tr("Could not save the notes: %1").arg(error));
+        });
+}
+} // namespace rl

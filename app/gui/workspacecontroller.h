@@ -1,0 +1,42 @@
+#pragma once
+// Reads the open workspace for the views, always off the GUI thread: the session list, the
+// points of the selected sessions, and note edits. Each reader job opens its own connection.
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+#include "chartdata.h"
+#include "records/session.h"
+
+namespace rl {
+
+class JobTracker;
+
+class WorkspaceController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit WorkspaceController(QObject* parent = nullptr);
+
+    QString path() const { return m_path; }
+    // Opens (creating if needed) and loads the session list.
+    void open(const QString& path);
+    void reloadSessions();
+    void loadCurves(const std::vector<std::int64_t>& sessionIds);
+    void saveNotes(std::int64_t sessionId, const QString& notes);
+
+signals:
+    void workspaceChanged(const QString& path);
+    void sessionsAvailable(const std::vector<rl::Session>& sessions);
+    void curvesAvailable(const std::vector<rl::charts::SessionCurves>& curves);
+    void notesSaved(std::int64_t sessionId, const QString& notes);
+    void operationFailed(const QString& message);
+
+private:
+    QString m_path;
+    JobTracker* m_sessionsJob;
+    JobTracker* m_curvesJob;
+    JobTracker* m_notesJob;
+};
+} // namespace rl
