@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 
+#include "collectives/collectivesweep.h"
 #include "units/units.h"
 
 namespace rl {
@@ -12,6 +13,13 @@ QString BenchmarkConfig::validate() const
         return QObject::tr("Choose at least one operation.");
     if (dtypes.isEmpty())
         return QObject::tr("Choose at least one data type.");
+    try { // the runner's own parsers, so the dialog never builds a command the runner rejects
+        parseOpList(ops.join(u',').toStdString());
+        parseDtypeList(dtypes.join(u',').toStdString());
+        parseRedopList(redop.toStdString());
+    } catch (const std::invalid_argument& e) {
+        return QString::fromStdString(e.what());
+    }
     const auto lo = units::parseBytes(minBytes.toStdString());
     const auto hi = units::parseBytes(maxBytes.toStdString());
     if (!lo || *lo <= 0)
@@ -53,17 +61,15 @@ int BenchmarkConfig::expectedPoints() const
 
 QStringList BenchmarkConfig::runnerArguments() const
 {
-    QStringList args{QStringLiteral("collectives"),
-                     QStringLiteral("--ops"), ops.join(u','),
+    QStringList args{QStringLiteral("--ops"), ops.join(u','),
                      QStringLiteral("-b"), minBytes,
                      QStringLiteral("-e"), maxBytes,
                      QStringLiteral("-f"), QString::number(factor),
-                     QStringLiteral("--dtypes"), dtypes.join(u','),
-                     QStringLiteral("--redop"), redop,
+                     QStringLiteral("-d"), dtypes.join(u','),
+                     QStringLiteral("-o"), redop,
+                     QStringLiteral("--inplace"), inPlace ? QStringLiteral("both") : QStringLiteral("0"),
                      QStringLiteral("-n"), QString::number(iterations),
                      QStringLiteral("-w"), QString::number(warmup)};
-    if (inPlace)
-        args << QStringLiteral("--in-place");
     return args;
 }
 
@@ -82,6 +88,9 @@ QStringList BenchmarkConfig::cliArguments(const QString& workspace) const
              << QStringLiteral("--ppn") << QString::number(ppn);
         break;
     }
+    if (launcher != Launcher::Template)
+        for (const auto& a : mpirunOptions.split(u' ', Qt::SkipEmptyParts))
+            args << QStringLiteral("--mpirun-arg") << a;
     if (!title.isEmpty())
         args << QStringLiteral("--title") << title;
     args << QStringLiteral("--");

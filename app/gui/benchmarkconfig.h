@@ -24,6 +24,7 @@ struct BenchmarkConfig
     int np = 2;
     Launcher launcher = Launcher::LocalMpirun;
     QString hostfile;
+    QString mpirunOptions; // extra mpirun arguments, whitespace separated (e.g. --oversubscribe)
     QString launchTemplate = QStringLiteral("srun -N {nodes} --ntasks-per-node {ppn} {bench}");
     int nodes = 1;
     int ppn = 2;
@@ -36,6 +37,7 @@ struct BenchmarkConfig
     // Points the runner will report: ops x sizes x dtypes (x 2 with in-place: both variants).
     int expectedPoints() const;
 
+    // Arguments of `ridgeline-bench collectives` (after the subcommand, which ridgeline-cli adds).
     QStringList runnerArguments() const;
     // Arguments of ridgeline-cli (without the program itself).
     QStringList cliArguments(const QString& workspace) const;

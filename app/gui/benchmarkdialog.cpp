@@ -1,5 +1,7 @@
 #include "benchmarkdialog.h"
 
+#include "collectives/collectivesweep.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -36,10 +38,21 @@ QLineEdit* edit(const QString& name, const QString& tip)
     return e;
 }
 
-const QStringList kOps{QStringLiteral("all_reduce"), QStringLiteral("reduce_scatter"), QStringLiteral("all_gather"),
-                       QStringLiteral("broadcast"), QStringLiteral("all_to_all")};
-const QStringList kDtypes{QStringLiteral("float32"), QStringLiteral("bfloat16"), QStringLiteral("float16"),
-                          QStringLiteral("float64"), QStringLiteral("int32")};
+// The runner's vocabulary, so every choice here is one ridgeline-bench accepts.
+QStringList opNames()
+{
+    QStringList names;
+    for (auto op : rl::benchmarkedOps())
+        names << QString::fromUtf8(rl::toString(op));
+    return names;
+}
+const QStringList kOps = opNames();
+const QStringList kDtypes{QString::fromUtf8(rl::toString(rl::DataType::Float32)),
+                          QString::fromUtf8(rl::toString(rl::DataType::Float64)),
+                          QString::fromUtf8(rl::toString(rl::DataType::Int32))};
+const QStringList kRedops{QString::fromUtf8(rl::toString(rl::ReduceOp::Sum)),
+                          QString::fromUtf8(rl::toString(rl::ReduceOp::Max)),
+                          QString::fromUtf8(rl::toString(rl::ReduceOp::Min))};
 } // namespace
 
 BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& workspace, QWidget* parent)
@@ -72,12 +85,11 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_factor = spin(QStringLiteral("factor"), 2, 1024, QStringLiteral(" ×"), tr("Size multiplier between steps (-f)"));
     m_redop = new QComboBox;
     m_redop->setObjectName(QStringLiteral("redop"));
-    m_redop->addItems({QStringLiteral("sum"), QStringLiteral("prod"), QStringLiteral("max"), QStringLiteral("min"),
-                       QStringLiteral("avg")});
+    m_redop->addItems(kRedops);
     m_redop->setToolTip(tr("Reduction operation for all_reduce and reduce_scatter"));
     m_inPlace = new QCheckBox(tr("Also in-place"));
     m_inPlace->setObjectName(QStringLiteral("inPlace"));
-    m_inPlace->setToolTip(tr("Measure the in-place variant as well (send buffer = receive buffer)"));
+    m_inPlace->setToolTip(tr("Measure the in-place variant (MPI_IN_PLACE) as well as out-of-place (--inplace both)"));
     m_iterations = spin(QStringLiteral("iterations"), 1, 100000, tr(" iterations"), tr("Timed iterations per size (-n)"));
     m_warmup = spin(QStringLiteral("warmup"), 0, 100000, tr(" iterations"), tr("Untimed warm-up iterations per size (-w)"));
     m_np = spin(QStringLiteral("np"), 1, 1000000, tr(" ranks"), tr("Total MPI ranks (-np)"));
@@ -93,6 +105,8 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     auto* hostRow = new QHBoxLayout;
     hostRow->addWidget(m_hostfile);
     hostRow->addWidget(browse);
+    m_mpirunOptions = edit(QStringLiteral("mpirunOptions"),
+                           tr("Extra mpirun arguments, e.g. --oversubscribe or --mca btl self,vader"));
     m_template = edit(QStringLiteral("launchTemplate"),
                       tr("Launcher command; {nodes}, {ppn} and {bench} are replaced, e.g. "
                          "srun -N {nodes} --ntasks-per-node {ppn} {bench}"));
@@ -127,6 +141,7 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     form->addRow(tr("Ranks:"), m_np);
     form->addRow(tr("Launcher:"), m_launcher);
     form->addRow(tr("Hostfile:"), hostRow);
+    form->addRow(tr("mpirun options:"), m_mpirunOptions);
     form->addRow(tr("Template:"), m_template);
     form->addRow(tr("Nodes:"), m_nodes);
     form->addRow(tr("Ranks per node:"), m_ppn);
@@ -159,7 +174,7 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     });
     for (auto* c : m_ops + m_dtypes)
         connect(c, &QCheckBox::toggled, this, &BenchmarkDialog::updatePreview);
-    for (auto* e : {m_minBytes, m_maxBytes, m_hostfile, m_template, m_title})
+    for (auto* e : {m_minBytes, m_maxBytes, m_hostfile, m_mpirunOptions, m_template, m_title})
         connect(e, &QLineEdit::textChanged, this, &BenchmarkDialog::updatePreview);
     for (auto* s : {m_factor, m_iterations, m_warmup, m_np, m_nodes, m_ppn})
         connect(s, &QSpinBox::valueChanged, this, &BenchmarkDialog::updatePreview);
@@ -190,6 +205,7 @@ BenchmarkConfig BenchmarkDialog::config() const
     c.np = m_np->value();
     c.launcher = static_cast<BenchmarkConfig::Launcher>(m_launcher->currentIndex());
     c.hostfile = m_hostfile->text().trimmed();
+    c.mpirunOptions = m_mpirunOptions->text().trimmed();
     c.launchTemplate = m_template->text().trimmed();
     c.nodes = m_nodes->value();
     c.ppn = m_ppn->value();
@@ -213,6 +229,7 @@ void BenchmarkDialog::setConfig(const BenchmarkConfig& c)
     m_np->setValue(c.np);
     m_launcher->setCurrentIndex(static_cast<int>(c.launcher));
     m_hostfile->setText(c.hostfile);
+    m_mpirunOptions->setText(c.mpirunOptions);
     m_template->setText(c.launchTemplate);
     m_nodes->setValue(c.nodes);
     m_ppn->setValue(c.ppn);
@@ -227,6 +244,7 @@ void BenchmarkDialog::updatePreview()
     const auto launcher = c.launcher;
     m_hostfile->setEnabled(launcher == BenchmarkConfig::Launcher::Hostfile);
     m_template->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
+    m_mpirunOptions->setEnabled(launcher != BenchmarkConfig::Launcher::Template);
     m_nodes->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
     m_ppn->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
     const QString problem = c.validate();

@@ -41,6 +41,7 @@ private:
     QSpinBox* m_warmup;
     QSpinBox* m_np;
     QComboBox* m_launcher;
+    QLineEdit* m_mpirunOptions = nullptr;
     QLineEdit* m_hostfile;
     QLineEdit* m_template;
     QSpinBox* m_nodes;

@@ -14,11 +14,11 @@ using rl::BenchmarkConfig;
 using rl::BenchmarkDialog;
 
 namespace {
-const QStringList kRunner{QStringLiteral("collectives"), QStringLiteral("--ops"), QStringLiteral("all_reduce,all_gather"),
+const QStringList kRunner{QStringLiteral("--ops"), QStringLiteral("all_reduce,all_gather"),
                           QStringLiteral("-b"), QStringLiteral("1K"), QStringLiteral("-e"), QStringLiteral("1M"),
-                          QStringLiteral("-f"), QStringLiteral("4"), QStringLiteral("--dtypes"),
-                          QStringLiteral("bfloat16"), QStringLiteral("--redop"), QStringLiteral("sum"),
-                          QStringLiteral("-n"), QStringLiteral("50"), QStringLiteral("-w"), QStringLiteral("10")};
+                          QStringLiteral("-f"), QStringLiteral("4"), QStringLiteral("-d"),
+                          QStringLiteral("float64"), QStringLiteral("-o"), QStringLiteral("sum"),
+                          QStringLiteral("--inplace"), QStringLiteral("0"), QStringLiteral("-n"), QStringLiteral("50"), QStringLiteral("-w"), QStringLiteral("10")};
 
 BenchmarkConfig base()
 {
@@ -27,7 +27,7 @@ BenchmarkConfig base()
     c.minBytes = QStringLiteral("1K");
     c.maxBytes = QStringLiteral("1M");
     c.factor = 4;
-    c.dtypes = {QStringLiteral("bfloat16")};
+    c.dtypes = {QStringLiteral("float64")};
     c.iterations = 50;
     c.warmup = 10;
     c.np = 16;
