@@ -1,0 +1,148 @@
+// ridgeline-cli export SESSION... : a chart (PNG/SVG/PDF by suffix, or its data as CSV) drawn by
+// the same code as the GUI's export, or the sessions' raw points (--points, CSV or JSON lines)
+// which `ridgeline-cli import` reads back unchanged.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <QApplication>
+
+#include <nlohmann/json.hpp>
+
+#include "chartexport.h"
+#include "clicommands.h"
+#include "importers/collectivecsv.h"
+#include "records/wireformat.h"
+#include "store/workspace.h"
+#include "units/units.h"
+
+namespace rl::cli {
+namespace {
+struct ExportArgs
+{
+    std::vector<std::int64_t> sessions;
+    std::string chart;
+    bool points = false;
+    std::string output;
+    std::string metric = "busbw";
+    bool noFits = false;
+    std::string fitMin = "0", fitMax, scalingSize = "256M";
+    int width = 1200, height = 800;
+    std::string title;
+};
+
+std::int64_t sizeOption(const std::string& text, const char* option)
+{
+    const auto v = units::parseBytes(text);
+    if (!v || *v < 0)
+        throw std::runtime_error(std::string("bad ") + option + " '" + text + "': use sizes like 8, 64K, 1M, 2G");
+    return *v;
+}
+
+// Every point of the sessions in a form the importers read back: JSON lines keep sessions apart
+// (header, points, end record); CSV holds the points of one session.
+void writePoints(store::Workspace& ws, const ExportArgs& a)
+{
+    const std::filesystem::path out(a.output);
+    const std::string ext = out.extension().string();
+    if (ext != ".jsonl" && ext != ".csv")
+        throw std::runtime_error("--points writes .jsonl or .csv, not '" + a.output + "'");
+    if (ext == ".csv" && a.sessions.size() != 1)
+        throw std::runtime_error("a CSV holds one session; export several sessions to .jsonl");
+    const std::string tmp = a.output + ".part";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f)
+            throw std::runtime_error("cannot write " + tmp);
+        for (auto id : a.sessions) {
+            const auto s = ws.session(id);
+            if (!s)
+                throw std::runtime_error("no session " + std::to_string(id) + " in " + ws.path());
+            const auto points = ws.collectivePoints(id);
+            if (ext == ".csv") {
+                writeCollectiveCsv(f, points);
+                continue;
+            }
+            f << wire::toJson(*s).dump() << '\n';
+            for (const auto& p : points)
+                f << wire::toJson(p).dump() << '\n';
+            f << wire::endRecord(s->status).dump() << '\n';
+        }
+        if (!f.flush())
+            throw std::runtime_error("cannot write " + tmp);
+    }
+    std::filesystem::rename(tmp, out); // readers never see half a file
+}
+
+void writeChart(store::Workspace& ws, const ExportArgs& a)
+{
+    const auto kind = charts::chartKindFromString(a.chart);
+    if (!kind)
+        throw std::runtime_error("unknown chart '" + a.chart + "': use bandwidth, latency, scaling or compare");
+    const QString path = QString::fromStdString(a.output);
+    const auto format = charts::exportFormatForPath(path);
+    if (!format)
+        throw std::runtime_error("cannot tell the format of '" + a.output + "': use .png, .svg, .pdf or .csv");
+    if (a.metric != "busbw" && a.metric != "algbw")
+        throw std::runtime_error("--metric is busbw or algbw, not '" + a.metric + "'");
+    charts::ChartOptions o;
+    o.metric = a.metric == "busbw" ? charts::BandwidthMetric::BusBw : charts::BandwidthMetric::AlgBw;
+    o.showFits = !a.noFits;
+    o.fitMinBytes = sizeOption(a.fitMin, "--fit-min");
+    o.fitMaxBytes = a.fitMax.empty() ? INT64_MAX : sizeOption(a.fitMax, "--fit-max");
+    o.scalingBytes = sizeOption(a.scalingSize, "--size");
+    o.width = a.width;
+    o.height = a.height;
+    o.title = a.title;
+    const auto sessions = charts::loadSessionCurves(ws, a.sessions);
+
+    // Charts are drawn by QtCharts, which needs an application object (offscreen without a display).
+    static int argc = 1;
+    static char name[] = "ridgeline-cli";
+    static char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+    QString error;
+    const bool ok = *format == charts::ExportFormat::Csv ? charts::exportChartData(*kind, sessions, o, path, &error)
+                                                          : charts::exportChart(*kind, sessions, o, path, &error);
+    if (!ok)
+        throw std::runtime_error(error.toStdString());
+}
+
+void addExportCommand(CLI::App& app, CliContext& ctx)
+{
+    auto a = std::make_shared<ExportArgs>();
+    auto* cmd = app.add_subcommand("export", "Export a chart of sessions (PNG, SVG, PDF or its data as CSV), "
+                                             "or their raw points (--points) for re-import");
+    cmd->add_option("sessions", a->sessions, "Session ids (compare takes exactly two)")->required();
+    auto* chart = cmd->add_option("--chart", a->chart, "bandwidth, latency, scaling or compare");
+    auto* points = cmd->add_flag("--points", a->points, "Write the raw points (.jsonl, or .csv for one session)");
+    chart->excludes(points);
+    cmd->add_option("-o,--output", a->output, "Output file; the format follows the suffix")->required();
+    cmd->add_option("--metric", a->metric, "busbw or algbw (bandwidth, scaling and compare charts)")
+        ->capture_default_str();
+    cmd->add_flag("--no-fits", a->noFits, "Leave out the alpha-beta fit curves");
+    cmd->add_option("--fit-min", a->fitMin, "Smallest message size the fit uses (e.g. 1M)")->capture_default_str();
+    cmd->add_option("--fit-max", a->fitMax, "Largest message size the fit uses; default: no limit");
+    cmd->add_option("--size", a->scalingSize, "Message size compared across rank counts (scaling chart)")
+        ->capture_default_str();
+    cmd->add_option("--width", a->width, "Image width in pixels")->capture_default_str()->check(CLI::Range(200, 20000));
+    cmd->add_option("--height", a->height, "Image height in pixels")->capture_default_str()->check(CLI::Range(150, 20000));
+    cmd->add_option("--title", a->title, "Chart title; default: derived from the chart");
+    cmd->callback([&ctx, a] {
+        if (a->chart.empty() && !a->points)
+            throw std::runtime_error("say what to export: --chart KIND or --points");
+        store::Workspace ws(ctx.workspacePath());
+        if (a->points)
+            writePoints(ws, *a);
+        else
+            writeChart(ws, *a);
+        if (ctx.json)
+            std::cout << nlohmann::json{{"output", a->output}}.dump() << '\n';
+        else
+            std::cout << "wrote " << a->output << '\n';
+    });
+}
+
+const bool registered = registerCommand(&addExportCommand);
+} // namespace
+} // namespace rl::cli

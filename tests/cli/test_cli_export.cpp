@@ -1,0 +1,201 @@
+// ridgeline-cli export: real charts from a real workspace, checked by opening what was written
+// (QImage for PNG, the SVG's XML, pdftoppm for PDF), and raw points that import back unchanged.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <QFile>
+#include <QImage>
+#include <QXmlStreamReader>
+
+#include <nlohmann/json.hpp>
+
+#include "childprocess.h"
+#include "records/wireformat.h"
+#include "store/workspace.h"
+
+using namespace rl;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir
+{
+    fs::path path;
+    TempDir()
+    {
+        char tmpl[] = "/tmp/ridgeline-export-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+test::Finished cli(const fs::path& db, std::vector<std::string> args)
+{
+    std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test::runToEnd(argv);
+}
+
+// Two imported sessions (8 H100 ranks from nccl-tests, 8 MI300X ranks from rccl-tests).
+struct Workspace2
+{
+    TempDir dir;
+    fs::path db = dir.path / "w.db";
+    Workspace2()
+    {
+        auto r = cli(db, {"import", RIDGELINE_TEST_DATA "/collectives/nccl_2.13_allreduce_8xh100.txt",
+                          RIDGELINE_TEST_DATA "/collectives/rccl_mi300x_allreduce.txt"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+    }
+};
+
+// Fraction of pixels that differ from the top-left (background) pixel.
+double inkFraction(const QImage& img)
+{
+    const QRgb bg = img.pixel(0, 0);
+    qint64 ink = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2)
+            ink += img.pixel(x, y) != bg;
+    return double(ink) / (double(img.width() / 2) * double(img.height() / 2));
+}
+
+// Every text node of an SVG, concatenated; fails the test when the XML does not parse.
+QString svgText(const fs::path& file, QString* rootName)
+{
+    QFile f(QString::fromStdString(file.string()));
+    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&f);
+    QString text;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && rootName->isEmpty())
+            *rootName = xml.name().toString();
+        if (xml.isCharacters())
+            text += xml.text();
+    }
+    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    return text;
+}
+} // namespace
+
+TEST(CliExport, BandwidthChartAsPngHasTheRequestedSizeAndIsDrawn)
+{
+    Workspace2 w;
+    const auto png = w.dir.path / "bw.png";
+    auto r = cli(w.db, {"export", "1", "2", "--chart", "bandwidth", "-o", png.string(), "--width", "900",
+                        "--height", "600"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    QImage img(QString::fromStdString(png.string()));
+    ASSERT_FALSE(img.isNull());
+    EXPECT_EQ(img.width(), 900);
+    EXPECT_EQ(img.height(), 600);
+    EXPECT_GT(inkFraction(img), 0.02); // axes, labels and two curves, not a blank page
+}
+
+TEST(CliExport, LatencyChartAsSvgIsValidXmlWithUnitsOnTheAxes)
+{
+    Workspace2 w;
+    const auto svg = w.dir.path / "lat.svg";
+    auto r = cli(w.db, {"export", "1", "--chart", "latency", "-o", svg.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    QString root;
+    const QString text = svgText(svg, &root);
+    EXPECT_EQ(root, QStringLiteral("svg"));
+    EXPECT_TRUE(text.contains(QStringLiteral("Message size"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("µs"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("KiB")) || text.contains(QStringLiteral("MiB"))) << text.toStdString();
+}
+
+TEST(CliExport, ScalingChartAsPdfRendersWithPdftoppm)
+{
+    Workspace2 w;
+    const auto pdf = w.dir.path / "scaling.pdf";
+    auto r = cli(w.db, {"export", "1", "2", "--chart", "scaling", "--size", "128M", "-o", pdf.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream in(pdf, std::ios::binary);
+    std::string head(5, '\0');
+    in.read(head.data(), 5);
+    EXPECT_EQ(head, "%PDF-");
+    if (std::system("command -v pdftoppm > /dev/null") != 0)
+        GTEST_SKIP() << "pdftoppm (poppler-utils) not installed";
+    const auto prefix = w.dir.path / "page";
+    const std::string cmd = "pdftoppm -png -r 50 -singlefile '" + pdf.string() + "' '" + prefix.string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    QImage page(QString::fromStdString(prefix.string() + ".png"));
+    ASSERT_FALSE(page.isNull());
+    EXPECT_GT(inkFraction(page), 0.01);
+}
+
+TEST(CliExport, ChartDataAsCsvHasOneRowPerPlottedPoint)
+{
+    Workspace2 w;
+    const auto csv = w.dir.path / "bw.csv";
+    auto r = cli(w.db, {"export", "1", "--chart", "bandwidth", "--no-fits", "-o", csv.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    store::Workspace ws(w.db.string());
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line.rfind("session_id,session,op,", 0), 0u) << line;
+    std::size_t rows = 0;
+    while (std::getline(in, line))
+        rows += !line.empty();
+    EXPECT_EQ(rows, ws.collectivePoints(1).size());
+}
+
+TEST(CliExport, RawPointsRoundTripThroughImport)
+{
+    Workspace2 w;
+    TempDir other;
+    const auto jsonl = w.dir.path / "both.jsonl";
+    const auto csv = w.dir.path / "one.csv";
+    ASSERT_EQ(cli(w.db, {"export", "1", "2", "--points", "-o", jsonl.string()}).exitCode, 0);
+    ASSERT_EQ(cli(w.db, {"export", "2", "--points", "-o", csv.string()}).exitCode, 0);
+    const auto db2 = other.path / "copy.db";
+    auto r = cli(db2, {"import", jsonl.string(), csv.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+
+    store::Workspace a(w.db.string());
+    store::Workspace b(db2.string());
+    ASSERT_EQ(b.sessions().size(), 3u); // two from the JSON lines, one from the CSV
+    auto same = [](const std::vector<CollectivePoint>& x, const std::vector<CollectivePoint>& y) {
+        ASSERT_EQ(x.size(), y.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            EXPECT_EQ(x[i].op, y[i].op);
+            EXPECT_EQ(x[i].bytes, y[i].bytes);
+            EXPECT_EQ(x[i].inPlace, y[i].inPlace);
+            EXPECT_EQ(x[i].nranks, y[i].nranks);
+            EXPECT_DOUBLE_EQ(x[i].timeUs, y[i].timeUs);
+            EXPECT_DOUBLE_EQ(x[i].busbwGBs, y[i].busbwGBs);
+            EXPECT_EQ(x[i].wrong, y[i].wrong);
+        }
+    };
+    same(a.collectivePoints(1), b.collectivePoints(1));
+    same(a.collectivePoints(2), b.collectivePoints(2));
+    same(a.collectivePoints(2), b.collectivePoints(3));
+    EXPECT_EQ(b.session(1)->title, a.session(1)->title);
+}
+
+TEST(CliExport, BadRequestsFailWithAClearMessageAndWriteNothing)
+{
+    Workspace2 w;
+    const auto out = w.dir.path / "x.png";
+    auto r = cli(w.db, {"export", "1", "--chart", "pie", "-o", out.string()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("unknown chart 'pie'"), std::string::npos) << r.err;
+    r = cli(w.db, {"export", "99", "--chart", "bandwidth", "-o", out.string()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("99"), std::string::npos) << r.err;
+    r = cli(w.db, {"export", "1", "--chart", "compare", "-o", out.string()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("two sessions"), std::string::npos) << r.err;
+    r = cli(w.db, {"export", "1", "--chart", "bandwidth", "-o", (w.dir.path / "x.bmpx").string()});
+    EXPECT_NE(r.exitCode, 0);
+    r = cli(w.db, {"export", "1", "--chart", "bandwidth", "-o", "/nonexistent-dir/x.svg"});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("/nonexistent-dir/x.svg"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+}
