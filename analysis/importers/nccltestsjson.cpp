@@ -10,6 +10,7 @@
 #include "importers/collectiveimport.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
+#include "records/wireformat.h"
 #include "units/units.h"
 
 namespace rl {
@@ -162,7 +163,13 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         std::string redop = row.value("redop", std::string{});
         if (redop == "none")
             redop.clear();
-        const auto bytes = row["size"].get<std::int64_t>();
+        std::int64_t bytes = 0;
+        try {
+            bytes = wire::integerField<std::int64_t>(row, "size");
+        } catch (const std::invalid_argument& e) {
+            result.warnings.push_back({{}, "results[" + std::to_string(index - 1) + "]: " + e.what() + "; skipped"});
+            continue;
+        }
         for (const bool inPlace : {false, true}) {
             const char* key = inPlace ? "in_place" : "out_of_place";
             if (!row.contains(key) || !row[key].is_object())

@@ -38,7 +38,8 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
             }
             // Megatron's argument dump: "  seq_length ...................................... 4096"
             if (const auto p = line.find("seq_length ."); p != std::string::npos && std::isnan(seqLength)) {
-                const auto parts = io::splitWhitespace(line.substr(p));
+                const std::string tail = line.substr(p); // the views below point into it
+                const auto parts = io::splitWhitespace(tail);
                 if (!parts.empty())
                     if (auto v = units::parseDouble(parts.back()))
                         seqLength = *v;

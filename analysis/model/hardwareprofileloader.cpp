@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "records/wireformat.h"
 #include "store/kernelresults.h"
 
 namespace rl {
@@ -59,7 +60,7 @@ HardwareProfile hardwareProfileFromJson(const json& j, const std::string& origin
     hw.name = j["name"].get<std::string>();
     hw.vendor = j["vendor"].get<std::string>();
     hw.measured = j.value("measured", false);
-    hw.gpusPerNode = j.value("gpus_per_node", 8);
+    hw.gpusPerNode = wire::integerField<int>(j, "gpus_per_node", 8);
     hw.notes = j.value("notes", std::string{});
     hw.intraNodeTopology = j.value("intra_node_topology", std::string{});
     // Units live in the key names; a bare "peak" or "hbm_bandwidth" would be ambiguous.

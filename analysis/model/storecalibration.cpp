@@ -18,7 +18,9 @@ StoreCalibration::StoreCalibration(store::Workspace& ws)
         std::set<std::pair<std::string, int>> keys;
         for (const auto& p : points)
             keys.insert({p.op, p.nranks});
-        for (const auto& [opName, ranks] : keys) {
+        for (const auto& key : keys) {
+            const std::string& opName = key.first;
+            const int ranks = key.second; // a plain variable: clang 14 cannot capture bindings
             const auto op = collectiveOpFromString(opName);
             if (!op)
                 continue;

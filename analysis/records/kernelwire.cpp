@@ -28,15 +28,15 @@ GemmPoint gemmFromJson(const json& j)
     p.outType = j.value("out_type", std::string{});
     p.transA = j.value("trans_a", std::string("N"));
     p.transB = j.value("trans_b", std::string("N"));
-    p.m = j.at("m").get<std::int64_t>();
-    p.n = j.at("n").get<std::int64_t>();
-    p.k = j.at("k").get<std::int64_t>();
-    p.batch = j.value("batch", std::int64_t{1});
+    p.m = integerField<std::int64_t>(j, "m");
+    p.n = integerField<std::int64_t>(j, "n");
+    p.k = integerField<std::int64_t>(j, "k");
+    p.batch = integerField<std::int64_t>(j, "batch", 1);
     p.timeUs = j.at("time_us").get<double>();
     p.gflops = j.value("gflops", 0.0);
     p.intensity = j.value("intensity", 0.0);
     p.efficiency = j.value("efficiency", 0.0);
-    p.threads = j.value("threads", 0);
+    p.threads = integerField<int>(j, "threads", 0);
     p.device = j.value("device", std::string{});
     p.solution = j.value("solution", std::string{});
     return p;
@@ -52,8 +52,8 @@ MemBwPoint memBwFromJson(const json& j)
 {
     MemBwPoint p;
     p.kernel = j.at("kernel").get<std::string>();
-    p.bytes = j.at("bytes").get<std::int64_t>();
-    p.threads = j.value("threads", 1);
+    p.bytes = integerField<std::int64_t>(j, "bytes");
+    p.threads = integerField<int>(j, "threads", 1);
     p.bestTimeUs = j.value("best_time_us", 0.0);
     p.bandwidthGBs = j.at("bandwidth_gbs").get<double>();
     return p;
@@ -71,9 +71,9 @@ MemCeiling memCeilingFromJson(const json& j)
     MemCeiling c;
     c.level = j.at("level").get<std::string>();
     c.kernel = j.value("kernel", std::string("triad"));
-    c.threads = j.value("threads", 1);
-    c.fromBytes = j.value("from_bytes", std::int64_t{0});
-    c.toBytes = j.value("to_bytes", std::int64_t{0});
+    c.threads = integerField<int>(j, "threads", 1);
+    c.fromBytes = integerField<std::int64_t>(j, "from_bytes", 0);
+    c.toBytes = integerField<std::int64_t>(j, "to_bytes", 0);
     c.bandwidthGBs = j.at("bandwidth_gbs").get<double>();
     return c;
 }
@@ -90,14 +90,14 @@ PeakFlopsPoint peakFlopsFromJson(const json& j)
 {
     PeakFlopsPoint p;
     p.dtype = j.at("dtype").get<std::string>();
-    p.threads = j.value("threads", 1);
+    p.threads = integerField<int>(j, "threads", 1);
     p.gflops = j.at("gflops").get<double>();
     p.theoreticalGflops = j.value("theoretical_gflops", 0.0);
     p.isa = j.value("isa", std::string{});
     p.clockGHz = j.value("clock_ghz", 0.0);
     p.clockSource = j.value("clock_source", std::string{});
-    p.fmaUnits = j.value("fma_units", 0);
-    p.lanes = j.value("lanes", 0);
+    p.fmaUnits = integerField<int>(j, "fma_units", 0);
+    p.lanes = integerField<int>(j, "lanes", 0);
     p.derivation = j.value("derivation", std::string{});
     return p;
 }

@@ -18,18 +18,18 @@ CollectivePoint collectiveFromJson(const json& j)
 {
     CollectivePoint p;
     p.op = j.at("op").get<std::string>();
-    p.nranks = j.at("nranks").get<int>();
+    p.nranks = integerField<int>(j, "nranks");
     p.dtype = j.value("dtype", std::string{});
     p.redop = j.value("redop", std::string{});
-    p.bytes = j.at("bytes").get<std::int64_t>();
-    p.count = j.value("count", std::int64_t{0});
+    p.bytes = integerField<std::int64_t>(j, "bytes");
+    p.count = integerField<std::int64_t>(j, "count", 0);
     const auto& ip = j.value("in_place", json(false));
-    p.inPlace = ip.is_boolean() ? ip.get<bool>() : ip.get<int>() != 0;
-    p.root = j.value("root", -1);
+    p.inPlace = ip.is_boolean() ? ip.get<bool>() : integerField<int>(j, "in_place") != 0;
+    p.root = integerField<int>(j, "root", -1);
     p.timeUs = j.at("time_us").get<double>();
     p.algbwGBs = j.value("algbw_gbs", 0.0);
     p.busbwGBs = j.value("busbw_gbs", 0.0);
-    p.wrong = j.value("wrong", std::int64_t{0});
+    p.wrong = integerField<std::int64_t>(j, "wrong", 0);
     return p;
 }
 

@@ -6,7 +6,11 @@
 //    "in_place":..., "root":..., "time_us":..., "algbw_gbs":..., "busbw_gbs":..., "wrong":...}
 //   {"record":"end", "status":"complete"|"cancelled"|"failed", "message":...}   last line
 // Lines with another "record" are passed through as RawRecord so later kinds can add their own.
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -49,6 +53,44 @@ GemmPoint gemmFromJson(const nlohmann::json& j);          // throws nlohmann::js
 MemBwPoint memBwFromJson(const nlohmann::json& j);
 MemCeiling memCeilingFromJson(const nlohmann::json& j);
 PeakFlopsPoint peakFlopsFromJson(const nlohmann::json& j);
+// An integer field, range-checked: nlohmann's get<int>() casts 1e97 or 3.5 without a check, which is
+// undefined behaviour on hostile input. Integral floats (1e6) are accepted. Throws
+// std::invalid_argument naming the key when the field is missing (and no fallback), not a number,
+// fractional or out of range.
+template <typename T>
+T integerField(const nlohmann::json& j, const char* key, std::optional<T> fallback = std::nullopt)
+{
+    using Limits = std::numeric_limits<T>;
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) {
+        if (fallback)
+            return *fallback;
+        throw std::invalid_argument(std::string("missing \"") + key + "\"");
+    }
+    const auto bad = [key](const char* why) { return std::invalid_argument(std::string("\"") + key + "\" " + why); };
+    if (it->is_number_unsigned()) {
+        const auto v = it->template get<std::uint64_t>();
+        if (v > static_cast<std::uint64_t>(Limits::max()))
+            throw bad("is out of range");
+        return static_cast<T>(v);
+    }
+    if (it->is_number_integer()) {
+        const auto v = it->template get<std::int64_t>();
+        if (v < static_cast<std::int64_t>(Limits::min()) || v > static_cast<std::int64_t>(Limits::max()))
+            throw bad("is out of range");
+        return static_cast<T>(v);
+    }
+    if (it->is_number_float()) {
+        const double d = it->template get<double>();
+        if (!std::isfinite(d) || d != std::floor(d))
+            throw bad("is not a whole number");
+        if (d < static_cast<double>(Limits::min()) || d >= std::ldexp(1.0, Limits::digits))
+            throw bad("is out of range");
+        return static_cast<T>(d);
+    }
+    throw bad("is not a number");
+}
+
 nlohmann::json endRecord(SessionStatus status, const std::string& message = {});
 
 // Parses one line. Returns nullopt for blank lines; throws std::runtime_error with a reason for

@@ -40,7 +40,7 @@ TEST(KernelBench, PeakFlopsMeasuresSomethingBelowTheoryTimesMargin)
     ASSERT_TRUE(runPeakFlops(config, cpu, [&](const PeakFlopsPoint& p) { points.push_back(p); }));
     ASSERT_EQ(points.size(), 2u);
     for (const auto& p : points) {
-        EXPECT_GT(p.gflops, 0.5) << p.dtype;
+        EXPECT_GT(p.gflops, 0) << p.dtype; // no speed floor: sanitizer builds run this unoptimised
         EXPECT_GT(p.theoreticalGflops, 0) << p.dtype;
         // Turbo can lift the measured rate above a base-clock theory, never by 2x.
         EXPECT_LT(p.gflops, 2 * p.theoreticalGflops) << p.derivation;
