@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include <QFont>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QLegend>
@@ -71,8 +72,12 @@ ChartContent::ChartContent(QChart* chart, QObject* parent)
     : QObject(parent)
     , m_chart(chart)
 {
-    // Names carry session, op and fit parameters: a column on the right keeps them readable.
+    // Names carry session, op and fit parameters: a column on the right keeps them readable (a row
+    // below the plot cuts every name to a few letters); a smaller font leaves the plot its width.
     m_chart->legend()->setAlignment(Qt::AlignRight);
+    QFont legendFont = m_chart->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    m_chart->legend()->setFont(legendFont);
     m_chart->legend()->setShowToolTips(true);
     // Line markers show the pen, so a dashed fit entry is told apart from its data series.
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
@@ -279,6 +284,10 @@ void ChartContent::updateFit(std::size_t ci)
         s->setPen(pen);
     }
     s->setName(qs(fc.name));
+    // The legend names a fit by its parameters alone: the dashed pen in the curve's colour ties it
+    // to its curve, and a long "session · op" prefix would cut α and β off.
+    for (QLegendMarker* m : m_chart->legend()->markers(s))
+        m->setLabel(qs(fitName({}, fc.fit)).trimmed());
     // The model is drawn over the curve's whole size range, so extrapolation beyond the fit
     // range shows where the model stops holding.
     const double lo = std::log2(std::max<double>(1.0, static_cast<double>(c.points.front().bytes)));

@@ -42,7 +42,12 @@ std::string metricTitle(BandwidthMetric metric)
 
 std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace)
 {
-    return sessionTitle + " · " + op + (inPlace ? " in-place" : "");
+    // Importers end titles with "(tool version)"; the legend has no room for it (the session
+    // browser shows the tool).
+    std::string title = sessionTitle;
+    if (const auto open = title.rfind(" ("); open != std::string::npos && open > 0 && title.back() == ')')
+        title.erase(open);
+    return title + " · " + op + (inPlace ? " in-place" : "");
 }
 
 std::string fitName(const std::string& name, const fits::AlphaBeta& fit)

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "chartexport.h"
+#include "chartexporters.h"
 #include "clicommands.h"
 #include "importers/collectivecsv.h"
 #include "records/wireformat.h"
@@ -18,6 +19,36 @@
 
 namespace rl::cli {
 namespace {
+std::vector<ChartExporter>& exporters()
+{
+    static std::vector<ChartExporter> list;
+    return list;
+}
+} // namespace
+
+bool registerChartExporter(const ChartExporter& exporter)
+{
+    exporters().push_back(exporter);
+    return true;
+}
+const ChartExporter* findChartExporter(const std::string& kind)
+{
+    for (const auto& e : exporters())
+        if (e.kind == kind)
+            return &e;
+    return nullptr;
+}
+const std::vector<ChartExporter>& chartExporters() { return exporters(); }
+
+namespace {
+std::string chartKindsHelp()
+{
+    std::string kinds = "bandwidth, latency, scaling, compare";
+    for (const auto& e : chartExporters())
+        kinds += ", " + e.kind;
+    return kinds;
+}
+
 struct ExportArgs
 {
     std::vector<std::int64_t> sessions;
@@ -29,6 +60,7 @@ struct ExportArgs
     std::string fitMin = "0", fitMax, scalingSize = "256M";
     int width = 1200, height = 800;
     std::string title;
+    std::string hardware;
 };
 
 std::int64_t sizeOption(const std::string& text, const char* option)
@@ -74,12 +106,28 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
     std::filesystem::rename(tmp, out); // readers never see half a file
 }
 
+// Charts are drawn by QtCharts, which needs an application object (offscreen without a display).
+QApplication& chartApplication()
+{
+    static int argc = 1;
+    static char name[] = "ridgeline-cli";
+    static char* argv[] = {name, nullptr};
+    // Never destroyed: tearing Qt down among other static destructors at exit is not worth the risk.
+    static auto* app = new QApplication(argc, argv);
+    return *app;
+}
+
 void writeChart(store::Workspace& ws, const ExportArgs& a)
 {
+    const QString path = QString::fromStdString(a.output);
+    if (const auto* exporter = findChartExporter(a.chart)) {
+        chartApplication();
+        exporter->run({ws, a.sessions, path, a.width, a.height, a.title, a.hardware});
+        return;
+    }
     const auto kind = charts::chartKindFromString(a.chart);
     if (!kind)
-        throw std::runtime_error("unknown chart '" + a.chart + "': use bandwidth, latency, scaling or compare");
-    const QString path = QString::fromStdString(a.output);
+        throw std::runtime_error("unknown chart '" + a.chart + "': use " + chartKindsHelp());
     const auto format = charts::exportFormatForPath(path);
     if (!format)
         throw std::runtime_error("cannot tell the format of '" + a.output + "': use .png, .svg, .pdf or .csv");
@@ -96,11 +144,7 @@ void writeChart(store::Workspace& ws, const ExportArgs& a)
     o.title = a.title;
     const auto sessions = charts::loadSessionCurves(ws, a.sessions);
 
-    // Charts are drawn by QtCharts, which needs an application object (offscreen without a display).
-    static int argc = 1;
-    static char name[] = "ridgeline-cli";
-    static char* argv[] = {name, nullptr};
-    QApplication app(argc, argv);
+    chartApplication();
     QString error;
     const bool ok = *format == charts::ExportFormat::Csv ? charts::exportChartData(*kind, sessions, o, path, &error)
                                                           : charts::exportChart(*kind, sessions, o, path, &error);
@@ -114,7 +158,8 @@ void addExportCommand(CLI::App& app, CliContext& ctx)
     auto* cmd = app.add_subcommand("export", "Export a chart of sessions (PNG, SVG, PDF or its data as CSV), "
                                              "or their raw points (--points) for re-import");
     cmd->add_option("sessions", a->sessions, "Session ids (compare takes exactly two)")->required();
-    auto* chart = cmd->add_option("--chart", a->chart, "bandwidth, latency, scaling or compare");
+    // Registered kinds come from other files' static initialisers, all done before main().
+    auto* chart = cmd->add_option("--chart", a->chart, "Chart kind: " + chartKindsHelp());
     auto* points = cmd->add_flag("--points", a->points, "Write the raw points (.jsonl, or .csv for one session)");
     chart->excludes(points);
     cmd->add_option("-o,--output", a->output, "Output file; the format follows the suffix")->required();
@@ -128,6 +173,7 @@ void addExportCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--width", a->width, "Image width in pixels")->capture_default_str()->check(CLI::Range(200, 20000));
     cmd->add_option("--height", a->height, "Image height in pixels")->capture_default_str()->check(CLI::Range(150, 20000));
     cmd->add_option("--title", a->title, "Chart title; default: derived from the chart");
+    cmd->add_option("--hardware", a->hardware, "Hardware profile (name or file) for charts with ceilings");
     cmd->callback([&ctx, a] {
         if (a->chart.empty() && !a->points)
             throw std::runtime_error("say what to export: --chart KIND or --points");

@@ -1,8 +1,13 @@
 // ridgeline: the GUI. Opens a workspace (importing the bundled samples on first start), imports
 // the paths given, and with --screenshot renders the window to a PNG and quits.
+#include <algorithm>
+
 #include <QApplication>
+#include <QFileInfo>
 #include <QIcon>
 #include <QPixmap>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <cstdio>
@@ -21,15 +26,23 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ridgeline.svg")));
 
+    const QStringList args = QApplication::arguments();
+    const bool screenshot = std::any_of(args.begin(), args.end(),
+                                        [](const QString& a) { return a.startsWith(QStringLiteral("--screenshot")); });
+    QTemporaryDir freshSettings;
+    if (screenshot) // a screenshot shows the default layout, not this user's saved window state
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, freshSettings.path());
     rl::Settings settings;
     const rl::StartupOptions options = rl::parseStartup(QApplication::arguments(), settings.lastWorkspace());
     QStringList imports = options.paths;
     if (options.firstStart) {
         const QString samples = rl::sampleDataDir();
-        if (!samples.isEmpty())
+        const auto canonical = [](const QString& p) { return QFileInfo(p).canonicalFilePath(); };
+        const bool named = std::any_of(imports.begin(), imports.end(),
+                                       [&](const QString& p) { return canonical(p) == canonical(samples); });
+        if (!samples.isEmpty() && !named) // `ridgeline sample_data/` on first start imports it once
             imports.prepend(samples);
     }
-    const bool screenshot = !options.screenshot.isEmpty();
     if (screenshot)
         qputenv("RIDGELINE_NO_DIALOGS", "1"); // a batch render must never wait for a click
 

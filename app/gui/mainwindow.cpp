@@ -46,7 +46,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
-    resizeDocks({sessionsDock, detailsDock}, {430, 330}, Qt::Horizontal);
+    // The chart gets most of the width: its legend names session, op and fit.
+    resizeDocks({sessionsDock, detailsDock}, {340, 250}, Qt::Horizontal);
 
     m_pathLabel->setObjectName(QStringLiteral("workspacePath"));
     m_pathLabel->setToolTip(tr("The open workspace file"));

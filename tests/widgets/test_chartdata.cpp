@@ -110,3 +110,11 @@ TEST(ChartData, ChartKindNamesRoundTrip)
         EXPECT_EQ(chartKindFromString(toString(k)), k);
     EXPECT_FALSE(chartKindFromString("pie"));
 }
+
+TEST(ChartData, CurveNamesDropTheImportersToolSuffix)
+{
+    EXPECT_EQ(curveName("all_reduce_perf 8 ranks on h100-node-07 (nccl-tests 2.17.1)", "all_reduce", false),
+              "all_reduce_perf 8 ranks on h100-node-07 · all_reduce");
+    EXPECT_EQ(curveName("(unnamed)", "broadcast", true), "(unnamed) · broadcast in-place");
+    EXPECT_EQ(curveName("H100 (a) run", "all_gather", false), "H100 (a) run · all_gather");
+}
