@@ -216,4 +216,21 @@ HardwareProfile buildMeasuredProfile(store::Database& db, std::int64_t peakSessi
               [](const MemoryLevel& a, const MemoryLevel& b) { return a.bandwidthGBs > b.bandwidthGBs; });
     return hw;
 }
+
+HardwareProfile findHardwareProfile(const std::string& idOrPath)
+{
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(idOrPath, ec))
+        return loadHardwareProfile(idOrPath);
+    const auto dir = hardwareProfileDir();
+    const auto all = loadHardwareProfiles(dir);
+    for (const auto& p : all)
+        if (p.id == idOrPath)
+            return p;
+    std::string known;
+    for (const auto& p : all)
+        known += (known.empty() ? "" : ", ") + p.id;
+    throw ProfileError("no hardware profile '" + idOrPath + "' in " + dir + " (known: " + (known.empty() ? "none" : known) +
+                       ")");
+}
 } // namespace rl

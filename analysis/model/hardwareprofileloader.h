@@ -31,6 +31,9 @@ nlohmann::json toJson(const HardwareProfile& hw);
 std::vector<HardwareProfile> loadHardwareProfiles(const std::string& dir);
 // The installed profiles directory, else the source tree's resources/hardware.
 std::string hardwareProfileDir();
+// A profile file, or the id of one in hardwareProfileDir() ("mi300x"); throws ProfileError listing
+// the known ids when there is neither.
+HardwareProfile findHardwareProfile(const std::string& idOrPath);
 
 // "this-machine": peak per dtype = best measured over thread counts of the peakflops session;
 // memory levels = the ceilings of the membw session at its highest thread count (DRAM also as

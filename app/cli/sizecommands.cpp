@@ -50,26 +50,10 @@ void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
 DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
 {
     HardwareProfile hw;
-    if (!d.hardware.empty()) {
-        std::error_code ec;
-        if (std::filesystem::is_regular_file(d.hardware, ec)) {
-            hw = loadHardwareProfile(d.hardware);
-        } else {
-            const auto dir = hardwareProfileDir();
-            const auto all = loadHardwareProfiles(dir);
-            auto it = std::find_if(all.begin(), all.end(), [&d](const HardwareProfile& p) { return p.id == d.hardware; });
-            if (it == all.end()) {
-                std::string known;
-                for (const auto& p : all)
-                    known += (known.empty() ? "" : ", ") + p.id;
-                throw std::runtime_error("no hardware profile '" + d.hardware + "' in " + dir + " (known: "
-                                         + (known.empty() ? "none" : known) + ")");
-            }
-            hw = *it;
-        }
-    } else {
+    if (!d.hardware.empty())
+        hw = findHardwareProfile(d.hardware);
+    else
         hw.id = "command line";
-    }
     if (d.peakTflops > 0)
         hw.peakTflops[dtype] = {d.peakTflops, "command line"};
     if (d.maxAchievableTflops > 0)

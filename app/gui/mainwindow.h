@@ -17,6 +17,7 @@ namespace rl {
 class ChartArea;
 class DetailsPanel;
 class ImportController;
+class MoeExplorer;
 class RunController;
 class SessionBrowser;
 class Settings;
@@ -59,6 +60,7 @@ private:
     void chooseWorkspace();
     void chooseImport();
     void newBenchmark();
+    void showMoeExplorer();
     void exportChart();
     void exportCsv();
     void about();
@@ -71,6 +73,7 @@ private:
     WorkspaceController* m_workspace;
     ImportController* m_import;
     RunController* m_run;
+    MoeExplorer* m_moeExplorer = nullptr;
     SessionBrowser* m_browser;
     ChartArea* m_charts;
     DetailsPanel* m_details;

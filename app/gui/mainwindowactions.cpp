@@ -10,6 +10,7 @@
 #include "chartarea.h"
 #include "collectivechart.h"
 #include "mainwindow.h"
+#include "moeexplorer.h"
 #include "runcontroller.h"
 #include "settings.h"
 #include "store/workspace.h"
@@ -47,6 +48,12 @@ void MainWindow::createMenus()
     file->addSeparator();
     add(file, tr("&Quit"), tr("Close Ridgeline"), &MainWindow::close, QKeySequence::Quit);
     file->setToolTipsVisible(true);
+
+    auto* tools = menuBar()->addMenu(tr("&Tools"));
+    add(tools, tr("&MoE explorer…"),
+        tr("Sweep experts, top-k and shared experts of a MoE model: throughput vs decode latency, Pareto front"),
+        &MainWindow::showMoeExplorer, QKeySequence(tr("Ctrl+M")));
+    tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("&About Ridgeline"), tr("Version and purpose"), &MainWindow::about);
@@ -159,5 +166,19 @@ void MainWindow::about()
                        tr("<b>Ridgeline %1</b><p>Benchmark, import, model and chart large-model training "
                           "clusters (AMD MI300X, NVIDIA H100).</p><p>Workspace: %2</p>")
                            .arg(QStringLiteral(RIDGELINE_VERSION), workspacePath().toHtmlEscaped()));
+}
+
+void MainWindow::showMoeExplorer()
+{
+    // One explorer per window, kept when closed so its last sweep is still there when reopened.
+    if (!m_moeExplorer) {
+        m_moeExplorer = new MoeExplorer(this);
+        m_moeExplorer->setWindowFlag(Qt::Window);
+        m_moeExplorer->setWindowTitle(tr("MoE explorer — Ridgeline"));
+        m_moeExplorer->resize(1100, 800);
+    }
+    m_moeExplorer->show();
+    m_moeExplorer->raise();
+    m_moeExplorer->activateWindow();
 }
 } // namespace rl

@@ -1,0 +1,219 @@
+#include "moeexplorer.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QVBoxLayout>
+
+#include <variant>
+
+#include "jobtracker.h"
+#include "model/collectivetimesource.h"
+#include "model/devicerates.h"
+#include "model/hardwareprofileloader.h"
+#include "model/modelconfig.h"
+#include "model/parallelconfig.h"
+#include "moescatterchart.h"
+
+namespace rl {
+namespace {
+using Outcome = std::variant<model::MoeSweepResult, QString>;
+
+// The presets a MoE sweep can start from (dense models have no experts to vary).
+QStringList moePresets()
+{
+    QStringList names;
+    for (const auto& name : model::presetNames()) {
+        try {
+            if (model::loadPreset(name).isMoe())
+                names << QString::fromStdString(name);
+        } catch (const std::exception&) {
+            // a broken preset file is reported where presets are edited, not here
+        }
+    }
+    return names;
+}
+
+QStringList hardwareIds()
+{
+    QStringList ids;
+    try {
+        for (const auto& hw : loadHardwareProfiles(hardwareProfileDir()))
+            ids << QString::fromStdString(hw.id);
+    } catch (const std::exception&) {
+    }
+    return ids;
+}
+} // namespace
+
+MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracker(this))
+{
+    m_model = new QComboBox;
+    m_model->setObjectName(QStringLiteral("moeModel"));
+    m_model->addItems(moePresets());
+    m_model->setCurrentText(QStringLiteral("mixtral-8x7b")); // small and well known; the first preset otherwise
+    m_model->setToolTip(tr("Base MoE model: its layers, widths and attention stay; experts, top-k, shared "
+                           "experts and expert width are swept"));
+    m_hardware = new QComboBox;
+    m_hardware->setObjectName(QStringLiteral("moeHardware"));
+    m_hardware->addItems(hardwareIds());
+    m_hardware->setCurrentText(QStringLiteral("mi300x"));
+    m_hardware->setToolTip(tr("Hardware profile for peak FLOP/s, HBM bandwidth and links (resources/hardware)"));
+    m_hold = new QComboBox;
+    m_hold->setObjectName(QStringLiteral("moeHold"));
+    m_hold->addItem(tr("Active parameters"), int(model::SweepHold::ActiveParams));
+    m_hold->addItem(tr("Total parameters"), int(model::SweepHold::TotalParams));
+    m_hold->addItem(tr("FLOPs per token"), int(model::SweepHold::FlopsPerToken));
+    m_hold->setToolTip(tr("Held at the base model's value by solving for the expert width"));
+    m_metric = new QComboBox;
+    m_metric->setObjectName(QStringLiteral("moeMetric"));
+    m_metric->addItems({tr("Tokens/s"), tr("MFU")});
+    m_metric->setToolTip(tr("Training throughput measure on the y axis"));
+    m_parallel = new QLineEdit(QStringLiteral("dp=8,ep=8"));
+    m_parallel->setObjectName(QStringLiteral("moeParallel"));
+    m_parallel->setToolTip(tr("Parallel layout, e.g. dp=64,tp=1,pp=1,ep=8"));
+    m_run = new QPushButton(tr("Run sweep"));
+    m_run->setObjectName(QStringLiteral("moeRun"));
+    m_run->setToolTip(tr("Evaluate experts 8..256 × top-k 1..8 × shared 0..1 in the background"));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop the sweep"));
+    m_cancel->setEnabled(false);
+    m_export = new QPushButton(tr("Export CSV…"));
+    m_export->setToolTip(tr("Every configuration of the sweep, with the Pareto flag"));
+    m_export->setEnabled(false);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_progress->setVisible(false);
+    m_status = new QLabel(tr("Choose a model and press Run sweep."));
+    m_status->setObjectName(QStringLiteral("moeStatus"));
+    m_selected = new QLabel;
+    m_selected->setObjectName(QStringLiteral("moeSelected"));
+    m_selected->setWordWrap(true);
+    m_selected->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_chart = new charts::MoeScatterChart;
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Base model:"), m_model);
+    form->addRow(tr("Hardware:"), m_hardware);
+    form->addRow(tr("Hold constant:"), m_hold);
+    form->addRow(tr("Parallel layout:"), m_parallel);
+    form->addRow(tr("Y axis:"), m_metric);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_export);
+    buttons->addWidget(m_progress, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(m_chart, 1);
+    layout->addWidget(m_selected);
+
+    connect(m_run, &QPushButton::clicked, this, &MoeExplorer::runSweep);
+    connect(m_cancel, &QPushButton::clicked, this, &MoeExplorer::cancel);
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_chart->setThroughput(i == 1 ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond);
+    });
+    connect(m_chart, &charts::MoeScatterChart::configClicked, this, [this](const model::MoeSweepRow& row) {
+        m_selected->setText(charts::MoeScatterChart::describe(row));
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getSaveFileName(this, tr("Export sweep"), QStringLiteral("moe-sweep.csv"),
+                                                       tr("CSV (*.csv)"));
+        if (f.isEmpty())
+            return;
+        const QString error = exportCsv(f);
+        m_status->setText(error.isEmpty() ? tr("Wrote %1").arg(f) : error);
+    });
+    connect(m_job, &JobTracker::progressChanged, this, [this](int permille, const QString&) {
+        m_progress->setVisible(true);
+        m_progress->setValue(std::max(0, permille));
+    });
+}
+
+bool MoeExplorer::isRunning() const { return m_job->isRunning(); }
+
+void MoeExplorer::cancel()
+{
+    m_job->cancel();
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    m_progress->setVisible(false);
+    m_status->setText(tr("Sweep cancelled."));
+}
+
+void MoeExplorer::runSweep()
+{
+    const std::string preset = m_model->currentText().toStdString();
+    const std::string hardware = m_hardware->currentText().toStdString();
+    const std::string parallel = m_parallel->text().trimmed().toStdString();
+    const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_status->setText(tr("Sweeping %1 on %2…").arg(m_model->currentText(), m_hardware->currentText()));
+    m_job->start<Outcome>(
+        [preset, hardware, parallel, hold](JobControl<Outcome>& control) -> Outcome {
+            try {
+                model::MoeSweepSpec spec;
+                spec.base = model::loadPreset(preset);
+                spec.hold = hold;
+                model::parseParallelSpec(parallel, spec.parallel);
+                if (const auto why = model::checkParallel(spec.base, spec.parallel); !why.empty())
+                    return QObject::tr("Parallel layout: %1").arg(QString::fromStdString(why));
+                spec.decode.tp = spec.parallel.tp;
+                const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype);
+                const model::ProfileCollectiveTime collectives(rates);
+                return model::runMoeSweep(spec, rates, collectives, [&control](std::size_t done, std::size_t total) {
+                    control.setProgress(static_cast<std::int64_t>(done), static_cast<std::int64_t>(total));
+                    return !control.isCanceled();
+                });
+            } catch (const std::exception& e) {
+                return QString::fromStdString(e.what());
+            }
+        },
+        [this](Outcome out) {
+            m_run->setEnabled(true);
+            m_cancel->setEnabled(false);
+            m_progress->setVisible(false);
+            if (auto* err = std::get_if<QString>(&out)) {
+                m_status->setText(*err);
+                Q_EMIT sweepFailed(*err);
+                return;
+            }
+            showResult(std::get<model::MoeSweepResult>(std::move(out)));
+        });
+}
+
+void MoeExplorer::showResult(model::MoeSweepResult result)
+{
+    m_result = std::move(result);
+    const auto rows = m_result.rows;
+    m_chart->setRows(rows);
+    m_export->setEnabled(!rows.empty());
+    m_status->setText(tr("%1 configurations, %2 on the Pareto front; hover a point for its figures, click to "
+                         "select it.")
+                          .arg(rows.size())
+                          .arg(m_chart->paretoOrder().size()));
+    Q_EMIT sweepFinished(static_cast<int>(rows.size()));
+}
+
+QString MoeExplorer::exportCsv(const QString& fileName) const
+{
+    QSaveFile f(fileName);
+    if (!f.open(QIODevice::WriteOnly))
+        return tr("Cannot write %1: %2").arg(fileName, f.errorString());
+    f.write(QByteArray::fromStdString(model::toCsv(m_result)));
+    if (!f.commit())
+        return tr("Cannot write %1: %2").arg(fileName, f.errorString());
+    return {};
+}
+
+QString MoeExplorer::selectedText() const { return m_selected->text(); }
+} // namespace rl

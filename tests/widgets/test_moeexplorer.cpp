@@ -1,0 +1,157 @@
+// The MoE explorer: the scatter on a small hand-checked sweep (Pareto front, bands, axes, hover),
+// and a real sweep of a preset run in the background through the explorer with its progress.
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QValueAxis>
+
+#include <fstream>
+
+#include "moeexplorer.h"
+#include "moescatterchart.h"
+#include "test_gui_env.h"
+
+using rl::charts::MoeScatterChart;
+using rl::model::MoeSweepRow;
+
+namespace {
+MoeSweepRow row(int experts, int topK, double tokensPerS, double decodeMs, double params, double memGiB)
+{
+    MoeSweepRow r;
+    r.experts = experts;
+    r.topK = topK;
+    r.expertWidth = 1024;
+    r.tokensPerSecond = tokensPerS;
+    r.mfu = tokensPerS / 1e6;
+    r.decodeSecondsPerToken = decodeMs / 1e3;
+    r.totalParams = params;
+    r.activeParams = params / 8;
+    r.memoryPerGpuBytes = memGiB * (1 << 30);
+    return r;
+}
+
+// Five configurations; by hand: (10 ms, 100k) and (2 ms, 60k) and (1 ms, 20k) are not dominated,
+// (5 ms, 50k) is beaten by (2 ms, 60k) and (20 ms, 90k) by (10 ms, 100k).
+std::vector<MoeSweepRow> handChecked()
+{
+    std::vector<MoeSweepRow> rows{row(8, 1, 20e3, 1, 1e9, 10), row(16, 2, 60e3, 2, 5e9, 20),
+                                  row(32, 2, 50e3, 5, 9e9, 40), row(64, 4, 100e3, 10, 20e9, 60),
+                                  row(128, 8, 90e3, 20, 40e9, 80)};
+    rl::model::markParetoFront(rows);
+    return rows;
+}
+
+QLineSeries* front(QChart* chart)
+{
+    for (auto* s : chart->series())
+        if (auto* l = qobject_cast<QLineSeries*>(s); l && s->type() == QAbstractSeries::SeriesTypeLine)
+            return l;
+    return nullptr;
+}
+} // namespace
+
+TEST(MoeScatter, ParetoFrontIsTheHandCheckedOneInLatencyOrder)
+{
+    MoeScatterChart chart;
+    chart.resize(900, 600);
+    chart.setRows(handChecked());
+    ASSERT_EQ(chart.paretoOrder().size(), 3u);
+    auto* line = front(chart.chart());
+    ASSERT_TRUE(line);
+    const auto pts = line->points();
+    ASSERT_EQ(pts.size(), 3);
+    EXPECT_DOUBLE_EQ(pts[0].x(), 1.0); // ms
+    EXPECT_DOUBLE_EQ(pts[1].x(), 2.0);
+    EXPECT_DOUBLE_EQ(pts[2].x(), 10.0);
+    EXPECT_DOUBLE_EQ(pts[2].y(), 100e3);
+    EXPECT_TRUE(line->name().contains(QStringLiteral("3 configs")));
+}
+
+TEST(MoeScatter, EveryRowIsDrawnOnceWithUnitsOnLogLatencyAxis)
+{
+    MoeScatterChart chart;
+    chart.resize(900, 600);
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    chart.setRows(handChecked());
+    QTest::qWait(50); // the legend lays its markers out on the next event loop pass
+    qsizetype points = 0;
+    int legendEntries = 0;
+    for (auto* s : chart.chart()->series())
+        if (auto* sc = qobject_cast<QScatterSeries*>(s)) {
+            points += sc->count();
+            for (auto* m : chart.chart()->legend()->markers(sc))
+                legendEntries += m->isVisible();
+        }
+    EXPECT_EQ(points, 5);
+    EXPECT_EQ(legendEntries, 5); // one per colour band of total parameters
+    // 1 .. 20 ms spans more than a decade: log axis.
+    auto* x = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+    ASSERT_TRUE(x);
+    EXPECT_TRUE(x->titleText().contains(QStringLiteral("(ms)")));
+    EXPECT_LE(x->min(), 1.0);
+    EXPECT_GE(x->max(), 20.0);
+    auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    ASSERT_TRUE(y);
+    EXPECT_TRUE(y->titleText().contains(QStringLiteral("tokens/s")));
+    chart.setThroughput(rl::charts::MoeThroughput::Mfu);
+    y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    EXPECT_TRUE(y->titleText().contains(QStringLiteral("MFU (%)")));
+    EXPECT_DOUBLE_EQ(front(chart.chart())->points().back().y(), 10.0); // 100k tokens/s -> 10 % here
+
+    auto narrow = handChecked();
+    for (auto& r : narrow)
+        r.decodeSecondsPerToken = 0.010 + r.decodeSecondsPerToken / 1000; // 10.001 .. 10.02 ms
+    chart.setRows(narrow);
+    auto* linear = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+    ASSERT_TRUE(linear) << "a sweep within one decade gets a linear latency axis";
+    EXPECT_LT(linear->min(), 10.001);
+    EXPECT_GT(linear->max(), 10.02);
+}
+
+TEST(MoeScatter, HoverDescribesTheConfigurationUnderThePointer)
+{
+    MoeScatterChart chart;
+    chart.resize(900, 600);
+    chart.setRows(handChecked());
+    QSignalSpy clicked(&chart, &MoeScatterChart::configClicked);
+    for (auto* s : chart.chart()->series())
+        if (auto* sc = qobject_cast<QScatterSeries*>(s))
+            for (const QPointF& p : sc->points())
+                if (p.x() == 10.0) {
+                    emit sc->hovered(p, true);
+                    emit sc->clicked(p);
+                }
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("64 experts, top-4"))) << chart.hoverText().toStdString();
+    ASSERT_EQ(clicked.size(), 1);
+    EXPECT_EQ(clicked.first().first().value<MoeSweepRow>().experts, 64);
+}
+
+TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
+{
+    rl::MoeExplorer explorer;
+    explorer.resize(1000, 700);
+    QSignalSpy done(&explorer, &rl::MoeExplorer::sweepFinished);
+    QSignalSpy failed(&explorer, &rl::MoeExplorer::sweepFailed);
+    explorer.runSweep();
+    EXPECT_TRUE(explorer.isRunning() || !done.isEmpty());
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, 60000));
+    ASSERT_TRUE(failed.isEmpty()) << failed.first().first().toString().toStdString();
+    const int n = done.first().first().toInt();
+    EXPECT_GT(n, 20); // experts x top-k x shared, minus what cannot hold the base value
+    EXPECT_EQ(explorer.result().rows.size(), static_cast<size_t>(n));
+    EXPECT_FALSE(explorer.chart()->paretoOrder().empty());
+
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
+    EXPECT_EQ(explorer.exportCsv(csv), QString());
+    std::ifstream in(csv.toStdString());
+    std::string line;
+    int lines = 0;
+    while (std::getline(in, line))
+        lines += !line.empty();
+    EXPECT_EQ(lines, n + 1); // header + one row per configuration
+}

@@ -1,0 +1,248 @@
+#include "moescatterchart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "callout.h"
+#include "units/units.h"
+
+namespace rl::charts {
+namespace {
+constexpr int kColourBands = 5;
+constexpr int kSizeBands = 3;
+const QColor kBandColours[kColourBands] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x90, 0x8d),
+                                           QColor(0x5d, 0xc8, 0x63), QColor(0xfd, 0xe7, 0x25)}; // viridis
+constexpr double kMarkerSizes[kSizeBands] = {6, 10, 15};
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// Band edges at the quantiles of `values`, so every band holds about the same number of points.
+std::vector<double> quantileEdges(std::vector<double> values, int bands)
+{
+    std::sort(values.begin(), values.end());
+    std::vector<double> edges;
+    for (int b = 1; b < bands; ++b)
+        edges.push_back(values.empty() ? 0 : values[values.size() * static_cast<std::size_t>(b) / bands]);
+    return edges;
+}
+
+int bandOf(double v, const std::vector<double>& edges)
+{
+    return static_cast<int>(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin());
+}
+} // namespace
+
+MoeScatterChart::MoeScatterChart(QWidget* parent) : QWidget(parent), m_chart(new QChart)
+{
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    m_view->setToolTip(tr("Each point is one MoE configuration; drag to zoom, click a point to load it"));
+    m_callout = new Callout(m_chart);
+    m_callout->hide();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    rebuild();
+}
+
+MoeScatterChart::~MoeScatterChart() = default;
+
+void MoeScatterChart::setRows(std::vector<model::MoeSweepRow> rows)
+{
+    m_rows = std::move(rows);
+    rebuild();
+}
+
+void MoeScatterChart::setThroughput(MoeThroughput metric)
+{
+    if (metric == m_metric)
+        return;
+    m_metric = metric;
+    rebuild();
+}
+
+double MoeScatterChart::yValue(const model::MoeSweepRow& r) const
+{
+    return m_metric == MoeThroughput::Mfu ? r.mfu * 100 : r.tokensPerSecond;
+}
+
+QString MoeScatterChart::describe(const model::MoeSweepRow& r)
+{
+    return tr("%1 experts, top-%2, %3 shared, width %4 · %5 total / %6 active params · %7 per GPU · "
+              "%8 tokens/s, MFU %9 % · decode %10/token")
+        .arg(r.experts)
+        .arg(r.topK)
+        .arg(r.sharedExperts)
+        .arg(r.expertWidth)
+        .arg(qs(units::formatCount(r.totalParams)), qs(units::formatCount(r.activeParams)),
+             qs(units::formatBytes(r.memoryPerGpuBytes)), qs(units::formatCount(r.tokensPerSecond)))
+        .arg(r.mfu * 100, 0, 'f', 1)
+        .arg(qs(units::formatTime(r.decodeSecondsPerToken * 1e6)));
+}
+
+QString MoeScatterChart::hoverText() const { return m_callout->isVisible() ? m_callout->text() : QString(); }
+
+const model::MoeSweepRow* MoeScatterChart::rowAt(const QScatterSeries* series, const QPointF& value) const
+{
+    for (const auto& [s, indices] : m_buckets) {
+        if (s != series)
+            continue;
+        // The signal hands back the point's own coordinates: the nearest point of the series is it.
+        const auto points = s->points();
+        std::size_t best = 0;
+        double bestD = INFINITY;
+        for (qsizetype i = 0; i < points.size(); ++i) {
+            const double d = std::hypot(points[i].x() - value.x(), points[i].y() - value.y());
+            if (d < bestD)
+                bestD = d, best = static_cast<std::size_t>(i);
+        }
+        return best < indices.size() ? &m_rows[indices[best]] : nullptr;
+    }
+    return nullptr;
+}
+
+void MoeScatterChart::rebuild()
+{
+    m_callout->hide();
+    m_chart->removeAllSeries();
+    for (auto* axis : m_chart->axes())
+        m_chart->removeAxis(axis), delete axis;
+    m_buckets.clear();
+    m_pareto.clear();
+
+    const QString yTitle = m_metric == MoeThroughput::Mfu ? tr("MFU (%)") : tr("Training throughput (tokens/s)");
+    m_chart->setTitle(tr("MoE trade-off: %1 vs decode latency · colour: total parameters · marker size: memory "
+                         "per GPU")
+                          .arg(m_metric == MoeThroughput::Mfu ? tr("MFU") : tr("tokens/s")));
+    // Decode latency can span decades (batch, top-k, expert count): a log axis then, a linear one
+    // when the sweep stays within a decade (a log axis would label nothing in between).
+    double lo = INFINITY, hi = 0;
+    for (const auto& r : m_rows)
+        if (r.decodeSecondsPerToken > 0)
+            lo = std::min(lo, r.decodeSecondsPerToken), hi = std::max(hi, r.decodeSecondsPerToken);
+    QAbstractAxis* x = nullptr;
+    if (hi > 0 && hi / lo >= 10) {
+        auto* logAxis = new QLogValueAxis;
+        logAxis->setBase(10);
+        logAxis->setLabelFormat(QStringLiteral("%g"));
+        logAxis->setMinorTickCount(8);
+        x = logAxis;
+    } else {
+        auto* linear = new QValueAxis;
+        linear->setLabelFormat(QStringLiteral("%.3g"));
+        x = linear;
+    }
+    x->setTitleText(tr("Decode latency per token (ms)"));
+    auto* y = new QValueAxis;
+    y->setTitleText(yTitle);
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    if (m_rows.empty()) {
+        x->setRange(0, 1);
+        y->setRange(0, 1);
+        return;
+    }
+
+    std::vector<double> params, memory;
+    for (const auto& r : m_rows)
+        params.push_back(r.totalParams), memory.push_back(r.memoryPerGpuBytes);
+    const auto paramEdges = quantileEdges(params, kColourBands);
+    const auto memEdges = quantileEdges(memory, kSizeBands);
+    const double pMin = *std::min_element(params.begin(), params.end());
+    const double pMax = *std::max_element(params.begin(), params.end());
+
+    std::vector<std::vector<std::size_t>> members(kColourBands * kSizeBands);
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        members[static_cast<std::size_t>(bandOf(params[i], paramEdges) * kSizeBands + bandOf(memory[i], memEdges))]
+            .push_back(i);
+
+    double xMin = INFINITY, xMax = 0, yMax = 0;
+    for (int c = 0; c < kColourBands; ++c) {
+        for (int m = 0; m < kSizeBands; ++m) {
+            auto& idx = members[static_cast<std::size_t>(c * kSizeBands + m)];
+            auto* s = new QScatterSeries;
+            const double lo = c == 0 ? pMin : paramEdges[static_cast<std::size_t>(c - 1)];
+            const double hi = c == kColourBands - 1 ? pMax : paramEdges[static_cast<std::size_t>(c)];
+            s->setName(tr("%1 – %2 params").arg(qs(units::formatCount(lo)), qs(units::formatCount(hi))));
+            s->setColor(kBandColours[c]);
+            s->setBorderColor(kBandColours[c].darker(130));
+            s->setMarkerSize(kMarkerSizes[m]);
+            QList<QPointF> pts;
+            pts.reserve(static_cast<qsizetype>(idx.size()));
+            for (auto i : idx) {
+                const double ms = m_rows[i].decodeSecondsPerToken * 1e3;
+                pts.append({ms, yValue(m_rows[i])});
+                if (ms > 0)
+                    xMin = std::min(xMin, ms), xMax = std::max(xMax, ms);
+                yMax = std::max(yMax, yValue(m_rows[i]));
+            }
+            s->replace(pts);
+            m_chart->addSeries(s);
+            s->attachAxis(x);
+            s->attachAxis(y);
+            // One legend entry per colour band (the medium marker); sizes are named in the title.
+            for (auto* marker : m_chart->legend()->markers(s))
+                marker->setVisible(m == 1);
+            connect(s, &QScatterSeries::hovered, this, [this, s](const QPointF& p, bool state) {
+                const auto* row = state ? rowAt(s, p) : nullptr;
+                if (row)
+                    m_callout->show(describe(*row), p, s);
+                else
+                    m_callout->hide();
+            });
+            connect(s, &QScatterSeries::clicked, this, [this, s](const QPointF& p) {
+                if (const auto* row = rowAt(s, p))
+                    Q_EMIT configClicked(*row);
+            });
+            m_buckets.push_back({s, std::move(idx)});
+        }
+    }
+
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].pareto)
+            m_pareto.push_back(i);
+    std::sort(m_pareto.begin(), m_pareto.end(), [this](std::size_t a, std::size_t b) {
+        return m_rows[a].decodeSecondsPerToken < m_rows[b].decodeSecondsPerToken;
+    });
+    auto* front = new QLineSeries;
+    front->setName(tr("Pareto front (%1 configs)").arg(m_pareto.size()));
+    QPen pen(QColor(0xd6, 0x27, 0x28));
+    pen.setWidthF(2);
+    front->setPen(pen);
+    for (auto i : m_pareto)
+        front->append(m_rows[i].decodeSecondsPerToken * 1e3, yValue(m_rows[i]));
+    m_chart->addSeries(front);
+    front->attachAxis(x);
+    front->attachAxis(y);
+
+    // The axes follow the data with a margin: a sweep that holds active parameters often spans
+    // only a narrow band of latency, which decade-rounded bounds would squeeze into one column.
+    if (!(xMin <= xMax))
+        xMin = xMax = 1;
+    if (qobject_cast<QLogValueAxis*>(x))
+        x->setRange(xMin / 1.3, xMax * 1.3);
+    else {
+        const double xPad = std::max((xMax - xMin) * 0.08, xMax * 0.05);
+        x->setRange(std::max(0.0, xMin - xPad), xMax + xPad);
+        static_cast<QValueAxis*>(x)->applyNiceNumbers(); // round tick values
+    }
+    double yMin = INFINITY;
+    for (const auto& r : m_rows)
+        yMin = std::min(yMin, yValue(r));
+    const double pad = std::max((yMax - yMin) * 0.08, yMax * 0.02);
+    y->setRange(std::max(0.0, yMin - pad), yMax > 0 ? yMax + pad : 1);
+    y->applyNiceNumbers();
+    y->setLabelFormat(m_metric == MoeThroughput::Mfu || yMax < 100 ? QStringLiteral("%.3g") : QStringLiteral("%.0f"));
+}
+} // namespace rl::charts
