@@ -12,6 +12,7 @@
 #include "model/hardwareprofileloader.h"
 #include "model/inference.h"
 #include "model/moesweep.h"
+#include "model/sizingreport.h"
 #include "model/sizingrules.h"
 #include "model/storecalibration.h"
 #include "model/trainingstep.h"
@@ -178,25 +179,19 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const auto coll = collectivesFor(*a, r, ctx);
         GemmTiming timing;
         timing.defaultEfficiency = a->efficiency;
-        const auto params = countParams(c);
-        const auto fwd = forwardFlopsPerToken(c, {p.seqLen, true});
-        const auto tf = trainingFlopsPerToken(fwd, p.recompute);
-        const auto step = estimateStep(c, params, fwd, p, r, timing, coll.source());
-        InferenceOptions inf;
-        inf.batch = a->decodeBatch;
-        inf.contextTokens = a->context;
-        inf.promptTokens = a->context;
-        inf.tp = p.tp;
-        const auto dec = decodeStep(c, params, inf, r, timing);
-        const double prefill = prefillSeconds(c, inf, r, timing);
-        RuleOptions ro;
-        ro.tp = p.tp;
-        ro.ep = p.ep;
-        ro.microBatch = p.microBatch;
-        ro.seqLen = p.seqLen;
-        if (r.computeUnits > 0)
-            ro.computeUnits = r.computeUnits;
-        const auto findings = checkSizingRules(c, ro);
+        InferenceOptions inference;
+        inference.batch = a->decodeBatch;
+        inference.contextTokens = a->context;
+        inference.promptTokens = a->context;
+        const auto report = evaluateSizing(c, p, r, timing, coll.source(), inference);
+        const auto& params = report.params;
+        const auto& fwd = report.forward;
+        const auto& tf = report.training;
+        const auto& step = report.step;
+        const auto& inf = report.inference;
+        const auto& dec = report.decode;
+        const double prefill = report.prefillSeconds;
+        const auto& findings = report.findings;
 
         if (ctx.json) {
             nlohmann::json j;

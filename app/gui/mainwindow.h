@@ -18,6 +18,7 @@ class ChartArea;
 class DetailsPanel;
 class ImportController;
 class MoeExplorer;
+class SizingWindow;
 class RunController;
 class SessionBrowser;
 class Settings;
@@ -61,6 +62,7 @@ private:
     void chooseImport();
     void newBenchmark();
     void showMoeExplorer();
+    void showSizing();
     void exportChart();
     void exportCsv();
     void about();
@@ -74,6 +76,7 @@ private:
     ImportController* m_import;
     RunController* m_run;
     MoeExplorer* m_moeExplorer = nullptr;
+    SizingWindow* m_sizing = nullptr;
     SessionBrowser* m_browser;
     ChartArea* m_charts;
     DetailsPanel* m_details;

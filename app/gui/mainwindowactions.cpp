@@ -10,7 +10,9 @@
 #include "chartarea.h"
 #include "collectivechart.h"
 #include "mainwindow.h"
+#include "configeditor.h"
 #include "moeexplorer.h"
+#include "sizingwindow.h"
 #include "runcontroller.h"
 #include "settings.h"
 #include "store/workspace.h"
@@ -53,6 +55,9 @@ void MainWindow::createMenus()
     add(tools, tr("&MoE explorer…"),
         tr("Sweep experts, top-k and shared experts of a MoE model: throughput vs decode latency, Pareto front"),
         &MainWindow::showMoeExplorer, QKeySequence(tr("Ctrl+M")));
+    add(tools, tr("&Sizing model…"),
+        tr("Config editor: parameters, memory, step time, MFU, decode latency and sizing rules; two side by side"),
+        &MainWindow::showSizing, QKeySequence(tr("Ctrl+Shift+M")));
     tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -176,9 +181,26 @@ void MainWindow::showMoeExplorer()
         m_moeExplorer->setWindowFlag(Qt::Window);
         m_moeExplorer->setWindowTitle(tr("MoE explorer — Ridgeline"));
         m_moeExplorer->resize(1100, 800);
+        connect(m_moeExplorer, &MoeExplorer::configChosen, this, [this](const model::ModelConfig& c) {
+            showSizing();
+            m_sizing->editorA()->loadConfig(c);
+        });
     }
     m_moeExplorer->show();
     m_moeExplorer->raise();
     m_moeExplorer->activateWindow();
+}
+
+void MainWindow::showSizing()
+{
+    if (!m_sizing) {
+        m_sizing = new SizingWindow(this);
+        m_sizing->setWindowFlag(Qt::Window);
+        m_sizing->setWindowTitle(tr("Sizing model — Ridgeline"));
+        m_sizing->resize(1500, 850);
+    }
+    m_sizing->show();
+    m_sizing->raise();
+    m_sizing->activateWindow();
 }
 } // namespace rl

@@ -87,6 +87,10 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_export = new QPushButton(tr("Export CSV…"));
     m_export->setToolTip(tr("Every configuration of the sweep, with the Pareto flag"));
     m_export->setEnabled(false);
+    m_open = new QPushButton(tr("Open in sizing model"));
+    m_open->setObjectName(QStringLiteral("moeOpen"));
+    m_open->setToolTip(tr("Load the clicked configuration into the config editor"));
+    m_open->setEnabled(false);
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1000);
     m_progress->setVisible(false);
@@ -108,6 +112,7 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_export);
+    buttons->addWidget(m_open);
     buttons->addWidget(m_progress, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -123,6 +128,23 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     });
     connect(m_chart, &charts::MoeScatterChart::configClicked, this, [this](const model::MoeSweepRow& row) {
         m_selected->setText(charts::MoeScatterChart::describe(row));
+        m_chosen = row;
+        m_open->setEnabled(true);
+    });
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        if (!m_chosen)
+            return;
+        try {
+            auto c = model::loadPreset(m_sweptPreset);
+            c.moe.experts = m_chosen->experts;
+            c.moe.topK = m_chosen->topK;
+            c.moe.sharedExperts = m_chosen->sharedExperts;
+            c.moe.expertWidth = m_chosen->expertWidth;
+            c.name += " (" + std::to_string(m_chosen->experts) + " experts, top-" + std::to_string(m_chosen->topK) + ")";
+            Q_EMIT configChosen(c);
+        } catch (const std::exception& e) {
+            m_status->setText(QString::fromStdString(e.what()));
+        }
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getSaveFileName(this, tr("Export sweep"), QStringLiteral("moe-sweep.csv"),
@@ -152,6 +174,9 @@ void MoeExplorer::cancel()
 void MoeExplorer::runSweep()
 {
     const std::string preset = m_model->currentText().toStdString();
+    m_sweptPreset = preset;
+    m_chosen.reset();
+    m_open->setEnabled(false);
     const std::string hardware = m_hardware->currentText().toStdString();
     const std::string parallel = m_parallel->text().trimmed().toStdString();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());

@@ -5,6 +5,10 @@
 // on a point shows that configuration; the whole sweep exports to CSV.
 #include <QWidget>
 
+#include <optional>
+#include <string>
+
+#include "model/modelconfig.h"
 #include "model/moesweep.h"
 
 class QComboBox;
@@ -36,6 +40,8 @@ public:
 
 Q_SIGNALS:
     void sweepFinished(int configurations);
+    // The clicked configuration as a full model (base preset with the swept fields replaced).
+    void configChosen(const rl::model::ModelConfig& config);
     void sweepFailed(const QString& message);
 
 private:
@@ -49,6 +55,9 @@ private:
     QPushButton* m_run;
     QPushButton* m_cancel;
     QPushButton* m_export;
+    QPushButton* m_open;
+    std::optional<model::MoeSweepRow> m_chosen;
+    std::string m_sweptPreset;
     QProgressBar* m_progress;
     QLabel* m_status;
     QLabel* m_selected;

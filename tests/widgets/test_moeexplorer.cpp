@@ -4,6 +4,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QValueAxis>
@@ -144,6 +145,20 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_GT(n, 20); // experts x top-k x shared, minus what cannot hold the base value
     EXPECT_EQ(explorer.result().rows.size(), static_cast<size_t>(n));
     EXPECT_FALSE(explorer.chart()->paretoOrder().empty());
+
+    // A clicked point goes to the config editor as the base model with the swept fields replaced.
+    QSignalSpy chosen(&explorer, &rl::MoeExplorer::configChosen);
+    const auto& pick = explorer.result().rows[explorer.chart()->paretoOrder().front()];
+    emit explorer.chart()->configClicked(pick);
+    auto* open = explorer.findChild<QPushButton*>(QStringLiteral("moeOpen"));
+    ASSERT_TRUE(open && open->isEnabled());
+    open->click();
+    ASSERT_EQ(chosen.size(), 1);
+    const auto config = chosen.first().first().value<rl::model::ModelConfig>();
+    EXPECT_EQ(config.moe.experts, pick.experts);
+    EXPECT_EQ(config.moe.topK, pick.topK);
+    EXPECT_EQ(config.moe.expertWidth, pick.expertWidth);
+    EXPECT_EQ(config.layers, rl::model::loadPreset("mixtral-8x7b").layers);
 
     QTemporaryDir dir;
     const QString csv = dir.filePath(QStringLiteral("sweep.csv"));

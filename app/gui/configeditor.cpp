@@ -1,0 +1,331 @@
+#include "configeditor.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "model/hardwareprofileloader.h"
+#include "units/units.h"
+
+namespace rl {
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString percent(double v) { return QString::number(v * 100, 'f', 1) + QStringLiteral(" %"); }
+
+QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)
+{
+    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
+    t->setObjectName(name);
+    t->setHorizontalHeaderLabels(headers);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->verticalHeader()->setVisible(false);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setToolTip(tip);
+    return t;
+}
+} // namespace
+
+ConfigEditor::ConfigEditor(QWidget* parent) : QWidget(parent), m_recompute(new QTimer(this))
+{
+    m_recompute->setSingleShot(true);
+    m_recompute->setInterval(0); // coalesce the edits of one event-loop pass
+    connect(m_recompute, &QTimer::timeout, this, &ConfigEditor::recompute);
+
+    m_preset = new QComboBox;
+    m_preset->setObjectName(QStringLiteral("preset"));
+    m_preset->setToolTip(tr("Start from a published model (resources/models)"));
+    for (const auto& name : model::presetNames())
+        m_preset->addItem(qs(name));
+    auto* open = new QPushButton(tr("Open…"));
+    open->setToolTip(tr("Load a Hugging Face config.json or a Ridgeline model file"));
+    m_name = new QLabel;
+    m_name->setObjectName(QStringLiteral("modelName"));
+
+    m_form = new QFormLayout;
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(m_preset, 1);
+    presetRow->addWidget(open);
+    m_form->addRow(tr("Preset:"), presetRow);
+    m_form->addRow(tr("Model:"), m_name);
+    m_layers = addSpin(QStringLiteral("layers"), tr("Layers:"), 1000, tr("Transformer layers"));
+    m_dModel = addSpin(QStringLiteral("dModel"), tr("Hidden size:"), 1 << 20, tr("d_model (hidden size)"));
+    m_heads = addSpin(QStringLiteral("heads"), tr("Attention heads:"), 4096, tr("Query heads"));
+    m_kvHeads = addSpin(QStringLiteral("kvHeads"), tr("KV heads:"), 4096, tr("Key/value heads (GQA; = heads for MHA)"));
+    m_headDim = addSpin(QStringLiteral("headDim"), tr("Head dim:"), 4096, tr("Dimension of one head"));
+    m_mlpWidth = addSpin(QStringLiteral("mlpWidth"), tr("MLP width:"), 1 << 22, tr("Dense MLP intermediate size"));
+    m_vocab = addSpin(QStringLiteral("vocab"), tr("Vocabulary:"), 1 << 24, tr("Vocabulary size (tokens)"));
+    m_seqLen = addSpin(QStringLiteral("seqLen"), tr("Sequence length:"), 1 << 22, tr("Training sequence length (tokens)"));
+    m_experts = addSpin(QStringLiteral("experts"), tr("Routed experts:"), 4096, tr("0 = dense model"));
+    m_topK = addSpin(QStringLiteral("topK"), tr("Top-k:"), 256, tr("Experts each token is routed to"));
+    m_expertWidth = addSpin(QStringLiteral("expertWidth"), tr("Expert width:"), 1 << 22, tr("Intermediate size of one expert"));
+    m_shared = addSpin(QStringLiteral("sharedExperts"), tr("Shared experts:"), 64, tr("Experts every token uses"));
+
+    m_hardware = new QComboBox;
+    m_hardware->setObjectName(QStringLiteral("hardware"));
+    m_hardware->setToolTip(tr("Hardware profile: peak TFLOP/s, HBM, links (resources/hardware)"));
+    try {
+        for (const auto& hw : loadHardwareProfiles(hardwareProfileDir()))
+            m_hardware->addItem(qs(hw.id));
+    } catch (const std::exception& e) {
+        m_hardware->setToolTip(qs(e.what()));
+    }
+    m_hardware->setCurrentText(QStringLiteral("mi300x"));
+    m_form->addRow(tr("Hardware:"), m_hardware);
+    m_parallel = new QLineEdit(QStringLiteral("dp=8"));
+    m_parallel->setObjectName(QStringLiteral("parallel"));
+    m_parallel->setToolTip(tr("Parallel degrees, e.g. dp=64,tp=8,pp=2,ep=8,cp=1"));
+    m_form->addRow(tr("Parallel layout:"), m_parallel);
+    m_microBatch = addSpin(QStringLiteral("microBatch"), tr("Micro-batch:"), 4096, tr("Sequences per micro-batch"));
+    m_zero = addSpin(QStringLiteral("zero"), tr("ZeRO stage:"), 3, tr("0 none, 1 optimizer, 2 + gradients, 3 + weights"));
+    m_decodeBatch = addSpin(QStringLiteral("decodeBatch"), tr("Decode batch:"), 1 << 16, tr("Sequences decoded together"));
+    m_microBatch->setMinimum(1);
+    m_decodeBatch->setMinimum(1);
+    m_microBatch->setValue(1);
+    m_zero->setValue(1);
+    m_decodeBatch->setValue(1);
+
+    m_problem = new QLabel;
+    m_problem->setObjectName(QStringLiteral("problem"));
+    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_problem->setWordWrap(true);
+    m_results = table(QStringLiteral("results"), {tr("Quantity"), tr("Value")},
+                      tr("The sizing model's estimate for this configuration"));
+    m_findings = table(QStringLiteral("findings"), {tr("Rule"), tr("Result"), tr("Finding"), tr("Nearest compliant")},
+                       tr("Sizing rules: widths and counts against the device's tiles and compute units"));
+
+    m_results->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_results->setWordWrap(false);
+    // Rule and result stay narrow; the finding takes the room, its proposal is one column on.
+    m_findings->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_findings->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_findings->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_findings->horizontalHeader()->setStretchLastSection(false);
+    m_findings->setWordWrap(false);
+
+    auto* left = new QWidget;
+    left->setLayout(m_form);
+    left->setMaximumWidth(320);
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_problem);
+    right->addWidget(m_results, 3);
+    right->addWidget(m_findings, 2);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(left);
+    layout->addLayout(right, 1);
+
+    connect(m_preset, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        if (m_loading || name.isEmpty())
+            return;
+        try {
+            loadConfig(model::loadPreset(name.toStdString()));
+        } catch (const std::exception& e) {
+            m_problem->setText(qs(e.what()));
+        }
+    });
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Model config"), {}, tr("JSON (*.json)"));
+        if (f.isEmpty())
+            return;
+        try {
+            loadConfig(model::loadModelConfigFile(f.toStdString()));
+        } catch (const std::exception& e) {
+            m_problem->setText(qs(e.what()));
+        }
+    });
+    connect(m_hardware, &QComboBox::currentTextChanged, this, &ConfigEditor::scheduleRecompute);
+    connect(m_parallel, &QLineEdit::textChanged, this, &ConfigEditor::scheduleRecompute);
+
+    if (m_preset->count() > 0) {
+        m_loading = true; // load once below, whether or not the index changes
+        m_preset->setCurrentIndex(std::max(0, m_preset->findText(QStringLiteral("llama-3-8b"))));
+        m_loading = false;
+        try {
+            loadConfig(model::loadPreset(m_preset->currentText().toStdString()));
+        } catch (const std::exception& e) {
+            m_problem->setText(qs(e.what()));
+        }
+    }
+}
+
+QSpinBox* ConfigEditor::addSpin(const QString& name, const QString& label, int max, const QString& tip)
+{
+    auto* s = new QSpinBox;
+    s->setObjectName(name);
+    s->setRange(0, max);
+    s->setToolTip(tip);
+    s->setKeyboardTracking(false); // recompute on Enter or focus change, not on every digit
+    connect(s, &QSpinBox::valueChanged, this, &ConfigEditor::scheduleRecompute);
+    m_form->addRow(label, s);
+    return s;
+}
+
+void ConfigEditor::loadConfig(const model::ModelConfig& c)
+{
+    m_loading = true;
+    m_base = c;
+    m_name->setText(qs(c.name) + QStringLiteral(" (") + qs(c.family) + QStringLiteral(")"));
+    m_layers->setValue(c.layers);
+    m_dModel->setValue(c.dModel);
+    m_heads->setValue(c.heads);
+    m_kvHeads->setValue(c.kvHeads);
+    m_headDim->setValue(c.headDim);
+    m_mlpWidth->setValue(c.mlpWidth);
+    m_vocab->setValue(c.vocab);
+    m_seqLen->setValue(c.seqLen);
+    m_experts->setValue(c.moe.experts);
+    m_topK->setValue(c.moe.topK);
+    m_expertWidth->setValue(c.moe.expertWidth);
+    m_shared->setValue(c.moe.sharedExperts);
+    if (m_preset->findText(qs(c.name)) >= 0)
+        m_preset->setCurrentText(qs(c.name));
+    m_loading = false;
+    scheduleRecompute();
+}
+
+model::ModelConfig ConfigEditor::config() const
+{
+    model::ModelConfig c = m_base;
+    c.layers = m_layers->value();
+    c.dModel = m_dModel->value();
+    c.heads = m_heads->value();
+    c.kvHeads = m_kvHeads->value();
+    c.headDim = m_headDim->value();
+    c.mlpWidth = m_mlpWidth->value();
+    c.vocab = m_vocab->value();
+    c.seqLen = m_seqLen->value();
+    c.moe.experts = m_experts->value();
+    c.moe.topK = m_topK->value();
+    c.moe.expertWidth = m_expertWidth->value();
+    c.moe.sharedExperts = m_shared->value();
+    return c;
+}
+
+void ConfigEditor::setHardware(const QString& id) { m_hardware->setCurrentText(id); }
+void ConfigEditor::setParallel(const QString& spec) { m_parallel->setText(spec); }
+
+void ConfigEditor::scheduleRecompute()
+{
+    if (!m_loading)
+        m_recompute->start();
+}
+
+void ConfigEditor::recompute()
+{
+    m_report.reset();
+    m_problemText.clear();
+    try {
+        const auto c = config();
+        if (c.layers <= 0 || c.dModel <= 0 || c.heads <= 0 || c.vocab <= 0)
+            throw std::invalid_argument("layers, hidden size, heads and vocabulary must be positive");
+        if (c.isMoe() && (c.moe.topK <= 0 || c.moe.topK > c.moe.experts || c.moe.expertWidth <= 0))
+            throw std::invalid_argument("a MoE model needs 1 <= top-k <= experts and a positive expert width");
+        model::ParallelConfig p;
+        model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), p);
+        p.microBatch = m_microBatch->value();
+        p.zeroStage = m_zero->value();
+        p.seqLen = c.seqLen;
+        const auto hw = findHardwareProfile(m_hardware->currentText().toStdString());
+        const auto rates = model::deviceRates(hw, p.dtype);
+        m_hbmBytes = rates.hbmCapacityBytes;
+        const model::ProfileCollectiveTime collectives(rates);
+        model::InferenceOptions inference;
+        inference.batch = m_decodeBatch->value();
+        inference.contextTokens = c.seqLen;
+        inference.promptTokens = c.seqLen;
+        m_report = model::evaluateSizing(c, p, rates, model::GemmTiming{}, collectives, inference);
+    } catch (const std::exception& e) {
+        m_problemText = qs(e.what());
+    }
+    showReport();
+    Q_EMIT reportChanged();
+}
+
+void ConfigEditor::showReport()
+{
+    m_problem->setText(m_problemText);
+    m_problem->setVisible(!m_problemText.isEmpty());
+    m_results->setRowCount(0);
+    m_findings->setRowCount(0);
+    if (!m_report)
+        return;
+    const auto& r = *m_report;
+    const auto& s = r.step;
+    const double mem = s.memory.total();
+    const std::vector<std::pair<QString, QString>> rows{
+        {tr("Total parameters"), qs(units::formatCount(r.params.total()))},
+        {tr("Active parameters per token"), qs(units::formatCount(r.params.active()))},
+        {tr("Forward FLOPs per token"), QString::number(r.forward.forward() / 1e9, 'g', 4) + QStringLiteral(" GFLOP")},
+        {tr("Memory per GPU"), qs(units::formatBytes(mem)) +
+                                   (m_hbmBytes > 0 && mem > m_hbmBytes ? tr(" (exceeds HBM)") : QString())},
+        {tr("  weights / grads / optimizer / activations"),
+         qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
+             QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
+             qs(units::formatBytes(s.memory.activations))},
+        {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6))},
+        {tr("  compute / exposed comm / bubble"),
+         qs(units::formatTime(s.computeSeconds * 1e6)) + QStringLiteral(" / ") +
+             qs(units::formatTime(s.exposedCommSeconds * 1e6)) + QStringLiteral(" / ") +
+             qs(units::formatTime(s.bubbleSeconds * 1e6))},
+        {tr("Training throughput"), qs(units::formatCount(s.tokensPerSecond)) + tr(" tokens/s")},
+        {tr("MFU"), percent(s.mfu)},
+        {tr("MFU vs max achievable"), percent(s.mfuMaxAchievable)},
+        {tr("Prefill (%1 tokens)").arg(r.inference.promptTokens), qs(units::formatTime(r.prefillSeconds * 1e6))},
+        {tr("Decode per token (batch %1)").arg(r.inference.batch),
+         qs(units::formatTime(r.decode.secondsPerToken * 1e6)) +
+             (r.decode.memoryBound() ? tr(" (memory-bound)") : tr(" (compute-bound)"))},
+    };
+    m_results->setRowCount(static_cast<int>(rows.size()));
+    for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+        m_results->setItem(i, 0, new QTableWidgetItem(rows[static_cast<size_t>(i)].first));
+        m_results->setItem(i, 1, new QTableWidgetItem(rows[static_cast<size_t>(i)].second));
+    }
+    m_findings->setRowCount(static_cast<int>(r.findings.size()));
+    for (int i = 0; i < static_cast<int>(r.findings.size()); ++i) {
+        const auto& f = r.findings[static_cast<size_t>(i)];
+        const QColor colour = f.severity == model::RuleSeverity::Pass   ? QColor(0x1b, 0x7f, 0x3b)
+                              : f.severity == model::RuleSeverity::Info ? QColor(0x1f, 0x5f, 0xa8)
+                                                                        : QColor(0xb0, 0x00, 0x20);
+        const QStringList cells{qs(f.rule), QString::fromLatin1(model::toString(f.severity)), qs(f.message),
+                                qs(f.proposal)};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            item->setToolTip(cells[col]);
+            if (col == 1)
+                item->setForeground(colour);
+            m_findings->setItem(i, col, item);
+        }
+    }
+}
+
+QString ConfigEditor::problem() const { return m_problemText; }
+
+QString ConfigEditor::resultText(const QString& quantity) const
+{
+    for (int i = 0; i < m_results->rowCount(); ++i)
+        if (m_results->item(i, 0)->text() == quantity)
+            return m_results->item(i, 1)->text();
+    return {};
+}
+
+int ConfigEditor::findingCount(model::RuleSeverity severity) const
+{
+    if (!m_report)
+        return 0;
+    return static_cast<int>(std::count_if(m_report->findings.begin(), m_report->findings.end(),
+                                          [severity](const model::RuleFinding& f) { return f.severity == severity; }));
+}
+} // namespace rl

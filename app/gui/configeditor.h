@@ -1,0 +1,69 @@
+#pragma once
+// The sizing model's config editor: a model (preset, config.json or edited by hand), a hardware
+// profile and a parallel layout in; parameters, FLOPs, memory per GPU, step time, MFU, prefill and
+// decode latency, and the sizing-rule findings out, recomputed on every edit (closed-form, well
+// under a millisecond, so it runs on the GUI thread without blocking it).
+#include <optional>
+
+#include <QWidget>
+
+#include "model/modelconfig.h"
+#include "model/sizingreport.h"
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace rl {
+
+class ConfigEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ConfigEditor(QWidget* parent = nullptr);
+
+    // Fills the form; fields the form does not show (MLA ranks, sliding windows, ...) are kept.
+    void loadConfig(const model::ModelConfig& config);
+    model::ModelConfig config() const;
+    void setHardware(const QString& id);
+    void setParallel(const QString& spec);
+
+    // The last evaluation, or none when the inputs do not make a valid configuration.
+    const std::optional<model::SizingReport>& report() const { return m_report; }
+    QString problem() const; // why there is no report, empty otherwise
+    // The value shown for a result row ("Total parameters", "MFU", ...), for tests and copy.
+    QString resultText(const QString& quantity) const;
+    int findingCount(model::RuleSeverity severity) const;
+
+Q_SIGNALS:
+    void reportChanged();
+
+private:
+    void recompute();
+    void scheduleRecompute();
+    void showReport();
+    QSpinBox* addSpin(const QString& name, const QString& label, int max, const QString& tip);
+
+    model::ModelConfig m_base;
+    QComboBox* m_preset;
+    QLabel* m_name;
+    QSpinBox *m_layers, *m_dModel, *m_heads, *m_kvHeads, *m_headDim, *m_mlpWidth, *m_vocab, *m_seqLen;
+    QSpinBox *m_experts, *m_topK, *m_expertWidth, *m_shared;
+    QSpinBox *m_microBatch, *m_zero, *m_decodeBatch;
+    QComboBox* m_hardware;
+    QLineEdit* m_parallel;
+    QLabel* m_problem;
+    QTableWidget* m_results;
+    QTableWidget* m_findings;
+    QTimer* m_recompute;
+    std::optional<model::SizingReport> m_report;
+    QString m_problemText;
+    double m_hbmBytes = 0;
+    QFormLayout* m_form = nullptr;
+    bool m_loading = false;
+};
+} // namespace rl

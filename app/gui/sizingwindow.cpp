@@ -1,0 +1,26 @@
+#include "sizingwindow.h"
+
+#include <QGroupBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "configeditor.h"
+
+namespace rl {
+
+SizingWindow::SizingWindow(QWidget* parent) : QWidget(parent), m_a(new ConfigEditor), m_b(new ConfigEditor)
+{
+    m_a->setObjectName(QStringLiteral("editorA"));
+    m_b->setObjectName(QStringLiteral("editorB"));
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    for (auto [editor, title] : {std::pair{m_a, tr("Configuration A")}, std::pair{m_b, tr("Configuration B")}}) {
+        auto* box = new QGroupBox(title);
+        auto* l = new QVBoxLayout(box);
+        l->setContentsMargins(4, 4, 4, 4);
+        l->addWidget(editor);
+        splitter->addWidget(box);
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+}
+} // namespace rl

