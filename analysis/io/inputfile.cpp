@@ -84,13 +84,37 @@ std::string InputFile::head(const std::string& path, std::size_t bytes)
     return out;
 }
 
+namespace {
+using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
+
+DigestContext newSha256()
+{
+    DigestContext ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+    return ctx;
+}
+
+std::string finishHex(EVP_MD_CTX* ctx)
+{
+    std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
+    unsigned len = 0;
+    EVP_DigestFinal_ex(ctx, md.data(), &len);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned i = 0; i < len; ++i) {
+        out += hex[md[i] >> 4];
+        out += hex[md[i] & 15];
+    }
+    return out;
+}
+} // namespace
+
 std::string sha256File(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+    auto ctx = newSha256();
     std::vector<char> buf(1 << 16);
     while (in) {
         in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
@@ -99,15 +123,13 @@ std::string sha256File(const std::string& path)
     }
     if (in.bad())
         throw std::runtime_error(path + ": read error");
-    std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
-    unsigned len = 0;
-    EVP_DigestFinal_ex(ctx.get(), md.data(), &len);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned i = 0; i < len; ++i) {
-        out += hex[md[i] >> 4];
-        out += hex[md[i] & 15];
-    }
-    return out;
+    return finishHex(ctx.get());
+}
+
+std::string sha256Text(std::string_view bytes)
+{
+    auto ctx = newSha256();
+    EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size());
+    return finishHex(ctx.get());
 }
 } // namespace rl::io

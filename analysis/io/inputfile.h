@@ -5,6 +5,7 @@
 #include <istream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace rl::io {
 
@@ -34,4 +35,5 @@ private:
 };
 
 std::string sha256File(const std::string& path); // lower-case hex; throws on read errors
+std::string sha256Text(std::string_view bytes);   // lower-case hex
 } // namespace rl::io

@@ -5,18 +5,72 @@
 
 #include "importers/importerregistry.h"
 #include "io/inputfile.h"
+#include "trace/traceimport.h"
 
 namespace rl::store {
 namespace fs = std::filesystem;
+namespace {
+bool skipped(const fs::path& p)
+{
+    const std::string name = p.filename().string();
+    return name.starts_with('.') || name.ends_with(".db") || name.ends_with("-wal") || name.ends_with("-shm") ||
+           name == "README.md";
+}
+
+// The regular files directly in dir that an import would read, sorted.
+std::vector<fs::path> filesIn(const fs::path& dir)
+{
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+        if (it->is_regular_file(ec) && !skipped(it->path()))
+            files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Hash of "name sha" per file: the same ranks with the same content are the same import.
+std::string folderSha(const fs::path& dir)
+{
+    std::string list;
+    for (const auto& f : filesIn(dir))
+        list += f.filename().string() + ' ' + io::sha256File(f.string()) + '\n';
+    return io::sha256Text(list);
+}
+} // namespace
+
+bool isTraceRankFolder(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return false;
+    const auto files = filesIn(dir);
+    if (files.size() < 2)
+        return false;
+    for (const auto& f : files) {
+        std::string head;
+        try {
+            head = io::InputFile::head(f.string());
+        } catch (const std::exception&) {
+            return false;
+        }
+        const auto found = detectFormat(head, f.filename().string());
+        if (found.empty() || found.front().importer->id != "kineto")
+            return false;
+    }
+    return true;
+}
 
 FileImportOutcome importIntoWorkspace(Workspace& ws, const std::string& path, const ImportOptions& options,
                                       const std::string& formatId)
 {
     FileImportOutcome out;
     out.path = path;
+    std::error_code dirEc;
+    const bool folder = fs::is_directory(path, dirEc);
     std::string sha;
     try {
-        sha = io::sha256File(path);
+        sha = folder ? folderSha(path) : io::sha256File(path);
     } catch (const std::exception& e) {
         out.error = e.what();
         return out;
@@ -28,7 +82,7 @@ FileImportOutcome importIntoWorkspace(Workspace& ws, const std::string& path, co
         out.sessionIds = ws.sessionsOfFile(existing->id);
         return out;
     }
-    ImportResult result = importFile(path, options, formatId);
+    ImportResult result = folder ? trace::importKinetoFolder(path, options) : importFile(path, options, formatId);
     out.format = result.format;
     out.warnings = result.warnings;
     out.cancelled = result.cancelled;
@@ -41,7 +95,12 @@ FileImportOutcome importIntoWorkspace(Workspace& ws, const std::string& path, co
         return out;
     }
     std::error_code ec;
-    const auto size = static_cast<std::int64_t>(fs::file_size(path, ec));
+    std::int64_t size = 0;
+    if (folder)
+        for (const auto& f : filesIn(path))
+            size += static_cast<std::int64_t>(fs::file_size(f, ec));
+    else
+        size = static_cast<std::int64_t>(fs::file_size(path, ec));
     const auto absolute = fs::absolute(path, ec).string();
     try {
         StoredImport stored = ws.storeImport(absolute.empty() ? path : absolute, sha, size, result);
@@ -56,15 +115,10 @@ FileImportOutcome importIntoWorkspace(Workspace& ws, const std::string& path, co
 
 std::vector<std::string> expandImportPaths(const std::vector<std::string>& paths)
 {
-    auto skip = [](const fs::path& p) {
-        const std::string name = p.filename().string();
-        return name.starts_with('.') || name.ends_with(".db") || name.ends_with("-wal") || name.ends_with("-shm") ||
-               name == "README.md";
-    };
     std::vector<std::string> out;
     for (const auto& p : paths) {
         std::error_code ec;
-        if (!fs::is_directory(p, ec)) {
+        if (!fs::is_directory(p, ec) || isTraceRankFolder(p)) {
             out.push_back(p);
             continue;
         }
@@ -73,9 +127,13 @@ std::vector<std::string> expandImportPaths(const std::vector<std::string>& paths
              it != fs::recursive_directory_iterator(); it.increment(ec)) {
             if (ec)
                 break;
-            if (skip(it->path())) {
-                if (it->is_directory(ec))
+            const bool dir = it->is_directory(ec);
+            if (skipped(it->path()) || (dir && isTraceRankFolder(it->path().string()))) {
+                if (dir) {
                     it.disable_recursion_pending();
+                    if (!skipped(it->path()))
+                        found.push_back(it->path().string()); // the ranks of one job: one import
+                }
                 continue;
             }
             if (it->is_regular_file(ec))

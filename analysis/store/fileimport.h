@@ -21,10 +21,17 @@ struct FileImportOutcome
     std::vector<ImportWarning> warnings;
 };
 
+// `path` may also be a folder of per-rank Kineto traces (as expandImportPaths reports them): it
+// becomes one trace session with every rank, identified by the hash of its files' hashes.
 FileImportOutcome importIntoWorkspace(Workspace& ws, const std::string& path, const ImportOptions& options = {},
                                       const std::string& formatId = {});
 
+// A folder whose files (two or more, not counting README/hidden ones) are all Kineto traces: the
+// ranks of one profiled job.
+bool isTraceRankFolder(const std::string& dir);
+
 // Files and folders (recursively) to the sorted list of files to import; hidden files and
 // workspace files (*.db, *-wal, *-shm) are skipped. Missing paths are kept so they fail clearly.
+// A trace rank folder is listed as the folder itself (one import), not as its files.
 std::vector<std::string> expandImportPaths(const std::vector<std::string>& paths);
 } // namespace rl::store

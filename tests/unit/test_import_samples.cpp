@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <unistd.h>
@@ -49,4 +50,34 @@ TEST(ImportSamples, EverySampleFileImportsIntoAWorkspace)
         if (s.tool == "rccl-tests" || s.tool == "nccl-tests") {
             EXPECT_EQ(ws.collectivePoints(s.id).size(), 62u) << s.title;
         }
+}
+
+// A folder of per-rank Kineto traces is one job: one import, one session with every rank, and
+// importing it again is recognised. Its parent folder lists it as one entry next to other files.
+TEST(ImportFolders, TraceRankFolderIsOneSessionAndReimportIsDetected)
+{
+    const std::string traces = std::string(RIDGELINE_TEST_DATA) + "/traces";
+    const std::string ranks = traces + "/ranks";
+    EXPECT_TRUE(store::isTraceRankFolder(ranks));
+    EXPECT_FALSE(store::isTraceRankFolder(traces)); // holds broken and non-trace files too
+    const auto listed = store::expandImportPaths({traces});
+    EXPECT_NE(std::find(listed.begin(), listed.end(), ranks), listed.end());
+    for (const auto& f : listed)
+        EXPECT_EQ(f.find("/ranks/"), std::string::npos) << f << " should be imported with its folder";
+
+    TempDir tmp;
+    store::Workspace ws((tmp.path / "w.db").string());
+    const auto first = store::importIntoWorkspace(ws, ranks);
+    ASSERT_TRUE(first.ok) << first.error;
+    EXPECT_EQ(first.format, "kineto");
+    ASSERT_EQ(first.sessionIds.size(), 1u);
+    const auto s = ws.session(first.sessionIds[0]);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->kind, kind::Trace);
+    EXPECT_EQ(s->params["ranks"].size(), 2u);
+    const auto again = store::importIntoWorkspace(ws, ranks);
+    EXPECT_TRUE(again.ok);
+    EXPECT_TRUE(again.alreadyImported);
+    EXPECT_EQ(again.sessionIds, first.sessionIds);
+    EXPECT_EQ(ws.sessions().size(), 1u);
 }
