@@ -224,3 +224,33 @@ TEST(CliRun, SigtermCancelsAllRanksAndMarksTheSessionCancelled)
     store::Workspace ws(db.string());
     EXPECT_EQ(ws.sessions()[0].status, SessionStatus::Cancelled);
 }
+
+TEST(Cli, VsMeasuredComparesATraceAndALogWithThePrediction)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    auto imp = test::runToEnd(cli(db, {"import", RIDGELINE_TEST_DATA "/traces/ranks",
+                                       RIDGELINE_TEST_DATA "/logs/megatron_lm_restart.log",
+                                       RIDGELINE_TEST_DATA "/collectives/nccl_2.13_allreduce_8xh100.txt"}));
+    ASSERT_EQ(imp.exitCode, 0) << imp.err;
+    // Session 1: the two-rank trace (one session for the folder); 2: the log; 3: a benchmark.
+    auto r = test::runToEnd(
+        cli(db, {"vs-measured", "1", "llama-3-8b", "--hardware", "h100-sxm", "--parallel", "dp=2"}, true));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    EXPECT_NE(j["measured_source"].get<std::string>().find("2 rank(s)"), std::string::npos);
+    ASSERT_EQ(j["rows"].size(), 6u);
+    EXPECT_EQ(j["rows"][0]["quantity"], "step time");
+    EXPECT_GT(j["rows"][0]["predicted"].get<double>(), 0);
+    EXPECT_GT(j["rows"][0]["measured"].get<double>(), 0);
+    EXPECT_EQ(j["largest_gaps"].size(), 3u);
+
+    auto log = test::runToEnd(cli(db, {"vs-measured", "2", "llama-3-8b", "--hardware", "mi300x"}));
+    ASSERT_EQ(log.exitCode, 0) << log.err;
+    EXPECT_NE(log.out.find("training log: median over"), std::string::npos) << log.out;
+    EXPECT_NE(log.out.find("MFU"), std::string::npos);
+
+    auto wrong = test::runToEnd(cli(db, {"vs-measured", "3", "llama-3-8b", "--hardware", "mi300x"}));
+    EXPECT_NE(wrong.exitCode, 0);
+    EXPECT_NE(wrong.err.find("needs a trace or a training log"), std::string::npos) << wrong.err;
+}

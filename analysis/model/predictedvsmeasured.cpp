@@ -1,0 +1,110 @@
+#include "model/predictedvsmeasured.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "units/units.h"
+
+namespace rl::model {
+namespace {
+double median(std::vector<double> v)
+{
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+    if (v.empty())
+        return kNoValue;
+    std::sort(v.begin(), v.end());
+    const auto n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+} // namespace
+
+MeasuredStep measuredFromTrace(const std::vector<StepBreakdown>& steps)
+{
+    if (steps.empty())
+        throw std::invalid_argument("the trace has no steps");
+    std::map<std::int64_t, const StepBreakdown*> slowest;
+    int ranks = 0;
+    for (const auto& s : steps) {
+        auto& cur = slowest[s.step];
+        if (!cur || s.stepUs > cur->stepUs)
+            cur = &s;
+        ranks = std::max(ranks, s.rank + 1);
+    }
+    std::vector<double> step, compute, comm, idle;
+    for (const auto& [n, s] : slowest) {
+        step.push_back(s->stepUs / 1e6);
+        compute.push_back(s->computeBusyUs / 1e6);
+        comm.push_back(s->exposedCommUs / 1e6);
+        idle.push_back(s->idleUs / 1e6);
+    }
+    MeasuredStep m;
+    m.source = "trace: median over " + std::to_string(slowest.size()) + " step(s) of the slowest of " +
+               std::to_string(ranks) + " rank(s)";
+    m.stepSeconds = median(step);
+    m.computeSeconds = median(compute);
+    m.exposedCommSeconds = median(comm);
+    m.idleSeconds = median(idle);
+    return m;
+}
+
+MeasuredStep measuredFromTrainLog(const std::vector<TrainStep>& steps)
+{
+    std::vector<double> time, mfu, tflops;
+    for (const auto& s : steps) {
+        if (s.redone)
+            continue;
+        time.push_back(s.stepTimeMs / 1e3);
+        mfu.push_back(s.mfu);
+        tflops.push_back(s.tflopsPerGpu);
+    }
+    MeasuredStep m;
+    m.stepSeconds = median(time);
+    if (std::isnan(m.stepSeconds))
+        throw std::invalid_argument("the training log has no timed steps");
+    m.mfu = median(mfu);
+    m.tflopsPerGpu = median(tflops);
+    m.source = "training log: median over " + std::to_string(time.size()) + " logged step(s)";
+    return m;
+}
+
+PredictionComparison comparePrediction(const SizingReport& predicted, const MeasuredStep& measured)
+{
+    const auto& s = predicted.step;
+    // The model's step = compute + exposed communication + pipeline bubble; what the GPU shows
+    // as idle is the bubble plus whatever the model does not know about (data loading, host gaps).
+    const double predictedIdle = std::max(0.0, s.stepSeconds - s.computeSeconds - s.exposedCommSeconds);
+    // Same model, same tokens: when the source has no MFU, the measured step time gives it.
+    double mfu = measured.mfu, tflops = measured.tflopsPerGpu;
+    if (measured.stepSeconds > 0 && s.stepSeconds > 0) {
+        if (std::isnan(mfu))
+            mfu = s.mfu * s.stepSeconds / measured.stepSeconds;
+        if (std::isnan(tflops))
+            tflops = s.modelTflopsPerGpu * s.stepSeconds / measured.stepSeconds;
+    }
+    PredictionComparison c;
+    c.rows = {{"step time", "s", s.stepSeconds, measured.stepSeconds},
+              {"compute", "s", s.computeSeconds, measured.computeSeconds},
+              {"exposed communication", "s", s.exposedCommSeconds, measured.exposedCommSeconds},
+              {"idle and bubble", "s", predictedIdle, measured.idleSeconds},
+              {"MFU", "", s.mfu, mfu},
+              {"TFLOP/s per GPU", "TFLOP/s", s.modelTflopsPerGpu, tflops}};
+    std::vector<const ComparisonRow*> parts;
+    for (const auto& r : c.rows)
+        if (r.unit == "s" && r.quantity != "step time" && !std::isnan(r.measured))
+            parts.push_back(&r);
+    std::sort(parts.begin(), parts.end(),
+              [](const ComparisonRow* a, const ComparisonRow* b) { return std::abs(a->gap()) > std::abs(b->gap()); });
+    for (const auto* r : parts) {
+        char ratio[32] = "";
+        if (r->predicted > 0)
+            std::snprintf(ratio, sizeof ratio, ", %.2fx", r->measured / r->predicted);
+        c.largestGaps.push_back(r->quantity + ": measured " + units::formatTime(r->measured * 1e6) + ", predicted " +
+                                units::formatTime(r->predicted * 1e6) + " (" + (r->gap() >= 0 ? "+" : "-") +
+                                units::formatTime(std::abs(r->gap()) * 1e6) + ratio + ")");
+    }
+    return c;
+}
+} // namespace rl::model

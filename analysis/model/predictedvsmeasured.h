@@ -1,0 +1,54 @@
+#pragma once
+// Predicted versus measured: the sizing model's step for a configuration next to what a profiled
+// trace or a training log of that configuration shows, with the largest gaps named. A trace gives
+// the breakdown (compute, exposed communication, idle); a log gives step time and MFU.
+#include <string>
+#include <vector>
+
+#include "model/sizingreport.h"
+#include "records/tracerecords.h"
+#include "records/trainlogrecords.h"
+
+namespace rl::model {
+
+// NaN where the source does not tell.
+struct MeasuredStep
+{
+    std::string source; // what was measured and how it was reduced, for the report
+    double stepSeconds = kNoValue;
+    double computeSeconds = kNoValue;     // GPU compute busy (interval union)
+    double exposedCommSeconds = kNoValue; // communication not hidden behind compute
+    double idleSeconds = kNoValue;        // step time with nothing on the GPU
+    double mfu = kNoValue;                // 0..1
+    double tflopsPerGpu = kNoValue;
+};
+
+// A step is as slow as its slowest rank: per step, the rank with the longest step; then the median
+// over steps (the first step, usually a warm-up, counts like any other). Throws
+// std::invalid_argument without steps.
+MeasuredStep measuredFromTrace(const std::vector<StepBreakdown>& steps);
+// Median over the logged steps of step time, MFU and TFLOP/s per GPU; steps redone after a restart
+// are left out. Throws std::invalid_argument without timed steps.
+MeasuredStep measuredFromTrainLog(const std::vector<TrainStep>& steps);
+
+struct ComparisonRow
+{
+    std::string quantity; // "step time", "compute", "exposed communication", "idle and bubble", "MFU"
+    std::string unit;     // "s" or "" (fractions)
+    double predicted = 0;
+    double measured = kNoValue;
+    double gap() const { return measured - predicted; } // measured above prediction: positive
+};
+
+struct PredictionComparison
+{
+    std::vector<ComparisonRow> rows;
+    // The time components (not the step total) ordered by |gap|, largest first, as sentences:
+    // "compute: measured 412 ms, predicted 301 ms (+111 ms, 1.37x)".
+    std::vector<std::string> largestGaps;
+};
+
+// When the measurement has no MFU or TFLOP/s (a trace), they follow from the model's FLOPs and the
+// measured step time: measured MFU = predicted MFU x predicted step / measured step.
+PredictionComparison comparePrediction(const SizingReport& predicted, const MeasuredStep& measured);
+} // namespace rl::model

@@ -1,0 +1,103 @@
+#include "sizingoptions.h"
+
+#include <stdexcept>
+
+#include "model/hardwareprofileloader.h"
+#include "model/storecalibration.h"
+#include "store/workspace.h"
+
+namespace rl::cli {
+using namespace rl::model;
+
+void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
+{
+    cmd->add_option("--hardware", d.hardware, "Hardware profile id (e.g. mi300x, h100-sxm)");
+    cmd->add_option("--peak-tflops", d.peakTflops, "Peak dense TFLOP/s for the dtype (overrides the profile)");
+    cmd->add_option("--max-achievable-tflops", d.maxAchievableTflops, "Max-achievable TFLOP/s (MFU denominator)");
+    cmd->add_option("--hbm-gbs", d.hbmGBs, "HBM bandwidth, GB/s");
+    cmd->add_option("--hbm-gb", d.hbmGB, "HBM capacity, GB");
+    cmd->add_option("--cus", d.cus, "Compute units / SMs");
+    cmd->add_option("--link-gbs", d.linkGBs, "Intra-node bandwidth per GPU, GB/s");
+    cmd->add_option("--nic-gbs", d.nicGBs, "Scale-out bandwidth per GPU, GB/s");
+    cmd->add_option_function<int>(
+           "--gpus-per-node", [&d](const int& n) { d.gpusPerNode = n, d.gpusPerNodeSet = true; }, "GPUs per node (default 8)");
+}
+
+DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
+{
+    HardwareProfile hw;
+    if (!d.hardware.empty())
+        hw = findHardwareProfile(d.hardware);
+    else
+        hw.id = "command line";
+    if (d.peakTflops > 0)
+        hw.peakTflops[dtype] = {d.peakTflops, "command line"};
+    if (d.maxAchievableTflops > 0)
+        hw.maxAchievableTflops[dtype] = {d.maxAchievableTflops, "command line"};
+    if (d.hbmGBs > 0)
+        hw.hbmBandwidthGBs = {d.hbmGBs, "command line"};
+    if (d.hbmGB > 0)
+        hw.hbmCapacityGB = {d.hbmGB, "command line"};
+    if (d.cus > 0)
+        hw.computeUnits = {double(d.cus), "command line"};
+    if (d.linkGBs > 0)
+        hw.intraNodeLinkGBs = {d.linkGBs, "command line"};
+    if (d.nicGBs > 0)
+        hw.nicGBsPerGpu = {d.nicGBs, "command line"};
+    if (d.gpusPerNode > 0 && (d.hardware.empty() || d.gpusPerNodeSet))
+        hw.gpusPerNode = d.gpusPerNode;
+    return deviceRates(hw, dtype);
+}
+
+void addStepOptions(CLI::App* cmd, StepArgs& a)
+{
+    cmd->add_option("config", a.config, "config.json (Hugging Face or Ridgeline) or a preset name")->required();
+    cmd->add_option("--parallel", a.parallel, "Degrees, e.g. dp=64,tp=1,pp=1,ep=1,cp=1")->capture_default_str();
+    cmd->add_option("--micro-batch", a.microBatch, "Sequences per micro-batch")->capture_default_str();
+    cmd->add_option("--micro-batches", a.microBatches, "Micro-batches per step (0: 1, or 4·pp with PP)");
+    cmd->add_option("--seq", a.seq, "Sequence length, tokens")->capture_default_str();
+    cmd->add_option("--zero", a.zero, "ZeRO stage 0..3")->capture_default_str()->check(CLI::Range(0, 3));
+    cmd->add_option("--recompute", a.recompute, "none | selective | full")->capture_default_str()
+        ->check(CLI::IsMember({"none", "selective", "full"}));
+    cmd->add_flag("--sp", a.sp, "Sequence parallelism with TP");
+    cmd->add_flag("--no-flash", a.noFlash, "Keep the s² attention activations (no flash attention)");
+    cmd->add_option("--overlap", a.overlap, "Fraction of communication hidden behind compute")->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--efficiency", a.efficiency, "GEMM efficiency when none is measured")->capture_default_str()
+        ->check(CLI::Range(0.01, 1.0));
+    cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs")->capture_default_str();
+    cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
+    cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
+    cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
+}
+
+ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
+{
+    ParallelConfig p;
+    parseParallelSpec(a.parallel, p);
+    p.microBatch = a.microBatch;
+    p.microBatches = a.microBatches;
+    p.seqLen = a.seq;
+    p.zeroStage = a.zero;
+    p.recompute = a.recompute == "full" ? Recompute::Full : a.recompute == "selective" ? Recompute::Selective : Recompute::None;
+    p.sequenceParallel = a.sp;
+    p.flashAttention = !a.noFlash;
+    p.overlap = a.overlap;
+    p.dtype = a.dtype;
+    if (auto why = checkParallel(c, p); !why.empty())
+        throw std::runtime_error("parallel layout: " + why);
+    return p;
+}
+
+Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliContext& ctx)
+{
+    Collectives c;
+    c.profile = std::make_unique<ProfileCollectiveTime>(r);
+    if (a.calibrate) {
+        store::Workspace ws(ctx.workspacePath());
+        StoreCalibration cal(ws);
+        c.measured = cal.collectiveSource(c.profile.get());
+    }
+    return c;
+}
+} // namespace rl::cli

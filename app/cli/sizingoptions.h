@@ -1,0 +1,57 @@
+#pragma once
+// The options every sizing-model command shares (ridgeline-cli size, moe-sweep, vs-measured): the
+// model config and parallel layout, and the device (a hardware profile with single figures
+// overridable from the command line), turned into the model's inputs.
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "clicommands.h"
+#include "model/collectivetimesource.h"
+#include "model/devicerates.h"
+#include "model/modelconfig.h"
+#include "model/parallelconfig.h"
+
+namespace rl::cli {
+
+struct DeviceArgs
+{
+    std::string hardware;
+    double peakTflops = 0, maxAchievableTflops = 0, hbmGBs = 0, hbmGB = 0, linkGBs = 0, nicGBs = 0;
+    int cus = 0, gpusPerNode = 8;
+    bool gpusPerNodeSet = false;
+};
+void addDeviceOptions(CLI::App* cmd, DeviceArgs& d);
+// --hardware names a profile in resources/hardware/ (or a profile file); the figure options
+// override single numbers of it, or describe the device entirely when no profile is given.
+model::DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype);
+
+struct StepArgs
+{
+    std::string config;
+    std::string parallel = "dp=8";
+    int microBatch = 1, microBatches = 0, seq = 4096, zero = 1;
+    std::string recompute = "none";
+    bool sp = false, noFlash = false, calibrate = false;
+    double overlap = 0, efficiency = 0.7;
+    std::string dtype = "bf16";
+    int decodeBatch = 1, context = 4096;
+};
+void addStepOptions(CLI::App* cmd, StepArgs& a);
+// Throws std::runtime_error when the layout does not fit the model.
+model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c);
+
+// Collective time source: measured fits from the workspace when asked (--calibrate), the profile
+// otherwise.
+struct Collectives
+{
+    std::unique_ptr<model::ProfileCollectiveTime> profile;
+    std::unique_ptr<model::MeasuredCollectiveTime> measured;
+    const model::CollectiveTimeSource& source() const
+    {
+        return measured ? static_cast<const model::CollectiveTimeSource&>(*measured) : *profile;
+    }
+};
+Collectives collectivesFor(const StepArgs& a, const model::DeviceRates& r, const CliContext& ctx);
+} // namespace rl::cli

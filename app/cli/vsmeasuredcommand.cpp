@@ -1,0 +1,98 @@
+// ridgeline-cli vs-measured SESSION CONFIG ...: the sizing model's step for CONFIG on the given
+// device and layout next to what a stored trace or training log of that run measured.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "model/predictedvsmeasured.h"
+#include "sizingoptions.h"
+#include "store/traceresults.h"
+#include "store/workspace.h"
+#include "texttable.h"
+#include "units/units.h"
+
+namespace rl::cli {
+namespace {
+using namespace rl::model;
+
+std::string shown(const ComparisonRow& r, double v)
+{
+    if (std::isnan(v))
+        return "n/a";
+    if (r.unit == "s")
+        return units::formatTime(v * 1e6);
+    char b[32];
+    if (r.unit.empty())
+        std::snprintf(b, sizeof b, "%.1f %%", v * 100);
+    else
+        std::snprintf(b, sizeof b, "%.1f %s", v, r.unit.c_str());
+    return b;
+}
+
+void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("vs-measured", "Predicted step (sizing model) vs a stored trace or training log");
+    auto session = std::make_shared<std::int64_t>(0);
+    auto a = std::make_shared<StepArgs>();
+    auto d = std::make_shared<DeviceArgs>();
+    cmd->add_option("session", *session, "Trace or training-log session id")->required();
+    addStepOptions(cmd, *a);
+    addDeviceOptions(cmd, *d);
+    cmd->callback([&ctx, session, a, d] {
+        store::Workspace ws(ctx.workspacePath());
+        const auto s = ws.session(*session);
+        if (!s)
+            throw std::runtime_error("no session " + std::to_string(*session) + " in " + ws.path());
+        MeasuredStep measured;
+        if (s->kind == kind::Trace)
+            measured = measuredFromTrace(store::stepBreakdowns(ws.database(), s->id));
+        else if (s->kind == kind::TrainingLog)
+            measured = measuredFromTrainLog(store::trainSteps(ws.database(), s->id));
+        else
+            throw std::runtime_error("session " + std::to_string(s->id) + " is a " + s->kind +
+                                     " session; vs-measured needs a trace or a training log");
+        const auto c = loadModelConfig(a->config);
+        const auto p = parallelOf(*a, c);
+        const auto r = resolveDevice(*d, a->dtype);
+        const auto coll = collectivesFor(*a, r, ctx);
+        GemmTiming timing;
+        timing.defaultEfficiency = a->efficiency;
+        const auto report = evaluateSizing(c, p, r, timing, coll.source(), InferenceOptions{});
+        const auto cmp = comparePrediction(report, measured);
+        if (ctx.json) {
+            nlohmann::json rows = nlohmann::json::array();
+            for (const auto& row : cmp.rows)
+                rows.push_back({{"quantity", row.quantity}, {"unit", row.unit}, {"predicted", row.predicted},
+                                {"measured", std::isnan(row.measured) ? nlohmann::json() : nlohmann::json(row.measured)}});
+            std::cout << nlohmann::json{{"session", s->id}, {"measured_source", measured.source}, {"rows", rows},
+                                        {"largest_gaps", cmp.largestGaps}}
+                             .dump(2)
+                      << '\n';
+            return;
+        }
+        std::cout << c.name << " on " << p.worldSize() << " GPUs vs session " << s->id << " (" << s->title << ")\n"
+                  << "measured: " << measured.source << "\n\n";
+        TextTable t({"quantity", "predicted", "measured", "measured - predicted"});
+        for (const auto& row : cmp.rows) {
+            const bool known = !std::isnan(row.measured);
+            std::string gap = "n/a";
+            if (known) {
+                gap = (row.gap() >= 0 ? "+" : "-") + shown(row, std::abs(row.gap()));
+            }
+            t.addRow({row.quantity, shown(row, row.predicted), shown(row, row.measured), gap});
+        }
+        t.print(std::cout);
+        if (!cmp.largestGaps.empty()) {
+            std::cout << "\nlargest gaps:\n";
+            for (const auto& g : cmp.largestGaps)
+                std::cout << "  " << g << '\n';
+        }
+    });
+}
+
+const bool registered = registerCommand(&addVsMeasuredCommand);
+} // namespace
+} // namespace rl::cli
