@@ -254,3 +254,24 @@ TEST(Cli, VsMeasuredComparesATraceAndALogWithThePrediction)
     EXPECT_NE(wrong.exitCode, 0);
     EXPECT_NE(wrong.err.find("needs a trace or a training log"), std::string::npos) << wrong.err;
 }
+
+TEST(Cli, TraceCollectivesAgainstABenchmarkSession)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    ASSERT_EQ(test::runToEnd(cli(db, {"import", RIDGELINE_TEST_DATA "/traces/handmade_two_steps.json",
+                                      RIDGELINE_TEST_DATA "/collectives/nccl_2.13_allreduce_8xh100.txt"}))
+                  .exitCode,
+              0);
+    auto r = test::runToEnd(cli(db, {"trace-collectives", "1", "--against", "2"}, true));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    ASSERT_EQ(j.size(), 1u);
+    EXPECT_EQ(j[0]["op"], "all_reduce");
+    // nccl-tests printed 178.00 GB/s at 2 MiB out-of-place; the importer recomputes it from size and time.
+    EXPECT_NEAR(j[0]["benchmark_busbw_gbs"].get<double>(), 178.00, 0.05);
+    EXPECT_LT(j[0]["mean_efficiency"].get<double>(), 1.0);
+    auto wrong = test::runToEnd(cli(db, {"trace-collectives", "2"}));
+    EXPECT_NE(wrong.exitCode, 0);
+    EXPECT_NE(wrong.err.find("not a trace session"), std::string::npos) << wrong.err;
+}
