@@ -1,11 +1,13 @@
 #include "model/hardwareprofileloader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
 
+#include "io/userpaths.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
 
@@ -217,20 +219,66 @@ HardwareProfile buildMeasuredProfile(store::Database& db, std::int64_t peakSessi
     return hw;
 }
 
+std::string userHardwareProfileDir()
+{
+    return (fs::path(io::userDataDir()) / "hardware").string();
+}
+
+std::vector<HardwareProfile> availableHardwareProfiles()
+{
+    std::vector<HardwareProfile> all = loadHardwareProfiles(hardwareProfileDir());
+    std::error_code ec;
+    if (fs::is_directory(userHardwareProfileDir(), ec))
+        for (auto& mine : loadHardwareProfiles(userHardwareProfileDir())) {
+            auto it = std::find_if(all.begin(), all.end(), [&](const HardwareProfile& p) { return p.id == mine.id; });
+            if (it != all.end())
+                *it = std::move(mine);
+            else
+                all.push_back(std::move(mine));
+        }
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    return all;
+}
+
+std::string saveUserHardwareProfile(const HardwareProfile& hw)
+{
+    const bool idOk = !hw.id.empty() && std::all_of(hw.id.begin(), hw.id.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '-' || c == '_' || c == '.';
+    }) && hw.id[0] != '.';
+    if (!idOk)
+        throw ProfileError("profile id '" + hw.id + "': use letters, digits, '-', '_' and '.'");
+    const json j = toJson(hw);
+    hardwareProfileFromJson(j, hw.id); // the schema's checks, exactly as loading will apply them
+    const fs::path dir = userHardwareProfileDir();
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const fs::path path = dir / (hw.id + ".json");
+    const fs::path tmp = dir / (hw.id + ".json.part");
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << j.dump(2) << '\n';
+        if (!out.flush())
+            throw ProfileError(tmp.string() + ": cannot write");
+    }
+    fs::rename(tmp, path, ec);
+    if (ec)
+        throw ProfileError(path.string() + ": " + ec.message());
+    return path.string();
+}
+
 HardwareProfile findHardwareProfile(const std::string& idOrPath)
 {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(idOrPath, ec))
+    if (fs::is_regular_file(idOrPath, ec))
         return loadHardwareProfile(idOrPath);
-    const auto dir = hardwareProfileDir();
-    const auto all = loadHardwareProfiles(dir);
+    const auto all = availableHardwareProfiles();
     for (const auto& p : all)
         if (p.id == idOrPath)
             return p;
     std::string known;
     for (const auto& p : all)
         known += (known.empty() ? "" : ", ") + p.id;
-    throw ProfileError("no hardware profile '" + idOrPath + "' in " + dir + " (known: " + (known.empty() ? "none" : known) +
-                       ")");
+    throw ProfileError("no hardware profile '" + idOrPath + "' in " + hardwareProfileDir() + " or " +
+                       userHardwareProfileDir() + " (known: " + (known.empty() ? "none" : known) + ")");
 }
 } // namespace rl

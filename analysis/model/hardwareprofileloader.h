@@ -31,8 +31,16 @@ nlohmann::json toJson(const HardwareProfile& hw);
 std::vector<HardwareProfile> loadHardwareProfiles(const std::string& dir);
 // The installed profiles directory, else the source tree's resources/hardware.
 std::string hardwareProfileDir();
-// A profile file, or the id of one in hardwareProfileDir() ("mi300x"); throws ProfileError listing
-// the known ids when there is neither.
+// The user's own profiles (copies edited in the GUI, measured ones): <userDataDir>/hardware.
+std::string userHardwareProfileDir();
+// The shipped profiles and the user's, by id; a user profile replaces a shipped one of the same id.
+// A bad user file throws ProfileError naming it.
+std::vector<HardwareProfile> availableHardwareProfiles();
+// Validates (through the schema, as loading would) and writes <userHardwareProfileDir>/<id>.json
+// atomically; returns the path. Throws ProfileError on an invalid profile or id, or a write error.
+std::string saveUserHardwareProfile(const HardwareProfile& hw);
+// A profile file, or the id of one of availableHardwareProfiles() ("mi300x"); throws ProfileError
+// listing the known ids when there is neither.
 HardwareProfile findHardwareProfile(const std::string& idOrPath);
 
 // "this-machine": peak per dtype = best measured over thread counts of the peakflops session;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <signal.h>
 
+#include "io/userpaths.h"
 #include "store/kernelresults.h"
 #include "store/migrations.h"
 #include "store/traceresults.h"
@@ -59,10 +60,7 @@ Workspace::Workspace(const std::string& path) : m_db(openDatabase(path)) { migra
 
 std::string Workspace::defaultPath()
 {
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        return (fs::path(xdg) / "ridgeline" / "workspace.db").string();
-    const char* home = std::getenv("HOME");
-    return (fs::path(home ? home : ".") / ".local" / "share" / "ridgeline" / "workspace.db").string();
+    return (fs::path(io::userDataDir()) / "workspace.db").string();
 }
 
 int Workspace::schemaVersion()

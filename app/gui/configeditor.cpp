@@ -77,7 +77,7 @@ ConfigEditor::ConfigEditor(QWidget* parent) : QWidget(parent), m_recompute(new Q
     m_hardware->setObjectName(QStringLiteral("hardware"));
     m_hardware->setToolTip(tr("Hardware profile: peak TFLOP/s, HBM, links (resources/hardware)"));
     try {
-        for (const auto& hw : loadHardwareProfiles(hardwareProfileDir()))
+        for (const auto& hw : availableHardwareProfiles())
             m_hardware->addItem(qs(hw.id));
     } catch (const std::exception& e) {
         m_hardware->setToolTip(qs(e.what()));

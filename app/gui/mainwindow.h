@@ -19,6 +19,7 @@ class DetailsPanel;
 class ImportController;
 class MoeExplorer;
 class SizingWindow;
+class ProfileEditor;
 class RunController;
 class SessionBrowser;
 class Settings;
@@ -63,6 +64,7 @@ private:
     void newBenchmark();
     void showMoeExplorer();
     void showSizing();
+    void showProfiles();
     void exportChart();
     void exportCsv();
     void about();
@@ -77,6 +79,7 @@ private:
     RunController* m_run;
     MoeExplorer* m_moeExplorer = nullptr;
     SizingWindow* m_sizing = nullptr;
+    ProfileEditor* m_profiles = nullptr;
     SessionBrowser* m_browser;
     ChartArea* m_charts;
     DetailsPanel* m_details;

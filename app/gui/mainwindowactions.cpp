@@ -12,6 +12,7 @@
 #include "mainwindow.h"
 #include "configeditor.h"
 #include "moeexplorer.h"
+#include "profileeditor.h"
 #include "sizingwindow.h"
 #include "runcontroller.h"
 #include "settings.h"
@@ -58,6 +59,8 @@ void MainWindow::createMenus()
     add(tools, tr("&Sizing model…"),
         tr("Config editor: parameters, memory, step time, MFU, decode latency and sizing rules; two side by side"),
         &MainWindow::showSizing, QKeySequence(tr("Ctrl+Shift+M")));
+    add(tools, tr("&Hardware profiles…"), tr("Vendor profiles with sources; copy and edit your own"),
+        &MainWindow::showProfiles);
     tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -202,5 +205,18 @@ void MainWindow::showSizing()
     m_sizing->show();
     m_sizing->raise();
     m_sizing->activateWindow();
+}
+
+void MainWindow::showProfiles()
+{
+    if (!m_profiles) {
+        m_profiles = new ProfileEditor(this);
+        m_profiles->setWindowFlag(Qt::Window);
+        m_profiles->setWindowTitle(tr("Hardware profiles — Ridgeline"));
+        m_profiles->resize(1000, 700);
+    }
+    m_profiles->show();
+    m_profiles->raise();
+    m_profiles->activateWindow();
 }
 } // namespace rl

@@ -44,7 +44,7 @@ QStringList hardwareIds()
 {
     QStringList ids;
     try {
-        for (const auto& hw : loadHardwareProfiles(hardwareProfileDir()))
+        for (const auto& hw : availableHardwareProfiles())
             ids << QString::fromStdString(hw.id);
     } catch (const std::exception&) {
     }

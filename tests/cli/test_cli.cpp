@@ -275,3 +275,41 @@ TEST(Cli, TraceCollectivesAgainstABenchmarkSession)
     EXPECT_NE(wrong.exitCode, 0);
     EXPECT_NE(wrong.err.find("not a trace session"), std::string::npos) << wrong.err;
 }
+
+// "This machine (measured)": a real (short) peakflops run and a recorded membw sweep become a
+// profile, saved with the user's profiles and then found by --hardware like a vendor one.
+TEST(Cli, MeasuredProfileFromBenchmarksIsSavedAndUsable)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    const auto peak = dir.path / "peak.jsonl";
+    {
+        auto bench = test::runToEnd({RIDGELINE_BENCH, "peakflops", "--threads", "1", "--seconds", "0.05",
+                                     "--repeats", "1"});
+        ASSERT_EQ(bench.exitCode, 0) << bench.err;
+        std::ofstream(peak) << bench.out;
+    }
+    ASSERT_EQ(test::runToEnd(cli(db, {"import", peak.string(),
+                                      RIDGELINE_TEST_DATA "/kernels/membw-zen5-2cpu-kvm.jsonl"}))
+                  .exitCode,
+              0);
+    const std::string home = (dir.path / "data").string();
+    setenv("XDG_DATA_HOME", home.c_str(), 1); // inherited by the CLI processes below
+    auto r = test::runToEnd(cli(db, {"profile", "measured", "--peakflops", "1", "--membw", "2", "--save"}));
+    unsetenv("XDG_DATA_HOME");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    EXPECT_EQ(j["id"], "this-machine");
+    EXPECT_TRUE(j["measured"].get<bool>());
+    EXPECT_GT(j["peak_tflops"]["fp64"]["value"].get<double>(), 0);
+    EXPECT_TRUE(fs::exists(dir.path / "data/ridgeline/hardware/this-machine.json"));
+
+    setenv("XDG_DATA_HOME", home.c_str(), 1);
+    auto list = test::runToEnd(cli(db, {"profile", "list"}));
+    auto bad = test::runToEnd(cli(db, {"profile", "show", "no-such-gpu"}));
+    unsetenv("XDG_DATA_HOME");
+    EXPECT_NE(list.out.find("this-machine"), std::string::npos) << list.out;
+    EXPECT_NE(list.out.find("mi300x"), std::string::npos);
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("known: "), std::string::npos) << bad.err;
+}

@@ -1,0 +1,70 @@
+// ridgeline-cli profile list | show ID | measured: the hardware profiles the model and the roofline
+// use, and "this machine (measured)" built from stored peakflops and membw sessions.
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "model/hardwareprofileloader.h"
+#include "store/workspace.h"
+#include "texttable.h"
+
+namespace rl::cli {
+namespace {
+void addProfileCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("profile", "Hardware profiles: list, show, build the measured one");
+    cmd->require_subcommand(1);
+
+    auto* list = cmd->add_subcommand("list", "Shipped and user profiles");
+    list->callback([&ctx] {
+        const auto all = availableHardwareProfiles();
+        const std::string userDir = userHardwareProfileDir();
+        if (ctx.json) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const auto& hw : all)
+                out.push_back({{"id", hw.id}, {"name", hw.name}, {"measured", hw.measured}});
+            std::cout << out.dump(2) << '\n';
+            return;
+        }
+        TextTable t({"id", "name", "vendor", "kind", "where"});
+        for (const auto& hw : all) {
+            const bool mine = std::filesystem::exists(std::filesystem::path(userDir) / (hw.id + ".json"));
+            t.addRow({hw.id, hw.name, hw.vendor, hw.measured ? "measured" : "vendor", mine ? userDir : "shipped"});
+        }
+        t.print(std::cout);
+    });
+
+    auto id = std::make_shared<std::string>();
+    auto* show = cmd->add_subcommand("show", "A profile as JSON, every number with its source");
+    show->add_option("id", *id, "Profile id or file")->required();
+    show->callback([id] { std::cout << toJson(findHardwareProfile(*id)).dump(2) << '\n'; });
+
+    struct MeasuredArgs
+    {
+        std::int64_t peak = 0, membw = 0;
+        std::string id = "this-machine";
+        bool save = false;
+    };
+    auto m = std::make_shared<MeasuredArgs>();
+    auto* measured = cmd->add_subcommand("measured", "Build 'this machine (measured)' from stored benchmark sessions");
+    measured->add_option("--peakflops", m->peak, "peakflops session id")->required();
+    measured->add_option("--membw", m->membw, "membw session id")->required();
+    measured->add_option("--id", m->id, "Profile id")->capture_default_str();
+    measured->add_flag("--save", m->save, "Save it with the user's profiles so --hardware ID finds it");
+    measured->callback([&ctx, m] {
+        store::Workspace ws(ctx.workspacePath());
+        auto hw = buildMeasuredProfile(ws.database(), m->peak, m->membw);
+        hw.id = m->id;
+        if (m->save) {
+            const auto path = saveUserHardwareProfile(hw);
+            std::cerr << "saved " << path << '\n';
+        }
+        std::cout << toJson(hw).dump(2) << '\n';
+    });
+}
+
+const bool registered = registerCommand(&addProfileCommand);
+} // namespace
+} // namespace rl::cli

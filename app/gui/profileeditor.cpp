@@ -1,0 +1,171 @@
+#include "profileeditor.h"
+
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include "model/hardwareprofileloader.h"
+
+namespace rl {
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+constexpr int kIdRole = Qt::UserRole;
+} // namespace
+
+ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
+{
+    m_list = new QListWidget;
+    m_list->setObjectName(QStringLiteral("profiles"));
+    m_list->setToolTip(tr("Shipped vendor profiles and your own (marked \"yours\")"));
+    m_text = new QPlainTextEdit;
+    m_text->setObjectName(QStringLiteral("profileJson"));
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setToolTip(tr("The profile as JSON; every number carries its source (schema: resources/hardware/README.md)"));
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("profileStatus"));
+    m_status->setWordWrap(true);
+    m_copy = new QPushButton(tr("Copy as my profile…"));
+    m_copy->setToolTip(tr("Make an editable copy of this profile under a new id"));
+    m_save = new QPushButton(tr("Save"));
+    m_save->setObjectName(QStringLiteral("saveProfile"));
+    m_save->setToolTip(tr("Save to your profiles (%1)").arg(qs(userHardwareProfileDir())));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_copy);
+    buttons->addStretch(1);
+    buttons->addWidget(m_save);
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_text, 1);
+    right->addWidget(m_status);
+    right->addLayout(buttons);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(m_list, 1);
+    layout->addLayout(right, 3);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, &ProfileEditor::showSelected);
+    connect(m_text, &QPlainTextEdit::textChanged, this, &ProfileEditor::validate);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString current = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+        const QString id = QInputDialog::getText(this, tr("Copy profile"), tr("Id of the copy:"), QLineEdit::Normal,
+                                                 current + QStringLiteral("-mine"), &ok);
+        if (ok && !id.trimmed().isEmpty())
+            copySelected(id.trimmed());
+    });
+    connect(m_save, &QPushButton::clicked, this, [this] {
+        const QString error = save();
+        if (!error.isEmpty())
+            m_status->setText(error);
+    });
+    reload();
+}
+
+void ProfileEditor::reload()
+{
+    const QString keep = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+    m_list->clear();
+    try {
+        const std::string userDir = userHardwareProfileDir();
+        for (const auto& hw : availableHardwareProfiles()) {
+            const bool mine = QFileInfo::exists(qs(userDir + "/" + hw.id + ".json"));
+            auto* item = new QListWidgetItem(qs(hw.id) + QStringLiteral(" — ") + qs(hw.name) +
+                                             (mine ? tr(" (yours)") : QString()));
+            item->setData(kIdRole, qs(hw.id));
+            item->setData(kIdRole + 1, mine);
+            m_list->addItem(item);
+        }
+    } catch (const std::exception& e) {
+        m_status->setText(qs(e.what()));
+    }
+    if (!select(keep) && m_list->count() > 0)
+        m_list->setCurrentRow(0);
+}
+
+bool ProfileEditor::select(const QString& id)
+{
+    for (int i = 0; i < m_list->count(); ++i)
+        if (m_list->item(i)->data(kIdRole).toString() == id) {
+            m_list->setCurrentRow(i);
+            return true;
+        }
+    return false;
+}
+
+void ProfileEditor::showSelected()
+{
+    const auto* item = m_list->currentItem();
+    if (!item)
+        return;
+    m_editable = item->data(kIdRole + 1).toBool(); // the user's own profiles are edited in place
+    try {
+        const auto hw = findHardwareProfile(item->data(kIdRole).toString().toStdString());
+        m_text->setPlainText(qs(toJson(hw).dump(2)));
+    } catch (const std::exception& e) {
+        m_text->setPlainText({});
+        m_status->setText(qs(e.what()));
+    }
+    m_text->setReadOnly(!m_editable);
+    validate();
+}
+
+bool ProfileEditor::copySelected(const QString& newId)
+{
+    try {
+        auto j = nlohmann::json::parse(m_text->toPlainText().toStdString());
+        j["id"] = newId.toStdString();
+        j["name"] = j.value("name", std::string()) + " (" + newId.toStdString() + ")";
+        m_editable = true;
+        m_text->setReadOnly(false);
+        m_text->setPlainText(qs(j.dump(2)));
+        return true;
+    } catch (const std::exception& e) {
+        m_status->setText(qs(e.what()));
+        return false;
+    }
+}
+
+void ProfileEditor::setText(const QString& json) { m_text->setPlainText(json); }
+
+void ProfileEditor::validate()
+{
+    m_problem.clear();
+    try {
+        const auto j = nlohmann::json::parse(m_text->toPlainText().toStdString());
+        hardwareProfileFromJson(j, "edited profile");
+    } catch (const std::exception& e) {
+        m_problem = qs(e.what());
+    }
+    m_status->setText(!m_problem.isEmpty() ? m_problem
+                      : m_editable        ? tr("Valid. Save writes it to %1.").arg(qs(userHardwareProfileDir()))
+                                          : tr("A shipped profile: copy it to edit."));
+    m_status->setStyleSheet(m_problem.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    m_save->setEnabled(canSave());
+}
+
+QString ProfileEditor::problem() const { return m_problem; }
+bool ProfileEditor::canSave() const { return m_editable && m_problem.isEmpty(); }
+
+QString ProfileEditor::save()
+{
+    if (!canSave())
+        return m_problem.isEmpty() ? tr("Copy the profile before editing it.") : m_problem;
+    try {
+        const auto hw = hardwareProfileFromJson(nlohmann::json::parse(m_text->toPlainText().toStdString()), "edited");
+        saveUserHardwareProfile(hw);
+        reload();
+        select(qs(hw.id));
+        Q_EMIT profileSaved(qs(hw.id));
+        return {};
+    } catch (const std::exception& e) {
+        return qs(e.what());
+    }
+}
+} // namespace rl
