@@ -1,6 +1,8 @@
 #include "kernels/cpuinfo.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -174,5 +176,30 @@ std::string theoryDerivation(const CpuInfo& cpu, int threads, int elementBytes)
                   threads, cpu.clockGHz, cpu.fmaUnits, lanes, toString(cpu.isa),
                   theoreticalGflops(cpu, threads, elementBytes));
     return buf;
+}
+
+double measureCoreClockGHz(double seconds)
+{
+#if defined(__x86_64__)
+    using Clock = std::chrono::steady_clock;
+    constexpr double kAddsPerIteration = 64;
+    auto run = [](std::uint64_t iterations) {
+        std::uint64_t x = 0;
+        const auto t0 = Clock::now();
+        for (std::uint64_t i = 0; i < iterations; ++i)
+            asm volatile(".rept 64\n\taddq $1, %0\n\t.endr" : "+r"(x)); // 64 dependent adds
+        return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    };
+    std::uint64_t iterations = 1 << 12;
+    while (run(iterations) < seconds * 1e9 / 10 && iterations < (std::uint64_t{1} << 32))
+        iterations *= 2; // about a tenth of the budget per run, ten runs
+    double best = 0;
+    for (int rep = 0; rep < 10; ++rep)
+        best = std::max(best, double(iterations) * kAddsPerIteration / run(iterations));
+    return best;
+#else
+    (void)seconds;
+    return 0;
+#endif
 }
 } // namespace rl::kernels

@@ -38,6 +38,11 @@ CpuInfo detectCpu();
 // The best ISA the running CPU supports (__builtin_cpu_supports).
 VectorIsa detectIsa();
 
+// The clock this core runs at now, measured: a chain of dependent integer adds retires one per
+// cycle on every x86-64 core, so adds per nanosecond is GHz, boost included (which /sys and
+// /proc do not show inside a VM). 0 where it cannot be measured (not x86-64).
+double measureCoreClockGHz(double seconds = 0.02);
+
 // Theoretical peak GFLOP/s: threads x clock x FMA units x lanes(dtype) x 2.
 double theoreticalGflops(const CpuInfo& cpu, int threads, int elementBytes);
 std::string theoryDerivation(const CpuInfo& cpu, int threads, int elementBytes);
