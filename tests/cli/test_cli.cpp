@@ -313,3 +313,36 @@ TEST(Cli, MeasuredProfileFromBenchmarksIsSavedAndUsable)
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_NE(bad.err.find("known: "), std::string::npos) << bad.err;
 }
+
+TEST(Cli, FastWidthRanksCandidatesByPredictedOrMeasuredEfficiency)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    auto r = test::runToEnd(cli(db, {"fast-width", "llama-3-8b", "--hardware", "mi300x", "--range", "256"}, true));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    ASSERT_FALSE(j.empty());
+    double previous = 2;
+    for (const auto& c : j) {
+        const int w = c["width"].get<int>();
+        EXPECT_EQ(w % 64, 0) << w;
+        EXPECT_LE(std::abs(w - 14336), 256) << w;
+        EXPECT_LE(c["efficiency"].get<double>(), previous);
+        previous = c["efficiency"].get<double>();
+        EXPECT_FALSE(c["measured"].get<bool>());
+    }
+    // A real (small) GEMM sweep: its points carry the efficiency against the measured peak.
+    const auto sweep = dir.path / "gemm.jsonl";
+    {
+        auto bench = test::runToEnd({RIDGELINE_BENCH, "gemm", "-m", "128,256,512", "--dtypes", "float32", "--repeats",
+                                     "1", "--budget", "0.2"});
+        ASSERT_EQ(bench.exitCode, 0) << bench.err;
+        std::ofstream(sweep) << bench.out;
+    }
+    ASSERT_EQ(test::runToEnd(cli(db, {"import", sweep.string()})).exitCode, 0);
+    auto m = test::runToEnd(cli(db, {"fast-width", "llama-3-8b", "--hardware", "mi300x", "--gemm-session", "1"}, true));
+    ASSERT_EQ(m.exitCode, 0) << m.err;
+    const auto jm = json::parse(m.out);
+    ASSERT_FALSE(jm.empty());
+    EXPECT_TRUE(jm[0]["measured"].get<bool>());
+}

@@ -1,0 +1,94 @@
+// ridgeline-cli fast-width CONFIG: MLP (or expert) widths near a target ranked by the efficiency of
+// their GEMMs on the device: predicted from tile and wave quantisation, or interpolated from a
+// stored GEMM sweep (--gemm-session).
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "model/gemmefficiencysource.h"
+#include "model/sizingrules.h"
+#include "sizingoptions.h"
+#include "store/kernelresults.h"
+#include "store/workspace.h"
+#include "texttable.h"
+
+namespace rl::cli {
+namespace {
+using namespace rl::model;
+
+void addFastWidthCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("fast-width", "MLP or expert widths near a target, ranked by GEMM efficiency");
+    auto a = std::make_shared<StepArgs>();
+    auto d = std::make_shared<DeviceArgs>();
+    struct Args
+    {
+        int target = 0, range = 512, top = 10;
+        bool expert = false;
+        std::int64_t gemmSession = 0;
+    };
+    auto w = std::make_shared<Args>();
+    addStepOptions(cmd, *a);
+    addDeviceOptions(cmd, *d);
+    cmd->add_option("--target", w->target, "Width to search around (default: the config's, or 8/3 d_model)");
+    cmd->add_option("--range", w->range, "Search target ± range")->capture_default_str();
+    cmd->add_flag("--expert", w->expert, "Search the expert width (tokens per expert, not per micro-batch)");
+    cmd->add_option("--gemm-session", w->gemmSession, "Rank by a stored GEMM sweep instead of the wave model");
+    cmd->add_option("--top", w->top, "Candidates to print")->capture_default_str();
+    cmd->callback([&ctx, a, d, w] {
+        const auto c = loadModelConfig(a->config);
+        const auto p = parallelOf(*a, c);
+        const auto r = resolveDevice(*d, a->dtype);
+        RuleOptions o;
+        o.tp = p.tp;
+        o.ep = p.ep;
+        o.microBatch = p.microBatch;
+        o.seqLen = p.seqLen;
+        if (r.computeUnits > 0)
+            o.computeUnits = r.computeUnits;
+        int target = w->target;
+        if (target <= 0)
+            target = w->expert ? c.moe.expertWidth : c.mlpWidth > 0 ? c.mlpWidth : c.dModel * 8 / 3;
+        long long tokens = static_cast<long long>(p.microBatch) * p.seqLen;
+        if (w->expert && c.isMoe()) // each expert sees top-k / experts of the tokens
+            tokens = std::max(1LL, tokens * c.moe.topK / std::max(1, c.moe.experts));
+        MeasuredGemmEfficiency measured;
+        if (w->gemmSession) {
+            store::Workspace ws(ctx.workspacePath());
+            for (const auto& g : store::gemmPoints(ws.database(), w->gemmSession))
+                if (g.efficiency > 0)
+                    measured.addPoint(double(g.m), double(g.n), double(g.k), g.efficiency);
+            if (measured.empty())
+                throw std::runtime_error("session " + std::to_string(w->gemmSession) + " has no GEMM points with an efficiency");
+        }
+        const auto found = findFastWidths(target, c.dModel, tokens, c.mlp == MlpType::SwiGlu, o,
+                                          measured.empty() ? nullptr : &measured, w->range);
+        if (ctx.json) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const auto& f : found)
+                out.push_back({{"width", f.width}, {"efficiency", f.efficiency}, {"measured", f.measured}});
+            std::cout << out.dump(2) << '\n';
+            return;
+        }
+        std::cout << (w->expert ? "expert" : "MLP") << " widths near " << target << " for " << c.name << ", d_model "
+                  << c.dModel << ", " << tokens << " tokens per GEMM, " << o.computeUnits << " CUs, tp " << o.tp
+                  << "\n";
+        TextTable t({"width", "efficiency", "from", "vs target"});
+        int shown = 0;
+        for (const auto& f : found) {
+            if (shown++ == w->top)
+                break;
+            char eff[32];
+            std::snprintf(eff, sizeof eff, "%.1f %%", f.efficiency * 100);
+            t.addRow({std::to_string(f.width), eff, f.measured ? "measured GEMMs" : "wave model",
+                      (f.width >= target ? "+" : "") + std::to_string(f.width - target)});
+        }
+        t.print(std::cout);
+    });
+}
+
+const bool registered = registerCommand(&addFastWidthCommand);
+} // namespace
+} // namespace rl::cli
