@@ -180,4 +180,18 @@ std::vector<WidthCandidate> findFastWidths(int target, int dModel, long long tok
     });
     return out;
 }
+
+std::vector<WidthCandidate> findFastWidthsFor(const ModelConfig& c, bool expert, int target, const RuleOptions& o,
+                                              const GemmEfficiencySource* measured, int range)
+{
+    expert = expert && c.isMoe();
+    if (target <= 0)
+        target = expert ? c.moe.expertWidth : c.mlpWidth > 0 ? c.mlpWidth : c.dModel * 8 / 3;
+    if (target <= 0 || c.dModel <= 0)
+        return {};
+    long long tokens = static_cast<long long>(o.microBatch) * o.seqLen;
+    if (expert)
+        tokens = std::max(1LL, tokens * c.moe.topK / std::max(1, c.moe.experts));
+    return findFastWidths(target, c.dModel, tokens, c.mlp == MlpType::SwiGlu, o, measured, range);
+}
 } // namespace rl::model

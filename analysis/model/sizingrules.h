@@ -52,4 +52,8 @@ struct WidthCandidate
 // efficiency (ties: nearer to target). tokens = micro-batch·sequence; gated = SwiGLU.
 std::vector<WidthCandidate> findFastWidths(int target, int dModel, long long tokens, bool gated, const RuleOptions& o,
                                            const GemmEfficiencySource* measured = nullptr, int range = 512);
+// The same for a model: its MLP width, or with `expert` its expert width, whose GEMMs see
+// micro-batch x sequence tokens (an expert: that x top-k / experts). target 0: the model's width.
+std::vector<WidthCandidate> findFastWidthsFor(const ModelConfig& c, bool expert, int target, const RuleOptions& o,
+                                              const GemmEfficiencySource* measured = nullptr, int range = 512);
 } // namespace rl::model

@@ -48,12 +48,6 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
         o.seqLen = p.seqLen;
         if (r.computeUnits > 0)
             o.computeUnits = r.computeUnits;
-        int target = w->target;
-        if (target <= 0)
-            target = w->expert ? c.moe.expertWidth : c.mlpWidth > 0 ? c.mlpWidth : c.dModel * 8 / 3;
-        long long tokens = static_cast<long long>(p.microBatch) * p.seqLen;
-        if (w->expert && c.isMoe()) // each expert sees top-k / experts of the tokens
-            tokens = std::max(1LL, tokens * c.moe.topK / std::max(1, c.moe.experts));
         MeasuredGemmEfficiency measured;
         if (w->gemmSession) {
             store::Workspace ws(ctx.workspacePath());
@@ -63,8 +57,7 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
             if (measured.empty())
                 throw std::runtime_error("session " + std::to_string(w->gemmSession) + " has no GEMM points with an efficiency");
         }
-        const auto found = findFastWidths(target, c.dModel, tokens, c.mlp == MlpType::SwiGlu, o,
-                                          measured.empty() ? nullptr : &measured, w->range);
+        const auto found = findFastWidthsFor(c, w->expert, w->target, o, measured.empty() ? nullptr : &measured, w->range);
         if (ctx.json) {
             nlohmann::json out = nlohmann::json::array();
             for (const auto& f : found)
@@ -72,9 +65,9 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
             std::cout << out.dump(2) << '\n';
             return;
         }
+        const int target = w->target > 0 ? w->target : w->expert && c.isMoe() ? c.moe.expertWidth : c.mlpWidth;
         std::cout << (w->expert ? "expert" : "MLP") << " widths near " << target << " for " << c.name << ", d_model "
-                  << c.dModel << ", " << tokens << " tokens per GEMM, " << o.computeUnits << " CUs, tp " << o.tp
-                  << "\n";
+                  << c.dModel << ", " << o.computeUnits << " CUs, tp " << o.tp << "\n";
         TextTable t({"width", "efficiency", "from", "vs target"});
         int shown = 0;
         for (const auto& f : found) {

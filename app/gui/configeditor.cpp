@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -72,6 +73,27 @@ ConfigEditor::ConfigEditor(QWidget* parent) : QWidget(parent), m_recompute(new Q
     m_topK = addSpin(QStringLiteral("topK"), tr("Top-k:"), 256, tr("Experts each token is routed to"));
     m_expertWidth = addSpin(QStringLiteral("expertWidth"), tr("Expert width:"), 1 << 22, tr("Intermediate size of one expert"));
     m_shared = addSpin(QStringLiteral("sharedExperts"), tr("Shared experts:"), 64, tr("Experts every token uses"));
+    auto* fast = new QPushButton(tr("Find fast width…"));
+    fast->setObjectName(QStringLiteral("fastWidth"));
+    fast->setToolTip(tr("MLP (or expert) widths near the current one, ranked by predicted GEMM efficiency on this "
+                        "device; pick one to apply it"));
+    m_form->addRow(QString(), fast);
+    connect(fast, &QPushButton::clicked, this, [this, fast] {
+        QMenu menu(this);
+        const bool expert = m_experts->value() > 0;
+        int shown = 0;
+        for (const auto& c : fastWidths()) {
+            if (shown++ == 8)
+                break;
+            QAction* a = menu.addAction(tr("%1 (%2 %)").arg(c.width).arg(c.efficiency * 100, 0, 'f', 1));
+            connect(a, &QAction::triggered, this, [this, expert, w = c.width] {
+                (expert ? m_expertWidth : m_mlpWidth)->setValue(w);
+            });
+        }
+        if (menu.isEmpty())
+            menu.addAction(tr("No candidates (set hidden size and width first)"))->setEnabled(false);
+        menu.exec(fast->mapToGlobal(QPoint(0, fast->height())));
+    });
 
     m_hardware = new QComboBox;
     m_hardware->setObjectName(QStringLiteral("hardware"));
@@ -309,6 +331,33 @@ void ConfigEditor::showReport()
             m_findings->setItem(i, col, item);
         }
     }
+}
+
+model::RuleOptions ConfigEditor::ruleOptions() const
+{
+    model::RuleOptions o;
+    model::ParallelConfig p;
+    try {
+        model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), p);
+    } catch (const std::exception&) {
+    }
+    o.tp = p.tp;
+    o.ep = p.ep;
+    o.microBatch = m_microBatch->value();
+    o.seqLen = m_seqLen->value();
+    try {
+        const auto rates = model::deviceRates(findHardwareProfile(m_hardware->currentText().toStdString()), p.dtype);
+        if (rates.computeUnits > 0)
+            o.computeUnits = rates.computeUnits;
+    } catch (const std::exception&) {
+    }
+    return o;
+}
+
+std::vector<model::WidthCandidate> ConfigEditor::fastWidths() const
+{
+    const auto c = config();
+    return model::findFastWidthsFor(c, c.isMoe(), 0, ruleOptions());
 }
 
 QString ConfigEditor::problem() const { return m_problemText; }

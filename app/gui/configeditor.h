@@ -4,6 +4,7 @@
 // decode latency, and the sizing-rule findings out, recomputed on every edit (closed-form, well
 // under a millisecond, so it runs on the GUI thread without blocking it).
 #include <optional>
+#include <vector>
 
 #include <QWidget>
 
@@ -38,6 +39,9 @@ public:
     // The value shown for a result row ("Total parameters", "MFU", ...), for tests and copy.
     QString resultText(const QString& quantity) const;
     int findingCount(model::RuleSeverity severity) const;
+    // MLP widths (expert widths for a MoE model) near the current one, best predicted GEMM
+    // efficiency first (wave quantisation on the chosen device and layout).
+    std::vector<model::WidthCandidate> fastWidths() const;
 
 Q_SIGNALS:
     void reportChanged();
@@ -47,6 +51,7 @@ private:
     void scheduleRecompute();
     void showReport();
     QSpinBox* addSpin(const QString& name, const QString& label, int max, const QString& tip);
+    model::RuleOptions ruleOptions() const;
 
     model::ModelConfig m_base;
     QComboBox* m_preset;

@@ -46,6 +46,25 @@ TEST(ConfigEditor, AnEditRecomputesAndABadWidthIsFlaggedByTheRules)
     EXPECT_GT(editor.findingCount(rl::model::RuleSeverity::Warning), warningsBefore);
 }
 
+TEST(ConfigEditor, FastWidthsAreNearTheCurrentWidthBestFirst)
+{
+    ConfigEditor editor;
+    editor.loadConfig(rl::model::loadPreset("llama-3-8b"));
+    const auto found = editor.fastWidths();
+    ASSERT_FALSE(found.empty());
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        EXPECT_EQ(found[i].width % 64, 0);
+        EXPECT_LE(std::abs(found[i].width - 14336), 512);
+        if (i > 0) {
+            EXPECT_LE(found[i].efficiency, found[i - 1].efficiency);
+        }
+    }
+    editor.loadConfig(rl::model::loadPreset("mixtral-8x7b")); // MoE: the expert width is searched
+    const auto experts = editor.fastWidths();
+    ASSERT_FALSE(experts.empty());
+    EXPECT_LE(std::abs(experts[0].width - rl::model::loadPreset("mixtral-8x7b").moe.expertWidth), 512);
+}
+
 TEST(ConfigEditor, AnImpossibleLayoutIsExplainedAndNoStaleFiguresRemain)
 {
     ConfigEditor editor;
