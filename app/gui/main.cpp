@@ -15,6 +15,7 @@
 
 #include "importcontroller.h"
 #include "mainwindow.h"
+#include "sessionbrowser.h"
 #include "settings.h"
 #include "startup.h"
 
@@ -50,13 +51,26 @@ int main(int argc, char** argv)
     if (screenshot)
         window.resize(1400, 850);
     window.show();
-    window.selectFirstOnLoad(2);
+    const int firstN = options.select.empty() ? 2 : 0; // --select names them instead
+    window.selectFirstOnLoad(firstN);
     window.openWorkspace(options.workspace);
     if (!imports.isEmpty()) {
         QObject::connect(&window, &rl::MainWindow::sessionsShown, &window,
                          [&window, imports] { window.importPaths(imports); }, Qt::SingleShotConnection);
         QObject::connect(&window, &rl::MainWindow::importDone, &window,
-                         [&window] { window.selectFirstOnLoad(2); });
+                         [&window, firstN] { window.selectFirstOnLoad(firstN); });
+    }
+    if (!options.select.empty()) {
+        // Once the imports are stored and the list shows them, select the named sessions once.
+        auto done = std::make_shared<bool>(false);
+        auto waitImports = std::make_shared<bool>(!imports.isEmpty());
+        QObject::connect(&window, &rl::MainWindow::importDone, &window, [waitImports] { *waitImports = false; });
+        QObject::connect(&window, &rl::MainWindow::sessionsShown, &window, [&window, &options, done, waitImports](int) {
+            if (*done || *waitImports)
+                return;
+            *done = true;
+            window.sessionBrowser()->selectSessions(options.select);
+        });
     }
     if (!screenshot)
         return app.exec();

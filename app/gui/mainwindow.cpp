@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QStackedWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -22,6 +23,7 @@
 #include "importcontroller.h"
 #include "runcontroller.h"
 #include "sessionbrowser.h"
+#include "traceview.h"
 #include "settings.h"
 #include "workspacecontroller.h"
 
@@ -36,7 +38,12 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Ridgeline"));
     setAcceptDrops(true);
-    setCentralWidget(m_charts);
+    // One view per kind of session: collective charts, or trace and training-log views.
+    m_views = new QStackedWidget;
+    m_views->addWidget(m_charts);
+    m_traces = new TraceView;
+    m_views->addWidget(m_traces);
+    setCentralWidget(m_views);
 
     auto* sessionsDock = new QDockWidget(tr("Sessions"), this);
     sessionsDock->setObjectName(QStringLiteral("sessionsDock"));
@@ -76,6 +83,11 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
             [this](const std::vector<charts::SessionCurves>& curves) {
                 m_charts->setData(curves);
                 emit chartsShown(static_cast<int>(curves.size()));
+            });
+    connect(m_workspace, &WorkspaceController::traceChartsAvailable, this,
+            [this](const std::vector<charts::TraceChartData>& sessions) {
+                m_traces->setData(sessions);
+                emit chartsShown(static_cast<int>(sessions.size()));
             });
     connect(m_workspace, &WorkspaceController::operationFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Workspace"), message); });
@@ -170,6 +182,19 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     else
         m_details->setMultipleSelected(static_cast<int>(ids.size()));
     m_shownIds = ids;
+    // Traces and training logs have their own view; a selection with any collective session
+    // shows the collective charts.
+    bool traceKinds = !ids.empty();
+    for (auto id : ids) {
+        const auto s = m_browser->session(id);
+        traceKinds = traceKinds && s && (s->kind == kind::Trace || s->kind == kind::TrainingLog);
+    }
+    if (traceKinds) {
+        m_views->setCurrentWidget(m_traces);
+        m_workspace->loadTraceCharts(ids);
+        return;
+    }
+    m_views->setCurrentWidget(m_charts);
     m_workspace->loadCurves(ids);
 }
 

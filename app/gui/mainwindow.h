@@ -10,6 +10,7 @@
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QStackedWidget;
 class QToolButton;
 
 namespace rl {
@@ -18,6 +19,7 @@ class ChartArea;
 class DetailsPanel;
 class ImportController;
 class MoeExplorer;
+class TraceView;
 class SizingWindow;
 class ProfileEditor;
 class RunController;
@@ -78,6 +80,8 @@ private:
     ImportController* m_import;
     RunController* m_run;
     MoeExplorer* m_moeExplorer = nullptr;
+    QStackedWidget* m_views = nullptr;
+    TraceView* m_traces = nullptr;
     SizingWindow* m_sizing = nullptr;
     ProfileEditor* m_profiles = nullptr;
     SessionBrowser* m_browser;

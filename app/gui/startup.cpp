@@ -5,6 +5,9 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "store/workspace.h"
 
 namespace rl {
@@ -23,8 +26,12 @@ StartupOptions parseStartup(const QStringList& arguments, const QString& lastWor
     const QCommandLineOption shot(QStringLiteral("screenshot"),
                                   QCoreApplication::translate("main", "Render the main window to a PNG and quit."),
                                   QStringLiteral("FILE.png"));
+    const QCommandLineOption select(QStringLiteral("select"),
+                                    QCoreApplication::translate("main", "Session ids to show first, e.g. 3,5."),
+                                    QStringLiteral("IDS"));
     parser.addOption(db);
     parser.addOption(shot);
+    parser.addOption(select);
     parser.addPositionalArgument(QStringLiteral("paths"),
                                  QCoreApplication::translate("main", "Files or folders to import."),
                                  QStringLiteral("[PATHS...]"));
@@ -39,6 +46,15 @@ StartupOptions parseStartup(const QStringList& arguments, const QString& lastWor
     o.workspace = QFileInfo(o.workspace).absoluteFilePath();
     o.firstStart = !QFileInfo::exists(o.workspace);
     o.screenshot = parser.value(shot);
+    for (const auto& id : parser.value(select).split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong v = id.trimmed().toLongLong(&ok);
+        if (!ok || v <= 0) {
+            std::fprintf(stderr, "ridgeline: --select takes session ids like 3,5, not '%s'\n", qPrintable(id));
+            std::exit(2);
+        }
+        o.select.push_back(v);
+    }
     for (const auto& p : parser.positionalArguments())
         o.paths << QFileInfo(p).absoluteFilePath();
     return o;

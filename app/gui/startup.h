@@ -1,8 +1,11 @@
 #pragma once
-// What `ridgeline [--db FILE] [--screenshot FILE.png] [PATHS...]` asks for, and where the bundled
+// What `ridgeline [--db FILE] [--select IDS] [--screenshot FILE.png] [PATHS...]` asks for, and where the bundled
 // sample data lives.
 #include <QString>
 #include <QStringList>
+
+#include <cstdint>
+#include <vector>
 
 namespace rl {
 
@@ -12,6 +15,7 @@ struct StartupOptions
     bool firstStart = false; // the workspace file does not exist yet: import the samples
     QString screenshot; // render the window to this PNG and quit
     QStringList paths;  // files and folders to import
+    std::vector<std::int64_t> select; // sessions to show first (--select 3,5); empty: the newest two
 };
 
 // Parses the application's arguments; exits with the parser's message on --help or errors.

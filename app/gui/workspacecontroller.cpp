@@ -14,7 +14,7 @@ using Outcome = std::variant<T, QString>;
 
 WorkspaceController::WorkspaceController(QObject* parent)
     : QObject(parent), m_sessionsJob(new JobTracker(this)), m_curvesJob(new JobTracker(this)),
-      m_notesJob(new JobTracker(this))
+      m_tracesJob(new JobTracker(this)), m_notesJob(new JobTracker(this))
 {
 }
 
@@ -71,6 +71,27 @@ void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds
                 emit operationFailed(*err);
             else
                 emit curvesAvailable(std::get<Curves>(out));
+        });
+}
+
+void WorkspaceController::loadTraceCharts(const std::vector<std::int64_t>& sessionIds)
+{
+    using Traces = std::vector<charts::TraceChartData>;
+    const std::string path = m_path.toStdString();
+    m_tracesJob->start<Outcome<Traces>>(
+        [path, sessionIds](auto&) -> Outcome<Traces> {
+            try {
+                store::Workspace ws(path);
+                return charts::loadTraceCharts(ws, sessionIds);
+            } catch (const std::exception& e) {
+                return QString::fromStdString(e.what());
+            }
+        },
+        [this](Outcome<Traces> out) {
+            if (auto* err = std::get_if<QString>(&out))
+                emit operationFailed(*err);
+            else
+                emit traceChartsAvailable(std::get<Traces>(out));
         });
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // Reads the open workspace for the views, always off the GUI thread: the session list, the
-// points of the selected sessions, and note edits. Each reader job opens its own connection.
+// points (or trace and training-log records) of the selected sessions, and note edits. Each reader job opens its own connection.
 #include <QObject>
 #include <QString>
 
 #include <vector>
 
 #include "chartdata.h"
+#include "tracechartdata.h"
 #include "records/session.h"
 
 namespace rl {
@@ -24,12 +25,14 @@ public:
     void open(const QString& path);
     void reloadSessions();
     void loadCurves(const std::vector<std::int64_t>& sessionIds);
+    void loadTraceCharts(const std::vector<std::int64_t>& sessionIds);
     void saveNotes(std::int64_t sessionId, const QString& notes);
 
 signals:
     void workspaceChanged(const QString& path);
     void sessionsAvailable(const std::vector<rl::Session>& sessions);
     void curvesAvailable(const std::vector<rl::charts::SessionCurves>& curves);
+    void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
     void notesSaved(std::int64_t sessionId, const QString& notes);
     void operationFailed(const QString& message);
 
@@ -37,6 +40,7 @@ private:
     QString m_path;
     JobTracker* m_sessionsJob;
     JobTracker* m_curvesJob;
+    JobTracker* m_tracesJob;
     JobTracker* m_notesJob;
 };
 } // namespace rl

@@ -1,0 +1,76 @@
+// `ridgeline-cli export SESSION --chart KIND` for trace and training-log sessions: the step
+// breakdown of a Kineto trace (per step, mean over ranks; or summed over steps per rank) and a
+// training log's loss, step time, throughput, TFLOP/s or MFU with its restarts and stalls. Drawn by
+// the GUI's own chart code (widgets/stepbreakdownchart.h, widgets/trainlogchart.h).
+#include <stdexcept>
+
+#include "chartexporters.h"
+#include "stepbreakdownchart.h"
+#include "trainlogchart.h"
+
+namespace rl::cli {
+namespace {
+charts::TraceChartData loadOne(const ChartExportRequest& r, const char* wantedKind, const std::string& chart)
+{
+    if (r.sessions.size() != 1)
+        throw std::runtime_error("--chart " + chart + " draws one session, got " + std::to_string(r.sessions.size()));
+    auto data = std::move(charts::loadTraceCharts(r.workspace, r.sessions).front());
+    if (data.session.kind != wantedKind)
+        throw std::runtime_error("session " + std::to_string(data.session.id) + " is a '" + data.session.kind
+                                 + "' session; --chart " + chart + " needs a '" + wantedKind + "' session");
+    return data;
+}
+
+void check(bool ok, const QString& error)
+{
+    if (!ok)
+        throw std::runtime_error(error.toStdString());
+}
+
+void exportSteps(const ChartExportRequest& r, charts::StepChartMode mode, const std::string& chart)
+{
+    const auto data = loadOne(r, kind::Trace, chart);
+    charts::StepChartOptions o;
+    o.mode = mode;
+    o.title = r.title;
+    QString error;
+    check(charts::StepBreakdownChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+}
+
+void exportTrainLog(const ChartExportRequest& r, charts::TrainMetric metric, const std::string& chart)
+{
+    const auto data = loadOne(r, kind::TrainingLog, chart);
+    charts::TrainChartOptions o;
+    o.metric = metric;
+    o.title = r.title;
+    QString error;
+    check(charts::TrainLogChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+}
+
+// Exporters are plain function pointers, so one small function per kind.
+template <charts::TrainMetric M>
+void trainLog(const ChartExportRequest& r)
+{
+    exportTrainLog(r, M, std::string("trainlog-") + charts::toString(M));
+}
+
+const bool registered = [] {
+    registerChartExporter({"trace-steps", "trace: per-step time by kernel class, mean over ranks, with the slowest "
+                                          "and fastest rank",
+                           [](const ChartExportRequest& r) { exportSteps(r, charts::StepChartMode::PerStep, "trace-steps"); }});
+    registerChartExporter({"trace-totals", "trace: time by kernel class summed over steps, one bar per rank",
+                           [](const ChartExportRequest& r) { exportSteps(r, charts::StepChartMode::Totals, "trace-totals"); }});
+    registerChartExporter({"trainlog", "training log: loss per step with restarts and stalls (= trainlog-loss)",
+                           [](const ChartExportRequest& r) { exportTrainLog(r, charts::TrainMetric::Loss, "trainlog"); }});
+    registerChartExporter({"trainlog-loss", "training log: loss per step", &trainLog<charts::TrainMetric::Loss>});
+    registerChartExporter({"trainlog-steptime", "training log: step time (ms) per step",
+                           &trainLog<charts::TrainMetric::StepTime>});
+    registerChartExporter({"trainlog-throughput", "training log: tokens/s per step",
+                           &trainLog<charts::TrainMetric::Throughput>});
+    registerChartExporter({"trainlog-tflops", "training log: TFLOP/s per GPU per step",
+                           &trainLog<charts::TrainMetric::Tflops>});
+    registerChartExporter({"trainlog-mfu", "training log: MFU (%) per step", &trainLog<charts::TrainMetric::Mfu>});
+    return true;
+}();
+} // namespace
+} // namespace rl::cli

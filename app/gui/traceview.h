@@ -1,0 +1,42 @@
+#pragma once
+// What the main window shows for trace and training-log sessions: the per-step breakdown, the top
+// kernels (sortable, filterable) and the training-log metrics, each on its own tab. The first trace
+// and the first training log of the selection are shown.
+#include <vector>
+
+#include <QTabWidget>
+
+#include "tracechartdata.h"
+
+class QLineEdit;
+class QTableView;
+
+namespace rl {
+namespace charts {
+class KernelStatModel;
+class KernelStatProxy;
+class StepBreakdownChart;
+class TrainLogChart;
+}
+
+class TraceView : public QTabWidget
+{
+    Q_OBJECT
+public:
+    explicit TraceView(QWidget* parent = nullptr);
+
+    void setData(const std::vector<charts::TraceChartData>& sessions);
+    charts::StepBreakdownChart* stepChart() const { return m_steps; }
+    charts::TrainLogChart* trainLogChart() const { return m_trainLog; }
+    QTableView* kernelTable() const { return m_kernelTable; }
+
+private:
+    charts::StepBreakdownChart* m_steps;
+    charts::TrainLogChart* m_trainLog;
+    charts::KernelStatModel* m_kernels;
+    charts::KernelStatProxy* m_kernelProxy;
+    QTableView* m_kernelTable;
+    QLineEdit* m_kernelFilter;
+    QWidget* m_kernelPage;
+};
+} // namespace rl

@@ -1,0 +1,293 @@
+// Trace and training-log charts drawn offscreen from really imported data: the bars carry the
+// stored breakdown numbers, axes say their units, restarts are marked, the kernel table sorts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include <QAbstractItemModelTester>
+#include <QBarSet>
+#include <QChart>
+#include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include "kernelstatmodel.h"
+#include "stepbreakdownchart.h"
+#include "store/fileimport.h"
+#include "store/traceresults.h"
+#include "store/workspace.h"
+#include "trainlogchart.h"
+
+using namespace rl;
+using namespace rl::charts;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempWorkspace
+{
+    fs::path dir;
+    std::unique_ptr<store::Workspace> ws;
+    TempWorkspace()
+    {
+        char tmpl[] = "/tmp/ridgeline-tracecharts-XXXXXX";
+        dir = mkdtemp(tmpl);
+        ws = std::make_unique<store::Workspace>((dir / "w.db").string());
+    }
+    ~TempWorkspace()
+    {
+        ws.reset();
+        fs::remove_all(dir);
+    }
+    std::int64_t import(const std::string& path)
+    {
+        const auto r = store::importIntoWorkspace(*ws, path);
+        EXPECT_TRUE(r.ok) << r.error;
+        return r.sessionIds.empty() ? 0 : r.sessionIds.front();
+    }
+    TraceChartData load(std::int64_t id) { return loadTraceCharts(*ws, {id}).front(); }
+};
+
+template <class T>
+QList<T*> seriesOf(QChart* chart)
+{
+    QList<T*> out;
+    for (auto* s : chart->series())
+        if (auto* t = qobject_cast<T*>(s))
+            out << t;
+    return out;
+}
+
+QString axisTitle(QChart* chart, Qt::Orientation o)
+{
+    const auto axes = chart->axes(o);
+    return axes.isEmpty() ? QString() : axes.front()->titleText();
+}
+
+const std::string kData = RIDGELINE_TEST_DATA;
+const std::string kResnet =
+    std::string(RIDGELINE_SHARED_SAMPLES) + "/traces/kineto_tb_plugin_resnet50_num_workers_0_worker0.pt.trace.json.gz";
+} // namespace
+
+TEST(TraceChartData, LoadReadsTraceAndLogRecordsAndRejectsUnknownIds)
+{
+    TempWorkspace w;
+    const auto trace = w.load(w.import(kData + "/traces/ranks"));
+    EXPECT_TRUE(trace.isTrace());
+    EXPECT_EQ(ranksOf(trace.steps), (std::vector<int>{0, 1}));
+    EXPECT_FALSE(trace.kernels.empty());
+    const auto log = w.load(w.import(kData + "/logs/megatron_lm_restart.log"));
+    EXPECT_TRUE(log.isTrainingLog());
+    EXPECT_EQ(log.restarts, 1);
+    EXPECT_NEAR(log.goodput, 240.0 / 1300.0, 1e-12);
+    EXPECT_THROW(loadTraceCharts(*w.ws, {999}), std::runtime_error);
+}
+
+TEST(StepBreakdownChart, BarsEqualTheStoredBreakdownOfOneRank)
+{
+    if (!fs::exists(kResnet))
+        GTEST_SKIP() << "shared sample trace missing: " << kResnet;
+    TempWorkspace w;
+    const auto id = w.import(kResnet);
+    const auto data = w.load(id);
+    const auto stored = store::stepBreakdowns(w.ws->database(), id);
+    ASSERT_GT(stored.size(), 1u);
+
+    StepBreakdownChart chart;
+    chart.resize(1000, 700);
+    chart.setData(data);
+    chart.setRank(stored.front().rank);
+    const auto bars = seriesOf<QStackedBarSeries>(chart.chart());
+    ASSERT_EQ(bars.size(), 1);
+    ASSERT_EQ(bars.front()->count(), int(StepSegment::Count));
+    const auto sets = bars.front()->barSets();
+    EXPECT_EQ(sets[int(StepSegment::Gemm)]->label(), QStringLiteral("GEMM"));
+    EXPECT_EQ(sets[int(StepSegment::Idle)]->label(), QStringLiteral("Idle"));
+    ASSERT_EQ(sets.front()->count(), int(stored.size()));
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+        const auto& b = stored[i];
+        const int k = int(i);
+        EXPECT_NEAR(sets[int(StepSegment::Gemm)]->at(k), b.gemmUs / 1000, 1e-9);
+        EXPECT_NEAR(sets[int(StepSegment::Attention)]->at(k), b.attentionUs / 1000, 1e-9);
+        EXPECT_NEAR(sets[int(StepSegment::Memcpy)]->at(k), b.memcpyUs / 1000, 1e-9);
+        EXPECT_NEAR(sets[int(StepSegment::Other)]->at(k), b.otherUs / 1000, 1e-9);
+        EXPECT_NEAR(sets[int(StepSegment::OverlappedComm)]->at(k) + sets[int(StepSegment::ExposedComm)]->at(k),
+                    b.communicationUs / 1000, 1e-9);
+        EXPECT_NEAR(sets[int(StepSegment::ExposedComm)]->at(k), b.exposedCommUs / 1000, 1e-9);
+        EXPECT_NEAR(sets[int(StepSegment::Idle)]->at(k), b.idleUs / 1000, 1e-9);
+    }
+    EXPECT_EQ(axisTitle(chart.chart(), Qt::Vertical), QStringLiteral("Time per step (ms)"));
+    EXPECT_TRUE(chart.chart()->legend()->isVisible());
+    // One rank: the step time line only, no straggler lines.
+    EXPECT_EQ(seriesOf<QLineSeries>(chart.chart()).size(), 1);
+}
+
+TEST(StepBreakdownChart, MeanOverRanksShowsStragglerSpread)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/traces/ranks"));
+    StepBreakdownChart chart;
+    chart.setData(data);
+    ASSERT_EQ(chart.options().rank, kAllRanksMean);
+    const auto bars = stepBars(data.steps);
+    ASSERT_EQ(bars.size(), 2u);
+    const auto sets = seriesOf<QStackedBarSeries>(chart.chart()).front()->barSets();
+    double s0[int(StepSegment::Count)], s1[int(StepSegment::Count)];
+    // Mean of the two ranks' stored records of the second step.
+    segmentsOf(data.steps[1], s0);
+    segmentsOf(data.steps[3], s1);
+    ASSERT_EQ(data.steps[1].step, data.steps[3].step);
+    for (int i = 0; i < int(StepSegment::Count); ++i)
+        EXPECT_NEAR(sets[i]->at(1), (s0[i] + s1[i]) / 2, 1e-12) << i;
+    const auto lines = seriesOf<QLineSeries>(chart.chart());
+    ASSERT_EQ(lines.size(), 3); // mean, slowest, fastest
+    EXPECT_TRUE(lines[1]->name().startsWith(QStringLiteral("Slowest rank")));
+    EXPECT_DOUBLE_EQ(lines[1]->at(1).y(), std::max(data.steps[1].stepUs, data.steps[3].stepUs) / 1000);
+    EXPECT_DOUBLE_EQ(lines[2]->at(1).y(), std::min(data.steps[1].stepUs, data.steps[3].stepUs) / 1000);
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("straggler spread"))) << chart.title().toStdString();
+}
+
+TEST(StepBreakdownChart, TotalsModeSumsOverStepsPerRank)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/traces/ranks"));
+    StepBreakdownChart chart;
+    chart.setData(data);
+    chart.setMode(StepChartMode::Totals);
+    const auto sets = seriesOf<QStackedBarSeries>(chart.chart()).front()->barSets();
+    ASSERT_EQ(sets.front()->count(), 2); // two ranks
+    double idle = 0;
+    for (const auto& b : data.steps)
+        if (b.rank == 1)
+            idle += b.idleUs / 1000;
+    EXPECT_NEAR(sets[int(StepSegment::Idle)]->at(1), idle, 1e-12);
+    EXPECT_TRUE(axisTitle(chart.chart(), Qt::Vertical).endsWith(QStringLiteral("(ms)")));
+    EXPECT_EQ(axisTitle(chart.chart(), Qt::Horizontal), QStringLiteral("Rank"));
+}
+
+TEST(StepBreakdownChart, ExportsImageAndCsv)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/traces/ranks"));
+    StepBreakdownChart chart;
+    chart.setData(data);
+    chart.setExportSize(QSize(800, 500));
+    QString error;
+    const QString png = QString::fromStdString((w.dir / "s.png").string());
+    ASSERT_TRUE(chart.exportTo(png, &error)) << error.toStdString();
+    const QImage img(png);
+    EXPECT_EQ(img.size(), QSize(800, 500));
+    const QString csv = QString::fromStdString((w.dir / "s.csv").string());
+    ASSERT_TRUE(chart.exportTo(csv, &error)) << error.toStdString();
+    EXPECT_FALSE(chart.exportTo(QString::fromStdString((w.dir / "s.txt").string()), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral(".png"))) << error.toStdString();
+}
+
+TEST(TrainLogChart, RestartStallAndGoodputAreShown)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/logs/megatron_lm_restart.log"));
+    TrainLogChart chart;
+    chart.resize(1000, 700);
+    chart.setData(data);
+    QChart* c = chart.chart();
+    EXPECT_EQ(axisTitle(c, Qt::Vertical), QStringLiteral("Loss"));
+    EXPECT_EQ(axisTitle(c, Qt::Horizontal), QStringLiteral("Step"));
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("goodput 18.5 %"))) << chart.title().toStdString();
+
+    int runs = 0, restarts = 0;
+    QScatterSeries* stall = nullptr;
+    for (auto* s : seriesOf<QLineSeries>(c)) {
+        if (s->name().startsWith(QStringLiteral("Run ")))
+            ++runs;
+        if (s->name() == QStringLiteral("Restart")) {
+            ++restarts;
+            ASSERT_EQ(s->count(), 2); // a vertical line at the restart step
+            EXPECT_DOUBLE_EQ(s->at(0).x(), 40);
+            EXPECT_DOUBLE_EQ(s->at(1).x(), 40);
+        }
+    }
+    for (auto* s : seriesOf<QScatterSeries>(c))
+        if (s->name() == QStringLiteral("Stall"))
+            stall = s;
+    EXPECT_EQ(runs, 2); // the run before and after the restart
+    EXPECT_EQ(restarts, 1);
+    ASSERT_NE(stall, nullptr);
+    ASSERT_EQ(stall->count(), 1);
+    EXPECT_DOUBLE_EQ(stall->at(0).x(), 40);
+
+    chart.setMetric(TrainMetric::StepTime);
+    EXPECT_EQ(axisTitle(c, Qt::Vertical), QStringLiteral("Step time (ms)"));
+    chart.setXAxis(TrainXAxis::WallTime);
+    EXPECT_EQ(axisTitle(c, Qt::Horizontal), QStringLiteral("Wall time since the first step (min)"));
+    // The step time series values are the stored ones.
+    const auto runsNow = seriesOf<QLineSeries>(c);
+    ASSERT_FALSE(runsNow.isEmpty());
+    EXPECT_DOUBLE_EQ(runsNow.front()->at(0).y(), data.trainSteps.front().stepTimeMs);
+}
+
+TEST(TrainLogChart, TorchtitanMfuInPercentWithTheRestartMarked)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/logs/torchtitan_restart.log"));
+    TrainLogChart chart;
+    chart.setData(data);
+    chart.setMetric(TrainMetric::Mfu);
+    EXPECT_EQ(axisTitle(chart.chart(), Qt::Vertical), QStringLiteral("MFU (%)"));
+    const auto lines = seriesOf<QLineSeries>(chart.chart());
+    ASSERT_FALSE(lines.isEmpty());
+    EXPECT_NEAR(lines.front()->at(0).y(), 39.56, 1e-9);
+    int restarts = 0;
+    for (auto* s : lines)
+        if (s->name() == QStringLiteral("Restart")) {
+            ++restarts;
+            EXPECT_EQ(chart.chart()->legend()->markers(s).size(), 1);
+        }
+    EXPECT_EQ(restarts, data.restarts);
+    EXPECT_EQ(restarts, 1);
+}
+
+TEST(KernelStatModel, SortsNumericallyThroughTheProxy)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/traces/handmade_two_steps.json"));
+    KernelStatModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setData(data);
+    ASSERT_GE(model.rowCount(), 3);
+    EXPECT_EQ(model.columnCount(), int(KernelStatModel::ColumnCount));
+    EXPECT_EQ(model.headerData(KernelStatModel::TotalMsColumn, Qt::Horizontal).toString(), QStringLiteral("Total (ms)"));
+    EXPECT_EQ(model.headerData(KernelStatModel::MeanUsColumn, Qt::Horizontal).toString(), QStringLiteral("Mean (µs)"));
+
+    double shares = 0;
+    for (const auto& r : model.rows())
+        shares += r.sharePercent;
+    EXPECT_NEAR(shares, 100, 1e-9);
+
+    KernelStatProxy proxy;
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    proxy.setSourceModel(&model);
+    for (int col : {int(KernelStatModel::CountColumn), int(KernelStatModel::TotalMsColumn),
+                    int(KernelStatModel::MeanUsColumn), int(KernelStatModel::ShareColumn)}) {
+        for (auto order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            proxy.sort(col, order);
+            for (int r = 1; r < proxy.rowCount(); ++r) {
+                const double a = proxy.index(r - 1, col).data(KernelStatModel::SortRole).toDouble();
+                const double b = proxy.index(r, col).data(KernelStatModel::SortRole).toDouble();
+                EXPECT_TRUE(order == Qt::AscendingOrder ? a <= b : a >= b) << col << " row " << r;
+            }
+        }
+    }
+    proxy.setClassFilter(KernelClass::Gemm);
+    ASSERT_GE(proxy.rowCount(), 1);
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        EXPECT_EQ(proxy.index(r, KernelStatModel::ClassColumn).data().toString(), QStringLiteral("gemm"));
+    proxy.setClassFilter(std::nullopt);
+    proxy.setNameFilter(QStringLiteral("no such kernel"));
+    EXPECT_EQ(proxy.rowCount(), 0);
+}

@@ -1,0 +1,370 @@
+#include "stepbreakdownchart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QPen>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include "chartexport.h"
+#include "io/csv.h"
+#include "tracechartexport.h"
+
+namespace rl::charts {
+namespace {
+constexpr int kSegments = static_cast<int>(StepSegment::Count);
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
+}
+
+QColor segmentColor(StepSegment s)
+{
+    switch (s) {
+    case StepSegment::Gemm: return QColor(0x1f, 0x77, 0xb4);
+    case StepSegment::Attention: return QColor(0x94, 0x67, 0xbd);
+    case StepSegment::Memcpy: return QColor(0x8c, 0x56, 0x4b);
+    case StepSegment::Other: return QColor(0x17, 0xbe, 0xcf);
+    case StepSegment::OverlappedComm: return QColor(0xff, 0xbb, 0x78);
+    case StepSegment::ExposedComm: return QColor(0xd6, 0x27, 0x28);
+    case StepSegment::Idle: return QColor(0xc7, 0xc7, 0xc7);
+    case StepSegment::Count: break;
+    }
+    return Qt::black;
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    const auto axes = chart->axes();
+    for (auto* a : axes) {
+        chart->removeAxis(a);
+        delete a;
+    }
+}
+
+QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& points, QPen pen,
+                     QBarCategoryAxis* x, QValueAxis* y)
+{
+    auto* line = new QLineSeries;
+    line->setName(name);
+    line->replace(points);
+    line->setPen(pen);
+    line->setPointsVisible(true); // a trace with one step has a one-point line
+    chart->addSeries(line);
+    line->attachAxis(x);
+    line->attachAxis(y);
+    return line;
+}
+
+QString rankText(int rank, StepChartMode mode, const std::vector<int>& ranks)
+{
+    if (rank == kAllRanksMean && ranks.size() == 1) // "mean over ranks" of one rank says too much
+        rank = ranks.front();
+    if (rank != kAllRanksMean)
+        return QStringLiteral("rank %1").arg(rank);
+    return mode == StepChartMode::PerStep ? QStringLiteral("mean over ranks") : QStringLiteral("all ranks");
+}
+
+// The widest relative straggler spread over steps: (slowest - fastest) / fastest.
+QString spreadText(const std::vector<StepBar>& bars)
+{
+    double worst = -1;
+    std::int64_t at = 0;
+    for (const auto& b : bars)
+        if (b.ranks > 1 && b.minStepMs > 0 && (b.maxStepMs - b.minStepMs) / b.minStepMs > worst) {
+            worst = (b.maxStepMs - b.minStepMs) / b.minStepMs;
+            at = b.step;
+        }
+    if (worst < 0)
+        return {};
+    return QStringLiteral("straggler spread up to %1 % (step %2)").arg(worst * 100, 0, 'f', 1).arg(at);
+}
+} // namespace
+
+QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, const StepChartOptions& o)
+{
+    clearChart(chart);
+    const auto ranks = ranksOf(data.steps);
+    auto* bars = new QStackedBarSeries;
+    QBarSet* sets[kSegments];
+    for (int i = 0; i < kSegments; ++i) {
+        sets[i] = new QBarSet(QLatin1String(segmentName(StepSegment(i))));
+        sets[i]->setColor(segmentColor(StepSegment(i)));
+        sets[i]->setBorderColor(segmentColor(StepSegment(i)).darker(130));
+    }
+    QStringList categories;
+    QList<QPointF> stepLine, minLine, maxLine;
+    double top = 0;
+    QString title, yTitle;
+    std::vector<StepBar> stepData;
+    if (o.mode == StepChartMode::PerStep) {
+        stepData = stepBars(data.steps, o.rank);
+        for (const auto& b : stepData) {
+            const qreal x = categories.size();
+            categories << (b.step < 0 ? QStringLiteral("whole trace") : QString::number(b.step));
+            double sum = 0;
+            for (int i = 0; i < kSegments; ++i) {
+                sets[i]->append(b.segmentsMs[i]);
+                sum += b.segmentsMs[i];
+            }
+            stepLine << QPointF(x, b.stepMs);
+            minLine << QPointF(x, b.minStepMs);
+            maxLine << QPointF(x, b.maxStepMs);
+            top = std::max({top, sum, b.maxStepMs});
+        }
+        yTitle = QStringLiteral("Time per step (ms)");
+        title = qs(data.session.title) % QStringLiteral(" — step breakdown, ") % rankText(o.rank, o.mode, ranks);
+        const QString spread = spreadText(stepData);
+        if (!spread.isEmpty())
+            title += QStringLiteral(" — ") % spread;
+    } else {
+        const auto totals = rankTotals(data.steps, o.rank);
+        int steps = 0;
+        for (const auto& t : totals) {
+            const qreal x = categories.size();
+            categories << QStringLiteral("rank %1").arg(t.rank);
+            double sum = 0;
+            for (int i = 0; i < kSegments; ++i) {
+                sets[i]->append(t.segmentsMs[i]);
+                sum += t.segmentsMs[i];
+            }
+            stepLine << QPointF(x, t.stepMs);
+            top = std::max({top, sum, t.stepMs});
+            steps = std::max(steps, t.steps);
+        }
+        yTitle = QStringLiteral("Time summed over %1 step%2 (ms)").arg(steps).arg(steps == 1 ? QString() : QStringLiteral("s"));
+        title = qs(data.session.title) % QStringLiteral(" — time by class, ") % rankText(o.rank, o.mode, ranks);
+    }
+    for (auto* s : sets)
+        bars->append(s);
+    chart->addSeries(bars);
+
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(o.mode == StepChartMode::PerStep ? QStringLiteral("Profiler step") : QStringLiteral("Rank"));
+    if (categories.size() > 24) // long traces: upright labels would run into each other
+        x->setLabelsAngle(-90);
+    auto* y = new QValueAxis;
+    y->setTitleText(yTitle);
+    y->setRange(0, top > 0 ? top * 1.08 : 1);
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%.4g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
+
+    QPen stepPen(Qt::black, 2);
+    if (o.mode == StepChartMode::PerStep) {
+        const bool single = o.rank != kAllRanksMean || ranks.size() == 1;
+        addLine(chart, single ? QStringLiteral("Step time") : QStringLiteral("Step time, mean"),
+                stepLine, stepPen, x, y);
+        if (ranks.size() > 1) {
+            QPen slow(QColor(0xb2, 0x18, 0x2b), 1.5, Qt::DashLine), fast(QColor(0x21, 0x66, 0xac), 1.5, Qt::DashLine);
+            addLine(chart, QStringLiteral("Slowest rank (of %1)").arg(ranks.size()), maxLine, slow, x, y);
+            addLine(chart, QStringLiteral("Fastest rank"), minLine, fast, x, y);
+        }
+    } else {
+        // Ranks are not a sequence: marks, not a line.
+        auto* marks = new QScatterSeries;
+        marks->setName(QStringLiteral("Step time (sum)"));
+        marks->replace(stepLine);
+        marks->setColor(Qt::black);
+        marks->setBorderColor(Qt::white);
+        marks->setMarkerSize(12);
+        chart->addSeries(marks);
+        marks->attachAxis(x);
+        marks->attachAxis(y);
+    }
+
+    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignRight); // a row below cuts "Exposed communication" to a few letters
+    if (data.steps.empty())
+        chart->setTitle(chart->title() % QStringLiteral(" — no step records"));
+
+    return QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION) % QStringLiteral(" trace ")
+        % (o.mode == StepChartMode::PerStep ? QStringLiteral("per-step") : QStringLiteral("per-rank totals"))
+        % QStringLiteral(" breakdown; ") % rankText(o.rank, o.mode, ranks) % QStringLiteral("; session [")
+        % QString::number(data.session.id) % QStringLiteral("] ") % qs(data.session.title) % QStringLiteral(" (")
+        % qs(data.session.tool) % QStringLiteral(", ") % qs(data.session.created) % QStringLiteral(", ")
+        % QString::number(ranks.size()) % QStringLiteral(" ranks); kernel times summed over streams, exposed "
+                                                         "communication and idle are interval unions");
+}
+
+std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartOptions& o)
+{
+    std::ostringstream out;
+    std::vector<std::string> header;
+    if (o.mode == StepChartMode::PerStep) {
+        header = {"step", "rank"};
+        for (int i = 0; i < kSegments; ++i)
+            header.push_back(segmentKey(StepSegment(i)));
+        header.insert(header.end(), {"step_ms", "min_step_ms", "max_step_ms", "ranks"});
+        io::writeCsvRow(out, header);
+        const std::string rank = o.rank == kAllRanksMean ? "mean" : std::to_string(o.rank);
+        for (const auto& b : stepBars(data.steps, o.rank)) {
+            std::vector<std::string> row{std::to_string(b.step), rank};
+            for (double v : b.segmentsMs)
+                row.push_back(num(v));
+            row.insert(row.end(), {num(b.stepMs), num(b.minStepMs), num(b.maxStepMs), std::to_string(b.ranks)});
+            io::writeCsvRow(out, row);
+        }
+    } else {
+        header = {"rank", "steps"};
+        for (int i = 0; i < kSegments; ++i)
+            header.push_back(segmentKey(StepSegment(i)));
+        header.push_back("step_ms");
+        io::writeCsvRow(out, header);
+        for (const auto& t : rankTotals(data.steps, o.rank)) {
+            std::vector<std::string> row{std::to_string(t.rank), std::to_string(t.steps)};
+            for (double v : t.segmentsMs)
+                row.push_back(num(v));
+            row.push_back(num(t.stepMs));
+            io::writeCsvRow(out, row);
+        }
+    }
+    return out.str();
+}
+
+bool StepBreakdownChart::exportChart(const TraceChartData& data, const StepChartOptions& options, QSize size,
+                                     const QString& path, QString* error)
+{
+    if (exportFormatForPath(path) == ExportFormat::Csv)
+        return writeTextFile(csv(data, options), path, error);
+    return renderTraceChart([&](QChart* c) { return populate(c, data, options); }, size, path, error);
+}
+
+StepBreakdownChart::StepBreakdownChart(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_view(new QChartView(m_chart))
+    , m_modeCombo(new QComboBox)
+    , m_rankCombo(new QComboBox)
+    , m_export(new QPushButton(tr("Export…")))
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setObjectName(QStringLiteral("stepBreakdownView"));
+    m_modeCombo->setObjectName(QStringLiteral("stepModeCombo"));
+    m_modeCombo->addItem(tr("Per step"), int(StepChartMode::PerStep));
+    m_modeCombo->addItem(tr("Summed over steps"), int(StepChartMode::Totals));
+    m_rankCombo->setObjectName(QStringLiteral("stepRankCombo"));
+    m_rankCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_export->setObjectName(QStringLiteral("stepExportButton"));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("View:")));
+    controls->addWidget(m_modeCombo);
+    controls->addWidget(new QLabel(tr("Rank:")));
+    controls->addWidget(m_rankCombo);
+    controls->addStretch();
+    controls->addWidget(m_export);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_view);
+
+    connect(m_modeCombo, &QComboBox::activated, this,
+            [this] { setMode(StepChartMode(m_modeCombo->currentData().toInt())); });
+    connect(m_rankCombo, &QComboBox::activated, this, [this] { setRank(m_rankCombo->currentData().toInt()); });
+    connect(m_export, &QPushButton::clicked, this, &StepBreakdownChart::exportWithDialog);
+    rebuild();
+}
+
+StepBreakdownChart::~StepBreakdownChart() = default;
+
+void StepBreakdownChart::setData(const TraceChartData& data)
+{
+    m_data = data;
+    const auto ranks = ranksOf(m_data.steps);
+    if (m_options.rank != kAllRanksMean && std::find(ranks.begin(), ranks.end(), m_options.rank) == ranks.end())
+        m_options.rank = kAllRanksMean;
+    m_rankCombo->clear();
+    m_rankCombo->addItem(tr("All (mean)"), kAllRanksMean);
+    for (int r : ranks)
+        m_rankCombo->addItem(tr("Rank %1").arg(r), r);
+    rebuild();
+}
+
+void StepBreakdownChart::setMode(StepChartMode mode)
+{
+    if (mode == m_options.mode)
+        return;
+    m_options.mode = mode;
+    rebuild();
+    Q_EMIT optionsChanged();
+}
+
+void StepBreakdownChart::setRank(int rank)
+{
+    if (rank == m_options.rank)
+        return;
+    m_options.rank = rank;
+    rebuild();
+    Q_EMIT optionsChanged();
+}
+
+void StepBreakdownChart::setExportSize(QSize size)
+{
+    m_exportSize = size;
+}
+
+QString StepBreakdownChart::title() const
+{
+    return m_chart->title();
+}
+
+bool StepBreakdownChart::exportTo(const QString& path, QString* error) const
+{
+    return exportChart(m_data, m_options, m_exportSize, path, error);
+}
+
+void StepBreakdownChart::rebuild()
+{
+    populate(m_chart, m_data, m_options);
+    m_modeCombo->setCurrentIndex(m_modeCombo->findData(int(m_options.mode)));
+    m_rankCombo->setCurrentIndex(std::max(0, m_rankCombo->findData(m_options.rank)));
+}
+
+void StepBreakdownChart::exportWithDialog()
+{
+    QString selected;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export step breakdown"), QString(),
+                                                tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
+                                                &selected);
+    if (path.isEmpty())
+        return;
+    if (!exportFormatForPath(path)) // the suffix from the chosen filter when the name has none
+        path += QLatin1Char('.') % selected.section(QLatin1String("*."), 1).chopped(1);
+    QString error;
+    if (!exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+} // namespace rl::charts

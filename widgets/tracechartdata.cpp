@@ -1,0 +1,278 @@
+#include "tracechartdata.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "store/traceresults.h"
+#include "store/workspace.h"
+#include "trace/trainloganalysis.h"
+
+namespace rl::charts {
+namespace {
+constexpr int kSegments = static_cast<int>(StepSegment::Count);
+
+double numberParam(const nlohmann::json& params, const char* key, double fallback)
+{
+    const auto it = params.find(key);
+    return it != params.end() && it->is_number() ? it->get<double>() : fallback;
+}
+} // namespace
+
+std::vector<TraceChartData> loadTraceCharts(store::Workspace& workspace, const std::vector<std::int64_t>& ids)
+{
+    std::vector<TraceChartData> out;
+    out.reserve(ids.size());
+    for (const auto id : ids) {
+        auto s = workspace.session(id);
+        if (!s)
+            throw std::runtime_error("no session " + std::to_string(id) + " in " + workspace.path());
+        TraceChartData d;
+        d.session = std::move(*s);
+        auto& db = workspace.database();
+        if (d.isTrace()) {
+            d.steps = store::stepBreakdowns(db, id);
+            d.kernels = store::kernelStats(db, id);
+        } else if (d.isTrainingLog()) {
+            d.trainSteps = store::trainSteps(db, id);
+            d.trainEvents = store::trainEvents(db, id);
+            const auto& p = d.session.params;
+            if (p.contains("goodput")) {
+                d.goodput = numberParam(p, "goodput", kNoValue);
+                d.restarts = static_cast<int>(numberParam(p, "restarts", 0));
+                d.stalls = static_cast<int>(numberParam(p, "stalls", 0));
+            } else {
+                // Older sessions without a stored summary: the analysis is deterministic, redo it.
+                auto steps = d.trainSteps;
+                auto events = d.trainEvents;
+                const auto sum = trace::analyzeTrainLog(steps, events);
+                d.goodput = sum.goodput;
+                d.restarts = sum.restarts;
+                d.stalls = sum.stalls;
+            }
+        }
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+const char* segmentName(StepSegment s)
+{
+    switch (s) {
+    case StepSegment::Gemm: return "GEMM";
+    case StepSegment::Attention: return "Attention";
+    case StepSegment::Memcpy: return "Memcpy";
+    case StepSegment::Other: return "Other compute";
+    case StepSegment::OverlappedComm: return "Communication (overlapped)";
+    case StepSegment::ExposedComm: return "Exposed communication";
+    case StepSegment::Idle: return "Idle";
+    case StepSegment::Count: break;
+    }
+    return "?";
+}
+
+const char* segmentKey(StepSegment s)
+{
+    switch (s) {
+    case StepSegment::Gemm: return "gemm_ms";
+    case StepSegment::Attention: return "attention_ms";
+    case StepSegment::Memcpy: return "memcpy_ms";
+    case StepSegment::Other: return "other_ms";
+    case StepSegment::OverlappedComm: return "overlapped_comm_ms";
+    case StepSegment::ExposedComm: return "exposed_comm_ms";
+    case StepSegment::Idle: return "idle_ms";
+    case StepSegment::Count: break;
+    }
+    return "?";
+}
+
+void segmentsOf(const StepBreakdown& b, double (&out)[kSegments])
+{
+    out[int(StepSegment::Gemm)] = b.gemmUs / 1000;
+    out[int(StepSegment::Attention)] = b.attentionUs / 1000;
+    out[int(StepSegment::Memcpy)] = b.memcpyUs / 1000;
+    out[int(StepSegment::Other)] = b.otherUs / 1000;
+    // Communication kernel time (summed over streams) minus the part no compute hid.
+    out[int(StepSegment::OverlappedComm)] = std::max(0.0, b.communicationUs - b.exposedCommUs) / 1000;
+    out[int(StepSegment::ExposedComm)] = b.exposedCommUs / 1000;
+    out[int(StepSegment::Idle)] = std::max(0.0, b.idleUs) / 1000;
+}
+
+std::vector<int> ranksOf(const std::vector<StepBreakdown>& steps)
+{
+    std::vector<int> ranks;
+    for (const auto& s : steps)
+        ranks.push_back(s.rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+}
+
+std::vector<StepBar> stepBars(const std::vector<StepBreakdown>& steps, int rank)
+{
+    std::map<std::int64_t, StepBar> bars;
+    for (const auto& b : steps) {
+        auto [it, fresh] = bars.try_emplace(b.step);
+        StepBar& bar = it->second;
+        bar.step = b.step;
+        const double ms = b.stepUs / 1000;
+        bar.minStepMs = fresh ? ms : std::min(bar.minStepMs, ms);
+        bar.maxStepMs = fresh ? ms : std::max(bar.maxStepMs, ms);
+        ++bar.ranks;
+        if (rank != kAllRanksMean && b.rank != rank)
+            continue;
+        double seg[kSegments];
+        segmentsOf(b, seg);
+        for (int i = 0; i < kSegments; ++i)
+            bar.segmentsMs[i] += seg[i];
+        bar.stepMs += ms;
+    }
+    std::vector<StepBar> out;
+    for (auto& [step, bar] : bars) {
+        if (rank == kAllRanksMean) {
+            for (double& v : bar.segmentsMs)
+                v /= bar.ranks;
+            bar.stepMs /= bar.ranks;
+        }
+        out.push_back(bar);
+    }
+    if (rank != kAllRanksMean) // steps the chosen rank did not record have nothing to show
+        std::erase_if(out, [&](const StepBar& b) {
+            return std::none_of(steps.begin(), steps.end(),
+                                [&](const StepBreakdown& s) { return s.rank == rank && s.step == b.step; });
+        });
+    return out;
+}
+
+std::vector<RankTotals> rankTotals(const std::vector<StepBreakdown>& steps, int rank)
+{
+    std::map<int, RankTotals> totals;
+    for (const auto& b : steps) {
+        if (rank != kAllRanksMean && b.rank != rank)
+            continue;
+        RankTotals& t = totals[b.rank];
+        t.rank = b.rank;
+        double seg[kSegments];
+        segmentsOf(b, seg);
+        for (int i = 0; i < kSegments; ++i)
+            t.segmentsMs[i] += seg[i];
+        t.stepMs += b.stepUs / 1000;
+        ++t.steps;
+    }
+    std::vector<RankTotals> out;
+    for (auto& [r, t] : totals)
+        out.push_back(t);
+    return out;
+}
+
+std::vector<KernelRow> kernelRows(const std::vector<KernelStat>& kernels, int rank, std::size_t limit)
+{
+    std::map<std::string, KernelRow> byName;
+    double totalUs = 0;
+    for (const auto& k : kernels) {
+        if (rank != kAllRanksMean && k.rank != rank)
+            continue;
+        KernelRow& r = byName[k.name];
+        r.name = k.name;
+        r.kernelClass = k.kernelClass;
+        r.count += k.count;
+        r.totalMs += k.totalUs / 1000;
+        totalUs += k.totalUs;
+    }
+    std::vector<KernelRow> rows;
+    rows.reserve(byName.size());
+    for (auto& [name, r] : byName) {
+        r.meanUs = r.count ? r.totalMs * 1000 / double(r.count) : 0;
+        r.sharePercent = totalUs > 0 ? r.totalMs * 1000 / totalUs * 100 : 0;
+        rows.push_back(std::move(r));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const KernelRow& a, const KernelRow& b) { return a.totalMs > b.totalMs; });
+    if (limit && rows.size() > limit)
+        rows.resize(limit);
+    return rows;
+}
+
+const char* toString(TrainMetric m)
+{
+    switch (m) {
+    case TrainMetric::Loss: return "loss";
+    case TrainMetric::StepTime: return "steptime";
+    case TrainMetric::Throughput: return "throughput";
+    case TrainMetric::Tflops: return "tflops";
+    case TrainMetric::Mfu: return "mfu";
+    }
+    return "?";
+}
+
+std::optional<TrainMetric> trainMetricFromString(const std::string& name)
+{
+    for (auto m : {TrainMetric::Loss, TrainMetric::StepTime, TrainMetric::Throughput, TrainMetric::Tflops,
+                   TrainMetric::Mfu})
+        if (name == toString(m))
+            return m;
+    return std::nullopt;
+}
+
+std::string trainMetricTitle(TrainMetric m)
+{
+    switch (m) {
+    case TrainMetric::Loss: return "Loss";
+    case TrainMetric::StepTime: return "Step time (ms)";
+    case TrainMetric::Throughput: return "Throughput (tokens/s)";
+    case TrainMetric::Tflops: return "Throughput per GPU (TFLOP/s)";
+    case TrainMetric::Mfu: return "MFU (%)";
+    }
+    return "?";
+}
+
+double trainMetricValue(const TrainStep& s, TrainMetric m)
+{
+    switch (m) {
+    case TrainMetric::Loss: return s.loss;
+    case TrainMetric::StepTime: return s.stepTimeMs;
+    case TrainMetric::Throughput: return s.tokensPerSec;
+    case TrainMetric::Tflops: return s.tflopsPerGpu;
+    case TrainMetric::Mfu: return s.mfu * 100;
+    }
+    return kNoValue;
+}
+
+WallUnit wallUnitFor(const std::vector<TrainStep>& steps)
+{
+    double span = 0;
+    for (const auto& s : steps)
+        if (std::isfinite(s.wallTimeS))
+            span = std::max(span, s.wallTimeS);
+    if (span > 3 * 3600.0)
+        return {3600, "h"};
+    if (span > 600)
+        return {60, "min"};
+    return {1, "s"};
+}
+
+double trainX(const TrainStep& s, TrainXAxis axis, WallUnit unit)
+{
+    return axis == TrainXAxis::Step ? double(s.step) : s.wallTimeS / unit.seconds;
+}
+
+std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, TrainMetric m, TrainXAxis axis)
+{
+    const WallUnit unit = wallUnitFor(steps);
+    std::vector<TrainSegment> out;
+    for (const auto& s : steps) {
+        if (out.empty() || out.back().segment != s.segment)
+            out.push_back({s.segment, {}});
+        const double x = trainX(s, axis, unit), y = trainMetricValue(s, m);
+        if (std::isfinite(x) && std::isfinite(y))
+            out.back().points.push_back({x, y, s.step});
+    }
+    std::erase_if(out, [](const TrainSegment& t) { return t.points.empty(); });
+    return out;
+}
+
+double eventX(const TrainEvent& e, TrainXAxis axis, WallUnit unit)
+{
+    return axis == TrainXAxis::Step ? double(e.step) : e.wallTimeS / unit.seconds;
+}
+} // namespace rl::charts

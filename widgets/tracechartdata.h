@@ -1,0 +1,133 @@
+#pragma once
+// What the trace and training-log charts show, computed without Qt so tests and the CLI can check
+// the numbers the charts draw: per-step breakdown bars (one rank or the mean over ranks), class
+// totals per rank, top kernels, and a training-log metric per step with its events.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "records/session.h"
+#include "records/tracerecords.h"
+#include "records/trainlogrecords.h"
+
+namespace rl::store {
+class Workspace;
+}
+
+namespace rl::charts {
+
+// One trace or training-log session with the records its charts need.
+struct TraceChartData
+{
+    Session session;
+    std::vector<StepBreakdown> steps;   // trace: ordered by rank, then step
+    std::vector<KernelStat> kernels;    // trace: every rank, by total time descending
+    std::vector<TrainStep> trainSteps;  // training log: in log order
+    std::vector<TrainEvent> trainEvents;
+    // Training log summary (trace/trainloganalysis.h), from the session's params when stored there.
+    double goodput = kNoValue;          // 0..1
+    int restarts = 0;
+    int stalls = 0;
+
+    bool isTrace() const { return session.kind == kind::Trace; }
+    bool isTrainingLog() const { return session.kind == kind::TrainingLog; }
+};
+
+// Reads the sessions in the given order with their trace or training-log records. Throws
+// std::runtime_error naming the id when a session does not exist.
+std::vector<TraceChartData> loadTraceCharts(store::Workspace& workspace, const std::vector<std::int64_t>& ids);
+
+// ---- Step breakdown ------------------------------------------------------------------------
+
+// The stacked segments of a step bar, bottom to top. Compute classes and overlapped communication
+// are kernel time summed over streams (a bar can exceed the step time when streams run
+// concurrently); exposed communication and idle are interval unions, so together with compute they
+// explain where the step went.
+enum class StepSegment { Gemm, Attention, Memcpy, Other, OverlappedComm, ExposedComm, Idle, Count };
+const char* segmentName(StepSegment s); // "GEMM", ..., "Exposed communication", "Idle"
+const char* segmentKey(StepSegment s);  // "gemm_ms", ... for CSV columns
+
+inline constexpr int kAllRanksMean = -1;
+
+struct StepBar
+{
+    std::int64_t step = -1;            // -1 = the whole trace (no step annotations)
+    double segmentsMs[static_cast<int>(StepSegment::Count)] = {};
+    double stepMs = 0;                 // the chosen rank's step time, or the mean over ranks
+    double minStepMs = 0;              // fastest and slowest rank in this step (straggler spread)
+    double maxStepMs = 0;
+    int ranks = 0;                     // ranks that recorded this step
+    double segment(StepSegment s) const { return segmentsMs[static_cast<int>(s)]; }
+};
+
+std::vector<int> ranksOf(const std::vector<StepBreakdown>& steps); // sorted, unique
+// Segment values of one breakdown record, in ms.
+void segmentsOf(const StepBreakdown& b, double (&outMs)[static_cast<int>(StepSegment::Count)]);
+// One bar per step number, sorted by step: the given rank's numbers, or (kAllRanksMean) the mean
+// over the ranks that recorded the step. min/max step times are always over all ranks.
+std::vector<StepBar> stepBars(const std::vector<StepBreakdown>& steps, int rank = kAllRanksMean);
+
+struct RankTotals
+{
+    int rank = 0;
+    double segmentsMs[static_cast<int>(StepSegment::Count)] = {};
+    double stepMs = 0; // summed step time
+    int steps = 0;
+    double segment(StepSegment s) const { return segmentsMs[static_cast<int>(s)]; }
+};
+// Segments summed over steps, one entry per rank (or only the given rank), sorted by rank.
+std::vector<RankTotals> rankTotals(const std::vector<StepBreakdown>& steps, int rank = kAllRanksMean);
+
+// ---- Kernels -------------------------------------------------------------------------------
+
+struct KernelRow
+{
+    std::string name;
+    KernelClass kernelClass = KernelClass::Other;
+    std::int64_t count = 0;
+    double totalMs = 0;
+    double meanUs = 0;
+    double sharePercent = 0; // of the total kernel time of the rank(s) shown
+};
+// The top kernels of one rank, or summed by name over all ranks (kAllRanksMean); limit 0 = all.
+std::vector<KernelRow> kernelRows(const std::vector<KernelStat>& kernels, int rank = kAllRanksMean,
+                                  std::size_t limit = 0);
+
+// ---- Training log --------------------------------------------------------------------------
+
+enum class TrainMetric { Loss, StepTime, Throughput, Tflops, Mfu };
+enum class TrainXAxis { Step, WallTime };
+
+const char* toString(TrainMetric m); // "loss", "steptime", "throughput", "tflops", "mfu"
+std::optional<TrainMetric> trainMetricFromString(const std::string& name);
+std::string trainMetricTitle(TrainMetric m); // axis title with unit: "Step time (ms)", "MFU (%)"
+double trainMetricValue(const TrainStep& s, TrainMetric m); // NaN when the log has none; MFU in %
+
+struct TrainPoint
+{
+    double x = 0;
+    double y = 0;
+    std::int64_t step = 0;
+};
+
+struct TrainSegment
+{
+    int segment = 0;                 // 0 = first run, +1 per restart
+    std::vector<TrainPoint> points;  // finite values only, in log order
+};
+
+// The wall-time axis unit picked for the span of the log: seconds, minutes or hours.
+struct WallUnit
+{
+    double seconds = 1;
+    const char* name = "s";
+};
+WallUnit wallUnitFor(const std::vector<TrainStep>& steps);
+
+double trainX(const TrainStep& s, TrainXAxis axis, WallUnit unit);
+// One line per run segment, so a restart that resumes from an earlier step does not zigzag.
+std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, TrainMetric m, TrainXAxis axis);
+// Where an event sits on the x axis (NaN when the axis is wall time and the event has none).
+double eventX(const TrainEvent& e, TrainXAxis axis, WallUnit unit);
+} // namespace rl::charts

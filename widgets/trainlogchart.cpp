@@ -1,0 +1,383 @@
+#include "trainlogchart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QPen>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include "chartexport.h"
+#include "io/csv.h"
+#include "tracechartexport.h"
+
+namespace rl::charts {
+namespace {
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string num(double v)
+{
+    if (!std::isfinite(v))
+        return {};
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
+}
+
+const char* csvColumn(TrainMetric m)
+{
+    switch (m) {
+    case TrainMetric::Loss: return "loss";
+    case TrainMetric::StepTime: return "step_time_ms";
+    case TrainMetric::Throughput: return "tokens_per_s";
+    case TrainMetric::Tflops: return "tflops_per_gpu";
+    case TrainMetric::Mfu: return "mfu_percent";
+    }
+    return "value";
+}
+
+QString metricName(TrainMetric m)
+{
+    switch (m) {
+    case TrainMetric::Loss: return QStringLiteral("loss");
+    case TrainMetric::StepTime: return QStringLiteral("step time");
+    case TrainMetric::Throughput: return QStringLiteral("throughput");
+    case TrainMetric::Tflops: return QStringLiteral("TFLOP/s per GPU");
+    case TrainMetric::Mfu: return QStringLiteral("MFU");
+    }
+    return {};
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    const auto axes = chart->axes();
+    for (auto* a : axes) {
+        chart->removeAxis(a);
+        delete a;
+    }
+}
+
+// The metric at the step an event names: the record on the event's log line, else the last
+// record of that step number.
+double valueAt(const TraceChartData& d, const TrainEvent& e, TrainMetric m)
+{
+    double v = kNoValue;
+    for (const auto& s : d.trainSteps) {
+        if (s.line == e.line && e.line > 0)
+            return trainMetricValue(s, m);
+        if (s.step == e.step)
+            v = trainMetricValue(s, m);
+    }
+    return v;
+}
+
+// 1, 2 or 5 times a power of ten, at least minimum.
+double niceStep(double raw, double minimum)
+{
+    if (!(raw > 0))
+        return std::max(1.0, minimum);
+    const double p = std::pow(10.0, std::floor(std::log10(raw)));
+    const double m = raw / p;
+    const double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+    return std::max(step, minimum);
+}
+
+const QColor kLineColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
+                              QColor(0x8c, 0x56, 0x4b), QColor(0x17, 0xbe, 0xcf)};
+} // namespace
+
+QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const TrainChartOptions& o)
+{
+    clearChart(chart);
+    const WallUnit unit = wallUnitFor(data.trainSteps);
+    const auto segments = trainSegments(data.trainSteps, o.metric, o.xAxis);
+    double xLo = std::numeric_limits<double>::infinity(), xHi = -xLo, yLo = xLo, yHi = -xLo;
+    for (const auto& seg : segments)
+        for (const auto& p : seg.points) {
+            xLo = std::min(xLo, p.x);
+            xHi = std::max(xHi, p.x);
+            yLo = std::min(yLo, p.y);
+            yHi = std::max(yHi, p.y);
+        }
+    // The x range covers every logged step, also those without a value of this metric.
+    for (const auto& st : data.trainSteps)
+        if (const double x = trainX(st, o.xAxis, unit); std::isfinite(x)) {
+            xLo = std::min(xLo, x);
+            xHi = std::max(xHi, x);
+        }
+    for (const auto& e : data.trainEvents)
+        if (const double x = eventX(e, o.xAxis, unit); std::isfinite(x)) {
+            xLo = std::min(xLo, x);
+            xHi = std::max(xHi, x);
+        }
+    if (!std::isfinite(xLo)) {
+        xLo = 0;
+        xHi = 1;
+    }
+    if (!std::isfinite(yLo)) {
+        yLo = 0;
+        yHi = 1;
+    }
+    // Loss is read by its change, so its axis hugs the data; rates and times start at zero.
+    const double pad = (yHi - yLo) * 0.08 + (yHi == yLo ? std::max(1e-9, std::abs(yHi) * 0.1) : 0);
+    const bool fromZero = o.metric != TrainMetric::Loss && yLo >= 0;
+    auto* x = new QValueAxis;
+    x->setTitleText(o.xAxis == TrainXAxis::Step ? QStringLiteral("Step")
+                                                : QStringLiteral("Wall time since the first step (")
+                                                      % QLatin1String(unit.name) % QStringLiteral(")"));
+    // A little room on both sides so markers on the first and last step are not cut in half.
+    const double xPad = xHi > xLo ? (xHi - xLo) * 0.02 : 1;
+    x->setRange(xLo - xPad, xHi + xPad);
+    // Ticks on round numbers without widening the range the way applyNiceNumbers() does.
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(niceStep((xHi - xLo + 2 * xPad) / 8, o.xAxis == TrainXAxis::Step ? 1 : 0));
+    x->setLabelFormat(QStringLiteral("%.6g"));
+    auto* y = new QValueAxis;
+    y->setTitleText(qs(trainMetricTitle(o.metric)));
+    y->setRange(fromZero ? 0 : yLo - pad, yHi + pad);
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%.6g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    const double bottom = y->min(), top = y->max();
+
+    const auto attach = [&](QAbstractSeries* s) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    };
+    std::size_t index = 0;
+    for (const auto& seg : segments) {
+        auto* line = new QLineSeries;
+        line->setName(segments.size() == 1 ? metricName(o.metric).left(1).toUpper() % metricName(o.metric).mid(1)
+                      : seg.segment == 0   ? QStringLiteral("Run 1")
+                                           : QStringLiteral("Run %1 (after restart)").arg(seg.segment + 1));
+        QList<QPointF> points;
+        points.reserve(qsizetype(seg.points.size()));
+        for (const auto& p : seg.points)
+            points << QPointF(p.x, p.y);
+        line->replace(points);
+        line->setPen(QPen(kLineColors[index++ % std::size(kLineColors)], 2));
+        line->setPointsVisible(points.size() < 60);
+        attach(line);
+    }
+
+    // Vertical markers: one series per event, one legend entry per kind.
+    bool restartShown = false, gapShown = false;
+    auto* stalls = new QScatterSeries;
+    stalls->setName(QStringLiteral("Stall"));
+    stalls->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    stalls->setMarkerSize(14);
+    stalls->setColor(QColor(0xff, 0x7f, 0x0e));
+    stalls->setBorderColor(QColor(0x80, 0x40, 0x00));
+    auto* skipped = new QScatterSeries;
+    skipped->setName(QStringLiteral("Skipped / NaN iterations"));
+    skipped->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    skipped->setMarkerSize(11);
+    skipped->setColor(QColor(0x94, 0x67, 0xbd));
+    QList<QLineSeries*> hiddenMarkers;
+    for (const auto& e : data.trainEvents) {
+        const double ex = eventX(e, o.xAxis, unit);
+        if (!std::isfinite(ex))
+            continue;
+        if (e.kind == TrainEventKind::Restart || e.kind == TrainEventKind::TimeGap) {
+            const bool restart = e.kind == TrainEventKind::Restart;
+            auto* v = new QLineSeries;
+            v->setName(restart ? QStringLiteral("Restart") : QStringLiteral("Time gap"));
+            v->setPen(restart ? QPen(QColor(0xd6, 0x27, 0x28), 2, Qt::DashLine)
+                              : QPen(QColor(0x60, 0x60, 0x60), 1.5, Qt::DotLine));
+            v->replace({QPointF(ex, bottom), QPointF(ex, top)});
+            attach(v);
+            bool& shown = restart ? restartShown : gapShown;
+            if (shown)
+                hiddenMarkers << v;
+            shown = true;
+        } else if (e.kind == TrainEventKind::Stall) {
+            const double v = valueAt(data, e, o.metric);
+            stalls->append(ex, std::isfinite(v) ? v : bottom);
+        } else {
+            skipped->append(ex, bottom + (top - bottom) * 0.02); // clear of the axis line
+        }
+    }
+    if (stalls->count())
+        attach(stalls);
+    else
+        delete stalls;
+    if (skipped->count())
+        attach(skipped);
+    else
+        delete skipped;
+    for (auto* s : hiddenMarkers)
+        for (auto* m : chart->legend()->markers(s))
+            m->setVisible(false);
+
+    QString title = qs(data.session.title) % QStringLiteral(" — ") % metricName(o.metric);
+    if (std::isfinite(data.goodput))
+        title += QStringLiteral(" — goodput %1 % (%2 restart%3, %4 stall%5)")
+                     .arg(data.goodput * 100, 0, 'f', 1)
+                     .arg(data.restarts)
+                     .arg(data.restarts == 1 ? QString() : QStringLiteral("s"))
+                     .arg(data.stalls)
+                     .arg(data.stalls == 1 ? QString() : QStringLiteral("s"));
+    if (segments.empty())
+        title += QStringLiteral(" — the log has no ") % metricName(o.metric) % QStringLiteral(" values");
+    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+
+    return QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION) % QStringLiteral(" training log chart; metric: ")
+        % QLatin1String(toString(o.metric)) % QStringLiteral("; x: ")
+        % (o.xAxis == TrainXAxis::Step ? QStringLiteral("step") : QStringLiteral("wall time"))
+        % QStringLiteral("; session [") % QString::number(data.session.id) % QStringLiteral("] ")
+        % qs(data.session.title) % QStringLiteral(" (") % qs(data.session.tool) % QStringLiteral(", ")
+        % QString::number(data.trainSteps.size()) % QStringLiteral(" logged steps, ")
+        % QString::number(data.trainEvents.size()) % QStringLiteral(" events); goodput = productive step time / wall time");
+}
+
+std::string TrainLogChart::csv(const TraceChartData& data, const TrainChartOptions& o)
+{
+    std::ostringstream out;
+    io::writeCsvRow(out, {"step", "segment", "redone", "wall_s", csvColumn(o.metric)});
+    for (const auto& s : data.trainSteps)
+        io::writeCsvRow(out, {std::to_string(s.step), std::to_string(s.segment), s.redone ? "1" : "0",
+                              num(s.wallTimeS), num(trainMetricValue(s, o.metric))});
+    // A second table after a blank line: the events the chart marks.
+    out << '\n';
+    io::writeCsvRow(out, {"event", "event_step", "event_wall_s", "lost_s", "message"});
+    for (const auto& e : data.trainEvents)
+        io::writeCsvRow(out, {toString(e.kind), std::to_string(e.step), num(e.wallTimeS), num(e.lostS), e.message});
+    return out.str();
+}
+
+bool TrainLogChart::exportChart(const TraceChartData& data, const TrainChartOptions& options, QSize size,
+                                const QString& path, QString* error)
+{
+    if (exportFormatForPath(path) == ExportFormat::Csv)
+        return writeTextFile(csv(data, options), path, error);
+    return renderTraceChart([&](QChart* c) { return populate(c, data, options); }, size, path, error);
+}
+
+TrainLogChart::TrainLogChart(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_view(new QChartView(m_chart))
+    , m_metricCombo(new QComboBox)
+    , m_axisCombo(new QComboBox)
+    , m_export(new QPushButton(tr("Export…")))
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    m_view->setObjectName(QStringLiteral("trainLogView"));
+    m_metricCombo->setObjectName(QStringLiteral("trainMetricCombo"));
+    for (auto m : {TrainMetric::Loss, TrainMetric::StepTime, TrainMetric::Throughput, TrainMetric::Tflops,
+                   TrainMetric::Mfu})
+        m_metricCombo->addItem(qs(trainMetricTitle(m)), int(m));
+    m_axisCombo->setObjectName(QStringLiteral("trainAxisCombo"));
+    m_axisCombo->addItem(tr("Step"), int(TrainXAxis::Step));
+    m_axisCombo->addItem(tr("Wall time"), int(TrainXAxis::WallTime));
+    m_export->setObjectName(QStringLiteral("trainExportButton"));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Metric:")));
+    controls->addWidget(m_metricCombo);
+    controls->addWidget(new QLabel(tr("X axis:")));
+    controls->addWidget(m_axisCombo);
+    controls->addStretch();
+    controls->addWidget(m_export);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_view);
+
+    connect(m_metricCombo, &QComboBox::activated, this,
+            [this] { setMetric(TrainMetric(m_metricCombo->currentData().toInt())); });
+    connect(m_axisCombo, &QComboBox::activated, this,
+            [this] { setXAxis(TrainXAxis(m_axisCombo->currentData().toInt())); });
+    connect(m_export, &QPushButton::clicked, this, &TrainLogChart::exportWithDialog);
+    rebuild();
+}
+
+TrainLogChart::~TrainLogChart() = default;
+
+void TrainLogChart::setData(const TraceChartData& data)
+{
+    m_data = data;
+    rebuild();
+}
+
+void TrainLogChart::setMetric(TrainMetric metric)
+{
+    if (metric == m_options.metric)
+        return;
+    m_options.metric = metric;
+    rebuild();
+    Q_EMIT optionsChanged();
+}
+
+void TrainLogChart::setXAxis(TrainXAxis axis)
+{
+    if (axis == m_options.xAxis)
+        return;
+    m_options.xAxis = axis;
+    rebuild();
+    Q_EMIT optionsChanged();
+}
+
+void TrainLogChart::setExportSize(QSize size)
+{
+    m_exportSize = size;
+}
+
+QString TrainLogChart::title() const
+{
+    return m_chart->title();
+}
+
+bool TrainLogChart::exportTo(const QString& path, QString* error) const
+{
+    return exportChart(m_data, m_options, m_exportSize, path, error);
+}
+
+void TrainLogChart::rebuild()
+{
+    populate(m_chart, m_data, m_options);
+    m_metricCombo->setCurrentIndex(m_metricCombo->findData(int(m_options.metric)));
+    m_axisCombo->setCurrentIndex(m_axisCombo->findData(int(m_options.xAxis)));
+}
+
+void TrainLogChart::exportWithDialog()
+{
+    QString selected;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export training log chart"), QString(),
+                                                tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
+                                                &selected);
+    if (path.isEmpty())
+        return;
+    if (!exportFormatForPath(path)) // the suffix from the chosen filter when the name has none
+        path += QLatin1Char('.') % selected.section(QLatin1String("*."), 1).chopped(1);
+    QString error;
+    if (!exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+} // namespace rl::charts
