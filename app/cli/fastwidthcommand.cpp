@@ -7,11 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
-#include "model/gemmefficiencysource.h"
 #include "model/sizingrules.h"
 #include "sizingoptions.h"
-#include "store/kernelresults.h"
-#include "store/workspace.h"
 #include "texttable.h"
 
 namespace rl::cli {
@@ -27,7 +24,6 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
     {
         int target = 0, range = 512, top = 10;
         bool expert = false;
-        std::int64_t gemmSession = 0;
     };
     auto w = std::make_shared<Args>();
     addStepOptions(cmd, *a);
@@ -35,7 +31,6 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--target", w->target, "Width to search around (default: the config's, or 8/3 d_model)");
     cmd->add_option("--range", w->range, "Search target ± range")->capture_default_str();
     cmd->add_flag("--expert", w->expert, "Search the expert width (tokens per expert, not per micro-batch)");
-    cmd->add_option("--gemm-session", w->gemmSession, "Rank by a stored GEMM sweep instead of the wave model");
     cmd->add_option("--top", w->top, "Candidates to print")->capture_default_str();
     cmd->callback([&ctx, a, d, w] {
         const auto c = loadModelConfig(a->config);
@@ -48,15 +43,7 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
         o.seqLen = p.seqLen;
         if (r.computeUnits > 0)
             o.computeUnits = r.computeUnits;
-        MeasuredGemmEfficiency measured;
-        if (w->gemmSession) {
-            store::Workspace ws(ctx.workspacePath());
-            for (const auto& g : store::gemmPoints(ws.database(), w->gemmSession))
-                if (g.efficiency > 0)
-                    measured.addPoint(double(g.m), double(g.n), double(g.k), g.efficiency);
-            if (measured.empty())
-                throw std::runtime_error("session " + std::to_string(w->gemmSession) + " has no GEMM points with an efficiency");
-        }
+        const auto measured = measuredGemmsFor(*a, ctx); // --gemm-session ranks by measured GEMMs
         const auto found = findFastWidthsFor(c, w->expert, w->target, o, measured.empty() ? nullptr : &measured, w->range);
         if (ctx.json) {
             nlohmann::json out = nlohmann::json::array();

@@ -53,8 +53,10 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
         const auto coll = collectivesFor(*a, r, ctx);
+        const auto measured = measuredGemmsFor(*a, ctx);
         GemmTiming timing;
         timing.defaultEfficiency = a->efficiency;
+        timing.measured = measured.empty() ? nullptr : &measured;
         InferenceOptions inference;
         inference.batch = a->decodeBatch;
         inference.contextTokens = a->context;
@@ -236,6 +238,8 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
         if (spec.hold == SweepHold::None)
             spec.expertWidths = parseList(s->widths, "--widths");
         spec.timing.defaultEfficiency = a->efficiency;
+        const auto gemms = measuredGemmsFor(*a, ctx);
+        spec.timing.measured = gemms.empty() ? nullptr : &gemms;
         spec.decode.batch = a->decodeBatch;
         spec.decode.contextTokens = a->context;
         spec.decode.tp = spec.parallel.tp;

@@ -4,6 +4,7 @@
 
 #include "model/hardwareprofileloader.h"
 #include "model/storecalibration.h"
+#include "store/kernelresults.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -69,6 +70,8 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
     cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
     cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
     cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
+    cmd->add_option("--gemm-session", a.gemmSession,
+                    "Time GEMMs with the efficiencies of this stored GEMM sweep (interpolated by shape)");
 }
 
 ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
@@ -99,5 +102,20 @@ Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliCon
         c.measured = cal.collectiveSource(c.profile.get());
     }
     return c;
+}
+
+MeasuredGemmEfficiency measuredGemmsFor(const StepArgs& a, const CliContext& ctx)
+{
+    MeasuredGemmEfficiency measured;
+    if (a.gemmSession <= 0)
+        return measured;
+    store::Workspace ws(ctx.workspacePath());
+    for (const auto& g : store::gemmPoints(ws.database(), a.gemmSession))
+        if (g.efficiency > 0)
+            measured.addPoint(double(g.m), double(g.n), double(g.k), g.efficiency);
+    if (measured.empty())
+        throw std::runtime_error("session " + std::to_string(a.gemmSession) +
+                                 " has no GEMM points with an efficiency (run ridgeline-bench gemm)");
+    return measured;
 }
 } // namespace rl::cli

@@ -2,6 +2,7 @@
 // The options every sizing-model command shares (ridgeline-cli size, moe-sweep, vs-measured): the
 // model config and parallel layout, and the device (a hardware profile with single figures
 // overridable from the command line), turned into the model's inputs.
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "clicommands.h"
 #include "model/collectivetimesource.h"
 #include "model/devicerates.h"
+#include "model/gemmefficiencysource.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 
@@ -37,6 +39,7 @@ struct StepArgs
     double overlap = 0, efficiency = 0.7;
     std::string dtype = "bf16";
     int decodeBatch = 1, context = 4096;
+    std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
 };
 void addStepOptions(CLI::App* cmd, StepArgs& a);
 // Throws std::runtime_error when the layout does not fit the model.
@@ -54,4 +57,8 @@ struct Collectives
     }
 };
 Collectives collectivesFor(const StepArgs& a, const model::DeviceRates& r, const CliContext& ctx);
+
+// The measured GEMM efficiencies of --gemm-session (empty without one); throws when the session has
+// no GEMM points with an efficiency.
+model::MeasuredGemmEfficiency measuredGemmsFor(const StepArgs& a, const CliContext& ctx);
 } // namespace rl::cli

@@ -346,3 +346,28 @@ TEST(Cli, FastWidthRanksCandidatesByPredictedOrMeasuredEfficiency)
     ASSERT_FALSE(jm.empty());
     EXPECT_TRUE(jm[0]["measured"].get<bool>());
 }
+
+TEST(Cli, SizeTimesGemmsWithAMeasuredSweepWhenGiven)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    const auto sweep = dir.path / "gemm.jsonl";
+    {
+        auto bench = test::runToEnd({RIDGELINE_BENCH, "gemm", "-m", "256,1024", "--dtypes", "float32", "--repeats",
+                                     "1", "--budget", "0.2"});
+        ASSERT_EQ(bench.exitCode, 0) << bench.err;
+        std::ofstream(sweep) << bench.out;
+    }
+    ASSERT_EQ(test::runToEnd(cli(db, {"import", sweep.string()})).exitCode, 0);
+    auto plain = test::runToEnd(cli(db, {"size", "llama-3-8b", "--hardware", "mi300x"}, true));
+    auto measured = test::runToEnd(cli(db, {"size", "llama-3-8b", "--hardware", "mi300x", "--gemm-session", "1"}, true));
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    ASSERT_EQ(measured.exitCode, 0) << measured.err;
+    const double a = json::parse(plain.out)["step"]["compute_s"].get<double>();
+    const double b = json::parse(measured.out)["step"]["compute_s"].get<double>();
+    EXPECT_GT(a, 0);
+    EXPECT_NE(a, b) << "the measured efficiencies (a CPU's, far from the default 70 %) must change the GEMM time";
+    auto bad = test::runToEnd(cli(db, {"size", "llama-3-8b", "--hardware", "mi300x", "--gemm-session", "99"}));
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("session 99"), std::string::npos) << bad.err;
+}
