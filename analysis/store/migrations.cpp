@@ -171,6 +171,15 @@ CREATE TABLE train_events (
 );
 CREATE INDEX train_events_session ON train_events(session_id, id);
 )sql";
+
+// v4: model configurations saved by name (the sizing model's editor and `ridgeline-cli config`).
+constexpr std::string_view kV4 = R"sql(
+CREATE TABLE model_configs (
+    name   TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    saved  TEXT NOT NULL
+);
+)sql";
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -179,6 +188,7 @@ const std::vector<Migration>& migrations()
         {1, kV1},
         {2, kV2},
         {3, kV3},
+        {4, kV4},
     };
     return list;
 }

@@ -33,7 +33,7 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
     cmd->add_flag("--expert", w->expert, "Search the expert width (tokens per expert, not per micro-batch)");
     cmd->add_option("--top", w->top, "Candidates to print")->capture_default_str();
     cmd->callback([&ctx, a, d, w] {
-        const auto c = loadModelConfig(a->config);
+        const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
         RuleOptions o;

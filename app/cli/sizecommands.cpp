@@ -49,7 +49,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
     addDeviceOptions(cmd, *d);
     cmd->add_flag("--gemms", *gemms, "Also list every GEMM of the step");
     cmd->callback([&ctx, a, d, gemms] {
-        const auto c = loadModelConfig(a->config);
+        const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
         const auto coll = collectivesFor(*a, r, ctx);
@@ -228,7 +228,7 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("-o,--output", s->output, "Write every configuration to this CSV file");
     cmd->callback([&ctx, a, d, s] {
         MoeSweepSpec spec;
-        spec.base = loadModelConfig(a->config);
+        spec.base = loadConfigFor(*a, ctx);
         spec.parallel = parallelOf(*a, spec.base);
         spec.experts = parseList(s->experts, "--experts");
         spec.topK = parseList(s->topK, "--top-k");

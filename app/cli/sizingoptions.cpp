@@ -1,10 +1,14 @@
 #include "sizingoptions.h"
 
+#include <filesystem>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 #include "model/hardwareprofileloader.h"
 #include "model/storecalibration.h"
 #include "store/kernelresults.h"
+#include "store/modelconfigs.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -72,6 +76,18 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
     cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
     cmd->add_option("--gemm-session", a.gemmSession,
                     "Time GEMMs with the efficiencies of this stored GEMM sweep (interpolated by shape)");
+}
+
+ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
+{
+    std::error_code ec;
+    const std::string ws = ctx.workspacePath();
+    if (!std::filesystem::is_regular_file(a.config, ec) && std::filesystem::exists(ws, ec)) {
+        store::Workspace w(ws);
+        if (const auto saved = store::savedModelConfig(w.database(), a.config))
+            return fromJson(nlohmann::json::parse(saved->json), ws + ": config '" + a.config + "'");
+    }
+    return loadModelConfig(a.config);
 }
 
 ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)

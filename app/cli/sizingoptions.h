@@ -42,6 +42,9 @@ struct StepArgs
     std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
 };
 void addStepOptions(CLI::App* cmd, StepArgs& a);
+// CONFIG as a config.json file, a configuration saved in the workspace (`ridgeline-cli config
+// save`), or a preset, in that order.
+model::ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx);
 // Throws std::runtime_error when the layout does not fit the model.
 model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c);
 

@@ -54,7 +54,7 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
         else
             throw std::runtime_error("session " + std::to_string(s->id) + " is a " + s->kind +
                                      " session; vs-measured needs a trace or a training log");
-        const auto c = loadModelConfig(a->config);
+        const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
         const auto coll = collectivesFor(*a, r, ctx);

@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -16,7 +17,12 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
+#include "jobtracker.h"
 #include "model/hardwareprofileloader.h"
+#include "store/modelconfigs.h"
+#include "store/workspace.h"
 #include "units/units.h"
 
 namespace rl {
@@ -39,7 +45,8 @@ QTableWidget* table(const QString& name, const QStringList& headers, const QStri
 }
 } // namespace
 
-ConfigEditor::ConfigEditor(QWidget* parent) : QWidget(parent), m_recompute(new QTimer(this))
+ConfigEditor::ConfigEditor(QWidget* parent)
+    : QWidget(parent), m_recompute(new QTimer(this)), m_job(new JobTracker(this))
 {
     m_recompute->setSingleShot(true);
     m_recompute->setInterval(0); // coalesce the edits of one event-loop pass
@@ -50,7 +57,19 @@ ConfigEditor::ConfigEditor(QWidget* parent) : QWidget(parent), m_recompute(new Q
     m_preset->setToolTip(tr("Start from a published model (resources/models)"));
     for (const auto& name : model::presetNames())
         m_preset->addItem(qs(name));
+    m_presetCount = m_preset->count();
     auto* open = new QPushButton(tr("Open…"));
+    auto* saveButton = new QPushButton(tr("Save in workspace…"));
+    saveButton->setObjectName(QStringLiteral("saveConfig"));
+    saveButton->setToolTip(tr("Keep this configuration in the workspace under a name (ridgeline-cli size NAME "
+                              "finds it too)"));
+    connect(saveButton, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Save configuration"), tr("Name:"), QLineEdit::Normal,
+                                                   qs(config().name), &ok);
+        if (ok && !name.trimmed().isEmpty())
+            saveToWorkspace(name.trimmed());
+    });
     open->setToolTip(tr("Load a Hugging Face config.json or a Ridgeline model file"));
     m_name = new QLabel;
     m_name->setObjectName(QStringLiteral("modelName"));
@@ -61,6 +80,7 @@ ConfigEditor::ConfigEditor(QWidget* parent) : QWidget(parent), m_recompute(new Q
     presetRow->addWidget(open);
     m_form->addRow(tr("Preset:"), presetRow);
     m_form->addRow(tr("Model:"), m_name);
+    m_form->addRow(QString(), saveButton);
     m_layers = addSpin(QStringLiteral("layers"), tr("Layers:"), 1000, tr("Transformer layers"));
     m_dModel = addSpin(QStringLiteral("dModel"), tr("Hidden size:"), 1 << 20, tr("d_model (hidden size)"));
     m_heads = addSpin(QStringLiteral("heads"), tr("Attention heads:"), 4096, tr("Query heads"));
@@ -149,11 +169,16 @@ ConfigEditor::ConfigEditor(QWidget* parent) : QWidget(parent), m_recompute(new Q
     layout->addWidget(left);
     layout->addLayout(right, 1);
 
-    connect(m_preset, &QComboBox::currentTextChanged, this, [this](const QString& name) {
-        if (m_loading || name.isEmpty())
+    connect(m_preset, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_loading || index < 0)
             return;
         try {
-            loadConfig(model::loadPreset(name.toStdString()));
+            const QVariant saved = m_preset->itemData(index);
+            if (saved.isValid()) // a configuration saved in the workspace, as model JSON
+                loadConfig(model::fromJson(nlohmann::json::parse(saved.toString().toStdString()),
+                                           m_preset->itemText(index).toStdString()));
+            else
+                loadConfig(model::loadPreset(m_preset->itemText(index).toStdString()));
         } catch (const std::exception& e) {
             m_problem->setText(qs(e.what()));
         }
@@ -237,6 +262,64 @@ model::ModelConfig ConfigEditor::config() const
 }
 
 void ConfigEditor::setHardware(const QString& id) { m_hardware->setCurrentText(id); }
+
+void ConfigEditor::setWorkspace(const QString& path)
+{
+    m_workspace = path;
+    using Saved = std::vector<store::SavedModelConfig>;
+    const std::string ws = path.toStdString();
+    m_job->start<Saved>(
+        [ws](auto&) -> Saved {
+            try {
+                store::Workspace w(ws);
+                return store::savedModelConfigs(w.database());
+            } catch (const std::exception&) {
+                return {}; // an unreadable workspace is reported by the main window
+            }
+        },
+        [this](const Saved& saved) {
+            m_loading = true;
+            while (m_preset->count() > m_presetCount)
+                m_preset->removeItem(m_presetCount);
+            QStringList names;
+            for (const auto& c : saved) {
+                m_preset->addItem(qs(c.name), qs(c.json));
+                m_preset->setItemData(m_preset->count() - 1, tr("Saved in the workspace %1").arg(qs(c.saved)),
+                                      Qt::ToolTipRole);
+                names << qs(c.name);
+            }
+            m_loading = false;
+            Q_EMIT savedConfigsLoaded(names);
+        });
+}
+
+void ConfigEditor::saveToWorkspace(const QString& name)
+{
+    if (m_workspace.isEmpty()) {
+        Q_EMIT configSaved(name, tr("No workspace is open."));
+        return;
+    }
+    const std::string ws = m_workspace.toStdString();
+    const std::string json = model::toJson(config()).dump();
+    const std::string key = name.toStdString();
+    m_job->start<QString>(
+        [ws, json, key](auto&) -> QString {
+            try {
+                store::Workspace w(ws);
+                store::saveModelConfig(w.database(), key, json);
+                return {};
+            } catch (const std::exception& e) {
+                return qs(e.what());
+            }
+        },
+        [this, name](const QString& error) {
+            m_problem->setText(error);
+            m_problem->setVisible(!error.isEmpty());
+            Q_EMIT configSaved(name, error);
+            if (error.isEmpty())
+                setWorkspace(m_workspace); // the list now offers it
+        });
+}
 void ConfigEditor::setParallel(const QString& spec) { m_parallel->setText(spec); }
 
 void ConfigEditor::scheduleRecompute()

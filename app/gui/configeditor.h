@@ -31,6 +31,10 @@ public:
     void loadConfig(const model::ModelConfig& config);
     model::ModelConfig config() const;
     void setHardware(const QString& id);
+    // The workspace whose saved configurations the preset list offers and "Save in workspace"
+    // writes to (read and written off the GUI thread).
+    void setWorkspace(const QString& path);
+    void saveToWorkspace(const QString& name);
     void setParallel(const QString& spec);
 
     // The last evaluation, or none when the inputs do not make a valid configuration.
@@ -45,6 +49,8 @@ public:
 
 Q_SIGNALS:
     void reportChanged();
+    void savedConfigsLoaded(const QStringList& names);
+    void configSaved(const QString& name, const QString& error);
 
 private:
     void recompute();
@@ -65,6 +71,9 @@ private:
     QTableWidget* m_results;
     QTableWidget* m_findings;
     QTimer* m_recompute;
+    class JobTracker* m_job;
+    QString m_workspace;
+    int m_presetCount = 0; // the first m_presetCount entries are presets, then saved configurations
     std::optional<model::SizingReport> m_report;
     QString m_problemText;
     double m_hbmBytes = 0;

@@ -17,6 +17,7 @@
 #include "runcontroller.h"
 #include "settings.h"
 #include "store/workspace.h"
+#include "workspacecontroller.h"
 
 namespace rl {
 
@@ -202,6 +203,8 @@ void MainWindow::showSizing()
         m_sizing->setWindowTitle(tr("Sizing model — Ridgeline"));
         m_sizing->resize(1500, 850);
     }
+    m_sizing->editorA()->setWorkspace(m_workspace->path()); // saved configurations of this workspace
+    m_sizing->editorB()->setWorkspace(m_workspace->path());
     m_sizing->show();
     m_sizing->raise();
     m_sizing->activateWindow();

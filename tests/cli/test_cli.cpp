@@ -371,3 +371,34 @@ TEST(Cli, SizeTimesGemmsWithAMeasuredSweepWhenGiven)
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_NE(bad.err.find("session 99"), std::string::npos) << bad.err;
 }
+
+TEST(Cli, ConfigsSavedInTheWorkspaceAreUsableByName)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    // A candidate: Llama-3-8B with 40 layers, written as a Ridgeline config file.
+    auto shown = test::runToEnd(cli(db, {"size", "llama-3-8b", "--hardware", "mi300x"}, true));
+    ASSERT_EQ(shown.exitCode, 0) << shown.err;
+    auto model = json::parse(shown.out)["model"];
+    model["name"] = "llama-40l";
+    model["layers"] = 40;
+    const auto file = dir.path / "llama-40l.json";
+    std::ofstream(file) << model.dump();
+
+    auto saved = test::runToEnd(cli(db, {"config", "save", "candidate-a", file.string()}));
+    ASSERT_EQ(saved.exitCode, 0) << saved.err;
+    auto list = test::runToEnd(cli(db, {"config", "list"}, true));
+    ASSERT_EQ(list.exitCode, 0) << list.err;
+    ASSERT_EQ(json::parse(list.out).size(), 1u);
+    EXPECT_EQ(json::parse(list.out)[0]["name"], "candidate-a");
+
+    auto sized = test::runToEnd(cli(db, {"size", "candidate-a", "--hardware", "mi300x"}, true));
+    ASSERT_EQ(sized.exitCode, 0) << sized.err;
+    const auto j = json::parse(sized.out);
+    EXPECT_EQ(j["model"]["layers"], 40);
+    EXPECT_GT(j["params"]["total"].get<double>(), json::parse(shown.out)["params"]["total"].get<double>());
+
+    auto missing = test::runToEnd(cli(db, {"config", "show", "nope"}));
+    EXPECT_NE(missing.exitCode, 0);
+    EXPECT_NE(missing.err.find("no saved config 'nope'"), std::string::npos) << missing.err;
+}

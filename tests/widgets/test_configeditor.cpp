@@ -1,6 +1,7 @@
 // The config editor recomputes on every edit with the same numbers as the sizing model, names the
 // rule findings, explains an invalid layout instead of showing stale figures, and the MoE explorer
 // hands a clicked configuration to it.
+#include <QComboBox>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -74,6 +75,30 @@ TEST(ConfigEditor, AnImpossibleLayoutIsExplainedAndNoStaleFiguresRemain)
     ASSERT_TRUE(rl::testing::waitFor([&] { return !editor.report().has_value(); }, 5000));
     EXPECT_TRUE(editor.problem().contains(QStringLiteral("pp=5"))) << editor.problem().toStdString();
     EXPECT_EQ(editor.resultText(QStringLiteral("Total parameters")), QString());
+}
+
+TEST(ConfigEditor, SavedConfigurationsLiveInTheWorkspace)
+{
+    QTemporaryDir dir;
+    const QString ws = dir.filePath(QStringLiteral("w.db"));
+    ConfigEditor editor;
+    editor.setWorkspace(ws);
+    editor.loadConfig(rl::model::loadPreset("llama-3-8b"));
+    editor.findChild<QSpinBox*>(QStringLiteral("layers"))->setValue(40);
+    QSignalSpy saved(&editor, &ConfigEditor::configSaved);
+    editor.saveToWorkspace(QStringLiteral("candidate-a"));
+    ASSERT_TRUE(saved.wait(10000));
+    EXPECT_EQ(saved.first().at(1).toString(), QString());
+
+    ConfigEditor other; // another editor on the same workspace offers it and loads it
+    QSignalSpy listed(&other, &ConfigEditor::savedConfigsLoaded);
+    other.setWorkspace(ws);
+    ASSERT_TRUE(listed.wait(10000));
+    EXPECT_TRUE(listed.first().first().toStringList().contains(QStringLiteral("candidate-a")));
+    auto* preset = other.findChild<QComboBox*>(QStringLiteral("preset"));
+    preset->setCurrentIndex(preset->findText(QStringLiteral("candidate-a")));
+    EXPECT_EQ(other.config().layers, 40);
+    ASSERT_TRUE(rl::testing::waitFor([&] { return other.report().has_value(); }, 5000));
 }
 
 TEST(SizingWindow, TwoEditorsCompareTwoDevices)
