@@ -1,6 +1,8 @@
 // ridgeline-bench peakflops | membw | gemm: CPU kernel benchmarks. Each prints a session header,
 // one JSON line per finished point and an end record; SIGINT/SIGTERM end the run "cancelled"
 // between points. Human-readable summaries go to stderr so stdout stays JSON lines.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -16,6 +18,9 @@
 #include "kernels/membw.h"
 #include "kernels/peakflops.h"
 #include "kernels/sizelist.h"
+#include "model/gemmlist.h"
+#include "model/modelconfig.h"
+#include "model/parallelconfig.h"
 #include "records/wireformat.h"
 #include "units/units.h"
 
@@ -189,22 +194,54 @@ struct GemmOptions
     double budget = 2.0;
     bool measurePeak = true;
     bool checkBackend = true;
+    std::string model;            // the GEMMs of one training step of this config instead of -m/-n/-k
+    std::string parallel = "dp=1";
+    int microBatch = 1;
+    int seq = 0;                  // 0: the config's sequence length
 };
+
+// Every distinct (M, N, K) of one training step of a model config (forward and backward, per-expert
+// M for MoE), in the sizing model's order: the shapes whose efficiency the model needs measured.
+std::vector<kernels::GemmShape> modelGemmShapes(const GemmOptions& o)
+{
+    const auto c = model::loadModelConfig(o.model);
+    model::ParallelConfig p;
+    model::parseParallelSpec(o.parallel, p);
+    p.microBatch = o.microBatch;
+    p.seqLen = o.seq > 0 ? o.seq : c.seqLen;
+    if (const auto why = model::checkParallel(c, p); !why.empty())
+        throw std::runtime_error("--parallel: " + why);
+    std::vector<kernels::GemmShape> shapes;
+    for (const auto& g : model::stepGemms(c, p)) {
+        const kernels::GemmShape s{std::llround(g.m), std::llround(g.n), std::llround(g.k)};
+        if (s.m <= 0 || s.n <= 0 || s.k <= 0)
+            continue;
+        const bool seen = std::any_of(shapes.begin(), shapes.end(),
+                                      [&](const auto& x) { return x.m == s.m && x.n == s.n && x.k == s.k; });
+        if (!seen)
+            shapes.push_back(s);
+    }
+    return shapes;
+}
 
 void runGemmCommand(const GemmOptions& o)
 {
     const auto cpu = kernels::detectCpu();
     kernels::GemmConfig config;
     config.dtypes = splitNames(o.dtypes);
-    const auto ms = kernels::parseIntList(o.m);
-    const auto ns = o.n.empty() ? ms : kernels::parseIntList(o.n);
-    const auto ks = o.k.empty() ? ms : kernels::parseIntList(o.k);
-    // A cube list given once means square shapes, not the full cross product.
-    if (o.n.empty() && o.k.empty())
-        for (auto v : ms)
-            config.shapes.push_back({v, v, v});
-    else
-        config.shapes = kernels::gemmShapes(ms, ns, ks);
+    if (!o.model.empty()) {
+        config.shapes = modelGemmShapes(o);
+    } else {
+        const auto ms = kernels::parseIntList(o.m);
+        const auto ns = o.n.empty() ? ms : kernels::parseIntList(o.n);
+        const auto ks = o.k.empty() ? ms : kernels::parseIntList(o.k);
+        // A cube list given once means square shapes, not the full cross product.
+        if (o.n.empty() && o.k.empty())
+            for (auto v : ms)
+                config.shapes.push_back({v, v, v});
+        else
+            config.shapes = kernels::gemmShapes(ms, ns, ks);
+    }
     config.threads = o.threads > 0 ? o.threads : cpu.logicalCpus;
     config.repeats = o.repeats;
     config.budgetSeconds = o.budget;
@@ -212,6 +249,8 @@ void runGemmCommand(const GemmOptions& o)
     params["blas"] = kernels::blasLibrary();
     params["threads"] = config.threads;
     params["shapes"] = config.shapes.size();
+    if (!o.model.empty())
+        params["model"] = {{"config", o.model}, {"parallel", o.parallel}, {"micro_batch", o.microBatch}};
     params["repeats"] = o.repeats;
     params["budget_seconds_per_shape"] = o.budget;
     if (o.measurePeak) {
@@ -258,6 +297,13 @@ void addKernelCommands(CLI::App& app)
     gm->add_option("-m,--m", gemm->m, "M values; alone: square shapes")->capture_default_str();
     gm->add_option("-n,--n", gemm->n, "N values (default: as M)");
     gm->add_option("-k,--k", gemm->k, "K values (default: as M)");
+    auto* modelOpt = gm->add_option("--model", gemm->model,
+                                    "Measure the GEMMs of one training step of this model config (preset or "
+                                    "config.json) instead of -m/-n/-k");
+    modelOpt->excludes("-n")->excludes("-k");
+    gm->add_option("--parallel", gemm->parallel, "With --model: parallel layout, e.g. tp=8,ep=8")->capture_default_str();
+    gm->add_option("--micro-batch", gemm->microBatch, "With --model: sequences per micro-batch")->capture_default_str();
+    gm->add_option("--seq", gemm->seq, "With --model: sequence length (default: the config's)");
     gm->add_option("--dtypes", gemm->dtypes, "float64,float32")->capture_default_str();
     gm->add_option("--threads", gemm->threads, "OpenBLAS threads (default: all CPUs)");
     gm->add_option("--repeats", gemm->repeats, "timed runs per shape (median)")->capture_default_str();

@@ -4,10 +4,16 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "model/gemmlist.h"
+#include "model/modelconfig.h"
+#include "model/parallelconfig.h"
 #include "records/wireformat.h"
 #include "store/workspace.h"
 
@@ -401,4 +407,33 @@ TEST(Cli, ConfigsSavedInTheWorkspaceAreUsableByName)
     auto missing = test::runToEnd(cli(db, {"config", "show", "nope"}));
     EXPECT_NE(missing.exitCode, 0);
     EXPECT_NE(missing.err.find("no saved config 'nope'"), std::string::npos) << missing.err;
+}
+
+// ridgeline-bench gemm --model: the shapes measured are exactly the distinct GEMMs the sizing
+// model times for that config and layout.
+TEST(BenchGemm, ModelConfigGemmsAreTheSizingModelsShapes)
+{
+    auto r = test::runToEnd({RIDGELINE_BENCH, "gemm", "--model", "llama-3-8b", "--parallel", "tp=8", "--seq", "256",
+                             "--dtypes", "float32", "--repeats", "1", "--budget", "0.02", "--no-peak", "--threads", "1"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> measured;
+    std::istringstream lines(r.out);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const auto j = json::parse(line, nullptr, false);
+        if (j.is_object() && j.value("record", "") == "gemm")
+            measured.insert({j["m"].get<std::int64_t>(), j["n"].get<std::int64_t>(), j["k"].get<std::int64_t>()});
+    }
+    model::ParallelConfig p;
+    model::parseParallelSpec("tp=8", p);
+    p.seqLen = 256;
+    std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> expected;
+    for (const auto& g : model::stepGemms(model::loadPreset("llama-3-8b"), p))
+        expected.insert({std::llround(g.m), std::llround(g.n), std::llround(g.k)});
+    EXPECT_EQ(measured, expected);
+    EXPECT_TRUE(measured.count({256, (32 + 2 * 8) * 128 / 8, 4096})) << "the QKV projection, split over 8 TP ranks";
+
+    auto bad = test::runToEnd({RIDGELINE_BENCH, "gemm", "--model", "no-such-model"});
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("no-such-model"), std::string::npos) << bad.err;
 }
