@@ -152,6 +152,17 @@ std::vector<MemCeiling> detectPlateaus(const std::vector<MemBwPoint>& points, co
         }
     }
 
+    // A cache level is never slower than the memory beyond it: a plateau below a larger one is the
+    // thread start-up cost on working sets of a few KiB split over threads, not a level.
+    double fasterBeyond = 0;
+    for (std::size_t i = merged.size(); i-- > 0;) {
+        const double bw = merged[i].bw;
+        if (bw < fasterBeyond)
+            merged.erase(merged.begin() + static_cast<std::ptrdiff_t>(i));
+        else
+            fasterBeyond = bw;
+    }
+
     // Name the levels: by the cache capacities when known, else by order.
     std::vector<double> capacities;
     for (const auto& c : caches)

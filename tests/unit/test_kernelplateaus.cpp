@@ -95,3 +95,18 @@ TEST(KernelPlateaus, RecordedSweepOnThisMachine)
             stored1.push_back(s);
     EXPECT_EQ(stored1, c);
 }
+
+TEST(KernelPlateaus, SlowTinyWorkingSetsOnSeveralThreadsAreNotALevel)
+{
+    // The 2-thread curve of the recorded sweep: 4-8 KiB split over two threads is dominated by
+    // waking the threads (0.2 GB/s); it is not a cache level slower than the ones beyond it.
+    const auto r = importFile(std::string(RIDGELINE_TEST_DATA) + "/kernels/membw-zen5-2cpu-kvm.jsonl");
+    ASSERT_TRUE(r.ok) << r.error;
+    PlateauOptions two;
+    two.threads = 2;
+    const auto c = detectPlateaus(r.sessions.at(0).membw, kZen5Caches, two);
+    ASSERT_FALSE(c.empty());
+    for (std::size_t i = 0; i + 1 < c.size(); ++i)
+        EXPECT_GE(c[i].bandwidthGBs, c[i + 1].bandwidthGBs) << c[i].level << " slower than " << c[i + 1].level;
+    EXPECT_GT(c.front().bandwidthGBs, 1.0);
+}
