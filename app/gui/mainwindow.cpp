@@ -23,6 +23,7 @@
 #include "importcontroller.h"
 #include "runcontroller.h"
 #include "sessionbrowser.h"
+#include "kernelview.h"
 #include "traceview.h"
 #include "settings.h"
 #include "workspacecontroller.h"
@@ -43,6 +44,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_views->addWidget(m_charts);
     m_traces = new TraceView;
     m_views->addWidget(m_traces);
+    m_kernels = new KernelView;
+    m_views->addWidget(m_kernels);
     setCentralWidget(m_views);
 
     auto* sessionsDock = new QDockWidget(tr("Sessions"), this);
@@ -88,6 +91,11 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
             [this](const std::vector<charts::TraceChartData>& sessions) {
                 m_traces->setData(sessions);
                 emit chartsShown(static_cast<int>(sessions.size()));
+            });
+    connect(m_workspace, &WorkspaceController::kernelChartsAvailable, this,
+            [this](const charts::KernelChartData& data) {
+                m_kernels->setData(data);
+                emit chartsShown(static_cast<int>(data.sessions.size()));
             });
     connect(m_workspace, &WorkspaceController::operationFailed, this,
             [this](const QString& message) { QMessageBox::warning(this, tr("Workspace"), message); });
@@ -182,16 +190,23 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     else
         m_details->setMultipleSelected(static_cast<int>(ids.size()));
     m_shownIds = ids;
-    // Traces and training logs have their own view; a selection with any collective session
-    // shows the collective charts.
-    bool traceKinds = !ids.empty();
+    // Traces and training logs, and kernel benchmarks, have their own views; a selection with any
+    // collective session shows the collective charts.
+    bool traceKinds = !ids.empty(), kernelKinds = !ids.empty();
     for (auto id : ids) {
         const auto s = m_browser->session(id);
         traceKinds = traceKinds && s && (s->kind == kind::Trace || s->kind == kind::TrainingLog);
+        kernelKinds = kernelKinds && s &&
+                      (s->kind == kind::Gemm || s->kind == kind::MemBandwidth || s->kind == kind::PeakFlops);
     }
     if (traceKinds) {
         m_views->setCurrentWidget(m_traces);
         m_workspace->loadTraceCharts(ids);
+        return;
+    }
+    if (kernelKinds) {
+        m_views->setCurrentWidget(m_kernels);
+        m_workspace->loadKernelCharts(ids);
         return;
     }
     m_views->setCurrentWidget(m_charts);

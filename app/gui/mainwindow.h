@@ -20,6 +20,7 @@ class DetailsPanel;
 class ImportController;
 class MoeExplorer;
 class TraceView;
+class KernelView;
 class SizingWindow;
 class ProfileEditor;
 class RunController;
@@ -82,6 +83,7 @@ private:
     MoeExplorer* m_moeExplorer = nullptr;
     QStackedWidget* m_views = nullptr;
     TraceView* m_traces = nullptr;
+    KernelView* m_kernels = nullptr;
     SizingWindow* m_sizing = nullptr;
     ProfileEditor* m_profiles = nullptr;
     SessionBrowser* m_browser;

@@ -14,7 +14,7 @@ using Outcome = std::variant<T, QString>;
 
 WorkspaceController::WorkspaceController(QObject* parent)
     : QObject(parent), m_sessionsJob(new JobTracker(this)), m_curvesJob(new JobTracker(this)),
-      m_tracesJob(new JobTracker(this)), m_notesJob(new JobTracker(this))
+      m_tracesJob(new JobTracker(this)), m_kernelsJob(new JobTracker(this)), m_notesJob(new JobTracker(this))
 {
 }
 
@@ -92,6 +92,26 @@ void WorkspaceController::loadTraceCharts(const std::vector<std::int64_t>& sessi
                 emit operationFailed(*err);
             else
                 emit traceChartsAvailable(std::get<Traces>(out));
+        });
+}
+
+void WorkspaceController::loadKernelCharts(const std::vector<std::int64_t>& sessionIds)
+{
+    const std::string path = m_path.toStdString();
+    m_kernelsJob->start<Outcome<charts::KernelChartData>>(
+        [path, sessionIds](auto&) -> Outcome<charts::KernelChartData> {
+            try {
+                store::Workspace ws(path);
+                return charts::loadKernelCharts(ws, sessionIds);
+            } catch (const std::exception& e) {
+                return QString::fromStdString(e.what());
+            }
+        },
+        [this](Outcome<charts::KernelChartData> out) {
+            if (auto* err = std::get_if<QString>(&out))
+                emit operationFailed(*err);
+            else
+                emit kernelChartsAvailable(std::get<charts::KernelChartData>(out));
         });
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "chartdata.h"
+#include "kernelchartdata.h"
 #include "tracechartdata.h"
 #include "records/session.h"
 
@@ -26,6 +27,7 @@ public:
     void reloadSessions();
     void loadCurves(const std::vector<std::int64_t>& sessionIds);
     void loadTraceCharts(const std::vector<std::int64_t>& sessionIds);
+    void loadKernelCharts(const std::vector<std::int64_t>& sessionIds);
     void saveNotes(std::int64_t sessionId, const QString& notes);
 
 signals:
@@ -33,6 +35,7 @@ signals:
     void sessionsAvailable(const std::vector<rl::Session>& sessions);
     void curvesAvailable(const std::vector<rl::charts::SessionCurves>& curves);
     void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
+    void kernelChartsAvailable(const rl::charts::KernelChartData& data);
     void notesSaved(std::int64_t sessionId, const QString& notes);
     void operationFailed(const QString& message);
 
@@ -41,6 +44,7 @@ private:
     JobTracker* m_sessionsJob;
     JobTracker* m_curvesJob;
     JobTracker* m_tracesJob;
+    JobTracker* m_kernelsJob;
     JobTracker* m_notesJob;
 };
 } // namespace rl

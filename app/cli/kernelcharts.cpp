@@ -1,0 +1,101 @@
+// `ridgeline-cli export SESSION... --chart KIND` for kernel benchmarks: the roofline (GEMM points
+// under measured and --hardware ceilings), memory bandwidth against working-set size, and GEMM
+// efficiency along the swept dimension with the predicted wave quantisation. Drawn by the GUI's
+// own chart code (widgets/rooflinechart.h, membwchart.h, gemmefficiencychart.h).
+#include <algorithm>
+#include <initializer_list>
+#include <stdexcept>
+
+#include "chartexporters.h"
+#include "gemmefficiencychart.h"
+#include "membwchart.h"
+#include "model/hardwareprofileloader.h"
+#include "rooflinechart.h"
+
+namespace rl::cli {
+namespace {
+std::string joinKinds(std::initializer_list<const char*> kinds)
+{
+    std::string s;
+    std::size_t i = 0;
+    for (const char* k : kinds) {
+        s += (i == 0 ? "'" : i + 1 == kinds.size() ? " or '" : ", '") + std::string(k) + "'";
+        ++i;
+    }
+    return s;
+}
+
+// Loads the sessions and checks their kinds, so a wrong id fails with what the chart needs.
+charts::KernelChartData load(const ChartExportRequest& r, const std::string& chart,
+                             std::initializer_list<const char*> allowed, const char* required)
+{
+    auto data = charts::loadKernelCharts(r.workspace, r.sessions);
+    bool hasRequired = required == nullptr;
+    for (const auto& s : data.sessions) {
+        if (std::find_if(allowed.begin(), allowed.end(), [&](const char* k) { return s.session.kind == k; })
+            == allowed.end())
+            throw std::runtime_error("session " + std::to_string(s.session.id) + " is a '" + s.session.kind
+                                     + "' session; --chart " + chart + " needs " + joinKinds(allowed) + " sessions");
+        hasRequired = hasRequired || s.session.kind == required;
+    }
+    if (!hasRequired)
+        throw std::runtime_error("--chart " + chart + " needs at least one '" + required + "' session");
+    return data;
+}
+
+std::optional<HardwareProfile> hardware(const ChartExportRequest& r)
+{
+    if (r.hardware.empty())
+        return std::nullopt;
+    return findHardwareProfile(r.hardware); // ProfileError lists the known ids
+}
+
+void check(bool ok, const QString& error)
+{
+    if (!ok)
+        throw std::runtime_error(error.toStdString());
+}
+
+void exportRoofline(const ChartExportRequest& r)
+{
+    const auto data = load(r, "roofline", {kind::Gemm, kind::PeakFlops, kind::MemBandwidth}, nullptr);
+    charts::RooflineOptions o;
+    o.hardware = hardware(r);
+    o.title = r.title;
+    QString error;
+    check(charts::RooflineChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+}
+
+void exportMemBw(const ChartExportRequest& r)
+{
+    const auto data = load(r, "membw", {kind::MemBandwidth}, kind::MemBandwidth);
+    charts::MemBwOptions o;
+    o.title = r.title;
+    QString error;
+    check(charts::MemBwChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+}
+
+void exportGemmEfficiency(const ChartExportRequest& r)
+{
+    const auto data = load(r, "gemm-efficiency", {kind::Gemm, kind::PeakFlops}, kind::Gemm);
+    charts::GemmEfficiencyOptions o;
+    o.hardware = hardware(r);
+    o.title = r.title;
+    QString error;
+    check(charts::GemmEfficiencyChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+}
+
+const bool registered = [] {
+    registerChartExporter({"roofline", "gemm/peakflops/membw sessions: GEMM points under the measured ceilings "
+                                       "(and --hardware's peaks and HBM)",
+                           &exportRoofline});
+    registerChartExporter({"membw", "membw sessions: bandwidth vs working-set size per kernel and thread count, "
+                                    "cache levels marked",
+                           &exportMemBw});
+    registerChartExporter({"gemm-efficiency", "gemm sessions: GFLOP/s along the swept dimension, with --hardware's "
+                                              "predicted wave-quantisation efficiency (256x256 tiles)",
+                           &exportGemmEfficiency});
+    return true;
+}();
+} // namespace
+} // namespace rl::cli

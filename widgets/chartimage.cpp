@@ -1,0 +1,175 @@
+#include "chartimage.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QScatterSeries>
+#include <QFileInfo>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QImageWriter>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+namespace rl::charts {
+namespace {
+constexpr int kDpi = 96; // export geometry is in pixels at 96 dpi, whatever the screen says
+
+bool fail(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+QString software()
+{
+    return QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION);
+}
+
+QByteArray xmpMetadata(const QString& title, const QString& description)
+{
+    return (QStringLiteral("<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>"
+                           "<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF "
+                           "xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
+                           "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/'>"
+                           "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>")
+            % title.toHtmlEscaped()
+            % QStringLiteral("</rdf:li></rdf:Alt></dc:title><dc:description><rdf:Alt><rdf:li xml:lang='x-default'>")
+            % description.toHtmlEscaped()
+            % QStringLiteral("</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"
+                             "<?xpacket end='w'?>"))
+        .toUtf8();
+}
+} // namespace
+
+bool writeChartImage(const ChartFiller& fill, QSize size, const QString& path, QString* error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
+        return fail(error, path % QStringLiteral(": unknown image format (use .png, .svg or .pdf)"));
+    if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
+        return fail(error, path % QStringLiteral(": export size %1x%2 px is out of range").arg(size.width()).arg(size.height()));
+
+    // Render from a scene, not a view: no window, no screen, same layout on every machine.
+    QGraphicsScene scene;
+    auto* chart = new QChart;
+    scene.addItem(chart);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    const QRectF rect(QPointF(0, 0), QSizeF(size));
+    chart->setGeometry(rect);
+    const QString description = fill(chart);
+    chart->layout()->activate();
+    scene.setSceneRect(rect);
+    const QString title = chart->title();
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(error, path % QStringLiteral(": ") % file.errorString());
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.setDotsPerMeterX(qRound(kDpi / 0.0254));
+        image.setDotsPerMeterY(qRound(kDpi / 0.0254));
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            scene.render(&painter, rect, rect);
+        }
+        QImageWriter writer(&file, "png");
+        writer.setText(QStringLiteral("Title"), title);
+        writer.setText(QStringLiteral("Description"), description);
+        writer.setText(QStringLiteral("Software"), software());
+        if (!writer.write(image))
+            return fail(error, path % QStringLiteral(": ") % writer.errorString());
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&file);
+        svg.setSize(size);
+        svg.setViewBox(rect);
+        svg.setResolution(kDpi);
+        svg.setTitle(title);
+        svg.setDescription(description);
+        QPainter painter;
+        if (!painter.begin(&svg))
+            return fail(error, path % QStringLiteral(": cannot start SVG output: ") % file.errorString());
+        painter.setRenderHint(QPainter::Antialiasing);
+        scene.render(&painter, rect, rect);
+        painter.end();
+    } else {
+        QPdfWriter pdf(&file);
+        pdf.setResolution(kDpi);
+        pdf.setPageSize(QPageSize(QSizeF(size.width() * 72.0 / kDpi, size.height() * 72.0 / kDpi), QPageSize::Point,
+                                  QString(), QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(title);
+        pdf.setCreator(software());
+        pdf.setDocumentXmpMetadata(xmpMetadata(title, description));
+        QPainter painter;
+        if (!painter.begin(&pdf))
+            return fail(error, path % QStringLiteral(": cannot start PDF output: ") % file.errorString());
+        painter.setRenderHint(QPainter::Antialiasing);
+        scene.render(&painter, QRectF(0, 0, pdf.width(), pdf.height()), rect);
+        painter.end();
+    }
+    if (!file.commit())
+        return fail(error, path % QStringLiteral(": ") % file.errorString());
+    return true;
+}
+
+bool writeChartText(const std::string& text, const QString& path, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0
+        || !file.commit())
+        return fail(error, path % QStringLiteral(": ") % file.errorString());
+    return true;
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    const auto axes = chart->axes();
+    for (auto* a : axes) {
+        chart->removeAxis(a);
+        delete a;
+    }
+}
+
+void attachSeries(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y)
+{
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+QScatterSeries* addChartLabel(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, QPointF at, const QString& text,
+                              QColor color)
+{
+    auto* s = new QScatterSeries;
+    s->setName(text);
+    s->append(at);
+    s->setMarkerSize(1);
+    s->setColor(Qt::transparent);
+    s->setBorderColor(Qt::transparent);
+    // "@xPoint"/"@yPoint" are the only placeholders; any other text is drawn as it is.
+    s->setPointLabelsFormat(text);
+    s->setPointLabelsColor(color);
+    s->setPointLabelsVisible(true);
+    s->setPointLabelsClipping(false);
+    attachSeries(chart, s, x, y);
+    hideFromLegend(chart, s);
+    return s;
+}
+
+void hideFromLegend(QChart* chart, QAbstractSeries* series)
+{
+    for (auto* m : chart->legend()->markers(series))
+        m->setVisible(false);
+}
+} // namespace rl::charts

@@ -1,0 +1,250 @@
+#include "gemmefficiencychart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLegend>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QPen>
+#include <QPushButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include "callout.h"
+#include "log2axis.h"
+#include "rooflinechart.h"
+
+namespace rl::charts {
+namespace {
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+const QColor kColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
+                          QColor(0x94, 0x67, 0xbd), QColor(0xff, 0x7f, 0x0e), QColor(0x17, 0xbe, 0xcf)};
+} // namespace
+
+QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data, const GemmEfficiencyOptions& o)
+{
+    clearChart(chart);
+    const auto g = gemmEfficiencyGeometry(data, o);
+    double xLo = INFINITY, xHi = -INFINITY, yHi = 0;
+    for (const auto& sw : g.sweeps)
+        for (const auto& p : sw.points) {
+            if (p.x > 0) {
+                xLo = std::min(xLo, std::log2(p.x));
+                xHi = std::max(xHi, std::log2(p.x));
+            }
+            yHi = std::max(yHi, p.value);
+        }
+    if (!std::isfinite(xLo)) {
+        xLo = 7;
+        xHi = 13;
+    }
+    const int width = chart->size().width() >= 200 ? qRound(chart->size().width()) : 1200;
+    auto* x = makeLog2Axis(xLo, xHi, std::max(4, width / 80), &countLabel);
+    x->setTitleText(qs(g.dimTitle) % QStringLiteral(" (elements)"));
+    auto* y = new QValueAxis;
+    y->setTitleText(g.percent ? QStringLiteral("Achieved (% of peak)") : QStringLiteral("Achieved (GFLOP/s)"));
+    y->setRange(0, g.percent ? std::max(105.0, yHi * 1.05) : std::max(1.0, yHi * 1.1));
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    std::size_t index = 0;
+    for (const auto& sw : g.sweeps) {
+        auto* line = new QLineSeries;
+        line->setName(qs(sw.name));
+        line->setPen(QPen(kColors[index % std::size(kColors)], 2));
+        line->setPointsVisible(true);
+        QList<QPointF> points;
+        for (const auto& p : sw.points)
+            if (p.x > 0)
+                points << QPointF(std::log2(p.x), p.value);
+        line->replace(points);
+        line->setProperty("rl_role", QStringLiteral("measured"));
+        line->setProperty("rl_index", qulonglong(index));
+        attachSeries(chart, line, x, y);
+        ++index;
+    }
+
+    if (!g.predicted.empty()) {
+        // Percent values share the left axis; GFLOP/s get a right axis for the efficiency.
+        QValueAxis* py = y;
+        if (!g.percent) {
+            py = new QValueAxis;
+            py->setTitleText(QStringLiteral("Predicted wave-quantisation efficiency (%)"));
+            py->setRange(0, 105);
+            py->setTickCount(y->tickCount());
+            py->setLabelFormat(QStringLiteral("%g"));
+            chart->addAxis(py, Qt::AlignRight);
+        }
+        auto* predicted = new QLineSeries;
+        predicted->setName(QStringLiteral("Predicted wave efficiency (%1 CUs, %2×%3 tiles)")
+                               .arg(g.computeUnits)
+                               .arg(o.tile.tm)
+                               .arg(o.tile.tn));
+        predicted->setPen(QPen(QColor(0x50, 0x50, 0x50), 1.5, Qt::DashLine));
+        QList<QPointF> points;
+        for (const auto& [px, eff] : g.predicted)
+            if (px > 0)
+                points << QPointF(std::log2(px), eff * 100);
+        predicted->replace(points);
+        predicted->setProperty("rl_role", QStringLiteral("predicted"));
+        attachSeries(chart, predicted, x, py);
+    }
+
+    QString title = QStringLiteral("GEMM efficiency vs ") % qs(g.dimTitle);
+    for (std::size_t i = 0; i < data.sessions.size(); ++i)
+        title += (i ? QStringLiteral(", ") : QStringLiteral(" — ")) % qs(data.sessions[i].session.title);
+    if (o.hardware)
+        title += QStringLiteral(" — predicted for ") % qs(o.hardware->name);
+    if (g.sweeps.empty())
+        title += QStringLiteral(" — no GEMM points");
+    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+
+    QString d = QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION)
+        % QStringLiteral(" GEMM efficiency chart; swept: ") % qs(g.dimTitle) % QStringLiteral("; metric: ")
+        % (g.percent ? QStringLiteral("% of peak") : QStringLiteral("GFLOP/s"));
+    if (o.hardware)
+        d += QStringLiteral("; wave quantisation for %1 (%2 CUs), tile %3x%4")
+                 .arg(qs(o.hardware->id))
+                 .arg(g.computeUnits)
+                 .arg(o.tile.tm)
+                 .arg(o.tile.tn);
+    d += QStringLiteral("; sessions:");
+    for (const auto& s : data.sessions)
+        d += QStringLiteral(" [") % QString::number(s.session.id) % QStringLiteral("] ") % qs(s.session.title);
+    return d;
+}
+
+bool GemmEfficiencyChart::exportChart(const KernelChartData& data, const GemmEfficiencyOptions& options, QSize size,
+                                      const QString& path, QString* error)
+{
+    return exportKernelChart([&](QChart* chart) { return populate(chart, data, options); },
+                             [&] { return gemmEfficiencyCsv(data, options); }, size, path, error);
+}
+
+GemmEfficiencyChart::GemmEfficiencyChart(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_view(new QChartView(m_chart, this))
+    , m_callout(new Callout(m_chart))
+    , m_export(new QPushButton(tr("Export…"), this))
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_view->setObjectName(QStringLiteral("gemmEfficiencyView"));
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    m_export->setObjectName(QStringLiteral("exportButton"));
+    m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    bar->addWidget(m_export);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = askChartExportPath(this);
+        QString error;
+        if (!path.isEmpty() && !exportTo(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
+    rebuild();
+}
+
+GemmEfficiencyChart::~GemmEfficiencyChart() = default;
+
+void GemmEfficiencyChart::setData(const KernelChartData& data)
+{
+    m_data = data;
+    rebuild();
+}
+
+void GemmEfficiencyChart::setMetric(GemmYMetric metric)
+{
+    if (metric == m_options.metric)
+        return;
+    m_options.metric = metric;
+    rebuild();
+}
+
+void GemmEfficiencyChart::setHardwareProfile(const std::optional<HardwareProfile>& profile)
+{
+    m_options.hardware = profile;
+    rebuild();
+}
+
+void GemmEfficiencyChart::setTileShape(model::TileShape tile)
+{
+    m_options.tile = tile;
+    rebuild();
+}
+
+void GemmEfficiencyChart::setTitle(const std::string& title)
+{
+    m_options.title = title;
+    rebuild();
+}
+
+void GemmEfficiencyChart::setExportSize(QSize size)
+{
+    m_exportSize = size;
+}
+
+QString GemmEfficiencyChart::title() const
+{
+    return m_chart->title();
+}
+
+QString GemmEfficiencyChart::hoverText() const
+{
+    return m_callout->isVisible() ? m_callout->text() : QString();
+}
+
+bool GemmEfficiencyChart::exportTo(const QString& path, QString* error) const
+{
+    return exportChart(m_data, m_options, m_exportSize, path, error);
+}
+
+void GemmEfficiencyChart::rebuild()
+{
+    m_callout->hide();
+    m_chart->zoomReset();
+    m_geometry = gemmEfficiencyGeometry(m_data, m_options);
+    populate(m_chart, m_data, m_options);
+    for (auto* s : m_chart->series()) {
+        if (s->property("rl_role").toString() != QLatin1String("measured"))
+            continue;
+        auto* line = static_cast<QLineSeries*>(s);
+        const auto index = static_cast<std::size_t>(s->property("rl_index").toULongLong());
+        connect(line, &QLineSeries::hovered, this, [this, line, index](QPointF value, bool state) {
+            if (!state || index >= m_geometry.sweeps.size() || m_geometry.sweeps[index].points.empty()) {
+                m_callout->hide();
+                return;
+            }
+            const GemmSweepPoint* best = nullptr;
+            for (const auto& p : m_geometry.sweeps[index].points)
+                if (p.x > 0 && (!best || std::abs(std::log2(p.x) - value.x()) < std::abs(std::log2(best->x) - value.x())))
+                    best = &p;
+            if (!best)
+                return;
+            QString text = qs(m_geometry.sweeps[index].name) % QLatin1Char('\n') % qs(describeGemmPoint(best->point));
+            if (best->predicted >= 0)
+                text += QStringLiteral("\npredicted wave efficiency %1 %").arg(best->predicted * 100, 0, 'f', 1);
+            m_callout->show(text, QPointF(std::log2(best->x), best->value), line);
+        });
+    }
+}
+} // namespace rl::charts

@@ -1,0 +1,428 @@
+#include "kernelchartdata.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/csv.h"
+#include "model/roofline.h"
+#include "store/kernelresults.h"
+#include "store/workspace.h"
+#include "units/units.h"
+
+namespace rl::charts {
+namespace {
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
+}
+
+std::string fixed3(double v)
+{
+    std::ostringstream s;
+    s.precision(3);
+    s << v;
+    return s.str();
+}
+
+const char* originName(CeilingOrigin o)
+{
+    return o == CeilingOrigin::Measured ? "measured" : "profile";
+}
+
+std::string shortName(const HardwareProfile& hw)
+{
+    // "AMD Instinct MI300X" -> "MI300X": the roof labels need the model, not the brand.
+    const auto space = hw.name.find_last_of(' ');
+    return hw.name.empty() ? hw.id : space == std::string::npos ? hw.name : hw.name.substr(space + 1);
+}
+
+int kernelOrder(const std::string& k)
+{
+    static const char* order[] = {"copy", "scale", "add", "triad"};
+    for (int i = 0; i < 4; ++i)
+        if (k == order[i])
+            return i;
+    return 4;
+}
+
+// GEMM and peakflops records name types as the tools do ("bfloat16", "f32_r"); profiles use
+// "bf16", "fp32".
+std::string profileDtype(const std::string& d)
+{
+    static const std::map<std::string, std::string> names = {
+        {"float64", "fp64"}, {"double", "fp64"}, {"f64_r", "fp64"}, {"fp64", "fp64"},
+        {"float32", "fp32"}, {"float", "fp32"},  {"f32_r", "fp32"}, {"fp32", "fp32"},
+        {"tf32", "tf32"},    {"xf32", "tf32"},   {"bfloat16", "bf16"}, {"bf16_r", "bf16"},
+        {"bf16", "bf16"},    {"float16", "fp16"}, {"half", "fp16"},  {"f16_r", "fp16"},
+        {"fp16", "fp16"},    {"float8", "fp8"},  {"fp8", "fp8"},    {"f8_r", "fp8"},
+        {"int8", "int8"},    {"i8_r", "int8"}};
+    const auto it = names.find(d);
+    return it == names.end() ? d : it->second;
+}
+
+double decadeBelow(double v)
+{
+    return std::pow(10.0, std::floor(std::log10(v)));
+}
+
+double decadeAbove(double v)
+{
+    return std::pow(10.0, std::ceil(std::log10(v)));
+}
+
+// Measured roofline of the data: best peak per dtype, ceilings at each session's top thread count.
+Roofline measuredRoofline(const KernelChartData& data)
+{
+    Roofline r;
+    std::map<std::string, double> peaks;
+    for (const auto& s : data.sessions)
+        for (const auto& p : s.peakFlops)
+            peaks[p.dtype] = std::max(peaks[p.dtype], p.gflops);
+    for (const auto& [dtype, g] : peaks)
+        r.addCompute(dtype, g);
+    for (const auto& b : memBwBands(data))
+        r.addBandwidth(b.ceiling.level, b.ceiling.bandwidthGBs);
+    return r;
+}
+
+void addRoofs(RooflineGeometry& g, const Roofline& r, CeilingOrigin origin, const std::string& suffix)
+{
+    // Equal peaks (bf16 and fp16 on most GPUs) would draw one line twice: merge them.
+    std::vector<ComputeRoof> roofs;
+    for (const auto& c : r.computeCeilings()) {
+        if (!(c.gflops > 0))
+            continue;
+        auto same = std::find_if(roofs.begin(), roofs.end(), [&](const ComputeRoof& x) {
+            return std::abs(x.gflops - c.gflops) <= 1e-9 * c.gflops;
+        });
+        if (same != roofs.end())
+            same->dtypes.push_back(c.dtype);
+        else
+            roofs.push_back({{c.dtype}, c.gflops, origin, {}});
+    }
+    for (auto& roof : roofs) {
+        std::string names;
+        for (const auto& d : roof.dtypes)
+            names += (names.empty() ? "" : ", ") + d;
+        roof.label = names + suffix + ": " + formatGflops(roof.gflops);
+        g.compute.push_back(roof);
+    }
+    for (const auto& b : r.bandwidthCeilings())
+        if (b.gbs > 0)
+            g.bandwidth.push_back({b.level, b.gbs, origin, b.level + suffix + ": " + formatGBs(b.gbs)});
+    for (const auto& c : r.computeCeilings())
+        for (const auto& b : r.bandwidthCeilings())
+            if (const auto p = r.intersection(c.dtype, b.level))
+                g.ridges.push_back({c.dtype, b.level, origin, p->intensity, p->gflops});
+}
+} // namespace
+
+std::string formatGflops(double gflops)
+{
+    return units::formatFlops(gflops * 1e9);
+}
+
+std::string formatGBs(double gbs)
+{
+    if (gbs >= 1000)
+        return fixed3(gbs / 1000) + " TB/s";
+    return fixed3(gbs) + " GB/s";
+}
+
+KernelChartData loadKernelCharts(store::Workspace& workspace, const std::vector<std::int64_t>& ids)
+{
+    KernelChartData data;
+    for (const auto id : ids) {
+        auto s = workspace.session(id);
+        if (!s)
+            throw std::runtime_error("no session " + std::to_string(id) + " in " + workspace.path());
+        KernelSession k;
+        k.session = std::move(*s);
+        auto& db = workspace.database();
+        k.gemm = store::gemmPoints(db, id);
+        k.membw = store::memBwPoints(db, id);
+        k.memCeilings = store::memCeilings(db, id);
+        k.peakFlops = store::peakFlopsPoints(db, id);
+        data.sessions.push_back(std::move(k));
+    }
+    return data;
+}
+
+RooflineGeometry rooflineGeometry(const KernelChartData& data, const RooflineOptions& options)
+{
+    RooflineGeometry g;
+    addRoofs(g, measuredRoofline(data), CeilingOrigin::Measured, " (measured)");
+    if (options.hardware)
+        addRoofs(g, Roofline::fromProfile(*options.hardware), CeilingOrigin::Profile,
+                 " (" + shortName(*options.hardware) + ")");
+    std::stable_sort(g.compute.begin(), g.compute.end(),
+                     [](const ComputeRoof& a, const ComputeRoof& b) { return a.gflops > b.gflops; });
+    std::stable_sort(g.bandwidth.begin(), g.bandwidth.end(),
+                     [](const BandwidthRoof& a, const BandwidthRoof& b) { return a.gbs > b.gbs; });
+
+    double xLo = INFINITY, xHi = -INFINITY, yLo = INFINITY, yHi = -INFINITY;
+    const auto cover = [&](double x, double y) {
+        xLo = std::min(xLo, x);
+        xHi = std::max(xHi, x);
+        yLo = std::min(yLo, y);
+        yHi = std::max(yHi, y);
+    };
+    for (const auto& s : data.sessions) {
+        GemmScatter sc{s.session.id, s.session.title, {}};
+        for (const auto& p : s.gemm) {
+            if (p.intensity > 0 && p.gflops > 0) {
+                sc.points.push_back(p);
+                cover(p.intensity, p.gflops);
+            } else {
+                ++g.gemmWithoutIntensity;
+            }
+        }
+        if (!sc.points.empty())
+            g.gemm.push_back(std::move(sc));
+    }
+    for (const auto& r : g.ridges)
+        cover(r.intensity, r.gflops);
+    for (const auto& c : g.compute)
+        yHi = std::max(yHi, c.gflops);
+    if (!std::isfinite(xLo)) {
+        xLo = 1;
+        xHi = 100;
+    }
+    // A decade of room on both sides of the data and ridges, so the slopes show where they start.
+    g.xMin = decadeBelow(xLo) / 10;
+    g.xMax = decadeAbove(xHi * 1.01) * 10;
+    for (const auto& b : g.bandwidth) {
+        yLo = std::min(yLo, b.gbs * g.xMin);
+        if (g.compute.empty()) // no roof caps the slopes: they run to the right edge
+            yHi = std::max(yHi, b.gbs * g.xMax);
+    }
+    // Ceilings alone, or nothing at all, must still give a finite, positive range: a NaN or an
+    // empty range sends Qt's log-log domain into endless recursion.
+    if (!std::isfinite(yLo) || yLo <= 0)
+        yLo = 1;
+    if (!std::isfinite(yHi) || yHi <= yLo)
+        yHi = yLo * 1000;
+    g.yMin = decadeBelow(yLo);
+    g.yMax = decadeAbove(yHi * 1.5); // room above the top roof for its label
+    if (g.yMax <= g.yMin)
+        g.yMax = g.yMin * 10;
+    return g;
+}
+
+std::string describeGemmPoint(const GemmPoint& p)
+{
+    std::string s = "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" + std::to_string(p.k);
+    if (p.batch > 1)
+        s += " batch=" + std::to_string(p.batch);
+    s += " " + p.dtype;
+    if (!p.computeType.empty())
+        s += " (compute " + p.computeType + ")";
+    s += "\n" + num(p.gflops) + " GFLOP/s (" + formatGflops(p.gflops) + ")";
+    s += "\nintensity " + fixed3(p.intensity) + " FLOP/B";
+    s += "\ntime " + units::formatTime(p.timeUs);
+    if (p.efficiency > 0)
+        s += "\n" + fixed3(p.efficiency * 100) + " % of measured peak";
+    return s;
+}
+
+std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& options)
+{
+    const auto g = rooflineGeometry(data, options);
+    std::ostringstream out;
+    io::writeCsvRow(out, {"ceiling", "name", "origin", "value", "unit"});
+    for (const auto& c : g.compute)
+        for (const auto& d : c.dtypes)
+            io::writeCsvRow(out, {"compute", d, originName(c.origin), num(c.gflops), "GFLOP/s"});
+    for (const auto& b : g.bandwidth)
+        io::writeCsvRow(out, {"bandwidth", b.level, originName(b.origin), num(b.gbs), "GB/s"});
+    out << '\n';
+    io::writeCsvRow(out, {"ridge_dtype", "ridge_level", "ridge_origin", "intensity_flop_per_byte", "gflops"});
+    for (const auto& r : g.ridges)
+        io::writeCsvRow(out, {r.dtype, r.level, originName(r.origin), num(r.intensity), num(r.gflops)});
+    out << '\n';
+    io::writeCsvRow(out, {"session_id", "session", "dtype", "m", "n", "k", "batch", "time_us", "gflops",
+                          "intensity_flop_per_byte"});
+    for (const auto& s : g.gemm)
+        for (const auto& p : s.points)
+            io::writeCsvRow(out, {std::to_string(s.sessionId), s.name, p.dtype, std::to_string(p.m),
+                                  std::to_string(p.n), std::to_string(p.k), std::to_string(p.batch), num(p.timeUs),
+                                  num(p.gflops), num(p.intensity)});
+    return out.str();
+}
+
+std::vector<MemBwCurve> memBwCurves(const KernelChartData& data)
+{
+    std::vector<MemBwCurve> curves;
+    int withPoints = 0;
+    for (const auto& s : data.sessions)
+        withPoints += !s.membw.empty();
+    for (const auto& s : data.sessions) {
+        std::map<std::pair<int, std::pair<std::string, int>>, std::vector<MemBwPoint>> byKey;
+        for (const auto& p : s.membw)
+            byKey[{kernelOrder(p.kernel), {p.kernel, p.threads}}].push_back(p);
+        for (auto& [key, points] : byKey) {
+            std::stable_sort(points.begin(), points.end(),
+                             [](const MemBwPoint& a, const MemBwPoint& b) { return a.bytes < b.bytes; });
+            const int threads = key.second.second;
+            std::string name = key.second.first + ", " + std::to_string(threads)
+                + (threads == 1 ? " thread" : " threads");
+            if (withPoints > 1)
+                name = s.session.title + " · " + name;
+            curves.push_back({s.session.id, key.second.first, threads, std::move(name), std::move(points)});
+        }
+    }
+    return curves;
+}
+
+std::vector<MemBwBand> memBwBands(const KernelChartData& data)
+{
+    std::vector<MemBwBand> bands;
+    for (const auto& s : data.sessions) {
+        int top = 0;
+        for (const auto& c : s.memCeilings)
+            top = std::max(top, c.threads);
+        for (const auto& c : s.memCeilings)
+            if (c.threads == top && c.bandwidthGBs > 0)
+                bands.push_back({s.session.id, c, c.level + ": " + formatGBs(c.bandwidthGBs)});
+    }
+    return bands;
+}
+
+std::string memBwCsv(const KernelChartData& data)
+{
+    std::ostringstream out;
+    io::writeCsvRow(out, {"session_id", "kernel", "threads", "bytes", "best_time_us", "bandwidth_gbs"});
+    for (const auto& c : memBwCurves(data))
+        for (const auto& p : c.points)
+            io::writeCsvRow(out, {std::to_string(c.sessionId), p.kernel, std::to_string(p.threads),
+                                  std::to_string(p.bytes), num(p.bestTimeUs), num(p.bandwidthGBs)});
+    out << '\n';
+    io::writeCsvRow(out, {"ceiling_session_id", "level", "kernel", "threads", "from_bytes", "to_bytes", "bandwidth_gbs"});
+    for (const auto& b : memBwBands(data))
+        io::writeCsvRow(out, {std::to_string(b.sessionId), b.ceiling.level, b.ceiling.kernel,
+                              std::to_string(b.ceiling.threads), std::to_string(b.ceiling.fromBytes),
+                              std::to_string(b.ceiling.toBytes), num(b.ceiling.bandwidthGBs)});
+    return out.str();
+}
+
+namespace {
+std::int64_t dimOf(const GemmPoint& p, GemmDim d)
+{
+    return d == GemmDim::M ? p.m : d == GemmDim::N ? p.n : p.k;
+}
+} // namespace
+
+GemmEfficiencyGeometry gemmEfficiencyGeometry(const KernelChartData& data, const GemmEfficiencyOptions& o)
+{
+    GemmEfficiencyGeometry g;
+    std::set<std::int64_t> distinct[3];
+    bool allEqual[3] = {true, true, true}; // N == M, K == M
+    for (const auto& s : data.sessions)
+        for (const auto& p : s.gemm) {
+            distinct[0].insert(p.m);
+            distinct[1].insert(p.n);
+            distinct[2].insert(p.k);
+            allEqual[1] = allEqual[1] && p.n == p.m;
+            allEqual[2] = allEqual[2] && p.k == p.m;
+        }
+    int best = 0;
+    for (int i = 1; i < 3; ++i)
+        if (distinct[i].size() > distinct[best].size())
+            best = i;
+    g.dim = static_cast<GemmDim>(best);
+    static const char* names[] = {"M", "N", "K"};
+    g.dimTitle = names[best];
+    if (best == 0 && distinct[0].size() > 1 && allEqual[1])
+        g.dimTitle += allEqual[2] ? " = N = K" : " = N";
+
+    std::map<std::string, double> measuredPeak;
+    for (const auto& s : data.sessions)
+        for (const auto& p : s.peakFlops)
+            measuredPeak[profileDtype(p.dtype)] = std::max(measuredPeak[profileDtype(p.dtype)], p.gflops);
+    g.computeUnits = o.hardware ? static_cast<int>(std::lround(o.hardware->computeUnits.value)) : 0;
+
+    bool everyPeak = true;
+    for (const auto& s : data.sessions) {
+        std::map<std::string, std::vector<GemmPoint>> byType;
+        for (const auto& p : s.gemm)
+            if (p.gflops > 0)
+                byType[p.dtype].push_back(p);
+        for (auto& [dtype, points] : byType) {
+            GemmSweep sw{s.session.id, dtype, s.session.title + " · " + dtype, 0, {}};
+            if (const auto it = measuredPeak.find(profileDtype(dtype)); it != measuredPeak.end())
+                sw.peakGflops = it->second;
+            for (const auto& p : points)
+                if (sw.peakGflops == 0 && p.efficiency > 0)
+                    sw.peakGflops = p.gflops / p.efficiency; // the peak the bench measured alongside
+            if (sw.peakGflops == 0 && o.hardware)
+                if (const auto it = o.hardware->peakTflops.find(profileDtype(dtype)); it != o.hardware->peakTflops.end())
+                    sw.peakGflops = it->second.value * 1e3;
+            everyPeak = everyPeak && sw.peakGflops > 0;
+            for (const auto& p : points) {
+                GemmSweepPoint sp{p, double(dimOf(p, g.dim)), p.gflops, -1};
+                if (g.computeUnits > 0)
+                    sp.predicted = model::waveQuantization(p.m, p.n, g.computeUnits, o.tile).efficiency();
+                sw.points.push_back(sp);
+            }
+            std::stable_sort(sw.points.begin(), sw.points.end(),
+                             [](const GemmSweepPoint& a, const GemmSweepPoint& b) { return a.x < b.x; });
+            g.sweeps.push_back(std::move(sw));
+        }
+    }
+    g.percent = o.metric == GemmYMetric::PercentOfPeak && everyPeak && !g.sweeps.empty();
+    if (g.percent)
+        for (auto& sw : g.sweeps)
+            for (auto& p : sw.points)
+                p.value = p.point.gflops / sw.peakGflops * 100;
+
+    // The overlay: every tile boundary matters, so sample at tile/8 steps (capped at 4000 points).
+    if (g.computeUnits > 0 && !g.sweeps.empty()) {
+        const auto& first = g.sweeps.front().points.front().point;
+        const double lo = g.sweeps.front().points.front().x;
+        double hi = lo;
+        for (const auto& sw : g.sweeps)
+            hi = std::max(hi, sw.points.back().x);
+        double loAll = lo;
+        for (const auto& sw : g.sweeps)
+            loAll = std::min(loAll, sw.points.front().x);
+        const double step = std::max({1.0, std::min(o.tile.tm, o.tile.tn) / 8.0, (hi - loAll) / 4000});
+        for (double x = loAll; x <= hi + 0.5; x += step) {
+            const auto v = static_cast<std::int64_t>(std::llround(x));
+            std::int64_t m = first.m, n = first.n;
+            if (g.dim == GemmDim::M) {
+                m = v;
+                if (allEqual[1])
+                    n = v;
+            } else if (g.dim == GemmDim::N) {
+                n = v;
+            }
+            g.predicted.emplace_back(double(v), model::waveQuantization(m, n, g.computeUnits, o.tile).efficiency());
+        }
+    }
+    return g;
+}
+
+std::string gemmEfficiencyCsv(const KernelChartData& data, const GemmEfficiencyOptions& options)
+{
+    const auto g = gemmEfficiencyGeometry(data, options);
+    std::ostringstream out;
+    io::writeCsvRow(out, {"session_id", "dtype", "m", "n", "k", "batch", "swept", "time_us", "gflops",
+                          "percent_of_peak", "peak_gflops", "predicted_wave_efficiency"});
+    for (const auto& sw : g.sweeps)
+        for (const auto& p : sw.points)
+            io::writeCsvRow(out, {std::to_string(sw.sessionId), sw.dtype, std::to_string(p.point.m),
+                                  std::to_string(p.point.n), std::to_string(p.point.k), std::to_string(p.point.batch),
+                                  g.dimTitle, num(p.point.timeUs), num(p.point.gflops),
+                                  sw.peakGflops > 0 ? num(p.point.gflops / sw.peakGflops * 100) : std::string(),
+                                  sw.peakGflops > 0 ? num(sw.peakGflops) : std::string(),
+                                  p.predicted >= 0 ? num(p.predicted) : std::string()});
+    return out.str();
+}
+} // namespace rl::charts

@@ -1,0 +1,174 @@
+#pragma once
+// What the kernel-benchmark charts (roofline, memory bandwidth, GEMM efficiency) draw, computed
+// without Qt so tests and the CLI can check the numbers: ceilings and ridge points through
+// model/roofline.h, STREAM curves per kernel and thread count, GEMM sweeps with the predicted
+// wave-quantisation efficiency of model/wavequantization.h.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/hardwareprofile.h"
+#include "model/wavequantization.h"
+#include "records/kernelpoints.h"
+#include "records/session.h"
+
+namespace rl::store {
+class Workspace;
+}
+
+namespace rl::charts {
+
+// One session with every kernel record it holds (most sessions hold one kind only).
+struct KernelSession
+{
+    Session session;
+    std::vector<GemmPoint> gemm;
+    std::vector<MemBwPoint> membw;
+    std::vector<MemCeiling> memCeilings;
+    std::vector<PeakFlopsPoint> peakFlops;
+};
+
+struct KernelChartData
+{
+    std::vector<KernelSession> sessions;
+};
+
+// Reads the sessions in the given order with their kernel records. Throws std::runtime_error
+// "no session N in FILE" when a session does not exist.
+KernelChartData loadKernelCharts(store::Workspace& workspace, const std::vector<std::int64_t>& ids);
+
+// ---- roofline
+
+enum class CeilingOrigin { Measured, Profile };
+
+struct ComputeRoof
+{
+    std::vector<std::string> dtypes; // several when they share one peak ("bf16, fp16")
+    double gflops = 0;
+    CeilingOrigin origin = CeilingOrigin::Measured;
+    std::string label; // "fp8 (MI300X): 2.61 PFLOP/s"
+};
+
+struct BandwidthRoof
+{
+    std::string level;
+    double gbs = 0;
+    CeilingOrigin origin = CeilingOrigin::Measured;
+    std::string label; // "HBM3 (MI300X): 5.3 TB/s"
+};
+
+struct RidgeMark
+{
+    std::string dtype, level;
+    CeilingOrigin origin = CeilingOrigin::Measured;
+    double intensity = 0; // FLOP/B
+    double gflops = 0;
+};
+
+struct GemmScatter
+{
+    std::int64_t sessionId = 0;
+    std::string name;              // session title
+    std::vector<GemmPoint> points; // those with a known intensity and rate
+};
+
+struct RooflineOptions
+{
+    std::optional<HardwareProfile> hardware; // its peaks and HBM/levels as a second set of ceilings
+    std::string title;                       // empty: derived
+};
+
+struct RooflineGeometry
+{
+    std::vector<ComputeRoof> compute;     // highest first
+    std::vector<BandwidthRoof> bandwidth; // fastest first
+    std::vector<RidgeMark> ridges;        // each roof with each slope of the same origin
+    std::vector<GemmScatter> gemm;
+    int gemmWithoutIntensity = 0;         // points left out: element size unknown
+    double xMin = 0.1, xMax = 1000;       // FLOP/B, decade-aligned
+    double yMin = 1, yMax = 1e6;          // GFLOP/s, decade-aligned
+};
+
+// Measured ceilings: per dtype the best peakflops point over thread counts; per memory level the
+// ceiling at the session's highest thread count (as buildMeasuredProfile does). Ridges pair roofs
+// and slopes of the same origin only: a CPU's peak over a GPU's HBM means nothing.
+RooflineGeometry rooflineGeometry(const KernelChartData& data, const RooflineOptions& options);
+std::string describeGemmPoint(const GemmPoint& p); // "M=4096 N=4096 K=4096 bf16\n95.3 TFLOP/s\n..."
+std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& options);
+
+// ---- memory bandwidth
+
+struct MemBwCurve
+{
+    std::int64_t sessionId = 0;
+    std::string kernel;
+    int threads = 1;
+    std::string name;                 // "triad, 2 threads" (prefixed by the session with several)
+    std::vector<MemBwPoint> points;   // sorted by bytes
+};
+
+struct MemBwBand
+{
+    std::int64_t sessionId = 0;
+    MemCeiling ceiling;
+    std::string label; // "L1: 212 GB/s"
+};
+
+// Curves in session order, then kernel order copy, scale, add, triad, then threads. Bands: each
+// session's ceilings at its highest thread count.
+std::vector<MemBwCurve> memBwCurves(const KernelChartData& data);
+std::vector<MemBwBand> memBwBands(const KernelChartData& data);
+std::string memBwCsv(const KernelChartData& data);
+
+// ---- GEMM efficiency
+
+enum class GemmYMetric { Gflops, PercentOfPeak };
+
+struct GemmEfficiencyOptions
+{
+    GemmYMetric metric = GemmYMetric::Gflops;
+    std::optional<HardwareProfile> hardware; // its CU count drives the wave-quantisation overlay
+    model::TileShape tile;                  // output tile of the GEMM kernel
+    std::string title;
+};
+
+enum class GemmDim { M, N, K };
+
+struct GemmSweepPoint
+{
+    GemmPoint point;
+    double x = 0;           // the swept dimension
+    double value = 0;       // GFLOP/s or % of peak
+    double predicted = -1;  // wave-quantisation efficiency 0..1; -1 without a profile
+};
+
+struct GemmSweep
+{
+    std::int64_t sessionId = 0;
+    std::string dtype;
+    std::string name;      // "<session> · bf16"
+    double peakGflops = 0; // measured peak for % of peak; 0 when unknown
+    std::vector<GemmSweepPoint> points; // sorted by x
+};
+
+struct GemmEfficiencyGeometry
+{
+    GemmDim dim = GemmDim::M;
+    std::string dimTitle;  // "M", or "M = N = K" when they move together
+    std::vector<GemmSweep> sweeps;
+    // The predicted efficiency sampled densely along x (it is a sawtooth), for the first sweep's
+    // fixed dimensions; empty without a profile.
+    std::vector<std::pair<double, double>> predicted;
+    int computeUnits = 0;
+    bool percent = false; // values are % of peak (every sweep had a peak)
+};
+
+// The swept dimension: the one of M, N, K with the most distinct values over all points.
+GemmEfficiencyGeometry gemmEfficiencyGeometry(const KernelChartData& data, const GemmEfficiencyOptions& options);
+std::string gemmEfficiencyCsv(const KernelChartData& data, const GemmEfficiencyOptions& options);
+
+// "1.31 PFLOP/s", "5.3 TB/s": the roof labels.
+std::string formatGflops(double gflops);
+std::string formatGBs(double gbs);
+} // namespace rl::charts

@@ -1,0 +1,259 @@
+#include "membwchart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QAreaSeries>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLegend>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QPen>
+#include <QPushButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include "callout.h"
+#include "log2axis.h"
+#include "rooflinechart.h"
+
+namespace rl::charts {
+namespace {
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// Kernels by hue, thread counts by shade: the lighter line is the lower thread count.
+const QColor kKernelColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
+                                QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd)};
+const QColor kBandColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
+                              QColor(0x7f, 0x7f, 0x7f)};
+
+int kernelIndex(const std::string& k)
+{
+    static const char* order[] = {"copy", "scale", "add", "triad"};
+    for (int i = 0; i < 4; ++i)
+        if (k == order[i])
+            return i;
+    return 4;
+}
+} // namespace
+
+QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const MemBwOptions& o)
+{
+    clearChart(chart);
+    const auto curves = memBwCurves(data);
+    const auto bands = o.showCeilings ? memBwBands(data) : std::vector<MemBwBand>{};
+    double xLo = INFINITY, xHi = -INFINITY, yHi = 0;
+    int maxThreads = 1;
+    for (const auto& c : curves) {
+        maxThreads = std::max(maxThreads, c.threads);
+        for (const auto& p : c.points)
+            if (p.bytes > 0) {
+                xLo = std::min(xLo, std::log2(double(p.bytes)));
+                xHi = std::max(xHi, std::log2(double(p.bytes)));
+                yHi = std::max(yHi, p.bandwidthGBs);
+            }
+    }
+    for (const auto& b : bands) {
+        yHi = std::max(yHi, b.ceiling.bandwidthGBs);
+        if (b.ceiling.fromBytes > 0)
+            xLo = std::min(xLo, std::log2(double(b.ceiling.fromBytes)));
+        if (b.ceiling.toBytes > 0)
+            xHi = std::max(xHi, std::log2(double(b.ceiling.toBytes)));
+    }
+    if (!std::isfinite(xLo)) {
+        xLo = 10;
+        xHi = 30;
+    }
+    if (!(yHi > 0))
+        yHi = 1;
+    // Before the first layout the chart has no size: assume the default export width.
+    const int width = chart->size().width() >= 200 ? qRound(chart->size().width()) : 1200;
+    auto* x = makeLog2Axis(xLo, xHi, std::max(4, width / 90), &bytesLabel);
+    x->setTitleText(QStringLiteral("Working set (bytes, all arrays of the kernel)"));
+    auto* y = new QValueAxis;
+    y->setTitleText(QStringLiteral("Bandwidth (GB/s)"));
+    y->setRange(0, yHi * 1.18); // room above the curves for the band labels
+    y->applyNiceNumbers();
+    y->setLabelFormat(QStringLiteral("%g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    const double top = y->max();
+
+    // Bands first, so the curves draw over them.
+    std::size_t bandIndex = 0;
+    for (const auto& b : bands) {
+        const double from = std::log2(double(std::max<std::int64_t>(1, b.ceiling.fromBytes)));
+        const double to = std::log2(double(std::max<std::int64_t>(1, b.ceiling.toBytes)));
+        QColor color = kBandColors[bandIndex % std::size(kBandColors)];
+        auto* upper = new QLineSeries;
+        auto* lower = new QLineSeries;
+        upper->replace({QPointF(from, top), QPointF(to, top)});
+        lower->replace({QPointF(from, 0), QPointF(to, 0)});
+        auto* area = new QAreaSeries(upper, lower);
+        area->setName(qs(b.label));
+        QColor fill = color;
+        fill.setAlpha(28);
+        area->setBrush(fill);
+        area->setPen(Qt::NoPen);
+        area->setProperty("rl_role", QStringLiteral("band"));
+        attachSeries(chart, area, x, y);
+        hideFromLegend(chart, area);
+        auto* level = new QLineSeries;
+        level->setName(qs(b.label));
+        level->setPen(QPen(color.darker(120), 1.5, Qt::DashLine));
+        level->replace({QPointF(from, b.ceiling.bandwidthGBs), QPointF(to, b.ceiling.bandwidthGBs)});
+        level->setProperty("rl_role", QStringLiteral("ceiling"));
+        attachSeries(chart, level, x, y);
+        hideFromLegend(chart, level);
+        // Alternate heights so labels of narrow neighbouring bands do not overlap.
+        const double labelY = top * (bandIndex % 2 == 0 ? 0.93 : 0.86);
+        addChartLabel(chart, x, y, QPointF((from + to) / 2, labelY), qs(b.label), color.darker(150));
+        ++bandIndex;
+    }
+
+    for (const auto& c : curves) {
+        auto* line = new QLineSeries;
+        line->setName(qs(c.name));
+        QColor color = kKernelColors[kernelIndex(c.kernel)];
+        if (c.threads < maxThreads)
+            color = color.lighter(150);
+        line->setPen(QPen(color, c.threads == maxThreads ? 2 : 1.5, c.threads == maxThreads ? Qt::SolidLine : Qt::DashLine));
+        QList<QPointF> points;
+        for (const auto& p : c.points)
+            if (p.bytes > 0)
+                points << QPointF(std::log2(double(p.bytes)), p.bandwidthGBs);
+        line->replace(points);
+        line->setProperty("rl_role", QStringLiteral("curve"));
+        attachSeries(chart, line, x, y);
+    }
+
+    QString title = QStringLiteral("Memory bandwidth");
+    for (std::size_t i = 0; i < data.sessions.size(); ++i)
+        title += (i ? QStringLiteral(", ") : QStringLiteral(" — ")) % qs(data.sessions[i].session.title);
+    if (curves.empty())
+        title += QStringLiteral(" — no membw points");
+    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+
+    QString d = QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION)
+        % QStringLiteral(" memory bandwidth chart; bytes counted as STREAM does, GB = 1e9 B; %1 curves, %2 cache levels")
+              .arg(curves.size())
+              .arg(bands.size());
+    d += QStringLiteral("; sessions:");
+    for (const auto& s : data.sessions)
+        d += QStringLiteral(" [") % QString::number(s.session.id) % QStringLiteral("] ") % qs(s.session.title)
+            % QStringLiteral(" (") % qs(s.session.host) % QStringLiteral(")");
+    return d;
+}
+
+bool MemBwChart::exportChart(const KernelChartData& data, const MemBwOptions& options, QSize size, const QString& path,
+                             QString* error)
+{
+    return exportKernelChart([&](QChart* chart) { return populate(chart, data, options); },
+                             [&] { return memBwCsv(data); }, size, path, error);
+}
+
+MemBwChart::MemBwChart(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_view(new QChartView(m_chart, this))
+    , m_callout(new Callout(m_chart))
+    , m_export(new QPushButton(tr("Export…"), this))
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_view->setObjectName(QStringLiteral("membwView"));
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    m_export->setObjectName(QStringLiteral("exportButton"));
+    m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    bar->addWidget(m_export);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = askChartExportPath(this);
+        QString error;
+        if (!path.isEmpty() && !exportTo(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
+    rebuild();
+}
+
+MemBwChart::~MemBwChart() = default;
+
+void MemBwChart::setData(const KernelChartData& data)
+{
+    m_data = data;
+    rebuild();
+}
+
+void MemBwChart::setShowCeilings(bool show)
+{
+    if (show == m_options.showCeilings)
+        return;
+    m_options.showCeilings = show;
+    rebuild();
+}
+
+void MemBwChart::setTitle(const std::string& title)
+{
+    m_options.title = title;
+    rebuild();
+}
+
+void MemBwChart::setExportSize(QSize size)
+{
+    m_exportSize = size;
+}
+
+QString MemBwChart::title() const
+{
+    return m_chart->title();
+}
+
+QString MemBwChart::hoverText() const
+{
+    return m_callout->isVisible() ? m_callout->text() : QString();
+}
+
+bool MemBwChart::exportTo(const QString& path, QString* error) const
+{
+    return exportChart(m_data, m_options, m_exportSize, path, error);
+}
+
+void MemBwChart::rebuild()
+{
+    m_callout->hide();
+    m_chart->zoomReset();
+    populate(m_chart, m_data, m_options);
+    for (auto* s : m_chart->series()) {
+        if (s->property("rl_role").toString() != QLatin1String("curve"))
+            continue;
+        auto* line = static_cast<QLineSeries*>(s);
+        connect(line, &QLineSeries::hovered, this, [this, line](QPointF value, bool state) {
+            if (!state || line->count() == 0) {
+                m_callout->hide();
+                return;
+            }
+            QPointF best = line->at(0);
+            for (const QPointF& p : line->points())
+                if (std::abs(p.x() - value.x()) < std::abs(best.x() - value.x()))
+                    best = p;
+            m_callout->show(line->name() % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
+                                % QString::number(best.y(), 'f', 1) % QStringLiteral(" GB/s"),
+                            best, line);
+        });
+    }
+}
+} // namespace rl::charts

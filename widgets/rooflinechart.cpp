@@ -1,0 +1,321 @@
+#include "rooflinechart.h"
+
+#include <cmath>
+
+#include <QChart>
+#include <QChartView>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QPen>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QVBoxLayout>
+
+#include "callout.h"
+
+namespace rl::charts {
+namespace {
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+const QColor kMeasuredRoof(0x20, 0x20, 0x20);
+const QColor kProfileRoof(0x80, 0x80, 0x80);
+const QColor kSlopeColors[] = {QColor(0xd6, 0x27, 0x28), QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
+                               QColor(0xe3, 0x77, 0xc2)};
+const QColor kPointColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
+                               QColor(0x17, 0xbe, 0xcf), QColor(0xbc, 0xbd, 0x22)};
+
+// x at fraction f of the log range [a, b].
+double logAt(double a, double b, double f)
+{
+    return a * std::pow(b / a, f);
+}
+
+QLogValueAxis* logAxis(const QString& title, double lo, double hi)
+{
+    auto* a = new QLogValueAxis;
+    a->setBase(10);
+    a->setTitleText(title);
+    a->setLabelFormat(QStringLiteral("%g"));
+    a->setRange(lo, hi);
+    a->setMinorTickCount(8);
+    return a;
+}
+
+QString describe(const KernelChartData& data, const RooflineOptions& o, const RooflineGeometry& g)
+{
+    QString d = QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION) % QStringLiteral(" roofline chart");
+    d += QStringLiteral("; hardware profile: ") % (o.hardware ? qs(o.hardware->id) : QStringLiteral("none"));
+    d += QStringLiteral("; %1 compute ceilings, %2 bandwidth ceilings, %3 ridge points")
+             .arg(g.compute.size())
+             .arg(g.bandwidth.size())
+             .arg(g.ridges.size());
+    if (g.gemmWithoutIntensity > 0)
+        d += QStringLiteral("; %1 GEMM points without intensity left out").arg(g.gemmWithoutIntensity);
+    d += QStringLiteral("; sessions:");
+    for (const auto& s : data.sessions)
+        d += QStringLiteral(" [") % QString::number(s.session.id) % QStringLiteral("] ") % qs(s.session.title)
+            % QStringLiteral(" (") % qs(s.session.kind) % QStringLiteral(", ") % qs(s.session.host)
+            % QStringLiteral(")");
+    return d;
+}
+} // namespace
+
+QString RooflineChart::populate(QChart* chart, const KernelChartData& data, const RooflineOptions& o)
+{
+    clearChart(chart);
+    const RooflineGeometry g = rooflineGeometry(data, o);
+    auto* x = logAxis(QStringLiteral("Arithmetic intensity (FLOP/byte)"), g.xMin, g.xMax);
+    auto* y = logAxis(QStringLiteral("Performance (GFLOP/s)"), g.yMin, g.yMax);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    const auto topPeak = [&](CeilingOrigin origin) {
+        double v = 0;
+        for (const auto& c : g.compute)
+            if (c.origin == origin)
+                v = std::max(v, c.gflops);
+        return v;
+    };
+    const auto topBandwidth = [&](CeilingOrigin origin) {
+        double v = 0;
+        for (const auto& b : g.bandwidth)
+            if (b.origin == origin)
+                v = std::max(v, b.gbs);
+        return v;
+    };
+
+    // Roofs: flat from where the fastest slope of their origin reaches them to the right edge.
+    for (const auto& c : g.compute) {
+        const double bw = topBandwidth(c.origin);
+        const double start = bw > 0 ? std::max(g.xMin, c.gflops / bw) : g.xMin;
+        const QColor color = c.origin == CeilingOrigin::Measured ? kMeasuredRoof : kProfileRoof;
+        auto* line = new QLineSeries;
+        line->setName(qs(c.label));
+        line->setPen(QPen(color, 2, c.origin == CeilingOrigin::Measured ? Qt::SolidLine : Qt::DashLine));
+        line->replace({QPointF(start, c.gflops), QPointF(g.xMax, c.gflops)});
+        line->setProperty("rl_role", QStringLiteral("compute"));
+        attachSeries(chart, line, x, y);
+        hideFromLegend(chart, line);
+        const double at = std::min(logAt(start, g.xMax, 0.5), logAt(g.xMin, g.xMax, 0.8));
+        addChartLabel(chart, x, y, QPointF(at, c.gflops), qs(c.label), color);
+    }
+
+    // Slopes: from the left edge up to the highest roof of their origin (or the top edge).
+    std::size_t slopeIndex = 0;
+    for (const auto& b : g.bandwidth) {
+        const double peak = topPeak(b.origin);
+        const double end = std::min(g.xMax, (peak > 0 ? peak : g.yMax) / b.gbs);
+        const double start = std::max(g.xMin, g.yMin / b.gbs);
+        const QColor color = kSlopeColors[slopeIndex++ % std::size(kSlopeColors)];
+        auto* line = new QLineSeries;
+        line->setName(qs(b.label));
+        line->setPen(QPen(color, 2, b.origin == CeilingOrigin::Measured ? Qt::SolidLine : Qt::DashLine));
+        line->replace({QPointF(start, b.gbs * start), QPointF(end, b.gbs * end)});
+        line->setProperty("rl_role", QStringLiteral("bandwidth"));
+        attachSeries(chart, line, x, y);
+        hideFromLegend(chart, line);
+        const double at = logAt(start, end, 0.3);
+        addChartLabel(chart, x, y, QPointF(at, b.gbs * at * 1.15), qs(b.label), color);
+    }
+
+    if (!g.ridges.empty()) {
+        auto* ridges = new QScatterSeries;
+        ridges->setName(QStringLiteral("Ridge points"));
+        ridges->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+        ridges->setMarkerSize(11);
+        ridges->setColor(Qt::white);
+        ridges->setBorderColor(Qt::black);
+        ridges->setProperty("rl_role", QStringLiteral("ridge"));
+        QList<QPointF> points;
+        for (const auto& r : g.ridges)
+            points << QPointF(r.intensity, r.gflops);
+        ridges->replace(points);
+        attachSeries(chart, ridges, x, y);
+        // Below the roof and right of the slope, where neither line runs.
+        for (const auto& r : g.ridges)
+            addChartLabel(chart, x, y, QPointF(r.intensity * 1.5, r.gflops / 1.9),
+                          QString::number(r.intensity, 'g', 3) % QStringLiteral(" FLOP/B"), QColor(0x40, 0x40, 0x40));
+    }
+
+    std::size_t index = 0;
+    for (const auto& s : g.gemm) {
+        auto* scatter = new QScatterSeries;
+        scatter->setName(qs(s.name) % QStringLiteral(" (%1 GEMMs)").arg(s.points.size()));
+        scatter->setMarkerSize(9);
+        scatter->setColor(kPointColors[index % std::size(kPointColors)]);
+        scatter->setBorderColor(kPointColors[index % std::size(kPointColors)].darker(140));
+        scatter->setProperty("rl_role", QStringLiteral("gemm"));
+        scatter->setProperty("rl_index", qulonglong(index));
+        QList<QPointF> points;
+        for (const auto& p : s.points)
+            points << QPointF(p.intensity, p.gflops);
+        scatter->replace(points);
+        attachSeries(chart, scatter, x, y);
+        ++index;
+    }
+
+    QString title = QStringLiteral("Roofline");
+    if (!g.gemm.empty()) {
+        title += QStringLiteral(" — ");
+        for (std::size_t i = 0; i < g.gemm.size(); ++i)
+            title += (i ? QStringLiteral(", ") : QString()) % qs(g.gemm[i].name);
+    }
+    if (o.hardware)
+        title += QStringLiteral(" vs ") % qs(o.hardware->name);
+    if (g.compute.empty() && g.bandwidth.empty())
+        title += QStringLiteral(" — no ceilings: add a peakflops or membw session, or --hardware");
+    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return describe(data, o, g);
+}
+
+bool RooflineChart::exportChart(const KernelChartData& data, const RooflineOptions& options, QSize size,
+                                const QString& path, QString* error)
+{
+    return exportKernelChart([&](QChart* chart) { return populate(chart, data, options); },
+                             [&] { return rooflineCsv(data, options); }, size, path, error);
+}
+
+RooflineChart::RooflineChart(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_view(new QChartView(m_chart, this))
+    , m_callout(new Callout(m_chart))
+    , m_export(new QPushButton(tr("Export…"), this))
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_view->setObjectName(QStringLiteral("rooflineView"));
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRubberBand(QChartView::RectangleRubberBand);
+    m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; hover a point for its GEMM"));
+    m_export->setObjectName(QStringLiteral("exportButton"));
+    m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    bar->addWidget(m_export);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+    connect(m_export, &QPushButton::clicked, this, &RooflineChart::exportWithDialog);
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
+    rebuild();
+}
+
+RooflineChart::~RooflineChart() = default;
+
+void RooflineChart::setData(const KernelChartData& data)
+{
+    m_data = data;
+    rebuild();
+}
+
+void RooflineChart::setHardwareProfile(const std::optional<HardwareProfile>& profile)
+{
+    m_options.hardware = profile;
+    rebuild();
+}
+
+void RooflineChart::setTitle(const std::string& title)
+{
+    m_options.title = title;
+    rebuild();
+}
+
+void RooflineChart::setExportSize(QSize size)
+{
+    m_exportSize = size;
+}
+
+QString RooflineChart::title() const
+{
+    return m_chart->title();
+}
+
+QString RooflineChart::hoverText() const
+{
+    return m_callout->isVisible() ? m_callout->text() : QString();
+}
+
+void RooflineChart::rebuild()
+{
+    m_callout->hide();
+    m_chart->zoomReset();
+    m_geometry = rooflineGeometry(m_data, m_options);
+    populate(m_chart, m_data, m_options);
+    for (auto* s : m_chart->series()) {
+        if (s->property("rl_role").toString() != QLatin1String("gemm"))
+            continue;
+        auto* scatter = static_cast<QScatterSeries*>(s);
+        const auto index = static_cast<std::size_t>(s->property("rl_index").toULongLong());
+        connect(scatter, &QScatterSeries::hovered, this, [this, scatter, index](QPointF point, bool state) {
+            if (!state || index >= m_geometry.gemm.size()) {
+                m_callout->hide();
+                return;
+            }
+            // The nearest point in log space: the series gives the hovered value, not its index.
+            const GemmPoint* best = nullptr;
+            double bestDistance = INFINITY;
+            for (const auto& p : m_geometry.gemm[index].points) {
+                const double d = std::hypot(std::log(p.intensity / point.x()), std::log(p.gflops / point.y()));
+                if (d < bestDistance) {
+                    bestDistance = d;
+                    best = &p;
+                }
+            }
+            if (!best)
+                return;
+            m_callout->show(qs(m_geometry.gemm[index].name) % QLatin1Char('\n') % qs(describeGemmPoint(*best)),
+                            QPointF(best->intensity, best->gflops), scatter);
+        });
+    }
+}
+
+bool RooflineChart::exportTo(const QString& path, QString* error) const
+{
+    return exportChart(m_data, m_options, m_exportSize, path, error);
+}
+
+void RooflineChart::exportWithDialog()
+{
+    const QString path = askChartExportPath(this);
+    QString error;
+    if (!path.isEmpty() && !exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+QString askChartExportPath(QWidget* parent)
+{
+    const QString png = QObject::tr("PNG image (*.png)"), svg = QObject::tr("SVG image (*.svg)"),
+                  pdf = QObject::tr("PDF document (*.pdf)"), csv = QObject::tr("CSV data (*.csv)");
+    QString filter = png;
+    QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export chart"), QString(),
+                                                png % QStringLiteral(";;") % svg % QStringLiteral(";;") % pdf
+                                                    % QStringLiteral(";;") % csv,
+                                                &filter);
+    // The chosen filter decides the format; its suffix is added when the name has none.
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') % filter.section(QLatin1String("*."), 1).section(QLatin1Char(')'), 0, 0);
+    return path;
+}
+
+bool exportKernelChart(const ChartFiller& fill, const std::function<std::string()>& csv, QSize size,
+                       const QString& path, QString* error)
+{
+    if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
+        return writeChartText(csv(), path, error);
+    const bool ok = writeChartImage(fill, size, path, error);
+    if (!ok && error && error->endsWith(QLatin1String("(use .png, .svg or .pdf)")))
+        error->replace(QLatin1String("(use .png, .svg or .pdf)"), QLatin1String("(use .png, .svg, .pdf or .csv)"));
+    return ok;
+}
+} // namespace rl::charts

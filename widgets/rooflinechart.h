@@ -1,0 +1,70 @@
+#pragma once
+// The roofline: GEMM points (coloured by session) under the compute roofs (one per dtype) and
+// bandwidth slopes (one per memory level) of the measured peakflops/membw sessions and, when one
+// is chosen, a hardware profile; ridge points marked, every ceiling labelled with its value, log-log
+// axes. A thin view: the numbers come from kernelchartdata.h (model/roofline.h underneath).
+#include <QSize>
+#include <QWidget>
+
+#include "chartimage.h"
+#include "kernelchartdata.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace rl::charts {
+
+class Callout;
+
+class RooflineChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RooflineChart(QWidget* parent = nullptr);
+    ~RooflineChart() override;
+
+    // Any mix of gemm, peakflops and membw sessions: points from the first, ceilings from the others.
+    void setData(const KernelChartData& data);
+    const KernelChartData& data() const { return m_data; }
+    // The profile whose peaks and HBM are drawn as dashed ceilings; nullopt: measured ones only.
+    void setHardwareProfile(const std::optional<HardwareProfile>& profile);
+    void setTitle(const std::string& title); // empty: derived
+    void setExportSize(QSize size);
+    const RooflineOptions& options() const { return m_options; }
+    const RooflineGeometry& geometry() const { return m_geometry; }
+    QString title() const;
+    QString hoverText() const; // the callout's text while shown, else empty
+
+    // PNG/SVG/PDF at the export size, or the ceilings, ridges and points as CSV, by suffix.
+    bool exportTo(const QString& path, QString* error) const;
+
+    // Fills chart; returns the description for export metadata.
+    static QString populate(QChart* chart, const KernelChartData& data, const RooflineOptions& options);
+    static bool exportChart(const KernelChartData& data, const RooflineOptions& options, QSize size,
+                            const QString& path, QString* error);
+
+    QChart* chart() const { return m_chart; } // for tests; other modules use the API above
+
+private:
+    void rebuild();
+    void exportWithDialog();
+
+    KernelChartData m_data;
+    RooflineOptions m_options;
+    RooflineGeometry m_geometry;
+    QSize m_exportSize{1200, 800};
+    QChart* m_chart;
+    QChartView* m_view;
+    Callout* m_callout;
+    QPushButton* m_export;
+};
+
+// Shared by the three kernel charts: the save dialog (format from the filter, suffix added when
+// missing) and export by suffix (.csv through csv, images through fill).
+QString askChartExportPath(QWidget* parent);
+bool exportKernelChart(const ChartFiller& fill, const std::function<std::string()>& csv, QSize size, const QString& path,
+                       QString* error);
+} // namespace rl::charts
