@@ -1,9 +1,9 @@
 // exportChartData (chartexport.h): the rows behind each chart kind, written through io/csv.h.
 #include <sstream>
 
-#include <QSaveFile>
 
 #include "chartexport.h"
+#include "chartimage.h"
 #include "io/csv.h"
 
 namespace rl::charts {
@@ -79,14 +79,6 @@ bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions,
                                       num(p.ratio)});
         break;
     }
-    QSaveFile file(path);
-    const std::string text = out.str();
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0
-        || !file.commit()) {
-        if (error)
-            *error = path % QStringLiteral(": ") % file.errorString();
-        return false;
-    }
-    return true;
+    return writeChartText(out.str(), path, error);
 }
 } // namespace rl::charts

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "callout.h"
+#include "chartimage.h"
 #include "units/units.h"
 
 namespace rl::charts {
@@ -115,9 +116,7 @@ const model::MoeSweepRow* MoeScatterChart::rowAt(const QScatterSeries* series, c
 void MoeScatterChart::rebuild()
 {
     m_callout->hide();
-    m_chart->removeAllSeries();
-    for (auto* axis : m_chart->axes())
-        m_chart->removeAxis(axis), delete axis;
+    clearChart(m_chart);
     m_buckets.clear();
     m_pareto.clear();
 

@@ -24,7 +24,7 @@
 
 #include "chartexport.h"
 #include "io/csv.h"
-#include "tracechartexport.h"
+#include "chartimage.h"
 
 namespace rl::charts {
 namespace {
@@ -56,16 +56,6 @@ QColor segmentColor(StepSegment s)
     case StepSegment::Count: break;
     }
     return Qt::black;
-}
-
-void clearChart(QChart* chart)
-{
-    chart->removeAllSeries();
-    const auto axes = chart->axes();
-    for (auto* a : axes) {
-        chart->removeAxis(a);
-        delete a;
-    }
 }
 
 QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& points, QPen pen,
@@ -257,8 +247,8 @@ bool StepBreakdownChart::exportChart(const TraceChartData& data, const StepChart
                                      const QString& path, QString* error)
 {
     if (exportFormatForPath(path) == ExportFormat::Csv)
-        return writeTextFile(csv(data, options), path, error);
-    return renderTraceChart([&](QChart* c) { return populate(c, data, options); }, size, path, error);
+        return writeChartText(csv(data, options), path, error);
+    return writeChartImage([&](QChart* c) { return populate(c, data, options); }, size, path, error);
 }
 
 StepBreakdownChart::StepBreakdownChart(QWidget* parent)

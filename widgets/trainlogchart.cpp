@@ -23,7 +23,7 @@
 
 #include "chartexport.h"
 #include "io/csv.h"
-#include "tracechartexport.h"
+#include "chartimage.h"
 
 namespace rl::charts {
 namespace {
@@ -64,16 +64,6 @@ QString metricName(TrainMetric m)
     case TrainMetric::Mfu: return QStringLiteral("MFU");
     }
     return {};
-}
-
-void clearChart(QChart* chart)
-{
-    chart->removeAllSeries();
-    const auto axes = chart->axes();
-    for (auto* a : axes) {
-        chart->removeAxis(a);
-        delete a;
-    }
 }
 
 // The metric at the step an event names: the record on the event's log line, else the last
@@ -273,8 +263,8 @@ bool TrainLogChart::exportChart(const TraceChartData& data, const TrainChartOpti
                                 const QString& path, QString* error)
 {
     if (exportFormatForPath(path) == ExportFormat::Csv)
-        return writeTextFile(csv(data, options), path, error);
-    return renderTraceChart([&](QChart* c) { return populate(c, data, options); }, size, path, error);
+        return writeChartText(csv(data, options), path, error);
+    return writeChartImage([&](QChart* c) { return populate(c, data, options); }, size, path, error);
 }
 
 TrainLogChart::TrainLogChart(QWidget* parent)
