@@ -73,11 +73,6 @@ void MoeScatterChart::setThroughput(MoeThroughput metric)
     rebuild();
 }
 
-double MoeScatterChart::yValue(const model::MoeSweepRow& r) const
-{
-    return m_metric == MoeThroughput::Mfu ? r.mfu * 100 : r.tokensPerSecond;
-}
-
 QString MoeScatterChart::describe(const model::MoeSweepRow& r)
 {
     return tr("%1 experts, top-%2, %3 shared, width %4 · %5 total / %6 active params · %7 per GPU · "
@@ -113,21 +108,24 @@ const model::MoeSweepRow* MoeScatterChart::rowAt(const QScatterSeries* series, c
     return nullptr;
 }
 
-void MoeScatterChart::rebuild()
+QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
+                                  Buckets* bucketsOut, std::vector<std::size_t>* paretoOut)
 {
-    m_callout->hide();
-    clearChart(m_chart);
-    m_buckets.clear();
-    m_pareto.clear();
+    clearChart(chart);
+    Buckets buckets;
+    std::vector<std::size_t> pareto;
+    const auto yValue = [metric](const model::MoeSweepRow& r) {
+        return metric == MoeThroughput::Mfu ? r.mfu * 100 : r.tokensPerSecond;
+    };
 
-    const QString yTitle = m_metric == MoeThroughput::Mfu ? tr("MFU (%)") : tr("Training throughput (tokens/s)");
-    m_chart->setTitle(tr("MoE trade-off: %1 vs decode latency · colour: total parameters · marker size: memory "
+    const QString yTitle = metric == MoeThroughput::Mfu ? tr("MFU (%)") : tr("Training throughput (tokens/s)");
+    chart->setTitle(tr("MoE trade-off: %1 vs decode latency · colour: total parameters · marker size: memory "
                          "per GPU")
-                          .arg(m_metric == MoeThroughput::Mfu ? tr("MFU") : tr("tokens/s")));
+                          .arg(metric == MoeThroughput::Mfu ? tr("MFU") : tr("tokens/s")));
     // Decode latency can span decades (batch, top-k, expert count): a log axis then, a linear one
     // when the sweep stays within a decade (a log axis would label nothing in between).
     double lo = INFINITY, hi = 0;
-    for (const auto& r : m_rows)
+    for (const auto& r : rows)
         if (r.decodeSecondsPerToken > 0)
             lo = std::min(lo, r.decodeSecondsPerToken), hi = std::max(hi, r.decodeSecondsPerToken);
     QAbstractAxis* x = nullptr;
@@ -145,16 +143,16 @@ void MoeScatterChart::rebuild()
     x->setTitleText(tr("Decode latency per token (ms)"));
     auto* y = new QValueAxis;
     y->setTitleText(yTitle);
-    m_chart->addAxis(x, Qt::AlignBottom);
-    m_chart->addAxis(y, Qt::AlignLeft);
-    if (m_rows.empty()) {
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    if (rows.empty()) {
         x->setRange(0, 1);
         y->setRange(0, 1);
-        return;
+        return {};
     }
 
     std::vector<double> params, memory;
-    for (const auto& r : m_rows)
+    for (const auto& r : rows)
         params.push_back(r.totalParams), memory.push_back(r.memoryPerGpuBytes);
     const auto paramEdges = quantileEdges(params, kColourBands);
     const auto memEdges = quantileEdges(memory, kSizeBands);
@@ -162,7 +160,7 @@ void MoeScatterChart::rebuild()
     const double pMax = *std::max_element(params.begin(), params.end());
 
     std::vector<std::vector<std::size_t>> members(kColourBands * kSizeBands);
-    for (std::size_t i = 0; i < m_rows.size(); ++i)
+    for (std::size_t i = 0; i < rows.size(); ++i)
         members[static_cast<std::size_t>(bandOf(params[i], paramEdges) * kSizeBands + bandOf(memory[i], memEdges))]
             .push_back(i);
 
@@ -180,48 +178,37 @@ void MoeScatterChart::rebuild()
             QList<QPointF> pts;
             pts.reserve(static_cast<qsizetype>(idx.size()));
             for (auto i : idx) {
-                const double ms = m_rows[i].decodeSecondsPerToken * 1e3;
-                pts.append({ms, yValue(m_rows[i])});
+                const double ms = rows[i].decodeSecondsPerToken * 1e3;
+                pts.append({ms, yValue(rows[i])});
                 if (ms > 0)
                     xMin = std::min(xMin, ms), xMax = std::max(xMax, ms);
-                yMax = std::max(yMax, yValue(m_rows[i]));
+                yMax = std::max(yMax, yValue(rows[i]));
             }
             s->replace(pts);
-            m_chart->addSeries(s);
+            chart->addSeries(s);
             s->attachAxis(x);
             s->attachAxis(y);
             // One legend entry per colour band (the medium marker); sizes are named in the title.
-            for (auto* marker : m_chart->legend()->markers(s))
+            for (auto* marker : chart->legend()->markers(s))
                 marker->setVisible(m == 1);
-            connect(s, &QScatterSeries::hovered, this, [this, s](const QPointF& p, bool state) {
-                const auto* row = state ? rowAt(s, p) : nullptr;
-                if (row)
-                    m_callout->show(describe(*row), p, s);
-                else
-                    m_callout->hide();
-            });
-            connect(s, &QScatterSeries::clicked, this, [this, s](const QPointF& p) {
-                if (const auto* row = rowAt(s, p))
-                    Q_EMIT configClicked(*row);
-            });
-            m_buckets.push_back({s, std::move(idx)});
+            buckets.push_back({s, std::move(idx)});
         }
     }
 
-    for (std::size_t i = 0; i < m_rows.size(); ++i)
-        if (m_rows[i].pareto)
-            m_pareto.push_back(i);
-    std::sort(m_pareto.begin(), m_pareto.end(), [this](std::size_t a, std::size_t b) {
-        return m_rows[a].decodeSecondsPerToken < m_rows[b].decodeSecondsPerToken;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].pareto)
+            pareto.push_back(i);
+    std::sort(pareto.begin(), pareto.end(), [&rows](std::size_t a, std::size_t b) {
+        return rows[a].decodeSecondsPerToken < rows[b].decodeSecondsPerToken;
     });
     auto* front = new QLineSeries;
-    front->setName(tr("Pareto front (%1 configs)").arg(m_pareto.size()));
+    front->setName(tr("Pareto front (%1 configs)").arg(pareto.size()));
     QPen pen(QColor(0xd6, 0x27, 0x28));
     pen.setWidthF(2);
     front->setPen(pen);
-    for (auto i : m_pareto)
-        front->append(m_rows[i].decodeSecondsPerToken * 1e3, yValue(m_rows[i]));
-    m_chart->addSeries(front);
+    for (auto i : pareto)
+        front->append(rows[i].decodeSecondsPerToken * 1e3, yValue(rows[i]));
+    chart->addSeries(front);
     front->attachAxis(x);
     front->attachAxis(y);
 
@@ -237,11 +224,47 @@ void MoeScatterChart::rebuild()
         static_cast<QValueAxis*>(x)->applyNiceNumbers(); // round tick values
     }
     double yMin = INFINITY;
-    for (const auto& r : m_rows)
+    for (const auto& r : rows)
         yMin = std::min(yMin, yValue(r));
     const double pad = std::max((yMax - yMin) * 0.08, yMax * 0.02);
     y->setRange(std::max(0.0, yMin - pad), yMax > 0 ? yMax + pad : 1);
     y->applyNiceNumbers();
-    y->setLabelFormat(m_metric == MoeThroughput::Mfu || yMax < 100 ? QStringLiteral("%.3g") : QStringLiteral("%.0f"));
+    y->setLabelFormat(metric == MoeThroughput::Mfu || yMax < 100 ? QStringLiteral("%.3g") : QStringLiteral("%.0f"));
+    const QString description = QStringLiteral("MoE sweep: %1 configurations, %2 on the Pareto front; y: %3")
+                                    .arg(rows.size())
+                                    .arg(pareto.size())
+                                    .arg(yTitle);
+    if (bucketsOut)
+        *bucketsOut = std::move(buckets);
+    if (paretoOut)
+        *paretoOut = std::move(pareto);
+    return description;
+}
+
+void MoeScatterChart::rebuild()
+{
+    m_callout->hide();
+    populate(m_chart, m_rows, m_metric, &m_buckets, &m_pareto);
+    for (const auto& bucket : m_buckets) {
+        QScatterSeries* s = bucket.first;
+        connect(s, &QScatterSeries::hovered, this, [this, s](const QPointF& p, bool state) {
+            const auto* row = state ? rowAt(s, p) : nullptr;
+            if (row)
+                m_callout->show(describe(*row), p, s);
+            else
+                m_callout->hide();
+        });
+        connect(s, &QScatterSeries::clicked, this, [this, s](const QPointF& p) {
+            if (const auto* row = rowAt(s, p))
+                Q_EMIT configClicked(*row);
+        });
+    }
+}
+
+bool MoeScatterChart::exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
+                                  const QString& path, QString* error)
+{
+    return writeChartImage([&](QChart* chart) { return populate(chart, rows, metric, nullptr, nullptr); }, size, path,
+                           error);
 }
 } // namespace rl::charts

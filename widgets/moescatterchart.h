@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include <QSize>
 #include <QWidget>
 
 #include "model/moesweep.h"
@@ -44,12 +45,19 @@ public:
 
     QChart* chart() const { return m_chart; }
 
+    using Buckets = std::vector<std::pair<QScatterSeries*, std::vector<std::size_t>>>;
+    // Fills chart with the scatter, bands and front; returns the description for export metadata.
+    static QString populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
+                            Buckets* buckets, std::vector<std::size_t>* pareto);
+    // PNG/SVG/PDF at a fixed size, by suffix (chartimage.h).
+    static bool exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
+                            const QString& path, QString* error);
+
 Q_SIGNALS:
     void configClicked(const rl::model::MoeSweepRow& row);
 
 private:
     void rebuild();
-    double yValue(const model::MoeSweepRow& r) const;
     const model::MoeSweepRow* rowAt(const QScatterSeries* series, const QPointF& value) const;
 
     QChart* m_chart;
@@ -59,6 +67,6 @@ private:
     MoeThroughput m_metric = MoeThroughput::TokensPerSecond;
     std::vector<std::size_t> m_pareto;
     // Per scatter series, the row indices of its points in order.
-    std::vector<std::pair<QScatterSeries*, std::vector<std::size_t>>> m_buckets;
+    Buckets m_buckets;
 };
 } // namespace rl::charts
