@@ -84,8 +84,8 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop the sweep"));
     m_cancel->setEnabled(false);
-    m_export = new QPushButton(tr("Export CSV…"));
-    m_export->setToolTip(tr("Every configuration of the sweep, with the Pareto flag"));
+    m_export = new QPushButton(tr("Export…"));
+    m_export->setToolTip(tr("The chart as PNG, SVG or PDF, or every configuration of the sweep as CSV (by suffix)"));
     m_export->setEnabled(false);
     m_open = new QPushButton(tr("Open in sizing model"));
     m_open->setObjectName(QStringLiteral("moeOpen"));
@@ -147,11 +147,11 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
         }
     });
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getSaveFileName(this, tr("Export sweep"), QStringLiteral("moe-sweep.csv"),
-                                                       tr("CSV (*.csv)"));
+        const QString f = QFileDialog::getSaveFileName(this, tr("Export sweep"), QStringLiteral("moe-sweep.svg"),
+                                                       tr("Images (*.png *.svg *.pdf);;CSV (*.csv)"));
         if (f.isEmpty())
             return;
-        const QString error = exportCsv(f);
+        const QString error = exportTo(f);
         m_status->setText(error.isEmpty() ? tr("Wrote %1").arg(f) : error);
     });
     connect(m_job, &JobTracker::progressChanged, this, [this](int permille, const QString&) {
@@ -237,6 +237,16 @@ QString MoeExplorer::exportCsv(const QString& fileName) const
     f.write(QByteArray::fromStdString(model::toCsv(m_result)));
     if (!f.commit())
         return tr("Cannot write %1: %2").arg(fileName, f.errorString());
+    return {};
+}
+
+QString MoeExplorer::exportTo(const QString& fileName) const
+{
+    if (fileName.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
+        return exportCsv(fileName);
+    QString error;
+    if (!charts::MoeScatterChart::exportChart(m_result.rows, m_chart->throughput(), QSize(1200, 800), fileName, &error))
+        return error;
     return {};
 }
 

@@ -36,6 +36,8 @@ public:
     const model::MoeSweepResult& result() const { return m_result; }
     // The sweep as model::toCsv writes it; returns the error, empty on success.
     QString exportCsv(const QString& fileName) const;
+    // The chart as PNG/SVG/PDF at 1200x800, or the sweep as CSV, by suffix; the error, or empty.
+    QString exportTo(const QString& fileName) const;
     QString selectedText() const;
 
 Q_SIGNALS:

@@ -1,6 +1,7 @@
 // The MoE explorer: the scatter on a small hand-checked sweep (Pareto front, bands, axes, hover),
 // and a real sweep of a preset run in the background through the explorer with its progress.
 #include <QChart>
+#include <QFile>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -169,4 +170,14 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     while (std::getline(in, line))
         lines += !line.empty();
     EXPECT_EQ(lines, n + 1); // header + one row per configuration
+
+    const QString svg = dir.filePath(QStringLiteral("sweep.svg"));
+    ASSERT_EQ(explorer.exportTo(svg), QString());
+    QFile f(svg);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    EXPECT_TRUE(text.contains("<svg"));
+    EXPECT_TRUE(text.contains("Decode latency per token (ms)"));
+    EXPECT_TRUE(text.contains("Pareto front"));
+    EXPECT_FALSE(explorer.exportTo(dir.filePath(QStringLiteral("sweep.bmpx"))).isEmpty());
 }
