@@ -7,11 +7,14 @@
 #include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPen>
 #include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -140,15 +143,46 @@ GemmEfficiencyChart::GemmEfficiencyChart(QWidget* parent)
     , m_view(new QChartView(m_chart, this))
     , m_callout(new Callout(m_chart))
     , m_export(new QPushButton(tr("Export…"), this))
+    , m_tileM(new QSpinBox(this))
+    , m_tileN(new QSpinBox(this))
+    , m_readoutValue(new QSpinBox(this))
+    , m_readout(new QLabel(this))
 {
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_view->setObjectName(QStringLiteral("gemmEfficiencyView"));
+    for (auto* tile : {m_tileM, m_tileN}) {
+        tile->setRange(16, 1024);
+        tile->setSingleStep(16);
+        tile->setValue(256);
+        tile->setToolTip(tr("Output tile of the GEMM kernel (rows x columns) the wave-quantisation prediction "
+                            "assumes; 256x256 is typical of MI300X hipBLASLt, 128x256 of H100 cuBLAS"));
+        connect(tile, &QSpinBox::editingFinished, this,
+                [this] { setTileShape({m_tileM->value(), m_tileN->value()}); });
+    }
+    m_tileM->setObjectName(QStringLiteral("tileM"));
+    m_tileN->setObjectName(QStringLiteral("tileN"));
+    m_readoutValue->setObjectName(QStringLiteral("fastSizeValue"));
+    m_readoutValue->setRange(1, 1 << 30);
+    m_readoutValue->setValue(4096);
+    m_readoutValue->setToolTip(tr("A size of the swept dimension: the readout gives its predicted efficiency "
+                                  "and the nearest multiples of 64 predicted at 90 % or better"));
+    m_readout->setObjectName(QStringLiteral("fastSizeReadout"));
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setWordWrap(true);
+    connect(m_readoutValue, &QSpinBox::valueChanged, this, &GemmEfficiencyChart::updateReadout);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
     m_export->setObjectName(QStringLiteral("exportButton"));
     m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
     auto* bar = new QHBoxLayout;
-    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Tile:"), this));
+    bar->addWidget(m_tileM);
+    bar->addWidget(new QLabel(QStringLiteral("×"), this));
+    bar->addWidget(m_tileN);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Nearest fast size for:"), this));
+    bar->addWidget(m_readoutValue);
+    bar->addWidget(m_readout, 1);
     bar->addWidget(m_export);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -189,7 +223,30 @@ void GemmEfficiencyChart::setHardwareProfile(const std::optional<HardwareProfile
 void GemmEfficiencyChart::setTileShape(model::TileShape tile)
 {
     m_options.tile = tile;
+    const QSignalBlocker bm(m_tileM), bn(m_tileN);
+    m_tileM->setValue(tile.tm);
+    m_tileN->setValue(tile.tn);
     rebuild();
+}
+
+void GemmEfficiencyChart::setReadoutValue(std::int64_t value)
+{
+    m_readoutValue->setValue(static_cast<int>(std::clamp<std::int64_t>(value, 1, m_readoutValue->maximum())));
+    updateReadout();
+}
+
+QString GemmEfficiencyChart::readoutText() const
+{
+    return m_readout->text();
+}
+
+void GemmEfficiencyChart::updateReadout()
+{
+    if (m_geometry.sweeps.empty()) {
+        m_readout->clear();
+        return;
+    }
+    m_readout->setText(qs(describeFastSize(nearestFastSize(m_geometry, m_readoutValue->value()), m_geometry)));
 }
 
 void GemmEfficiencyChart::setTitle(const std::string& title)
@@ -224,6 +281,7 @@ void GemmEfficiencyChart::rebuild()
     m_chart->zoomReset();
     m_geometry = gemmEfficiencyGeometry(m_data, m_options);
     populate(m_chart, m_data, m_options);
+    updateReadout();
     for (auto* s : m_chart->series()) {
         if (s->property("rl_role").toString() != QLatin1String("measured"))
             continue;

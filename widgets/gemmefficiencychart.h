@@ -1,7 +1,8 @@
 #pragma once
 // GEMM efficiency along the dimension a session sweeps: achieved GFLOP/s (or % of the measured
 // peak) per session and dtype, with the wave-quantisation efficiency model/wavequantization.h
-// predicts for a hardware profile's CU count and a tile shape overlaid as a dashed sawtooth.
+// predicts for a hardware profile's CU count and a tile shape (editable above the chart) overlaid as
+// a dashed sawtooth, and a "nearest fast size" readout for a typed value of the swept dimension.
 // A thin view: the numbers come from kernelchartdata.h.
 #include <QSize>
 #include <QWidget>
@@ -12,7 +13,9 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QLabel;
 class QPushButton;
+class QSpinBox;
 QT_END_NAMESPACE
 
 namespace rl::charts {
@@ -37,6 +40,9 @@ public:
     const GemmEfficiencyOptions& options() const { return m_options; }
     QString title() const;
     QString hoverText() const;
+    // The "nearest fast size" readout for a value of the swept dimension (the spin box next to it).
+    void setReadoutValue(std::int64_t value);
+    QString readoutText() const;
 
     bool exportTo(const QString& path, QString* error) const;
 
@@ -48,6 +54,7 @@ public:
 
 private:
     void rebuild();
+    void updateReadout();
 
     KernelChartData m_data;
     GemmEfficiencyOptions m_options;
@@ -57,5 +64,9 @@ private:
     QChartView* m_view;
     Callout* m_callout;
     QPushButton* m_export;
+    QSpinBox* m_tileM;
+    QSpinBox* m_tileN;
+    QSpinBox* m_readoutValue;
+    QLabel* m_readout;
 };
 } // namespace rl::charts

@@ -1,6 +1,7 @@
 #include "kernelchartdata.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -10,6 +11,7 @@
 #include "io/csv.h"
 #include "model/roofline.h"
 #include "store/kernelresults.h"
+#include "store/traceresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
 
@@ -33,14 +35,42 @@ std::string fixed3(double v)
 
 const char* originName(CeilingOrigin o)
 {
-    return o == CeilingOrigin::Measured ? "measured" : "profile";
+    return o == CeilingOrigin::Measured ? "measured" : o == CeilingOrigin::Profile ? "profile" : "second profile";
+}
+
+// Our own runs (wherever they ran) are measurements; rocblas-bench, hipBLASLt and CSV are imports.
+PointSource gemmSource(const Session& s)
+{
+    return s.tool == "ridgeline-bench" ? PointSource::Measured : PointSource::Imported;
+}
+
+GemmScatter traceScatter(const KernelSession& s)
+{
+    GemmScatter sc{s.session.id, s.session.title, {}, PointSource::Trace, {}};
+    for (const auto& k : s.traceKernels) {
+        GemmPoint p;
+        p.gflops = k.flopsPerSec / 1e9;
+        p.intensity = k.intensity;
+        p.device = "rank " + std::to_string(k.rank);
+        sc.points.push_back(p);
+        sc.labels.push_back(k.name + "\n" + toString(k.kernelClass) + " kernel, rank " + std::to_string(k.rank));
+    }
+    return sc;
 }
 
 std::string shortName(const HardwareProfile& hw)
 {
-    // "AMD Instinct MI300X" -> "MI300X": the roof labels need the model, not the brand.
-    const auto space = hw.name.find_last_of(' ');
-    return hw.name.empty() ? hw.id : space == std::string::npos ? hw.name : hw.name.substr(space + 1);
+    // "AMD Instinct MI300X" -> "MI300X", "NVIDIA H100 SXM5 80GB" -> "H100": the roof labels need the
+    // model, which is the first word with a digit that is not a memory size.
+    std::istringstream words(hw.name);
+    std::string w;
+    while (words >> w) {
+        std::erase_if(w, [](char c) { return c == '(' || c == ')' || c == ','; });
+        const bool digit = std::any_of(w.begin(), w.end(), [](unsigned char c) { return std::isdigit(c); });
+        if (digit && !(w.size() > 2 && w.compare(w.size() - 2, 2, "GB") == 0))
+            return w;
+    }
+    return hw.id;
 }
 
 int kernelOrder(const std::string& k)
@@ -150,6 +180,8 @@ KernelChartData loadKernelCharts(store::Workspace& workspace, const std::vector<
         k.membw = store::memBwPoints(db, id);
         k.memCeilings = store::memCeilings(db, id);
         k.peakFlops = store::peakFlopsPoints(db, id);
+        if (k.session.kind == kind::Trace)
+            k.traceKernels = trace::rooflinePoints(store::kernelStats(db, id));
         data.sessions.push_back(std::move(k));
     }
     return data;
@@ -162,6 +194,9 @@ RooflineGeometry rooflineGeometry(const KernelChartData& data, const RooflineOpt
     if (options.hardware)
         addRoofs(g, Roofline::fromProfile(*options.hardware), CeilingOrigin::Profile,
                  " (" + shortName(*options.hardware) + ")");
+    if (options.compareHardware)
+        addRoofs(g, Roofline::fromProfile(*options.compareHardware), CeilingOrigin::SecondProfile,
+                 " (" + shortName(*options.compareHardware) + ")");
     std::stable_sort(g.compute.begin(), g.compute.end(),
                      [](const ComputeRoof& a, const ComputeRoof& b) { return a.gflops > b.gflops; });
     std::stable_sort(g.bandwidth.begin(), g.bandwidth.end(),
@@ -174,19 +209,25 @@ RooflineGeometry rooflineGeometry(const KernelChartData& data, const RooflineOpt
         yLo = std::min(yLo, y);
         yHi = std::max(yHi, y);
     };
-    for (const auto& s : data.sessions) {
-        GemmScatter sc{s.session.id, s.session.title, {}};
-        for (const auto& p : s.gemm) {
-            if (p.intensity > 0 && p.gflops > 0) {
-                sc.points.push_back(p);
-                cover(p.intensity, p.gflops);
-            } else {
-                ++g.gemmWithoutIntensity;
-            }
-        }
+    const auto keep = [&](GemmScatter sc) {
+        for (const auto& p : sc.points)
+            cover(p.intensity, p.gflops);
         if (!sc.points.empty())
             g.gemm.push_back(std::move(sc));
+    };
+    for (const auto& s : data.sessions) {
+        GemmScatter sc{s.session.id, s.session.title, {}, gemmSource(s.session), {}};
+        for (const auto& p : s.gemm) {
+            if (p.intensity > 0 && p.gflops > 0)
+                sc.points.push_back(p);
+            else
+                ++g.gemmWithoutIntensity;
+        }
+        keep(std::move(sc));
+        keep(traceScatter(s));
     }
+    if (options.predicted)
+        keep(*options.predicted);
     for (const auto& r : g.ridges)
         cover(r.intensity, r.gflops);
     for (const auto& c : g.compute)
@@ -232,6 +273,51 @@ std::string describeGemmPoint(const GemmPoint& p)
     return s;
 }
 
+std::string describeScatterPoint(const GemmScatter& s, std::size_t i)
+{
+    const auto& p = s.points.at(i);
+    const std::string label = i < s.labels.size() ? s.labels[i] : std::string();
+    if (s.source == PointSource::Trace) // no shape: the kernel's name and its achieved figures
+        return label + "\n" + formatGflops(p.gflops) + "\nintensity " + fixed3(p.intensity) + " FLOP/B";
+    return label.empty() ? describeGemmPoint(p) : label + "\n" + describeGemmPoint(p);
+}
+
+const char* toString(PointSource s)
+{
+    switch (s) {
+    case PointSource::Measured: return "measured";
+    case PointSource::Imported: return "imported";
+    case PointSource::Trace: return "trace";
+    case PointSource::Predicted: return "predicted";
+    }
+    return "measured";
+}
+
+GemmScatter predictedGemms(const model::ModelConfig& c, const model::ParallelConfig& p, const HardwareProfile& hw,
+                           const model::GemmTiming& t)
+{
+    const auto rates = model::deviceRates(hw, p.dtype);
+    GemmScatter sc{0, c.name + " predicted on " + shortName(hw), {}, PointSource::Predicted, {}};
+    for (const auto& gm : model::stepGemms(c, p)) {
+        if (!(gm.m > 0 && gm.n > 0 && gm.k > 0 && gm.count > 0))
+            continue;
+        const double perCall = model::gemmSeconds(gm, rates, t) / gm.count;
+        GemmPoint pt;
+        pt.dtype = p.dtype;
+        pt.m = std::llround(gm.m);
+        pt.n = std::llround(gm.n);
+        pt.k = std::llround(gm.k);
+        pt.timeUs = perCall * 1e6;
+        pt.gflops = 2 * gm.m * gm.n * gm.k / perCall / 1e9;
+        pt.intensity = gm.intensity(t.elemBytes);
+        pt.device = hw.id;
+        sc.points.push_back(pt);
+        sc.labels.push_back(std::string(model::toString(gm.pass)) + " " + gm.name + ", " + num(gm.count)
+                            + " calls per step");
+    }
+    return sc;
+}
+
 std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& options)
 {
     const auto g = rooflineGeometry(data, options);
@@ -247,13 +333,17 @@ std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& opti
     for (const auto& r : g.ridges)
         io::writeCsvRow(out, {r.dtype, r.level, originName(r.origin), num(r.intensity), num(r.gflops)});
     out << '\n';
-    io::writeCsvRow(out, {"session_id", "session", "dtype", "m", "n", "k", "batch", "time_us", "gflops",
-                          "intensity_flop_per_byte"});
+    io::writeCsvRow(out, {"source", "session_id", "session", "label", "dtype", "m", "n", "k", "batch", "time_us",
+                          "gflops", "intensity_flop_per_byte"});
     for (const auto& s : g.gemm)
-        for (const auto& p : s.points)
-            io::writeCsvRow(out, {std::to_string(s.sessionId), s.name, p.dtype, std::to_string(p.m),
-                                  std::to_string(p.n), std::to_string(p.k), std::to_string(p.batch), num(p.timeUs),
-                                  num(p.gflops), num(p.intensity)});
+        for (std::size_t i = 0; i < s.points.size(); ++i) {
+            const auto& p = s.points[i];
+            std::string label = i < s.labels.size() ? s.labels[i] : std::string();
+            std::replace(label.begin(), label.end(), '\n', ' ');
+            io::writeCsvRow(out, {toString(s.source), std::to_string(s.sessionId), s.name, label, p.dtype,
+                                  std::to_string(p.m), std::to_string(p.n), std::to_string(p.k),
+                                  std::to_string(p.batch), num(p.timeUs), num(p.gflops), num(p.intensity)});
+        }
     return out.str();
 }
 
@@ -347,6 +437,8 @@ GemmEfficiencyGeometry gemmEfficiencyGeometry(const KernelChartData& data, const
         for (const auto& p : s.peakFlops)
             measuredPeak[profileDtype(p.dtype)] = std::max(measuredPeak[profileDtype(p.dtype)], p.gflops);
     g.computeUnits = o.hardware ? static_cast<int>(std::lround(o.hardware->computeUnits.value)) : 0;
+    g.tile = o.tile;
+    g.nFollowsM = g.dim == GemmDim::M && allEqual[1];
 
     bool everyPeak = true;
     for (const auto& s : data.sessions) {
@@ -383,8 +475,11 @@ GemmEfficiencyGeometry gemmEfficiencyGeometry(const KernelChartData& data, const
                 p.value = p.point.gflops / sw.peakGflops * 100;
 
     // The overlay: every tile boundary matters, so sample at tile/8 steps (capped at 4000 points).
+    if (!g.sweeps.empty()) {
+        g.fixedM = g.sweeps.front().points.front().point.m;
+        g.fixedN = g.sweeps.front().points.front().point.n;
+    }
     if (g.computeUnits > 0 && !g.sweeps.empty()) {
-        const auto& first = g.sweeps.front().points.front().point;
         const double lo = g.sweeps.front().points.front().x;
         double hi = lo;
         for (const auto& sw : g.sweeps)
@@ -395,18 +490,85 @@ GemmEfficiencyGeometry gemmEfficiencyGeometry(const KernelChartData& data, const
         const double step = std::max({1.0, std::min(o.tile.tm, o.tile.tn) / 8.0, (hi - loAll) / 4000});
         for (double x = loAll; x <= hi + 0.5; x += step) {
             const auto v = static_cast<std::int64_t>(std::llround(x));
-            std::int64_t m = first.m, n = first.n;
-            if (g.dim == GemmDim::M) {
-                m = v;
-                if (allEqual[1])
-                    n = v;
-            } else if (g.dim == GemmDim::N) {
-                n = v;
-            }
+            const auto [m, n] = outputShapeAt(g, v);
             g.predicted.emplace_back(double(v), model::waveQuantization(m, n, g.computeUnits, o.tile).efficiency());
         }
     }
     return g;
+}
+
+std::pair<std::int64_t, std::int64_t> outputShapeAt(const GemmEfficiencyGeometry& g, std::int64_t v)
+{
+    std::int64_t m = g.fixedM, n = g.fixedN;
+    if (g.dim == GemmDim::M) {
+        m = v;
+        if (g.nFollowsM)
+            n = v;
+    } else if (g.dim == GemmDim::N) {
+        n = v;
+    }
+    return {m, n};
+}
+
+FastSizeReadout nearestFastSize(const GemmEfficiencyGeometry& g, std::int64_t value, double threshold, int step)
+{
+    FastSizeReadout r;
+    r.value = value;
+    r.dimensionIsK = g.dim == GemmDim::K;
+    double nearest = INFINITY;
+    for (const auto& sw : g.sweeps)
+        for (const auto& p : sw.points)
+            if (std::abs(p.x - double(value)) < nearest) {
+                nearest = std::abs(p.x - double(value));
+                r.measuredAt = static_cast<std::int64_t>(p.x);
+                r.measuredValue = p.value;
+            }
+    if (g.computeUnits <= 0 || value <= 0 || step <= 0)
+        return r;
+    const auto efficiencyAt = [&](std::int64_t v) {
+        const auto [m, n] = outputShapeAt(g, v);
+        return model::waveQuantization(m, n, g.computeUnits, g.tile).efficiency();
+    };
+    r.predicted = efficiencyAt(value);
+    const std::int64_t base = value / step * step;
+    for (int i = 0; i <= 64 && r.below == 0; ++i) {
+        const std::int64_t v = base - std::int64_t(i) * step;
+        if (v <= 0)
+            break;
+        if (const double e = efficiencyAt(v); e >= threshold)
+            r.below = v, r.belowEfficiency = e;
+    }
+    for (int i = 0; i <= 64 && r.above == 0; ++i) {
+        const std::int64_t v = (base < value ? base + step : base) + std::int64_t(i) * step;
+        if (const double e = efficiencyAt(v); e >= threshold)
+            r.above = v, r.aboveEfficiency = e;
+    }
+    return r;
+}
+
+std::string describeFastSize(const FastSizeReadout& r, const GemmEfficiencyGeometry& g)
+{
+    const auto pct = [](double e) { return fixed3(e * 100) + " %"; };
+    std::string s = g.dimTitle + " = " + std::to_string(r.value);
+    if (r.predicted < 0)
+        s += ": choose a hardware profile for the predicted wave efficiency";
+    else if (r.dimensionIsK)
+        s += ": K does not change the output tiles (predicted " + pct(r.predicted) + " at every K)";
+    else {
+        const auto [m, n] = outputShapeAt(g, r.value);
+        const auto w = model::waveQuantization(m, n, g.computeUnits, g.tile);
+        s += ": predicted " + pct(r.predicted) + " (" + std::to_string(w.tiles) + " tiles of " +
+             std::to_string(g.tile.tm) + "x" + std::to_string(g.tile.tn) + " in " + std::to_string(w.waves) +
+             (w.waves == 1 ? " wave" : " waves") + " on " + std::to_string(g.computeUnits) + " CUs)";
+        s += "; nearest fast: ";
+        s += r.below ? std::to_string(r.below) + " (" + pct(r.belowEfficiency) + ")" : std::string("none below");
+        s += " / ";
+        s += r.above ? std::to_string(r.above) + " (" + pct(r.aboveEfficiency) + ")" : std::string("none above");
+    }
+    if (r.measuredAt > 0)
+        s += "; measured at " + std::to_string(r.measuredAt) + ": " +
+             (g.percent ? fixed3(r.measuredValue) + " % of peak" : formatGflops(r.measuredValue));
+    return s;
 }
 
 std::string gemmEfficiencyCsv(const KernelChartData& data, const GemmEfficiencyOptions& options)

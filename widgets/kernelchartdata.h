@@ -8,10 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "model/gemmlist.h"
 #include "model/hardwareprofile.h"
+#include "model/modelconfig.h"
+#include "model/parallelconfig.h"
 #include "model/wavequantization.h"
 #include "records/kernelpoints.h"
 #include "records/session.h"
+#include "trace/traceanalysis.h"
 
 namespace rl::store {
 class Workspace;
@@ -27,6 +31,7 @@ struct KernelSession
     std::vector<MemBwPoint> membw;
     std::vector<MemCeiling> memCeilings;
     std::vector<PeakFlopsPoint> peakFlops;
+    std::vector<trace::RooflinePoint> traceKernels; // trace sessions: kernels with kernel_flop and bytes
 };
 
 struct KernelChartData
@@ -34,13 +39,14 @@ struct KernelChartData
     std::vector<KernelSession> sessions;
 };
 
-// Reads the sessions in the given order with their kernel records. Throws std::runtime_error
+// Reads the sessions in the given order with their kernel records (trace sessions: the kernels
+// that recorded flops and bytes). Throws std::runtime_error
 // "no session N in FILE" when a session does not exist.
 KernelChartData loadKernelCharts(store::Workspace& workspace, const std::vector<std::int64_t>& ids);
 
 // ---- roofline
 
-enum class CeilingOrigin { Measured, Profile };
+enum class CeilingOrigin { Measured, Profile, SecondProfile };
 
 struct ComputeRoof
 {
@@ -66,18 +72,33 @@ struct RidgeMark
     double gflops = 0;
 };
 
+// Where roofline points come from; each source has its own marker shape and colour family.
+enum class PointSource { Measured, Imported, Trace, Predicted };
+const char* toString(PointSource s);
+
 struct GemmScatter
 {
-    std::int64_t sessionId = 0;
-    std::string name;              // session title
+    std::int64_t sessionId = 0;    // 0 for the sizing model's predicted GEMMs
+    std::string name;              // session title, or "<model> predicted on <device>"
     std::vector<GemmPoint> points; // those with a known intensity and rate
+    PointSource source = PointSource::Measured;
+    std::vector<std::string> labels; // per point when not empty: the trace kernel or the model's matmul
 };
 
 struct RooflineOptions
 {
     std::optional<HardwareProfile> hardware; // its peaks and HBM/levels as a second set of ceilings
+    std::optional<HardwareProfile> compareHardware; // a second profile overlaid (dotted): "MI300X vs H100"
+    std::optional<GemmScatter> predicted;    // predictedGemms(): the sizing model's GEMMs of one step
     std::string title;                       // empty: derived
 };
+
+// The sizing model's GEMMs of one training step per GPU (model/stepGemms, forward and backward) as
+// roofline points on `hw`: per-call time by model::gemmSeconds (roofline, scaled by the measured or
+// default efficiency), GFLOP/s = 2MNK / time, intensity at t.elemBytes. Throws when the profile has
+// no peak for the layout's dtype.
+GemmScatter predictedGemms(const model::ModelConfig& c, const model::ParallelConfig& p, const HardwareProfile& hw,
+                           const model::GemmTiming& t);
 
 struct RooflineGeometry
 {
@@ -95,6 +116,8 @@ struct RooflineGeometry
 // and slopes of the same origin only: a CPU's peak over a GPU's HBM means nothing.
 RooflineGeometry rooflineGeometry(const KernelChartData& data, const RooflineOptions& options);
 std::string describeGemmPoint(const GemmPoint& p); // "M=4096 N=4096 K=4096 bf16\n95.3 TFLOP/s\n..."
+// Point i of a scatter for the hover: its label (trace kernel, model matmul) and figures.
+std::string describeScatterPoint(const GemmScatter& s, std::size_t i);
 std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& options);
 
 // ---- memory bandwidth
@@ -162,7 +185,30 @@ struct GemmEfficiencyGeometry
     std::vector<std::pair<double, double>> predicted;
     int computeUnits = 0;
     bool percent = false; // values are % of peak (every sweep had a peak)
+    model::TileShape tile;
+    // The output shape at swept value v: the first sweep's fixed M and N, with the swept one (and N
+    // when it moves with M) replaced. K does not change the output tiles.
+    std::int64_t fixedM = 0, fixedN = 0;
+    bool nFollowsM = false;
 };
+std::pair<std::int64_t, std::int64_t> outputShapeAt(const GemmEfficiencyGeometry& g, std::int64_t v);
+
+// The "nearest fast size" readout for one value of the swept dimension: the predicted wave
+// efficiency there, the measured figure at the nearest measured size, and the nearest multiples of
+// `step` below and above whose predicted efficiency reaches `threshold` (searched up to 64 steps).
+struct FastSizeReadout
+{
+    std::int64_t value = 0;
+    double predicted = -1;                     // -1: no profile (no CU count)
+    std::int64_t measuredAt = 0;               // 0: no measured point
+    double measuredValue = 0;                  // GFLOP/s or % of peak, as the chart shows
+    std::int64_t below = 0, above = 0;         // 0: none within the search
+    double belowEfficiency = 0, aboveEfficiency = 0;
+    bool dimensionIsK = false;                 // K does not quantise: every size is as fast
+};
+FastSizeReadout nearestFastSize(const GemmEfficiencyGeometry& g, std::int64_t value, double threshold = 0.9,
+                                int step = 64);
+std::string describeFastSize(const FastSizeReadout& r, const GemmEfficiencyGeometry& g);
 
 // The swept dimension: the one of M, N, K with the most distinct values over all points.
 GemmEfficiencyGeometry gemmEfficiencyGeometry(const KernelChartData& data, const GemmEfficiencyOptions& options);

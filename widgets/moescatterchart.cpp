@@ -5,6 +5,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -14,6 +15,7 @@
 
 #include "callout.h"
 #include "chartimage.h"
+#include "pointcloud.h"
 #include "units/units.h"
 
 namespace rl::charts {
@@ -51,6 +53,8 @@ MoeScatterChart::MoeScatterChart(QWidget* parent) : QWidget(parent), m_chart(new
     m_view->setToolTip(tr("Each point is one MoE configuration; drag to zoom, click a point to load it"));
     m_callout = new Callout(m_chart);
     m_callout->hide();
+    m_view->viewport()->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -89,30 +93,45 @@ QString MoeScatterChart::describe(const model::MoeSweepRow& r)
 
 QString MoeScatterChart::hoverText() const { return m_callout->isVisible() ? m_callout->text() : QString(); }
 
-const model::MoeSweepRow* MoeScatterChart::rowAt(const QScatterSeries* series, const QPointF& value) const
+const model::MoeSweepRow* MoeScatterChart::rowAtPosition(QPointF chartPos) const
 {
-    for (const auto& [s, indices] : m_buckets) {
-        if (s != series)
-            continue;
-        // The signal hands back the point's own coordinates: the nearest point of the series is it.
-        const auto points = s->points();
-        std::size_t best = 0;
-        double bestD = INFINITY;
-        for (qsizetype i = 0; i < points.size(); ++i) {
-            const double d = std::hypot(points[i].x() - value.x(), points[i].y() - value.y());
-            if (d < bestD)
-                bestD = d, best = static_cast<std::size_t>(i);
-        }
-        return best < indices.size() ? &m_rows[indices[best]] : nullptr;
+    const auto* cloud = PointCloud::of(m_chart);
+    const long i = cloud ? cloud->pointAt(chartPos) : -1;
+    return i >= 0 && static_cast<std::size_t>(i) < m_rows.size() ? &m_rows[static_cast<std::size_t>(i)] : nullptr;
+}
+
+bool MoeScatterChart::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != m_view->viewport())
+        return QWidget::eventFilter(watched, event);
+    const bool move = event->type() == QEvent::MouseMove;
+    const bool press = event->type() == QEvent::MouseButtonPress;
+    if (!move && !press)
+        return false;
+    auto* e = static_cast<QMouseEvent*>(event);
+    const QPointF chartPos = m_chart->mapFromScene(m_view->mapToScene(e->position().toPoint()));
+    const auto* row = rowAtPosition(chartPos);
+    if (move) {
+        auto* cloud = PointCloud::of(m_chart);
+        if (row && cloud)
+            m_callout->show(describe(*row), cloud->points()[static_cast<std::size_t>(row - m_rows.data())].value,
+                            cloud->anchor());
+        else
+            m_callout->hide();
+        return false; // the rubber band still follows the pointer
     }
-    return nullptr;
+    if (row && e->button() == Qt::LeftButton) {
+        Q_EMIT configClicked(*row);
+        return true; // a click on a point selects it; it does not start a zoom
+    }
+    return false;
 }
 
 QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
-                                  Buckets* bucketsOut, std::vector<std::size_t>* paretoOut)
+                                  std::vector<std::size_t>* paretoOut)
 {
+    delete PointCloud::of(chart);
     clearChart(chart);
-    Buckets buckets;
     std::vector<std::size_t> pareto;
     const auto yValue = [metric](const model::MoeSweepRow& r) {
         return metric == MoeThroughput::Mfu ? r.mfu * 100 : r.tokensPerSecond;
@@ -159,40 +178,30 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     const double pMin = *std::min_element(params.begin(), params.end());
     const double pMax = *std::max_element(params.begin(), params.end());
 
-    std::vector<std::vector<std::size_t>> members(kColourBands * kSizeBands);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        members[static_cast<std::size_t>(bandOf(params[i], paramEdges) * kSizeBands + bandOf(memory[i], memEdges))]
-            .push_back(i);
-
-    double xMin = INFINITY, xMax = 0, yMax = 0;
+    // One legend entry per colour band (an empty series of the middle marker size; sizes are named
+    // in the title); the points themselves go to one PointCloud, styled by colour x size band.
+    std::vector<PointCloud::Style> styles;
     for (int c = 0; c < kColourBands; ++c) {
-        for (int m = 0; m < kSizeBands; ++m) {
-            auto& idx = members[static_cast<std::size_t>(c * kSizeBands + m)];
-            auto* s = new QScatterSeries;
-            const double lo = c == 0 ? pMin : paramEdges[static_cast<std::size_t>(c - 1)];
-            const double hi = c == kColourBands - 1 ? pMax : paramEdges[static_cast<std::size_t>(c)];
-            s->setName(tr("%1 – %2 params").arg(qs(units::formatCount(lo)), qs(units::formatCount(hi))));
-            s->setColor(kBandColours[c]);
-            s->setBorderColor(kBandColours[c].darker(130));
-            s->setMarkerSize(kMarkerSizes[m]);
-            QList<QPointF> pts;
-            pts.reserve(static_cast<qsizetype>(idx.size()));
-            for (auto i : idx) {
-                const double ms = rows[i].decodeSecondsPerToken * 1e3;
-                pts.append({ms, yValue(rows[i])});
-                if (ms > 0)
-                    xMin = std::min(xMin, ms), xMax = std::max(xMax, ms);
-                yMax = std::max(yMax, yValue(rows[i]));
-            }
-            s->replace(pts);
-            chart->addSeries(s);
-            s->attachAxis(x);
-            s->attachAxis(y);
-            // One legend entry per colour band (the medium marker); sizes are named in the title.
-            for (auto* marker : chart->legend()->markers(s))
-                marker->setVisible(m == 1);
-            buckets.push_back({s, std::move(idx)});
-        }
+        auto* s = new QScatterSeries;
+        const double lo = c == 0 ? pMin : paramEdges[static_cast<std::size_t>(c - 1)];
+        const double hi = c == kColourBands - 1 ? pMax : paramEdges[static_cast<std::size_t>(c)];
+        s->setName(tr("%1 – %2 params").arg(qs(units::formatCount(lo)), qs(units::formatCount(hi))));
+        s->setColor(kBandColours[c]);
+        s->setBorderColor(kBandColours[c].darker(130));
+        s->setMarkerSize(kMarkerSizes[1]);
+        attachSeries(chart, s, x, y);
+        for (int m = 0; m < kSizeBands; ++m)
+            styles.push_back({kBandColours[c], kMarkerSizes[m]});
+    }
+    std::vector<PointCloud::Point> points;
+    points.reserve(rows.size());
+    double xMin = INFINITY, xMax = 0, yMax = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const double ms = rows[i].decodeSecondsPerToken * 1e3;
+        points.push_back({{ms, yValue(rows[i])}, bandOf(params[i], paramEdges) * kSizeBands + bandOf(memory[i], memEdges)});
+        if (ms > 0)
+            xMin = std::min(xMin, ms), xMax = std::max(xMax, ms);
+        yMax = std::max(yMax, yValue(rows[i]));
     }
 
     for (std::size_t i = 0; i < rows.size(); ++i)
@@ -202,15 +211,16 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
         return rows[a].decodeSecondsPerToken < rows[b].decodeSecondsPerToken;
     });
     auto* front = new QLineSeries;
-    front->setName(tr("Pareto front (%1 configs)").arg(pareto.size()));
+    front->setName(pareto.size() == 1 ? tr("Pareto front (1 config)")
+                                      : tr("Pareto front (%1 configs)").arg(pareto.size()));
+    front->setPointsVisible(true); // a front of one configuration is a point, not a line
     QPen pen(QColor(0xd6, 0x27, 0x28));
     pen.setWidthF(2);
     front->setPen(pen);
     for (auto i : pareto)
         front->append(rows[i].decodeSecondsPerToken * 1e3, yValue(rows[i]));
-    chart->addSeries(front);
-    front->attachAxis(x);
-    front->attachAxis(y);
+    attachSeries(chart, front, x, y);
+    new PointCloud(chart, front, std::move(styles), std::move(points)); // a child item of chart
 
     // The axes follow the data with a margin: a sweep that holds active parameters often spans
     // only a narrow band of latency, which decade-rounded bounds would squeeze into one column.
@@ -234,8 +244,6 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
                                     .arg(rows.size())
                                     .arg(pareto.size())
                                     .arg(yTitle);
-    if (bucketsOut)
-        *bucketsOut = std::move(buckets);
     if (paretoOut)
         *paretoOut = std::move(pareto);
     return description;
@@ -244,27 +252,13 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
 void MoeScatterChart::rebuild()
 {
     m_callout->hide();
-    populate(m_chart, m_rows, m_metric, &m_buckets, &m_pareto);
-    for (const auto& bucket : m_buckets) {
-        QScatterSeries* s = bucket.first;
-        connect(s, &QScatterSeries::hovered, this, [this, s](const QPointF& p, bool state) {
-            const auto* row = state ? rowAt(s, p) : nullptr;
-            if (row)
-                m_callout->show(describe(*row), p, s);
-            else
-                m_callout->hide();
-        });
-        connect(s, &QScatterSeries::clicked, this, [this, s](const QPointF& p) {
-            if (const auto* row = rowAt(s, p))
-                Q_EMIT configClicked(*row);
-        });
-    }
+    populate(m_chart, m_rows, m_metric, &m_pareto);
 }
 
 bool MoeScatterChart::exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
                                   const QString& path, QString* error)
 {
-    return writeChartImage([&](QChart* chart) { return populate(chart, rows, metric, nullptr, nullptr); }, size, path,
+    return writeChartImage([&](QChart* chart) { return populate(chart, rows, metric, nullptr); }, size, path,
                            error);
 }
 } // namespace rl::charts

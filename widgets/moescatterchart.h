@@ -2,8 +2,9 @@
 // The MoE trade-off scatter: training throughput (tokens/s or MFU) against decode latency per token
 // for every configuration of a sweep, colour = total parameters (five quantile bands), marker
 // size = memory per GPU (three bands), the Pareto front as a line. Hover shows the configuration,
-// a click emits it (the explorer loads it). Drawing is bucketed into 15 scatter series so a
-// 50,000-point sweep redraws in one pass per series.
+// a click emits it (the explorer loads it). The points are painted by one PointCloud item (a
+// QScatterSeries per point band would build a graphics item per point: seconds at 50,000 points);
+// tests/benchmarks/bench_moe_redraw measures the redraw.
 #include <cstddef>
 #include <vector>
 
@@ -45,10 +46,14 @@ public:
 
     QChart* chart() const { return m_chart; }
 
-    using Buckets = std::vector<std::pair<QScatterSeries*, std::vector<std::size_t>>>;
-    // Fills chart with the scatter, bands and front; returns the description for export metadata.
+    QChartView* view() const { return m_view; }
+    // The configuration drawn at a chart position (chart item coordinates), or nullptr.
+    const model::MoeSweepRow* rowAtPosition(QPointF chartPos) const;
+
+    // Fills chart with the points (a PointCloud in row order), colour bands and front; returns the
+    // description for export metadata.
     static QString populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
-                            Buckets* buckets, std::vector<std::size_t>* pareto);
+                            std::vector<std::size_t>* pareto);
     // PNG/SVG/PDF at a fixed size, by suffix (chartimage.h).
     static bool exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
                             const QString& path, QString* error);
@@ -56,9 +61,11 @@ public:
 Q_SIGNALS:
     void configClicked(const rl::model::MoeSweepRow& row);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override; // hover and click on the view
+
 private:
     void rebuild();
-    const model::MoeSweepRow* rowAt(const QScatterSeries* series, const QPointF& value) const;
 
     QChart* m_chart;
     QChartView* m_view;
@@ -66,7 +73,5 @@ private:
     std::vector<model::MoeSweepRow> m_rows;
     MoeThroughput m_metric = MoeThroughput::TokensPerSecond;
     std::vector<std::size_t> m_pareto;
-    // Per scatter series, the row indices of its points in order.
-    Buckets m_buckets;
 };
 } // namespace rl::charts

@@ -27,10 +27,32 @@ QString qs(const std::string& s)
 
 const QColor kMeasuredRoof(0x20, 0x20, 0x20);
 const QColor kProfileRoof(0x80, 0x80, 0x80);
+const QColor kSecondProfileRoof(0x4a, 0x6f, 0xa5);
 const QColor kSlopeColors[] = {QColor(0xd6, 0x27, 0x28), QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
                                QColor(0xe3, 0x77, 0xc2)};
-const QColor kPointColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
-                               QColor(0x17, 0xbe, 0xcf), QColor(0xbc, 0xbd, 0x22)};
+// Points are coloured by source (a family each, shades for several sets of one source) and shaped
+// by source, so "measured vs imported vs trace vs model" reads at a glance.
+struct SourceStyle
+{
+    QColor colors[3];
+    QScatterSeries::MarkerShape shape;
+    const char* prefix;
+};
+const SourceStyle kSourceStyles[] = {
+    {{QColor(0x1f, 0x77, 0xb4), QColor(0x17, 0xbe, 0xcf), QColor(0x39, 0x3b, 0x79)},
+     QScatterSeries::MarkerShapeCircle, "measured"},
+    {{QColor(0x2c, 0xa0, 0x2c), QColor(0xbc, 0xbd, 0x22), QColor(0x63, 0x79, 0x39)},
+     QScatterSeries::MarkerShapeRectangle, "imported"},
+    {{QColor(0x94, 0x67, 0xbd), QColor(0xe3, 0x77, 0xc2), QColor(0x7b, 0x41, 0x73)},
+     QScatterSeries::MarkerShapeTriangle, "trace kernels"},
+    {{QColor(0xff, 0x7f, 0x0e), QColor(0xd6, 0x27, 0x28), QColor(0xe7, 0xba, 0x52)},
+     QScatterSeries::MarkerShapeStar, "predicted"},
+};
+
+Qt::PenStyle penFor(CeilingOrigin o)
+{
+    return o == CeilingOrigin::Measured ? Qt::SolidLine : o == CeilingOrigin::Profile ? Qt::DashLine : Qt::DotLine;
+}
 
 // x at fraction f of the log range [a, b].
 double logAt(double a, double b, double f)
@@ -53,6 +75,10 @@ QString describe(const KernelChartData& data, const RooflineOptions& o, const Ro
 {
     QString d = QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION) % QStringLiteral(" roofline chart");
     d += QStringLiteral("; hardware profile: ") % (o.hardware ? qs(o.hardware->id) : QStringLiteral("none"));
+    if (o.compareHardware)
+        d += QStringLiteral("; compared with: ") % qs(o.compareHardware->id);
+    if (o.predicted)
+        d += QStringLiteral("; sizing model: ") % qs(o.predicted->name);
     d += QStringLiteral("; %1 compute ceilings, %2 bandwidth ceilings, %3 ridge points")
              .arg(g.compute.size())
              .arg(g.bandwidth.size())
@@ -96,10 +122,12 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
     for (const auto& c : g.compute) {
         const double bw = topBandwidth(c.origin);
         const double start = bw > 0 ? std::max(g.xMin, c.gflops / bw) : g.xMin;
-        const QColor color = c.origin == CeilingOrigin::Measured ? kMeasuredRoof : kProfileRoof;
+        const QColor color = c.origin == CeilingOrigin::Measured ? kMeasuredRoof
+                             : c.origin == CeilingOrigin::Profile ? kProfileRoof
+                                                                   : kSecondProfileRoof;
         auto* line = new QLineSeries;
         line->setName(qs(c.label));
-        line->setPen(QPen(color, 2, c.origin == CeilingOrigin::Measured ? Qt::SolidLine : Qt::DashLine));
+        line->setPen(QPen(color, 2, penFor(c.origin)));
         line->replace({QPointF(start, c.gflops), QPointF(g.xMax, c.gflops)});
         line->setProperty("rl_role", QStringLiteral("compute"));
         attachSeries(chart, line, x, y);
@@ -117,7 +145,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         const QColor color = kSlopeColors[slopeIndex++ % std::size(kSlopeColors)];
         auto* line = new QLineSeries;
         line->setName(qs(b.label));
-        line->setPen(QPen(color, 2, b.origin == CeilingOrigin::Measured ? Qt::SolidLine : Qt::DashLine));
+        line->setPen(QPen(color, 2, penFor(b.origin)));
         line->replace({QPointF(start, b.gbs * start), QPointF(end, b.gbs * end)});
         line->setProperty("rl_role", QStringLiteral("bandwidth"));
         attachSeries(chart, line, x, y);
@@ -146,12 +174,19 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
     }
 
     std::size_t index = 0;
+    int shade[std::size(kSourceStyles)] = {};
     for (const auto& s : g.gemm) {
+        const auto& style = kSourceStyles[static_cast<int>(s.source)];
+        const QColor color = style.colors[shade[static_cast<int>(s.source)]++ % std::size(style.colors)];
         auto* scatter = new QScatterSeries;
-        scatter->setName(qs(s.name) % QStringLiteral(" (%1 GEMMs)").arg(s.points.size()));
-        scatter->setMarkerSize(9);
-        scatter->setColor(kPointColors[index % std::size(kPointColors)]);
-        scatter->setBorderColor(kPointColors[index % std::size(kPointColors)].darker(140));
+        scatter->setName(QLatin1String(style.prefix) % QStringLiteral(": ") % qs(s.name)
+                         % QStringLiteral(" (%1 %2)")
+                               .arg(s.points.size())
+                               .arg(s.source == PointSource::Trace ? QStringLiteral("kernels") : QStringLiteral("GEMMs")));
+        scatter->setMarkerShape(style.shape);
+        scatter->setMarkerSize(s.source == PointSource::Predicted ? 13 : 10);
+        scatter->setColor(color);
+        scatter->setBorderColor(color.darker(140));
         scatter->setProperty("rl_role", QStringLiteral("gemm"));
         scatter->setProperty("rl_index", qulonglong(index));
         QList<QPointF> points;
@@ -170,6 +205,8 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
     }
     if (o.hardware)
         title += QStringLiteral(" vs ") % qs(o.hardware->name);
+    if (o.compareHardware)
+        title += (o.hardware ? QStringLiteral(" and ") : QStringLiteral(" vs ")) % qs(o.compareHardware->name);
     if (g.compute.empty() && g.bandwidth.empty())
         title += QStringLiteral(" — no ceilings: add a peakflops or membw session, or --hardware");
     chart->setTitle(o.title.empty() ? title : qs(o.title));
@@ -225,6 +262,18 @@ void RooflineChart::setHardwareProfile(const std::optional<HardwareProfile>& pro
     rebuild();
 }
 
+void RooflineChart::setCompareProfile(const std::optional<HardwareProfile>& profile)
+{
+    m_options.compareHardware = profile;
+    rebuild();
+}
+
+void RooflineChart::setPredictedGemms(const std::optional<GemmScatter>& predicted)
+{
+    m_options.predicted = predicted;
+    rebuild();
+}
+
 void RooflineChart::setTitle(const std::string& title)
 {
     m_options.title = title;
@@ -263,19 +312,21 @@ void RooflineChart::rebuild()
                 return;
             }
             // The nearest point in log space: the series gives the hovered value, not its index.
-            const GemmPoint* best = nullptr;
+            const auto& set = m_geometry.gemm[index];
+            std::size_t best = set.points.size();
             double bestDistance = INFINITY;
-            for (const auto& p : m_geometry.gemm[index].points) {
+            for (std::size_t i = 0; i < set.points.size(); ++i) {
+                const auto& p = set.points[i];
                 const double d = std::hypot(std::log(p.intensity / point.x()), std::log(p.gflops / point.y()));
                 if (d < bestDistance) {
                     bestDistance = d;
-                    best = &p;
+                    best = i;
                 }
             }
-            if (!best)
+            if (best == set.points.size())
                 return;
-            m_callout->show(qs(m_geometry.gemm[index].name) % QLatin1Char('\n') % qs(describeGemmPoint(*best)),
-                            QPointF(best->intensity, best->gflops), scatter);
+            m_callout->show(qs(set.name) % QLatin1Char('\n') % qs(describeScatterPoint(set, best)),
+                            QPointF(set.points[best].intensity, set.points[best].gflops), scatter);
         });
     }
 }

@@ -1,7 +1,8 @@
 #pragma once
-// The roofline: GEMM points (coloured by session) under the compute roofs (one per dtype) and
-// bandwidth slopes (one per memory level) of the measured peakflops/membw sessions and, when one
-// is chosen, a hardware profile; ridge points marked, every ceiling labelled with its value, log-log
+// The roofline: GEMM points (coloured and shaped by source: measured, imported, trace kernels, the
+// sizing model's predicted GEMMs) under the compute roofs (one per dtype) and
+// bandwidth slopes (one per memory level) of the measured peakflops/membw sessions and of up to two
+// hardware profiles; ridge points marked, every ceiling labelled with its value, log-log
 // axes. A thin view: the numbers come from kernelchartdata.h (model/roofline.h underneath).
 #include <QSize>
 #include <QWidget>
@@ -26,11 +27,16 @@ public:
     explicit RooflineChart(QWidget* parent = nullptr);
     ~RooflineChart() override;
 
-    // Any mix of gemm, peakflops and membw sessions: points from the first, ceilings from the others.
+    // Any mix of gemm, peakflops, membw and trace sessions: points from gemm sessions and trace kernels
+    // with flops and bytes, ceilings from the others.
     void setData(const KernelChartData& data);
     const KernelChartData& data() const { return m_data; }
     // The profile whose peaks and HBM are drawn as dashed ceilings; nullopt: measured ones only.
     void setHardwareProfile(const std::optional<HardwareProfile>& profile);
+    // A second profile drawn dotted next to the first (e.g. measured vs MI300X vs H100).
+    void setCompareProfile(const std::optional<HardwareProfile>& profile);
+    // The sizing model's GEMMs of one step (predictedGemms()), drawn as stars; nullopt removes them.
+    void setPredictedGemms(const std::optional<GemmScatter>& predicted);
     void setTitle(const std::string& title); // empty: derived
     void setExportSize(QSize size);
     const RooflineOptions& options() const { return m_options; }

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 #include <csv.h>
+
+#include "kernels/sizelist.h"
 
 namespace rl::model {
 
@@ -183,6 +186,25 @@ std::string toCsv(const MoeSweepResult& r)
         csvField(line, num(row.decodeSecondsPerToken * 1e3));
         csvField(line, row.pareto ? "yes" : "no");
         out += line + "\r\n";
+    }
+    return out;
+}
+std::vector<int> parseSweepValues(std::string_view text, const std::string& what)
+{
+    std::vector<std::int64_t> values;
+    try {
+        values = kernels::parseIntList(text, 100'000);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(what + ": " + e.what());
+    }
+    if (values.empty())
+        throw std::invalid_argument(what + ": no values");
+    std::vector<int> out;
+    out.reserve(values.size());
+    for (auto v : values) {
+        if (v < 0 || v > 1'000'000)
+            throw std::invalid_argument(what + ": " + std::to_string(v) + " is outside 0..1000000");
+        out.push_back(static_cast<int>(v));
     }
     return out;
 }

@@ -6,6 +6,7 @@
 // The per-config evaluation is closed-form and allocation-free; see tests/benchmarks/bench_model.cpp.
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/inference.h"
@@ -61,4 +62,8 @@ MoeSweepRow evaluateMoeConfig(const ModelConfig& work, const ParallelConfig& p, 
 void markParetoFront(std::vector<MoeSweepRow>& rows);
 
 std::string toCsv(const MoeSweepResult& r);
+
+// One sweep axis as typed by a user: "8,16,32", ranges "512:4096:256" (kernels/sizelist.h) or a
+// mix; every value in 0..1,000,000. Throws std::invalid_argument naming `what` and the bad item.
+std::vector<int> parseSweepValues(std::string_view text, const std::string& what);
 } // namespace rl::model

@@ -10,11 +10,17 @@
 
 #include <QString>
 
+QT_BEGIN_NAMESPACE
+class QApplication;
+QT_END_NAMESPACE
+
 namespace rl::store {
 class Workspace;
 }
 
 namespace rl::cli {
+struct CliContext;
+
 struct ChartExportRequest
 {
     store::Workspace& workspace;
@@ -23,7 +29,10 @@ struct ChartExportRequest
     int width = 1200;
     int height = 800;
     std::string title;          // empty: derived from the chart
-    std::string hardware;       // --hardware: a profile name or file, for charts that draw ceilings
+    std::string hardware;       // --hardware: a profile name or file (two, comma-separated, for the roofline)
+    std::string model;          // --model: a config whose predicted GEMMs the roofline draws
+    std::string parallel;       // --parallel: the layout for --model
+    const CliContext* context = nullptr; // for loading --model from the workspace's saved configs
 };
 
 struct ChartExporter
@@ -32,6 +41,9 @@ struct ChartExporter
     std::string help; // one line for --help
     void (*run)(const ChartExportRequest& request);
 };
+
+// The one QApplication every chart drawn by ridgeline-cli needs (offscreen without a display).
+QApplication& chartApplication();
 
 bool registerChartExporter(const ChartExporter& exporter);
 const ChartExporter* findChartExporter(const std::string& kind);

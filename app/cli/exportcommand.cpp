@@ -40,6 +40,17 @@ const ChartExporter* findChartExporter(const std::string& kind)
 }
 const std::vector<ChartExporter>& chartExporters() { return exporters(); }
 
+// Charts are drawn by QtCharts, which needs an application object (offscreen without a display).
+QApplication& chartApplication()
+{
+    static int argc = 1;
+    static char name[] = "ridgeline-cli";
+    static char* argv[] = {name, nullptr};
+    // Never destroyed: tearing Qt down among other static destructors at exit is not worth the risk.
+    static auto* app = new QApplication(argc, argv);
+    return *app;
+}
+
 namespace {
 std::string chartKindsHelp()
 {
@@ -61,6 +72,7 @@ struct ExportArgs
     int width = 1200, height = 800;
     std::string title;
     std::string hardware;
+    std::string model, parallel = "dp=8";
 };
 
 std::int64_t sizeOption(const std::string& text, const char* option)
@@ -106,23 +118,12 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
     std::filesystem::rename(tmp, out); // readers never see half a file
 }
 
-// Charts are drawn by QtCharts, which needs an application object (offscreen without a display).
-QApplication& chartApplication()
-{
-    static int argc = 1;
-    static char name[] = "ridgeline-cli";
-    static char* argv[] = {name, nullptr};
-    // Never destroyed: tearing Qt down among other static destructors at exit is not worth the risk.
-    static auto* app = new QApplication(argc, argv);
-    return *app;
-}
-
-void writeChart(store::Workspace& ws, const ExportArgs& a)
+void writeChart(store::Workspace& ws, const ExportArgs& a, const CliContext& ctx)
 {
     const QString path = QString::fromStdString(a.output);
     if (const auto* exporter = findChartExporter(a.chart)) {
         chartApplication();
-        exporter->run({ws, a.sessions, path, a.width, a.height, a.title, a.hardware});
+        exporter->run({ws, a.sessions, path, a.width, a.height, a.title, a.hardware, a.model, a.parallel, &ctx});
         return;
     }
     const auto kind = charts::chartKindFromString(a.chart);
@@ -173,7 +174,13 @@ void addExportCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--width", a->width, "Image width in pixels")->capture_default_str()->check(CLI::Range(200, 20000));
     cmd->add_option("--height", a->height, "Image height in pixels")->capture_default_str()->check(CLI::Range(150, 20000));
     cmd->add_option("--title", a->title, "Chart title; default: derived from the chart");
-    cmd->add_option("--hardware", a->hardware, "Hardware profile (name or file) for charts with ceilings");
+    cmd->add_option("--hardware", a->hardware,
+                    "Hardware profile (name or file) for charts with ceilings; the roofline takes two, "
+                    "comma-separated, to overlay them");
+    cmd->add_option("--model", a->model,
+                    "Roofline: also draw this model config's GEMMs of one training step as predicted on the "
+                    "first --hardware (config.json, saved config or preset)");
+    cmd->add_option("--parallel", a->parallel, "Parallel layout for --model")->capture_default_str();
     cmd->callback([&ctx, a] {
         if (a->chart.empty() && !a->points)
             throw std::runtime_error("say what to export: --chart KIND or --points");
@@ -181,7 +188,7 @@ void addExportCommand(CLI::App& app, CliContext& ctx)
         if (a->points)
             writePoints(ws, *a);
         else
-            writeChart(ws, *a);
+            writeChart(ws, *a, ctx);
         if (ctx.json)
             std::cout << nlohmann::json{{"output", a->output}}.dump() << '\n';
         else

@@ -1,9 +1,10 @@
-// `ridgeline-cli export SESSION... --chart KIND` for kernel benchmarks: the roofline (GEMM points
-// under measured and --hardware ceilings), memory bandwidth against working-set size, and GEMM
+// `ridgeline-cli export SESSION... --chart KIND` for kernel benchmarks: the roofline (GEMM points,
+// trace kernels and --model's predicted GEMMs under measured and --hardware ceilings), memory bandwidth against working-set size, and GEMM
 // efficiency along the swept dimension with the predicted wave quantisation. Drawn by the GUI's
 // own chart code (widgets/rooflinechart.h, membwchart.h, gemmefficiencychart.h).
 #include <algorithm>
 #include <initializer_list>
+#include <sstream>
 #include <stdexcept>
 
 #include "chartexporters.h"
@@ -11,6 +12,7 @@
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
 #include "rooflinechart.h"
+#include "sizingoptions.h"
 
 namespace rl::cli {
 namespace {
@@ -43,11 +45,24 @@ charts::KernelChartData load(const ChartExportRequest& r, const std::string& cha
     return data;
 }
 
-std::optional<HardwareProfile> hardware(const ChartExportRequest& r)
+// --hardware as up to `most` profiles ("mi300x,h100-sxm"); ProfileError lists the known ids.
+std::vector<HardwareProfile> hardware(const ChartExportRequest& r, std::size_t most, const std::string& chart)
 {
-    if (r.hardware.empty())
-        return std::nullopt;
-    return findHardwareProfile(r.hardware); // ProfileError lists the known ids
+    std::vector<HardwareProfile> out;
+    std::stringstream list(r.hardware);
+    std::string id;
+    while (std::getline(list, id, ','))
+        if (!id.empty())
+            out.push_back(findHardwareProfile(id));
+    if (out.size() > most)
+        throw std::runtime_error("--chart " + chart + " takes " + (most == 1 ? "one --hardware profile" : "at most "
+                                 + std::to_string(most) + " --hardware profiles"));
+    return out;
+}
+
+std::optional<HardwareProfile> first(const std::vector<HardwareProfile>& v, std::size_t i = 0)
+{
+    return i < v.size() ? std::optional(v[i]) : std::nullopt;
 }
 
 void check(bool ok, const QString& error)
@@ -58,9 +73,22 @@ void check(bool ok, const QString& error)
 
 void exportRoofline(const ChartExportRequest& r)
 {
-    const auto data = load(r, "roofline", {kind::Gemm, kind::PeakFlops, kind::MemBandwidth}, nullptr);
+    const auto data = load(r, "roofline", {kind::Gemm, kind::PeakFlops, kind::MemBandwidth, kind::Trace}, nullptr);
     charts::RooflineOptions o;
-    o.hardware = hardware(r);
+    const auto profiles = hardware(r, 2, "roofline");
+    o.hardware = first(profiles);
+    o.compareHardware = first(profiles, 1);
+    if (!r.model.empty()) {
+        if (!o.hardware)
+            throw std::runtime_error("--model needs --hardware: the device the GEMMs are predicted on");
+        StepArgs step;
+        step.config = r.model;
+        step.parallel = r.parallel;
+        const auto config = loadConfigFor(step, *r.context);
+        model::GemmTiming timing;
+        timing.defaultEfficiency = step.efficiency;
+        o.predicted = charts::predictedGemms(config, parallelOf(step, config), *o.hardware, timing);
+    }
     o.title = r.title;
     QString error;
     check(charts::RooflineChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
@@ -79,15 +107,16 @@ void exportGemmEfficiency(const ChartExportRequest& r)
 {
     const auto data = load(r, "gemm-efficiency", {kind::Gemm, kind::PeakFlops}, kind::Gemm);
     charts::GemmEfficiencyOptions o;
-    o.hardware = hardware(r);
+    o.hardware = first(hardware(r, 1, "gemm-efficiency"));
     o.title = r.title;
     QString error;
     check(charts::GemmEfficiencyChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
 }
 
 const bool registered = [] {
-    registerChartExporter({"roofline", "gemm/peakflops/membw sessions: GEMM points under the measured ceilings "
-                                       "(and --hardware's peaks and HBM)",
+    registerChartExporter({"roofline", "gemm/peakflops/membw/trace sessions: GEMM points and trace kernels under "
+                                       "the measured ceilings (and one or two --hardware profiles; --model adds "
+                                       "a config's predicted GEMMs)",
                            &exportRoofline});
     registerChartExporter({"membw", "membw sessions: bandwidth vs working-set size per kernel and thread count, "
                                     "cache levels marked",

@@ -4,11 +4,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "chartexporters.h"
 #include "clicommands.h"
+#include "moescatterchart.h"
 #include "sizingoptions.h"
 #include "model/hardwareprofileloader.h"
 #include "model/inference.h"
@@ -191,18 +192,23 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
     });
 }
 
-std::vector<int> parseList(const std::string& text, const char* what)
+bool isCsv(const std::string& path) { return std::filesystem::path(path).extension() == ".csv"; }
+
+// The rows as CSV, or the explorer's scatter as an image (the GUI's own chart code), by suffix.
+void writeSweep(const MoeSweepResult& res, const std::string& path, charts::MoeThroughput metric)
 {
-    std::vector<int> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        const auto v = units::parseInt(item);
-        if (!v || *v < 0 || *v > 1'000'000)
-            throw std::runtime_error(std::string("bad ") + what + " list item '" + item + "'");
-        out.push_back(int(*v));
+    if (!isCsv(path)) {
+        chartApplication();
+        QString error;
+        if (!charts::MoeScatterChart::exportChart(res.rows, metric, QSize(1200, 800), QString::fromStdString(path),
+                                                  &error))
+            throw std::runtime_error(error.toStdString());
+        return;
     }
-    return out;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << toCsv(res);
+    if (!out.flush())
+        throw std::runtime_error(path + ": write failed");
 }
 
 void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
@@ -214,29 +220,33 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
     {
         std::string experts = "8,16,32,64,128,256", topK = "1,2,4,8", shared = "0,1", widths;
         std::string hold = "active";
-        std::string output;
+        std::string output, metric = "tokens";
     };
     auto s = std::make_shared<SweepArgs>();
     addStepOptions(cmd, *a);
     addDeviceOptions(cmd, *d);
-    cmd->add_option("--experts", s->experts, "Expert counts")->capture_default_str();
+    cmd->add_option("--experts", s->experts, "Expert counts: list or start:stop:step")->capture_default_str();
     cmd->add_option("--top-k", s->topK, "Top-k values")->capture_default_str();
     cmd->add_option("--shared", s->shared, "Shared-expert counts")->capture_default_str();
     cmd->add_option("--hold", s->hold, "active | total | flops | none")->capture_default_str()
         ->check(CLI::IsMember({"active", "total", "flops", "none"}));
-    cmd->add_option("--widths", s->widths, "Expert widths (with --hold none)");
-    cmd->add_option("-o,--output", s->output, "Write every configuration to this CSV file");
+    cmd->add_option("--widths", s->widths, "Expert widths (with --hold none), e.g. 512:4096:256");
+    cmd->add_option("-o,--output", s->output,
+                    "Write every configuration to FILE.csv, or the scatter (throughput vs decode latency, "
+                    "Pareto front) to FILE.png|svg|pdf");
+    cmd->add_option("--metric", s->metric, "Scatter y axis: tokens (tokens/s) or mfu")
+        ->capture_default_str()->check(CLI::IsMember({"tokens", "mfu"}));
     cmd->callback([&ctx, a, d, s] {
         MoeSweepSpec spec;
         spec.base = loadConfigFor(*a, ctx);
         spec.parallel = parallelOf(*a, spec.base);
-        spec.experts = parseList(s->experts, "--experts");
-        spec.topK = parseList(s->topK, "--top-k");
-        spec.sharedExperts = parseList(s->shared, "--shared");
+        spec.experts = parseSweepValues(s->experts, "--experts");
+        spec.topK = parseSweepValues(s->topK, "--top-k");
+        spec.sharedExperts = parseSweepValues(s->shared, "--shared");
         spec.hold = s->hold == "total" ? SweepHold::TotalParams : s->hold == "flops" ? SweepHold::FlopsPerToken
                     : s->hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
         if (spec.hold == SweepHold::None)
-            spec.expertWidths = parseList(s->widths, "--widths");
+            spec.expertWidths = parseSweepValues(s->widths, "--widths");
         spec.timing.defaultEfficiency = a->efficiency;
         const auto gemms = measuredGemmsFor(*a, ctx);
         spec.timing.measured = gemms.empty() ? nullptr : &gemms;
@@ -246,12 +256,9 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
         const auto r = resolveDevice(*d, a->dtype);
         const auto coll = collectivesFor(*a, r, ctx);
         const auto res = runMoeSweep(spec, r, coll.source());
-        if (!s->output.empty()) {
-            std::ofstream out(s->output, std::ios::binary | std::ios::trunc);
-            out << toCsv(res);
-            if (!out.flush())
-                throw std::runtime_error(s->output + ": write failed");
-        }
+        if (!s->output.empty())
+            writeSweep(res, s->output, s->metric == "mfu" ? charts::MoeThroughput::Mfu
+                                                            : charts::MoeThroughput::TokensPerSecond);
         if (ctx.json) {
             nlohmann::json j = nlohmann::json::array();
             for (const auto& row : res.rows)
@@ -276,7 +283,8 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
                           units::formatTime(row.decodeSecondsPerToken * 1e6)});
         t.print(std::cout);
         if (!s->output.empty())
-            std::cout << "all rows written to " << s->output << '\n';
+            std::cout << (isCsv(s->output) ? "all rows written to " : "scatter of all rows drawn to ") << s->output
+                      << '\n';
     });
 }
 

@@ -2,12 +2,15 @@
 // What the main window shows for kernel-benchmark sessions (gemm, membw, peakflops): the roofline,
 // GEMM efficiency against the swept dimension with the predicted wave quantisation, and memory
 // bandwidth against working-set size, with a hardware profile to draw its ceilings next to the
-// measured ones.
+// measured ones, a second profile to compare with, and a model config whose predicted GEMMs of one
+// training step are drawn on the roofline.
 #include <QWidget>
 
 #include "kernelchartdata.h"
 
 class QComboBox;
+class QLabel;
+class QLineEdit;
 class QTabWidget;
 
 namespace rl {
@@ -26,6 +29,11 @@ public:
     void setData(const charts::KernelChartData& data);
     // A profile id from availableHardwareProfiles(), or empty for the measured ceilings only.
     void setHardwareProfile(const QString& id);
+    // A second profile overlaid on the roofline (dotted); empty for none.
+    void setCompareProfile(const QString& id);
+    // A preset (or empty) whose step GEMMs are predicted on the chosen profile, and its layout.
+    void setModelGemms(const QString& preset, const QString& parallel = QStringLiteral("dp=8"));
+    QString note() const;
 
     QTabWidget* tabs() const { return m_tabs; }
     charts::RooflineChart* roofline() const { return m_roofline; }
@@ -33,7 +41,13 @@ public:
     charts::MemBwChart* memoryBandwidth() const { return m_membw; }
 
 private:
+    void updatePredicted();
+
     QComboBox* m_profile;
+    QComboBox* m_compare;
+    QComboBox* m_model;
+    QLineEdit* m_parallel;
+    QLabel* m_note;
     QTabWidget* m_tabs;
     charts::RooflineChart* m_roofline;
     charts::GemmEfficiencyChart* m_gemm;

@@ -191,14 +191,18 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
         m_details->setMultipleSelected(static_cast<int>(ids.size()));
     m_shownIds = ids;
     // Traces and training logs, and kernel benchmarks, have their own views; a selection with any
-    // collective session shows the collective charts.
-    bool traceKinds = !ids.empty(), kernelKinds = !ids.empty();
+    // collective session shows the collective charts. Traces selected with kernel benchmarks go to
+    // the kernel view: their kernels that recorded flops and bytes join the roofline.
+    bool traceKinds = !ids.empty(), kernelKinds = !ids.empty(), anyKernel = false;
     for (auto id : ids) {
         const auto s = m_browser->session(id);
+        const bool kernel =
+            s && (s->kind == kind::Gemm || s->kind == kind::MemBandwidth || s->kind == kind::PeakFlops);
         traceKinds = traceKinds && s && (s->kind == kind::Trace || s->kind == kind::TrainingLog);
-        kernelKinds = kernelKinds && s &&
-                      (s->kind == kind::Gemm || s->kind == kind::MemBandwidth || s->kind == kind::PeakFlops);
+        kernelKinds = kernelKinds && s && (kernel || s->kind == kind::Trace);
+        anyKernel = anyKernel || kernel;
     }
+    kernelKinds = kernelKinds && anyKernel;
     if (traceKinds) {
         m_views->setCurrentWidget(m_traces);
         m_workspace->loadTraceCharts(ids);

@@ -70,7 +70,9 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_hold->addItem(tr("Active parameters"), int(model::SweepHold::ActiveParams));
     m_hold->addItem(tr("Total parameters"), int(model::SweepHold::TotalParams));
     m_hold->addItem(tr("FLOPs per token"), int(model::SweepHold::FlopsPerToken));
-    m_hold->setToolTip(tr("Held at the base model's value by solving for the expert width"));
+    m_hold->addItem(tr("Nothing (sweep expert width)"), int(model::SweepHold::None));
+    m_hold->setToolTip(tr("Held at the base model's value by solving for the expert width; "
+                          "\"Nothing\" sweeps the expert widths listed below as a fourth axis"));
     m_metric = new QComboBox;
     m_metric->setObjectName(QStringLiteral("moeMetric"));
     m_metric->addItems({tr("Tokens/s"), tr("MFU")});
@@ -78,9 +80,20 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_parallel = new QLineEdit(QStringLiteral("dp=8,ep=8"));
     m_parallel->setObjectName(QStringLiteral("moeParallel"));
     m_parallel->setToolTip(tr("Parallel layout, e.g. dp=64,tp=1,pp=1,ep=8"));
+    const auto axis = [](const char* name, const QString& value, const QString& tip) {
+        auto* e = new QLineEdit(value);
+        e->setObjectName(QLatin1String(name));
+        e->setToolTip(tip + tr(" — a list (8,16,32) or ranges start:stop:step (512:4096:256)"));
+        return e;
+    };
+    m_experts = axis("moeExperts", QStringLiteral("8,16,32,64,128,256"), tr("Routed experts per MoE layer"));
+    m_topK = axis("moeTopK", QStringLiteral("1,2,4,8"), tr("Experts each token is routed to"));
+    m_shared = axis("moeShared", QStringLiteral("0,1"), tr("Shared (always active) experts"));
+    m_widths = axis("moeWidths", QStringLiteral("512:4096:512"), tr("Expert FFN widths, used when nothing is held"));
+    m_widths->setEnabled(false);
     m_run = new QPushButton(tr("Run sweep"));
     m_run->setObjectName(QStringLiteral("moeRun"));
-    m_run->setToolTip(tr("Evaluate experts 8..256 × top-k 1..8 × shared 0..1 in the background"));
+    m_run->setToolTip(tr("Evaluate every experts × top-k × shared (× width) combination in the background"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop the sweep"));
     m_cancel->setEnabled(false);
@@ -107,6 +120,13 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     form->addRow(tr("Hardware:"), m_hardware);
     form->addRow(tr("Hold constant:"), m_hold);
     form->addRow(tr("Parallel layout:"), m_parallel);
+    auto* axes = new QHBoxLayout;
+    for (auto [label, edit] : {std::pair{tr("experts"), m_experts}, std::pair{tr("top-k"), m_topK},
+                               std::pair{tr("shared"), m_shared}, std::pair{tr("expert width"), m_widths}}) {
+        axes->addWidget(new QLabel(label));
+        axes->addWidget(edit, 1);
+    }
+    form->addRow(tr("Sweep:"), axes);
     form->addRow(tr("Y axis:"), m_metric);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
@@ -123,6 +143,9 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
 
     connect(m_run, &QPushButton::clicked, this, &MoeExplorer::runSweep);
     connect(m_cancel, &QPushButton::clicked, this, &MoeExplorer::cancel);
+    connect(m_hold, &QComboBox::currentIndexChanged, this, [this] {
+        m_widths->setEnabled(static_cast<model::SweepHold>(m_hold->currentData().toInt()) == model::SweepHold::None);
+    });
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_chart->setThroughput(i == 1 ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond);
     });
@@ -180,13 +203,25 @@ void MoeExplorer::runSweep()
     const std::string hardware = m_hardware->currentText().toStdString();
     const std::string parallel = m_parallel->text().trimmed().toStdString();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
+    model::MoeSweepSpec axes;
+    try {
+        axes.experts = model::parseSweepValues(m_experts->text().toStdString(), "experts");
+        axes.topK = model::parseSweepValues(m_topK->text().toStdString(), "top-k");
+        axes.sharedExperts = model::parseSweepValues(m_shared->text().toStdString(), "shared experts");
+        if (hold == model::SweepHold::None)
+            axes.expertWidths = model::parseSweepValues(m_widths->text().toStdString(), "expert width");
+    } catch (const std::exception& e) {
+        m_status->setText(QString::fromStdString(e.what()));
+        Q_EMIT sweepFailed(m_status->text());
+        return;
+    }
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_status->setText(tr("Sweeping %1 on %2…").arg(m_model->currentText(), m_hardware->currentText()));
     m_job->start<Outcome>(
-        [preset, hardware, parallel, hold](JobControl<Outcome>& control) -> Outcome {
+        [preset, hardware, parallel, hold, axes](JobControl<Outcome>& control) -> Outcome {
             try {
-                model::MoeSweepSpec spec;
+                model::MoeSweepSpec spec = axes;
                 spec.base = model::loadPreset(preset);
                 spec.hold = hold;
                 model::parseParallelSpec(parallel, spec.parallel);

@@ -54,6 +54,10 @@ private:
     QComboBox* m_hold;
     QComboBox* m_metric;
     QLineEdit* m_parallel;
+    QLineEdit* m_experts;
+    QLineEdit* m_topK;
+    QLineEdit* m_shared;
+    QLineEdit* m_widths; // only with "hold nothing": the expert widths are then a swept axis
     QPushButton* m_run;
     QPushButton* m_cancel;
     QPushButton* m_export;

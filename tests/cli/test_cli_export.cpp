@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <QFile>
 #include <QImage>
@@ -198,4 +199,55 @@ TEST(CliExport, BadRequestsFailWithAClearMessageAndWriteNothing)
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.err.find("/nonexistent-dir/x.svg"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out));
+}
+
+// moe-sweep draws the explorer's scatter by suffix, and sweeps expert width when nothing is held.
+TEST(CliExport, MoeSweepWritesTheScatterAndTheRowsWithAWidthAxis)
+{
+    TempDir dir;
+    const fs::path db = dir.path / "w.db", png = dir.path / "sweep.png", svg = dir.path / "sweep.svg",
+                   csv = dir.path / "sweep.csv";
+    const std::vector<std::string> sweep{"moe-sweep", "mixtral-8x7b", "--hardware", "mi300x", "--parallel",
+                                         "dp=8,ep=8", "--experts", "8:64:8", "--top-k", "1,2", "--shared", "0",
+                                         "--hold", "none", "--widths", "1024:4096:1024"};
+    auto with = [&](std::vector<std::string> extra) {
+        auto args = sweep;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return cli(db, args);
+    };
+    auto r = with({"-o", csv.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream in(csv);
+    std::string header, line;
+    std::getline(in, header);
+    std::set<std::string> widths;
+    int rows = 0;
+    while (std::getline(in, line)) {
+        ++rows;
+        widths.insert(line.substr(0, line.find(',', line.find(',', line.find(',', line.find(',') + 1) + 1) + 1)));
+    }
+    EXPECT_EQ(rows, 8 * 2 * 4); // experts x top-k x widths, nothing held so nothing dropped
+    EXPECT_EQ(widths.size(), size_t(rows));
+
+    r = with({"-o", png.string(), "--metric", "mfu"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("scatter of all rows drawn to"), std::string::npos);
+    const QImage img(QString::fromStdString(png.string()));
+    ASSERT_FALSE(img.isNull());
+    EXPECT_EQ(img.size(), QSize(1200, 800));
+    EXPECT_GT(inkFraction(img), 0.02);
+
+    r = with({"-o", svg.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    QString root;
+    const QString text = svgText(svg, &root);
+    EXPECT_EQ(root, QStringLiteral("svg"));
+    EXPECT_TRUE(text.contains(QStringLiteral("Decode latency per token (ms)")));
+    EXPECT_TRUE(text.contains(QStringLiteral("Pareto front")));
+
+    r = with({"-o", (dir.path / "sweep.bmpx").string()});
+    EXPECT_NE(r.exitCode, 0);
+    r = cli(db, {"moe-sweep", "mixtral-8x7b", "--hardware", "mi300x", "--experts", "8:x"});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("--experts"), std::string::npos) << r.err;
 }

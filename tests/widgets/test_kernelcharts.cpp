@@ -1,7 +1,14 @@
 // Roofline geometry on hand-made ceilings with known answers, and the charts drawn from it.
 #include <QChart>
 #include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QSpinBox>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "gemmefficiencychart.h"
 #include "kernelchartdata.h"
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
@@ -94,4 +101,150 @@ TEST(KernelCharts, RooflineChartUsesLogAxesWithUnitsAndAMembwSweepAloneDraws)
     chart.setData(membwOnly); // no roof and no point: used to recurse forever in Qt's log domain
     const auto g = chart.geometry();
     EXPECT_TRUE(std::isfinite(g.yMin) && std::isfinite(g.yMax) && g.yMax > g.yMin);
+}
+
+// Trace kernels with flops and bytes, and the sizing model's GEMMs, join the roofline as their own
+// sources; a second profile brings its own roofs and ridges.
+TEST(KernelCharts, TraceKernelsPredictedGemmsAndASecondProfileJoinTheRoofline)
+{
+    auto data = handMade();
+    KernelSession trace;
+    trace.session.id = 4;
+    trace.session.kind = kind::Trace;
+    trace.session.title = "llama step";
+    trace.traceKernels = {{0, "gemm_a", KernelClass::Gemm, 2000, 5e14}, {1, "softmax", KernelClass::Other, 1, 2e12}};
+    data.sessions.push_back(trace);
+
+    const auto config = model::loadPreset("llama-3-8b");
+    model::ParallelConfig p;
+    model::parseParallelSpec("dp=8", p);
+    const auto mi300x = findHardwareProfile("mi300x");
+    RooflineOptions o;
+    o.hardware = mi300x;
+    o.compareHardware = findHardwareProfile("h100-sxm");
+    o.predicted = predictedGemms(config, p, mi300x, model::GemmTiming{});
+    const auto g = rooflineGeometry(data, o);
+
+    std::map<PointSource, const GemmScatter*> bySource;
+    for (const auto& s : g.gemm)
+        bySource[s.source] = &s;
+    ASSERT_TRUE(bySource.count(PointSource::Trace) && bySource.count(PointSource::Predicted));
+    const auto& t = *bySource[PointSource::Trace];
+    ASSERT_EQ(t.points.size(), 2u);
+    EXPECT_DOUBLE_EQ(t.points[0].gflops, 5e5); // 5e14 FLOP/s
+    EXPECT_DOUBLE_EQ(t.points[0].intensity, 2000);
+    EXPECT_NE(describeScatterPoint(t, 0).find("gemm_a"), std::string::npos);
+
+    // One point per distinct GEMM of the step; compute-bound ones sit at the stated 70 % of peak.
+    const auto& pr = *bySource[PointSource::Predicted];
+    EXPECT_EQ(pr.points.size(), model::stepGemms(config, p).size());
+    const double peakGflops = mi300x.peakTflops.at("bf16").value * 1e3;
+    int atRoof = 0;
+    for (const auto& pt : pr.points) {
+        EXPECT_LE(pt.gflops, 0.7 * peakGflops * (1 + 1e-9));
+        const double m = double(pt.m), n = double(pt.n), k = double(pt.k);
+        EXPECT_NEAR(pt.intensity, 2 * m * n * k / (2 * (m * k + k * n + m * n)), 1e-6 * pt.intensity);
+        atRoof += std::abs(pt.gflops - 0.7 * peakGflops) < 1e-6 * peakGflops;
+    }
+    EXPECT_GT(atRoof, 0);
+    EXPECT_EQ(pr.labels.size(), pr.points.size());
+
+    // The second profile's ridges lie on its own roofs.
+    std::set<double> h100Roofs;
+    for (const auto& c : g.compute)
+        if (c.origin == CeilingOrigin::SecondProfile)
+            h100Roofs.insert(c.gflops);
+    ASSERT_FALSE(h100Roofs.empty());
+    int secondRidges = 0;
+    for (const auto& r : g.ridges)
+        if (r.origin == CeilingOrigin::SecondProfile) {
+            ++secondRidges;
+            EXPECT_TRUE(std::any_of(h100Roofs.begin(), h100Roofs.end(),
+                                    [&](double v) { return std::abs(v - r.gflops) < 1e-9 * v; }));
+        }
+    EXPECT_GT(secondRidges, 0);
+
+    const auto csv = rooflineCsv(data, o);
+    EXPECT_NE(csv.find("\ntrace,4,llama step,"), std::string::npos);
+    EXPECT_NE(csv.find("\npredicted,0,"), std::string::npos);
+    EXPECT_NE(csv.find("second profile"), std::string::npos);
+
+    // Drawn with one marker shape per source and named by source in the legend.
+    RooflineChart chart;
+    chart.resize(900, 600);
+    chart.setData(data);
+    chart.setHardwareProfile(o.hardware);
+    chart.setCompareProfile(o.compareHardware);
+    chart.setPredictedGemms(o.predicted);
+    std::map<QString, QScatterSeries::MarkerShape> shapes;
+    for (auto* s : chart.chart()->series())
+        if (auto* sc = qobject_cast<QScatterSeries*>(s); sc && s->property("rl_role").toString() == QLatin1String("gemm"))
+            shapes[sc->name().section(QLatin1Char(':'), 0, 0)] = sc->markerShape();
+    EXPECT_EQ(shapes[QStringLiteral("measured")], QScatterSeries::MarkerShapeCircle);
+    EXPECT_EQ(shapes[QStringLiteral("trace kernels")], QScatterSeries::MarkerShapeTriangle);
+    EXPECT_EQ(shapes[QStringLiteral("predicted")], QScatterSeries::MarkerShapeStar);
+    EXPECT_TRUE(chart.title().contains(QStringLiteral(" and "))) << chart.title().toStdString();
+}
+
+// The readout on a device of 4 CUs with 256x256 tiles, N fixed at 512, so every figure is by hand:
+// M = 600 -> 3x2 = 6 tiles in 2 waves (6/8) with 600·512/(6·256²) of the tiles useful.
+TEST(KernelCharts, NearestFastSizeIsTheHandCheckedOne)
+{
+    KernelSession s;
+    s.session.id = 1;
+    s.session.kind = kind::Gemm;
+    for (std::int64_t m : {256, 512, 768}) {
+        GemmPoint p;
+        p.dtype = "float32";
+        p.m = m;
+        p.n = 512;
+        p.k = 512;
+        p.gflops = double(m);
+        s.gemm.push_back(p);
+    }
+    auto hw = findHardwareProfile("mi300x");
+    hw.computeUnits.value = 4;
+    GemmEfficiencyOptions o;
+    o.hardware = hw;
+    const auto g = gemmEfficiencyGeometry({{s}}, o);
+    ASSERT_EQ(g.dim, GemmDim::M);
+    const auto r = nearestFastSize(g, 600);
+    EXPECT_DOUBLE_EQ(r.predicted, 0.75 * 600.0 * 512 / (6.0 * 65536));
+    EXPECT_EQ(r.below, 512); // 2x2 tiles, one full wave
+    EXPECT_DOUBLE_EQ(r.belowEfficiency, 1.0);
+    // 576..768: 3 row tiles, a wave 3/4 full; 832, 896: 4 row tiles only 81 %, 88 % used; 960: 94 %.
+    EXPECT_EQ(r.above, 960);
+    EXPECT_DOUBLE_EQ(r.aboveEfficiency, 960.0 / 1024);
+    EXPECT_EQ(r.measuredAt, 512);
+    EXPECT_DOUBLE_EQ(r.measuredValue, 512);
+    const auto text = describeFastSize(r, g);
+    EXPECT_NE(text.find("nearest fast: 512 (100 %) / 960 (93.8 %)"), std::string::npos) << text;
+
+    // On MI300X with M = N moving together nothing between the answer and the asked size is fast.
+    KernelSession square = s;
+    for (auto& p : square.gemm)
+        p.n = p.m;
+    GemmEfficiencyOptions mi;
+    mi.hardware = findHardwareProfile("mi300x");
+    const auto gs = gemmEfficiencyGeometry({{square}}, mi);
+    const auto q = nearestFastSize(gs, 5000);
+    ASSERT_GT(q.below, 0);
+    ASSERT_GT(q.above, 0);
+    for (std::int64_t v = q.below + 64; v < q.above; v += 64) {
+        const auto w = model::waveQuantization(v, v, 304, {});
+        EXPECT_LT(w.efficiency(), 0.9) << v;
+    }
+
+    // The widget's tile editor and readout.
+    GemmEfficiencyChart chart;
+    chart.setData({{s}});
+    chart.setHardwareProfile(hw);
+    chart.setReadoutValue(600);
+    EXPECT_TRUE(chart.readoutText().contains(QStringLiteral("nearest fast: 512"))) << chart.readoutText().toStdString();
+    auto* tm = chart.findChild<QSpinBox*>(QStringLiteral("tileM"));
+    ASSERT_TRUE(tm);
+    tm->setValue(128);
+    emit tm->editingFinished();
+    EXPECT_EQ(chart.options().tile.tm, 128);
+    EXPECT_TRUE(chart.readoutText().contains(QStringLiteral("tiles of 128x256"))) << chart.readoutText().toStdString();
 }

@@ -1,8 +1,12 @@
 // The MoE explorer: the scatter on a small hand-checked sweep (Pareto front, bands, axes, hover),
 // and a real sweep of a preset run in the background through the explorer with its progress.
 #include <QChart>
+#include <QChartView>
+#include <QTest>
+#include <QComboBox>
 #include <QFile>
 #include <QLegendMarker>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPushButton>
@@ -11,9 +15,11 @@
 #include <QValueAxis>
 
 #include <fstream>
+#include <set>
 
 #include "moeexplorer.h"
 #include "moescatterchart.h"
+#include "pointcloud.h"
 #include "test_gui_env.h"
 
 using rl::charts::MoeScatterChart;
@@ -80,15 +86,19 @@ TEST(MoeScatter, EveryRowIsDrawnOnceWithUnitsOnLogLatencyAxis)
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setRows(handChecked());
     QTest::qWait(50); // the legend lays its markers out on the next event loop pass
-    qsizetype points = 0;
     int legendEntries = 0;
     for (auto* s : chart.chart()->series())
         if (auto* sc = qobject_cast<QScatterSeries*>(s)) {
-            points += sc->count();
+            EXPECT_EQ(sc->count(), 0) << "the points are painted by the point cloud, not per-point items";
             for (auto* m : chart.chart()->legend()->markers(sc))
                 legendEntries += m->isVisible();
         }
-    EXPECT_EQ(points, 5);
+    auto* cloud = rl::charts::PointCloud::of(chart.chart());
+    ASSERT_TRUE(cloud);
+    ASSERT_EQ(cloud->points().size(), 5u);
+    EXPECT_DOUBLE_EQ(cloud->points()[3].value.x(), 10.0); // row order, latency in ms
+    EXPECT_DOUBLE_EQ(cloud->points()[3].value.y(), 100e3);
+    EXPECT_NE(cloud->points()[0].style, cloud->points()[4].style); // smallest and largest model differ
     EXPECT_EQ(legendEntries, 5); // one per colour band of total parameters
     // 1 .. 20 ms spans more than a decade: log axis.
     auto* x = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
@@ -114,22 +124,32 @@ TEST(MoeScatter, EveryRowIsDrawnOnceWithUnitsOnLogLatencyAxis)
     EXPECT_GT(linear->max(), 10.02);
 }
 
-TEST(MoeScatter, HoverDescribesTheConfigurationUnderThePointer)
+TEST(MoeScatter, HoverAndClickOnThePointUnderThePointer)
 {
     MoeScatterChart chart;
     chart.resize(900, 600);
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setRows(handChecked());
+    QTest::qWait(50);
     QSignalSpy clicked(&chart, &MoeScatterChart::configClicked);
-    for (auto* s : chart.chart()->series())
-        if (auto* sc = qobject_cast<QScatterSeries*>(s))
-            for (const QPointF& p : sc->points())
-                if (p.x() == 10.0) {
-                    emit sc->hovered(p, true);
-                    emit sc->clicked(p);
-                }
+    auto* cloud = rl::charts::PointCloud::of(chart.chart());
+    ASSERT_TRUE(cloud);
+    // The real pointer path: chart position -> scene -> viewport pixels.
+    const auto viewportPos = [&](std::size_t i) {
+        return chart.view()->mapFromScene(chart.chart()->mapToScene(cloud->positionOf(i)));
+    };
+    QTest::mouseMove(chart.view()->viewport(), viewportPos(3));
     EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("64 experts, top-4"))) << chart.hoverText().toStdString();
+    QTest::mouseClick(chart.view()->viewport(), Qt::LeftButton, {}, viewportPos(3));
     ASSERT_EQ(clicked.size(), 1);
     EXPECT_EQ(clicked.first().first().value<MoeSweepRow>().experts, 64);
+    // Off every point: no hover text, and a click selects nothing.
+    const QPoint empty = viewportPos(3) + QPoint(0, 60);
+    QTest::mouseMove(chart.view()->viewport(), empty);
+    EXPECT_TRUE(chart.hoverText().isEmpty());
+    QTest::mouseClick(chart.view()->viewport(), Qt::LeftButton, {}, empty);
+    EXPECT_EQ(clicked.size(), 1);
 }
 
 TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
@@ -180,4 +200,43 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_TRUE(text.contains("Decode latency per token (ms)"));
     EXPECT_TRUE(text.contains("Pareto front"));
     EXPECT_FALSE(explorer.exportTo(dir.filePath(QStringLiteral("sweep.bmpx"))).isEmpty());
+}
+
+// Holding nothing makes expert width a fourth swept axis; the axes are typed as lists or ranges.
+TEST(MoeExplorer, HoldingNothingSweepsTheTypedExpertWidths)
+{
+    rl::MoeExplorer explorer;
+    auto* hold = explorer.findChild<QComboBox*>(QStringLiteral("moeHold"));
+    auto* widths = explorer.findChild<QLineEdit*>(QStringLiteral("moeWidths"));
+    auto* experts = explorer.findChild<QLineEdit*>(QStringLiteral("moeExperts"));
+    auto* topK = explorer.findChild<QLineEdit*>(QStringLiteral("moeTopK"));
+    auto* shared = explorer.findChild<QLineEdit*>(QStringLiteral("moeShared"));
+    ASSERT_TRUE(hold && widths && experts && topK && shared);
+    EXPECT_FALSE(widths->isEnabled()); // only meaningful when nothing is held
+    hold->setCurrentIndex(hold->findData(int(rl::model::SweepHold::None)));
+    EXPECT_TRUE(widths->isEnabled());
+    experts->setText(QStringLiteral("8,16"));
+    topK->setText(QStringLiteral("1:2"));
+    shared->setText(QStringLiteral("0"));
+    widths->setText(QStringLiteral("1024:4096:1024"));
+
+    QSignalSpy done(&explorer, &rl::MoeExplorer::sweepFinished);
+    QSignalSpy failed(&explorer, &rl::MoeExplorer::sweepFailed);
+    explorer.runSweep();
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, 60000));
+    ASSERT_TRUE(failed.isEmpty()) << failed.first().first().toString().toStdString();
+    const auto& rows = explorer.result().rows;
+    ASSERT_EQ(rows.size(), 2u * 2u * 4u);
+    std::set<int> seen;
+    for (const auto& r : rows)
+        seen.insert(r.expertWidth);
+    EXPECT_EQ(seen, (std::set<int>{1024, 2048, 3072, 4096}));
+
+    // A typo is named in the status line and nothing runs.
+    widths->setText(QStringLiteral("1024:x"));
+    explorer.runSweep();
+    ASSERT_EQ(failed.size(), 1);
+    EXPECT_TRUE(failed.first().first().toString().contains(QStringLiteral("expert width")));
+    EXPECT_FALSE(explorer.isRunning());
+    EXPECT_EQ(explorer.result().rows.size(), 16u); // the last good sweep stays on screen
 }
