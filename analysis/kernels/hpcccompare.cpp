@@ -1,5 +1,6 @@
 #include "kernels/hpcccompare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -43,7 +44,51 @@ std::string hpccInput(int n)
 }
 } // namespace
 
-HpccComparison compareWithHpcc(const std::string& hpccBinary, int repeats)
+namespace {
+struct HpccRun
+{
+    double triadGBs = 0;
+    long long vectorSize = 0;
+    int threads = 1;
+    std::string error;
+};
+
+HpccRun runHpcc(const std::string& hpccBinary, const fs::path& dir, int n)
+{
+    HpccRun run;
+    std::error_code ec;
+    fs::remove(dir / "hpccoutf.txt", ec); // HPCC appends to an existing file
+    std::ofstream(dir / "hpccinf.txt") << hpccInput(n);
+    // One process, one BLAS thread: HPCC's SingleSTREAM is then exactly one thread, like ours.
+    const std::string cmd = "cd '" + dir.string() + "' && export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 "
+                            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; if command -v mpirun >/dev/null; then mpirun --allow-run-as-root "
+                            "--mca pml ob1 --mca btl self,vader -np 1 '" + hpccBinary + "'; else '" + hpccBinary +
+                            "'; fi > hpcc.log 2>&1";
+    const int rc = std::system(cmd.c_str());
+    const fs::path outFile = dir / "hpccoutf.txt";
+    const auto result = importFile(outFile.string(), {}, "hpcc");
+    if (rc != 0 || !result.ok || result.sessions.empty()) {
+        run.error = "hpcc failed (exit " + std::to_string(rc) + "): " + (result.ok ? std::string("no results") : result.error) +
+                    "; see " + dir.string();
+        return run;
+    }
+    const auto& params = result.sessions.front().session.params;
+    run.vectorSize = params.value("STREAM_VectorSize", 0LL);
+    run.threads = params.value("STREAM_Threads", 1);
+    run.triadGBs = params.value("SingleSTREAM_Triad", 0.0);
+    if (run.vectorSize <= 0 || run.triadGBs <= 0)
+        run.error = outFile.string() + ": no SingleSTREAM_Triad / STREAM_VectorSize in the summary";
+    return run;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+} // namespace
+
+HpccComparison compareWithHpcc(const std::string& hpccBinary, int repeats, int rounds)
 {
     HpccComparison out;
     if (!fs::exists(hpccBinary)) {
@@ -54,40 +99,42 @@ HpccComparison compareWithHpcc(const std::string& hpccBinary, int repeats)
     const int n = hplNForArrays(defaultMaxBytes(cpu) / 3);
     const fs::path dir = fs::temp_directory_path() / ("ridgeline-hpcc-" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    std::ofstream(dir / "hpccinf.txt") << hpccInput(n);
-    // One process, one BLAS thread: HPCC's SingleSTREAM is then exactly one thread, like ours.
-    const std::string cmd = "cd '" + dir.string() + "' && export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 "
-                            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; if command -v mpirun >/dev/null; then mpirun --allow-run-as-root "
-                            "--mca pml ob1 --mca btl self,vader -np 1 '" + hpccBinary + "'; else '" + hpccBinary +
-                            "'; fi > hpcc.log 2>&1";
-    const int rc = std::system(cmd.c_str());
-    const fs::path outFile = dir / "hpccoutf.txt";
-    const auto result = importFile(outFile.string(), {}, "hpcc");
-    std::error_code ec;
-    if (rc != 0 || !result.ok || result.sessions.empty()) {
-        out.report = "hpcc failed (exit " + std::to_string(rc) + "): " + (result.ok ? std::string("no results") : result.error) +
-                     "; see " + dir.string();
-        return out;
+    std::vector<double> hpcc, ours;
+    std::string perRound;
+    int threads = 1;
+    for (int r = 0; r < std::max(1, rounds); ++r) {
+        const auto run = runHpcc(hpccBinary, dir, n);
+        if (!run.error.empty()) {
+            out.report = run.error;
+            return out;
+        }
+        out.vectorSize = run.vectorSize;
+        threads = run.threads;
+        const double mine = measureStream(StreamKernel::Triad, run.vectorSize, run.threads, repeats, 0.0).bandwidthGBs;
+        hpcc.push_back(run.triadGBs);
+        ours.push_back(mine);
+        out.roundRatios.push_back(mine / run.triadGBs);
+        char line[160];
+        std::snprintf(line, sizeof line, "  round %d: hpcc %.2f GB/s, ridgeline %.2f GB/s, ratio %.3f\n", r + 1,
+                      run.triadGBs, mine, mine / run.triadGBs);
+        perRound += line;
     }
-    const auto& params = result.sessions.front().session.params;
-    out.vectorSize = params.value("STREAM_VectorSize", 0LL);
-    const int threads = params.value("STREAM_Threads", 1);
-    out.hpccTriadGBs = params.value("SingleSTREAM_Triad", 0.0);
-    if (out.vectorSize <= 0 || out.hpccTriadGBs <= 0) {
-        out.report = outFile.string() + ": no SingleSTREAM_Triad / STREAM_VectorSize in the summary";
-        return out;
-    }
-    out.oursTriadGBs = measureStream(StreamKernel::Triad, out.vectorSize, threads, repeats, 0.0).bandwidthGBs;
+    out.hpccTriadGBs = median(hpcc);
+    out.oursTriadGBs = median(ours);
     out.ratio = out.oursTriadGBs / out.hpccTriadGBs;
     out.ok = true;
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "STREAM triad, %lld doubles per array (%.1f MiB each), %d thread(s):\n"
-                  "  hpcc %s SingleSTREAM_Triad: %.2f GB/s\n  ridgeline-bench membw triad: %.2f GB/s\n"
-                  "  ratio ridgeline / hpcc: %.3f (%s 5 %%)\n",
-                  out.vectorSize, out.vectorSize * 8.0 / 1048576.0, threads, hpccBinary.c_str(), out.hpccTriadGBs,
-                  out.oursTriadGBs, out.ratio, std::abs(out.ratio - 1.0) <= 0.05 ? "within" : "NOT within");
-    out.report = buf;
+                  "STREAM triad, %lld doubles per array (%.1f MiB each), %d thread(s), %zu alternating rounds:\n",
+                  out.vectorSize, out.vectorSize * 8.0 / 1048576.0, threads, hpcc.size());
+    out.report = buf + perRound;
+    std::snprintf(buf, sizeof buf,
+                  "  hpcc %s SingleSTREAM_Triad, median: %.2f GB/s\n  ridgeline-bench membw triad, median: %.2f GB/s\n"
+                  "  ratio of medians ridgeline / hpcc: %.3f (%s 5 %%)\n",
+                  hpccBinary.c_str(), out.hpccTriadGBs, out.oursTriadGBs, out.ratio,
+                  std::abs(out.ratio - 1.0) <= 0.05 ? "within" : "NOT within");
+    out.report += buf;
+    std::error_code ec;
     fs::remove_all(dir, ec);
     return out;
 }

@@ -130,6 +130,7 @@ struct MemBwOptions
     std::string kernels = "copy,scale,add,triad";
     int repeats = 10;
     bool compareHpcc = false;
+    int rounds = 3;
     std::string hpccPath = "/usr/bin/hpcc";
 };
 
@@ -137,7 +138,7 @@ void runMemBwCommand(const MemBwOptions& o)
 {
     const auto cpu = kernels::detectCpu();
     if (o.compareHpcc) {
-        const auto cmp = kernels::compareWithHpcc(o.hpccPath, o.repeats);
+        const auto cmp = kernels::compareWithHpcc(o.hpccPath, o.repeats, o.rounds);
         std::cout << cmp.report << std::flush;
         if (!cmp.ok)
             throw std::runtime_error(cmp.report);
@@ -290,6 +291,8 @@ void addKernelCommands(CLI::App& app)
     mb->add_option("--repeats", mem->repeats, "timed repeats per point (best kept, warm-up excluded)")->capture_default_str();
     mb->add_flag("--compare-hpcc", mem->compareHpcc, "run hpcc's STREAM and ours at its array size; print the triad ratio");
     mb->add_option("--hpcc", mem->hpccPath, "hpcc binary for --compare-hpcc")->capture_default_str();
+    mb->add_option("--rounds", mem->rounds, "--compare-hpcc: alternating hpcc / ridgeline rounds (medians compared)")
+        ->capture_default_str()->check(CLI::Range(1, 50));
     mb->callback([mem] { runMemBwCommand(*mem); });
 
     auto gemm = std::make_shared<GemmOptions>();
