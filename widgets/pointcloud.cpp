@@ -2,50 +2,20 @@
 
 #include <cmath>
 
-#include <QAbstractSeries>
 #include <QChart>
-#include <QLogValueAxis>
 #include <QPainter>
-#include <QValueAxis>
 
 namespace rl::charts {
 
 PointCloud::PointCloud(QChart* chart, QAbstractSeries* anchor, std::vector<Style> styles, std::vector<Point> points)
-    : QGraphicsObject(chart), m_chart(chart), m_anchor(anchor), m_styles(std::move(styles)),
+    : ChartOverlay(chart, anchor, QStringLiteral("rl_pointcloud")), m_styles(std::move(styles)),
       m_points(std::move(points))
 {
-    setObjectName(QStringLiteral("rl_pointcloud"));
-    // Above the grid, below the series drawn on top (the Pareto front, labels, callouts).
-    setZValue(3.5);
-    connect(chart, &QChart::plotAreaChanged, this, [this] {
-        prepareGeometryChange();
-        update();
-    });
-    // Zoom changes the axes' ranges, not the plot area.
-    for (auto* axis : anchor->attachedAxes()) {
-        if (auto* v = qobject_cast<QValueAxis*>(axis))
-            connect(v, &QValueAxis::rangeChanged, this, [this] { update(); });
-        else if (auto* l = qobject_cast<QLogValueAxis*>(axis))
-            connect(l, &QLogValueAxis::rangeChanged, this, [this] { update(); });
-    }
 }
 
 PointCloud* PointCloud::of(const QChart* chart)
 {
-    for (auto* item : chart->childItems())
-        if (auto* o = item->toGraphicsObject(); o && o->objectName() == QLatin1String("rl_pointcloud"))
-            return static_cast<PointCloud*>(o);
-    return nullptr;
-}
-
-QRectF PointCloud::boundingRect() const
-{
-    return m_chart->plotArea();
-}
-
-QPointF PointCloud::positionOf(std::size_t index) const
-{
-    return m_chart->mapToPosition(m_points.at(index).value, m_anchor);
+    return static_cast<PointCloud*>(find(chart, QStringLiteral("rl_pointcloud")));
 }
 
 void PointCloud::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
@@ -63,7 +33,7 @@ void PointCloud::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidg
         for (const auto& p : m_points) {
             if (p.style != static_cast<int>(s))
                 continue;
-            const QPointF at = m_chart->mapToPosition(p.value, m_anchor);
+            const QPointF at = position(p.value);
             if (at.x() >= area.left() - r && at.x() <= area.right() + r && at.y() >= area.top() - r &&
                 at.y() <= area.bottom() + r)
                 painter->drawEllipse(at, r, r);

@@ -43,21 +43,6 @@ std::string num(double v)
     return s.str();
 }
 
-QColor segmentColor(StepSegment s)
-{
-    switch (s) {
-    case StepSegment::Gemm: return QColor(0x1f, 0x77, 0xb4);
-    case StepSegment::Attention: return QColor(0x94, 0x67, 0xbd);
-    case StepSegment::Memcpy: return QColor(0x8c, 0x56, 0x4b);
-    case StepSegment::Other: return QColor(0x17, 0xbe, 0xcf);
-    case StepSegment::OverlappedComm: return QColor(0xff, 0xbb, 0x78);
-    case StepSegment::ExposedComm: return QColor(0xd6, 0x27, 0x28);
-    case StepSegment::Idle: return QColor(0xc7, 0xc7, 0xc7);
-    case StepSegment::Count: break;
-    }
-    return Qt::black;
-}
-
 QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& points, QPen pen,
                      QBarCategoryAxis* x, QValueAxis* y)
 {
@@ -241,6 +226,21 @@ std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartO
         }
     }
     return out.str();
+}
+
+QColor segmentColor(StepSegment s)
+{
+    switch (s) {
+    case StepSegment::Gemm: return QColor(0x1f, 0x77, 0xb4);
+    case StepSegment::Attention: return QColor(0x94, 0x67, 0xbd);
+    case StepSegment::Memcpy: return QColor(0x8c, 0x56, 0x4b);
+    case StepSegment::Other: return QColor(0x17, 0xbe, 0xcf);
+    case StepSegment::OverlappedComm: return QColor(0xff, 0xbb, 0x78);
+    case StepSegment::ExposedComm: return QColor(0xd6, 0x27, 0x28);
+    case StepSegment::Idle: return QColor(0xc7, 0xc7, 0xc7);
+    case StepSegment::Count: break;
+    }
+    return Qt::black;
 }
 
 bool StepBreakdownChart::exportChart(const TraceChartData& data, const StepChartOptions& options, QSize size,

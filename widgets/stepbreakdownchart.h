@@ -5,6 +5,7 @@
 // classes summed over all steps, one bar per rank. A thin view: numbers from tracechartdata.h.
 #include <string>
 
+#include <QColor>
 #include <QSize>
 #include <QWidget>
 
@@ -20,6 +21,9 @@ QT_END_NAMESPACE
 namespace rl::charts {
 
 enum class StepChartMode { PerStep, Totals };
+
+// The colour of a segment in every trace chart (bars, timeline).
+QColor segmentColor(StepSegment s);
 
 struct StepChartOptions
 {

@@ -34,6 +34,8 @@ std::vector<TraceChartData> loadTraceCharts(store::Workspace& workspace, const s
         if (d.isTrace()) {
             d.steps = store::stepBreakdowns(db, id);
             d.kernels = store::kernelStats(db, id);
+            d.collectives = store::traceCollectives(db, id);
+            d.timeline = store::traceTimeline(db, id);
         } else if (d.isTrainingLog()) {
             d.trainSteps = store::trainSteps(db, id);
             d.trainEvents = store::trainEvents(db, id);
@@ -274,5 +276,16 @@ std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, Tra
 double eventX(const TrainEvent& e, TrainXAxis axis, WallUnit unit)
 {
     return axis == TrainXAxis::Step ? double(e.step) : e.wallTimeS / unit.seconds;
+}
+StepSegment segmentOfClass(KernelClass c)
+{
+    switch (c) {
+    case KernelClass::Gemm: return StepSegment::Gemm;
+    case KernelClass::Attention: return StepSegment::Attention;
+    case KernelClass::Communication: return StepSegment::ExposedComm;
+    case KernelClass::Memcpy: return StepSegment::Memcpy;
+    case KernelClass::Other: return StepSegment::Other;
+    }
+    return StepSegment::Other;
 }
 } // namespace rl::charts

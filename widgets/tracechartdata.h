@@ -23,6 +23,8 @@ struct TraceChartData
     Session session;
     std::vector<StepBreakdown> steps;   // trace: ordered by rank, then step
     std::vector<KernelStat> kernels;    // trace: every rank, by total time descending
+    std::vector<TraceCollective> collectives; // trace: collective calls by shape, per rank
+    std::vector<TimelineEvent> timeline; // trace: one representative step per rank, by rank and start
     std::vector<TrainStep> trainSteps;  // training log: in log order
     std::vector<TrainEvent> trainEvents;
     // Training log summary (trace/trainloganalysis.h), from the session's params when stored there.
@@ -49,6 +51,10 @@ const char* segmentName(StepSegment s); // "GEMM", ..., "Exposed communication",
 const char* segmentKey(StepSegment s);  // "gemm_ms", ... for CSV columns
 
 inline constexpr int kAllRanksMean = -1;
+
+// The step-breakdown segment a kernel class is drawn as (communication as exposed communication),
+// so the timeline and the bars share their colours.
+StepSegment segmentOfClass(KernelClass c);
 
 struct StepBar
 {

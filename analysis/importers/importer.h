@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <functional>
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "records/importresult.h"
+#include "trace/columnmapping.h"
 
 namespace rl {
 
@@ -26,6 +28,8 @@ struct ImportInput
 struct ImportOptions
 {
     ProgressFn progress; // may be empty
+    // Generic training-metrics tables: the user's column mapping instead of the guess from the header.
+    std::optional<trace::ColumnMapping> trainColumns;
 };
 
 struct ImporterInfo

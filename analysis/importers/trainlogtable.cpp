@@ -44,7 +44,45 @@ std::optional<double> cellNumber(std::string_view v)
         s.pop_back();
     return units::parseDouble(s);
 }
+
+// A header with tabs and no comma is a TSV export.
+char delimiterOf(const std::string& headerLine)
+{
+    return headerLine.find('\t') != std::string::npos && headerLine.find(',') == std::string::npos ? '\t' : ',';
+}
 } // namespace
+
+std::vector<std::string> trainTableColumns(std::string_view head)
+{
+    std::string first;
+    std::istringstream lines{std::string(head)};
+    while (std::getline(lines, first) && io::trim(first).empty()) {
+    }
+    if (!first.empty() && first.back() == '\r')
+        first.pop_back();
+    if (io::trim(first).empty())
+        return {};
+    std::vector<std::string> columns;
+    if (io::trim(first).starts_with("{")) {
+        // ordered_json keeps the file's key order, which is how the user knows the columns.
+        const auto j = nlohmann::ordered_json::parse(first, nullptr, false);
+        if (j.is_discarded() || !j.is_object())
+            return {};
+        for (auto it = j.begin(); it != j.end(); ++it)
+            columns.push_back(it.key());
+        return columns;
+    }
+    try {
+        std::istringstream in(first + "\n");
+        io::CsvReader csv(in, delimiterOf(first));
+        io::CsvRow header;
+        if (csv.next(header))
+            columns = header.fields;
+    } catch (const std::exception&) {
+        return {}; // an unterminated quote in the first line: not a header we can offer
+    }
+    return columns;
+}
 
 ColumnMapping guessColumns(const std::vector<std::string>& header)
 {
@@ -193,7 +231,7 @@ ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, 
             while (peek.next(line))
                 rest += line + "\n";
             std::istringstream in(rest);
-            io::CsvReader csv(in, first.find('\t') != std::string::npos && first.find(',') == std::string::npos ? '\t' : ',');
+            io::CsvReader csv(in, delimiterOf(first));
             io::CsvRow header, row;
             csv.next(header);
             if (guessed)
@@ -241,6 +279,8 @@ ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, 
 ImporterInfo trainLogTableImporter()
 {
     return {"trainlog-table", "Training metrics (CSV / JSON lines)", trace::sniffTrainTable,
-            [](ImportInput& in, const ImportOptions& o) { return trace::importTrainTable(in, o); }};
+            [](ImportInput& in, const ImportOptions& o) {
+                return trace::importTrainTable(in, o, o.trainColumns.value_or(trace::ColumnMapping{}));
+            }};
 }
 } // namespace rl

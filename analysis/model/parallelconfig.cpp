@@ -50,4 +50,12 @@ std::string checkParallel(const ModelConfig& c, const ParallelConfig& p)
         return "overlap must be within 0..1";
     return {};
 }
+
+ParallelConfig parallelLayout(const ModelConfig& c, const std::string& spec, ParallelConfig base)
+{
+    parseParallelSpec(spec, base);
+    if (auto why = checkParallel(c, base); !why.empty())
+        throw std::invalid_argument("parallel layout: " + why);
+    return base;
+}
 } // namespace rl::model

@@ -31,4 +31,8 @@ struct ParallelConfig
 void parseParallelSpec(const std::string& spec, ParallelConfig& into);
 // Empty when consistent, else why not (e.g. "ep=3 does not divide dp=8").
 std::string checkParallel(const ModelConfig& c, const ParallelConfig& p);
+// The degrees of `spec` on top of `base` (batch, sequence, ZeRO, ... kept), checked against the
+// model: what the CLI's --parallel and the GUI's layout fields both mean. Throws
+// std::invalid_argument naming the bad item, or "parallel layout: <checkParallel's reason>".
+ParallelConfig parallelLayout(const ModelConfig& c, const std::string& spec, ParallelConfig base);
 } // namespace rl::model

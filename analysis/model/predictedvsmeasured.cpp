@@ -70,6 +70,17 @@ MeasuredStep measuredFromTrainLog(const std::vector<TrainStep>& steps)
     return m;
 }
 
+MeasuredStep measuredFromSession(const Session& s, const std::vector<StepBreakdown>& traceSteps,
+                                 const std::vector<TrainStep>& logSteps)
+{
+    if (s.kind == kind::Trace)
+        return measuredFromTrace(traceSteps);
+    if (s.kind == kind::TrainingLog)
+        return measuredFromTrainLog(logSteps);
+    throw std::invalid_argument("session " + std::to_string(s.id) + " is a " + s.kind +
+                                " session; predicted vs measured needs a trace or a training log");
+}
+
 PredictionComparison comparePrediction(const SizingReport& predicted, const MeasuredStep& measured)
 {
     const auto& s = predicted.step;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/sizingreport.h"
+#include "records/session.h"
 #include "records/tracerecords.h"
 #include "records/trainlogrecords.h"
 
@@ -30,6 +31,11 @@ MeasuredStep measuredFromTrace(const std::vector<StepBreakdown>& steps);
 // Median over the logged steps of step time, MFU and TFLOP/s per GPU; steps redone after a restart
 // are left out. Throws std::invalid_argument without timed steps.
 MeasuredStep measuredFromTrainLog(const std::vector<TrainStep>& steps);
+// By the session's kind: a trace from its step breakdowns, a training log from its steps (the
+// other list is ignored). Throws std::invalid_argument for any other kind ("... needs a trace or
+// a training log") or, as above, without steps.
+MeasuredStep measuredFromSession(const Session& s, const std::vector<StepBreakdown>& traceSteps,
+                                 const std::vector<TrainStep>& logSteps);
 
 struct ComparisonRow
 {

@@ -39,6 +39,7 @@ struct SessionData
     std::vector<StepBreakdown> steps = {};
     std::vector<KernelStat> kernelStats = {};
     std::vector<TraceCollective> traceCollectives = {};
+    std::vector<TimelineEvent> timeline = {};
     std::vector<TrainStep> trainSteps = {};
     std::vector<TrainEvent> trainEvents = {};
 };

@@ -51,6 +51,21 @@ struct KernelStat
     double meanUs() const { return count ? totalUs / double(count) : 0; }
 };
 
+// One GPU activity of the representative step of a rank, for the per-stream timeline. Times are
+// relative to the step's start.
+struct TimelineEvent
+{
+    int rank = 0;
+    std::int64_t step = -1;     // as StepBreakdown::step
+    int stream = 0;
+    std::string name;
+    KernelClass kernelClass = KernelClass::Other;
+    double startUs = 0;
+    double durUs = 0;
+
+    friend bool operator==(const TimelineEvent&, const TimelineEvent&) = default;
+};
+
 // Collective calls of one shape on one rank (op, dtype, group size, bytes), from NCCL/RCCL kernel
 // args. bytes follows nccl-tests' "size" (full buffer), so busbw is comparable with benchmarks.
 struct TraceCollective

@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 namespace rl::store {
 
 Database::Database(const std::string& path, bool create) : m_path(path)
@@ -16,8 +19,17 @@ Database::Database(const std::string& path, bool create) : m_path(path)
     sqlite3_extended_result_codes(m_db, 1);
     sqlite3_busy_timeout(m_db, 10000);
     try {
-        // Fails here, not later, when the file is not an SQLite database.
-        exec("PRAGMA journal_mode=WAL");
+        // Fails here, not later, when the file is not an SQLite database. Switching a new file to
+        // WAL takes an exclusive lock and returns SQLITE_BUSY at once, without the busy handler,
+        // when another connection opens it at the same moment: retry for the busy timeout.
+        for (int attempt = 0;; ++attempt) {
+            const int rc = sqlite3_exec(m_db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+            if (rc == SQLITE_OK)
+                break;
+            if ((rc & 0xff) != SQLITE_BUSY || attempt >= 1000)
+                fail("cannot open workspace");
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
         exec("PRAGMA synchronous=NORMAL");
         exec("PRAGMA foreign_keys=ON");
     } catch (...) {

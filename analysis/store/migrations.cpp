@@ -180,6 +180,22 @@ CREATE TABLE model_configs (
     saved  TEXT NOT NULL
 );
 )sql";
+
+// v5: the GPU activity of one representative step per rank of a trace, for the timeline view.
+constexpr std::string_view kV5 = R"sql(
+CREATE TABLE trace_timeline (
+    id         INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    rank       INTEGER NOT NULL,
+    step       INTEGER NOT NULL,
+    stream     INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    class      TEXT NOT NULL,
+    start_us   REAL NOT NULL,
+    dur_us     REAL NOT NULL
+);
+CREATE INDEX trace_timeline_session ON trace_timeline(session_id, rank, start_us);
+)sql";
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -189,6 +205,7 @@ const std::vector<Migration>& migrations()
         {2, kV2},
         {3, kV3},
         {4, kV4},
+        {5, kV5},
     };
     return list;
 }

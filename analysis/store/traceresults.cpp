@@ -41,6 +41,15 @@ void insertTraceRecords(Database& db, std::int64_t id, const SessionData& data)
             q.run();
         }
     }
+    if (!data.timeline.empty()) {
+        Statement q(db, "INSERT INTO trace_timeline (session_id, rank, step, stream, name, class, start_us, dur_us) "
+                        "VALUES (?,?,?,?,?,?,?,?)");
+        for (const auto& e : data.timeline) {
+            q.bind(1, id).bind(2, e.rank).bind(3, e.step).bind(4, e.stream).bind(5, e.name);
+            q.bind(6, toString(e.kernelClass)).bind(7, e.startUs).bind(8, e.durUs);
+            q.run();
+        }
+    }
     if (!data.trainSteps.empty()) {
         Statement q(db, "INSERT INTO train_steps (session_id, step, loss, step_time_ms, tokens_per_s, tflops, mfu, "
                         "wall_s, lr, grad_norm, skipped, nan_count, covered, segment, redone, line) "
@@ -121,6 +130,26 @@ std::vector<KernelStat> kernelStats(Database& db, std::int64_t id, int rank, int
         k.flops = q.real(8);
         k.bytes = q.real(9);
         out.push_back(std::move(k));
+    }
+    return out;
+}
+
+std::vector<TimelineEvent> traceTimeline(Database& db, std::int64_t id, int rank)
+{
+    Statement q(db, "SELECT rank, step, stream, name, class, start_us, dur_us FROM trace_timeline "
+                    "WHERE session_id = ?1 AND (?2 < 0 OR rank = ?2) ORDER BY rank, start_us, id");
+    q.bind(1, id).bind(2, rank);
+    std::vector<TimelineEvent> out;
+    while (q.step()) {
+        TimelineEvent e;
+        e.rank = static_cast<int>(q.int64(0));
+        e.step = q.int64(1);
+        e.stream = static_cast<int>(q.int64(2));
+        e.name = q.text(3);
+        kernelClassFromString(q.text(4), e.kernelClass);
+        e.startUs = q.real(5);
+        e.durUs = q.real(6);
+        out.push_back(std::move(e));
     }
     return out;
 }

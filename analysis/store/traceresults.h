@@ -17,6 +17,8 @@ std::vector<StepBreakdown> stepBreakdowns(Database& db, std::int64_t sessionId);
 // By total time, descending; rank < 0 = all ranks; limit 0 = all rows.
 std::vector<KernelStat> kernelStats(Database& db, std::int64_t sessionId, int rank = -1, int limit = 0);
 std::vector<TraceCollective> traceCollectives(Database& db, std::int64_t sessionId);
+// The representative step's GPU activity; rank < 0 = all ranks. By rank, then start time.
+std::vector<TimelineEvent> traceTimeline(Database& db, std::int64_t sessionId, int rank = -1);
 // In log order.
 std::vector<TrainStep> trainSteps(Database& db, std::int64_t sessionId);
 std::vector<TrainEvent> trainEvents(Database& db, std::int64_t sessionId);

@@ -85,7 +85,12 @@ void Workspace::migrate()
     for (const auto& m : migrations()) {
         if (m.toVersion <= current)
             continue;
+        // BEGIN IMMEDIATE serialises writers: when two connections open a new or older file at
+        // once (the GUI's threads, a CLI run), the second waits here and must then see that the
+        // first already migrated, not run the same CREATE TABLE again.
         Transaction t(m_db);
+        if (schemaVersion() >= m.toVersion)
+            continue;
         m_db.exec(m.sql);
         m_db.exec("PRAGMA user_version = " + std::to_string(m.toVersion));
         t.commit();

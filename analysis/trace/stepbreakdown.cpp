@@ -1,5 +1,6 @@
 // Per-step breakdown: the CPU ProfilerStep#N annotation is the window; GPU activity is clipped to it.
 #include <algorithm>
+#include <climits>
 
 #include "trace/intervals.h"
 #include "trace/traceanalysis.h"
@@ -98,6 +99,40 @@ std::vector<StepBreakdown> stepBreakdown(const TraceData& data, const std::vecto
         all = {};
         out.push_back(s);
     }
+    return out;
+}
+std::vector<TimelineEvent> stepTimeline(const TraceData& data, const std::vector<KernelClass>& classOfName,
+                                        std::size_t maxEvents, bool* truncated)
+{
+    std::int64_t step = -1, begin = INT64_MIN, end = INT64_MAX;
+    if (!data.steps.empty()) {
+        std::vector<StepMarker> byDuration = data.steps;
+        std::sort(byDuration.begin(), byDuration.end(), [](const StepMarker& a, const StepMarker& b) {
+            return a.durNs != b.durNs ? a.durNs < b.durNs : a.step < b.step;
+        });
+        const auto& median = byDuration[(byDuration.size() - 1) / 2];
+        step = median.step;
+        begin = median.startNs;
+        end = median.startNs + median.durNs;
+    } else if (!data.gpu.empty()) {
+        begin = INT64_MAX;
+        for (const auto& e : data.gpu)
+            begin = std::min(begin, e.startNs);
+    }
+    std::vector<const GpuEvent*> inside;
+    for (const auto& e : data.gpu)
+        if (e.category != EventCategory::GpuAnnotation && e.startNs < end && e.startNs + e.durNs > begin)
+            inside.push_back(&e);
+    std::sort(inside.begin(), inside.end(), [](const GpuEvent* a, const GpuEvent* b) { return a->startNs < b->startNs; });
+    if (truncated)
+        *truncated = inside.size() > maxEvents;
+    if (inside.size() > maxEvents)
+        inside.resize(maxEvents);
+    std::vector<TimelineEvent> out;
+    out.reserve(inside.size());
+    for (const auto* e : inside)
+        out.push_back({data.rank, step, e->stream, std::string(data.names.at(e->name)), classOf(*e, classOfName),
+                       double(e->startNs - begin) * kUsPerNs, double(e->durNs) * kUsPerNs});
     return out;
 }
 } // namespace rl::trace

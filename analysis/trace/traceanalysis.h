@@ -17,6 +17,7 @@ struct TraceAnalysis
     std::vector<StepBreakdown> steps;
     std::vector<KernelStat> kernels;          // every kernel name, by total time descending
     std::vector<TraceCollective> collectives; // grouped by (op, dtype, nranks, bytes)
+    std::vector<TimelineEvent> timeline;      // stepTimeline()
     std::vector<std::string> notes;           // facts worth telling the user (no steps, no args, ...)
 };
 
@@ -27,6 +28,14 @@ TraceAnalysis analyzeTrace(const TraceData& data, const KernelClassifier& classi
 std::vector<StepBreakdown> stepBreakdown(const TraceData& data, const std::vector<KernelClass>& classOfName);
 std::vector<KernelStat> kernelStats(const TraceData& data, const std::vector<KernelClass>& classOfName);
 std::vector<TraceCollective> traceCollectives(const TraceData& data, std::vector<std::string>* notes = nullptr);
+
+// The GPU activity (kernels, memcpy, memset; not annotations) of one representative step of the
+// rank, for the per-stream timeline: the step of median duration (a warm-up or a checkpoint step
+// is not typical), or the whole trace without step annotations. Events overlapping the step are
+// kept with times relative to its start, the first maxEvents by start time (the store stays
+// small for huge steps; *truncated tells).
+std::vector<TimelineEvent> stepTimeline(const TraceData& data, const std::vector<KernelClass>& classOfName,
+                                        std::size_t maxEvents = 20000, bool* truncated = nullptr);
 
 // The n kernels of one rank with the most total time.
 std::vector<KernelStat> topKernels(const std::vector<KernelStat>& all, int rank, std::size_t n);

@@ -55,6 +55,7 @@ void addAnalysis(SessionData& s, const TraceData& data, const KernelClassifier& 
     std::move(a.steps.begin(), a.steps.end(), std::back_inserter(s.steps));
     std::move(a.kernels.begin(), a.kernels.end(), std::back_inserter(s.kernelStats));
     std::move(a.collectives.begin(), a.collectives.end(), std::back_inserter(s.traceCollectives));
+    std::move(a.timeline.begin(), a.timeline.end(), std::back_inserter(s.timeline));
 }
 
 nlohmann::json rankFacts(const TraceData& d)

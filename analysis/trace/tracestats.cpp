@@ -234,6 +234,10 @@ TraceAnalysis analyzeTrace(const TraceData& data, const KernelClassifier& classi
     a.steps = stepBreakdown(data, classes);
     a.kernels = kernelStats(data, classes);
     a.collectives = traceCollectives(data, &a.notes);
+    bool truncated = false;
+    a.timeline = stepTimeline(data, classes, 20000, &truncated);
+    if (truncated)
+        a.notes.push_back("the timeline keeps the first 20000 GPU events of its step");
     if (data.steps.empty())
         a.notes.push_back("no ProfilerStep#N annotations: one window covers the whole trace (step -1)");
     if (data.gpu.empty())

@@ -8,6 +8,7 @@
 
 #include "importers/importer.h"
 #include "records/trainlogrecords.h"
+#include "trace/columnmapping.h"
 
 namespace rl::trace {
 
@@ -25,18 +26,16 @@ std::optional<double> findTimestamp(std::string_view line);
 int sniffTrainLog(std::string_view head, std::string_view fileName);
 ImportResult importTrainLog(ImportInput& input, const ImportOptions& options);
 
-// Which column holds what; empty = absent. stepTimeScale converts the column to milliseconds.
-struct ColumnMapping
-{
-    std::string step, loss, stepTime, tokensPerSec, tflops, mfu, wallTime, learningRate, gradNorm;
-    double stepTimeScale = 1.0; // 1000 when the column is in seconds
-    bool mfuPercent = false;    // values like 39.5 instead of 0.395
-};
 // Guesses from header names ("step"/"iteration", "loss"/"train/loss", "step_time_ms", "tps", ...).
 ColumnMapping guessColumns(const std::vector<std::string>& header);
 
+// The column names of a metrics table from the head of the file: the CSV / TSV header, or the keys
+// of the first JSON object in file order. Empty when the head is neither.
+std::vector<std::string> trainTableColumns(std::string_view head);
+
 int sniffTrainTable(std::string_view head, std::string_view fileName);
-// mapping empty (no step column) = guess from the header / first object.
+// mapping empty (no step column) = guess from the header / first object. The registry passes
+// ImportOptions::trainColumns as the mapping when the user chose one.
 ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, const ColumnMapping& mapping = {});
 
 // Fills the session of a parsed log: analysis (restarts, stalls, goodput) into params and events.

@@ -109,6 +109,7 @@ void runPeak(const PeakOptions& o)
     params["threads"] = config.threads;
     params["seconds_per_point"] = o.seconds;
     params["repeats"] = o.repeats;
+    params["expected_points"] = config.dtypes.size() * config.threads.size(); // for progress bars
     emit(wire::toJson(makeSession(kind::PeakFlops, "peakflops on " + cpu.model, params)));
     kernels::installCancelSignalHandlers();
     const bool done = kernels::runPeakFlops(config, cpu, [](const PeakFlopsPoint& p) {
@@ -164,6 +165,7 @@ void runMemBwCommand(const MemBwOptions& o)
     params["threads"] = config.threads;
     params["repeats"] = o.repeats;
     params["byte_counting"] = "STREAM: copy/scale 16 B, add/triad 24 B per element; GB = 1e9 B";
+    params["expected_points"] = params["sizes_bytes"].size() * config.threads.size() * config.kernels.size();
     emit(wire::toJson(makeSession(kind::MemBandwidth, "membw on " + cpu.model, params)));
     kernels::installCancelSignalHandlers();
     std::vector<MemBwPoint> points;
@@ -250,6 +252,7 @@ void runGemmCommand(const GemmOptions& o)
     params["blas"] = kernels::blasLibrary();
     params["threads"] = config.threads;
     params["shapes"] = config.shapes.size();
+    params["expected_points"] = config.shapes.size() * config.dtypes.size();
     if (!o.model.empty())
         params["model"] = {{"config", o.model}, {"parallel", o.parallel}, {"micro_batch", o.microBatch}};
     params["repeats"] = o.repeats;

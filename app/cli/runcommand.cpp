@@ -1,7 +1,9 @@
 // ridgeline-cli run collectives -np N [...] -- <runner args>
-// Launches ridgeline-bench under mpirun (or a hostfile, or a launcher template such as srun), stores
-// every point in the workspace as it arrives (one transaction each) and echoes it on stdout as a
-// JSON line with its session id. SIGTERM/SIGINT cancel the run on every rank.
+// ridgeline-cli run peakflops|membw|gemm -- <runner args>
+// Launches ridgeline-bench (collectives under mpirun, a hostfile or a launcher template such as
+// srun; kernel benchmarks directly), stores every point in the workspace as it arrives (one
+// transaction each) and echoes it on stdout as a JSON line with its session id. SIGTERM/SIGINT
+// cancel the run on every rank.
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include "collectives/launchcommand.h"
 #include "launcher.h"
 #include "records/wireformat.h"
+#include "store/kernelresults.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -47,34 +50,11 @@ struct RunArgs
     std::vector<std::string> benchArgs;
 };
 
-int runCollectives(const CliContext& ctx, const RunArgs& a)
+// Creates the session, runs argv, stores every record as it arrives (one transaction each: a
+// killed run keeps what it finished) and echoes it with the session id. Returns the exit code.
+int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv)
 {
-    LaunchSpec spec;
-    spec.kind = !a.templ.empty() ? LaunchSpec::Kind::Template
-                : !a.hostfile.empty() ? LaunchSpec::Kind::Hostfile : LaunchSpec::Kind::LocalMpirun;
-    spec.np = a.np;
-    spec.mpirun = a.mpirun;
-    spec.mpirunArgs = a.mpirunArgs;
-    spec.hostfile = a.hostfile;
-    spec.templ = a.templ;
-    spec.nodes = a.nodes;
-    spec.ppn = a.ppn;
-    spec.bench = a.bench.empty() ? findBench() : a.bench;
-    spec.benchArgs = a.benchArgs;
-    const auto argv = buildLaunchCommand(spec);
-    if (a.dryRun) {
-        std::cout << displayCommand(argv) << '\n';
-        return 0;
-    }
-    if (geteuid() == 0) { // Open MPI refuses root without these; MPICH ignores them
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-    }
-
     store::Workspace ws(ctx.workspacePath());
-    Session s;
-    s.kind = kind::Collectives;
-    s.title = a.title.empty() ? "collectives, " + std::to_string(a.np) + " ranks" : a.title;
     s.created = nowIso8601();
     s.host = hostName();
     s.tool = "ridgeline-bench";
@@ -82,9 +62,6 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
     s.commandLine = displayCommand(argv);
     s.status = SessionStatus::Running;
     s.writerPid = getpid();
-    s.params = {{"launcher", spec.kind == LaunchSpec::Kind::Template ? "template"
-                             : spec.kind == LaunchSpec::Kind::Hostfile ? "hostfile" : "mpirun"},
-                {"np", a.np}, {"runner_args", a.benchArgs}};
     const std::int64_t id = ws.createSession(s);
     emit(wire::toJson(s), id);
 
@@ -92,6 +69,12 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
     int points = 0;
     Launcher launcher;
     ChildResult child;
+    const auto store = [&](const auto& insert) {
+        store::Transaction t(ws.database());
+        insert(ws.database());
+        t.commit();
+        ++points;
+    };
     try {
         child = launcher.run(argv, [&](const std::string& line) {
             std::optional<wire::Record> rec;
@@ -108,10 +91,26 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
                 params["runner"] = h->session.params;
                 params["runner_host"] = h->session.host;
                 ws.setParams(id, params);
+                Session shown = s;
+                shown.params = params;
+                emit(wire::toJson(shown), id); // again, with what the runner knows (expected points)
             } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
                 ws.addCollectivePoint(id, *p);
                 ++points;
                 emit(wire::toJson(*p), id);
+            } else if (auto* g = std::get_if<GemmPoint>(&*rec)) {
+                store([&](store::Database& db) { store::insertGemm(db, id, *g); });
+                emit(wire::toJson(*g), id);
+            } else if (auto* m = std::get_if<MemBwPoint>(&*rec)) {
+                store([&](store::Database& db) { store::insertMemBw(db, id, *m); });
+                emit(wire::toJson(*m), id);
+            } else if (auto* c = std::get_if<MemCeiling>(&*rec)) {
+                store([&](store::Database& db) { store::insertMemCeiling(db, id, *c); });
+                --points; // a ceiling is derived from the points, not a point of its own
+                emit(wire::toJson(*c), id);
+            } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
+                store([&](store::Database& db) { store::insertPeakFlops(db, id, *f); });
+                emit(wire::toJson(*f), id);
             } else if (auto* e = std::get_if<wire::End>(&*rec)) {
                 end = *e;
             }
@@ -147,6 +146,54 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
     return status == SessionStatus::Complete ? 0 : 1;
 }
 
+int runCollectives(const CliContext& ctx, const RunArgs& a)
+{
+    LaunchSpec spec;
+    spec.kind = !a.templ.empty() ? LaunchSpec::Kind::Template
+                : !a.hostfile.empty() ? LaunchSpec::Kind::Hostfile : LaunchSpec::Kind::LocalMpirun;
+    spec.np = a.np;
+    spec.mpirun = a.mpirun;
+    spec.mpirunArgs = a.mpirunArgs;
+    spec.hostfile = a.hostfile;
+    spec.templ = a.templ;
+    spec.nodes = a.nodes;
+    spec.ppn = a.ppn;
+    spec.bench = a.bench.empty() ? findBench() : a.bench;
+    spec.benchArgs = a.benchArgs;
+    const auto argv = buildLaunchCommand(spec);
+    if (a.dryRun) {
+        std::cout << displayCommand(argv) << '\n';
+        return 0;
+    }
+    if (geteuid() == 0) { // Open MPI refuses root without these; MPICH ignores them
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    }
+    Session s;
+    s.kind = kind::Collectives;
+    s.title = a.title.empty() ? "collectives, " + std::to_string(a.np) + " ranks" : a.title;
+    s.params = {{"launcher", spec.kind == LaunchSpec::Kind::Template ? "template"
+                             : spec.kind == LaunchSpec::Kind::Hostfile ? "hostfile" : "mpirun"},
+                {"np", a.np}, {"runner_args", a.benchArgs}};
+    return runAndStore(ctx, std::move(s), argv);
+}
+
+// A kernel benchmark (peakflops, membw, gemm) on this machine: no MPI, the runner directly.
+int runKernelBenchmark(const CliContext& ctx, const std::string& sessionKind, const RunArgs& a)
+{
+    std::vector<std::string> argv{a.bench.empty() ? findBench() : a.bench, sessionKind};
+    argv.insert(argv.end(), a.benchArgs.begin(), a.benchArgs.end());
+    if (a.dryRun) {
+        std::cout << displayCommand(argv) << '\n';
+        return 0;
+    }
+    Session s;
+    s.kind = sessionKind;
+    s.title = a.title.empty() ? sessionKind + " on " + hostName() : a.title;
+    s.params = {{"runner_args", a.benchArgs}};
+    return runAndStore(ctx, std::move(s), argv);
+}
+
 void addRunCommand(CLI::App& app, CliContext& ctx)
 {
     auto* run = app.add_subcommand("run", "Run a benchmark and store its points as they arrive");
@@ -172,6 +219,22 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
         if (rc != 0)
             throw ExitCode{rc};
     });
+
+    // The kernel benchmarks run where ridgeline-cli runs; each is stored as a session of its kind.
+    for (const char* bench : {kind::PeakFlops, kind::MemBandwidth, kind::Gemm}) {
+        const std::string name = bench;
+        auto* cmd = run->add_subcommand(name, "ridgeline-bench " + name + " on this machine, stored as it runs");
+        auto k = std::make_shared<RunArgs>();
+        cmd->add_option("--bench", k->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
+        cmd->add_option("--title", k->title, "Session title");
+        cmd->add_flag("--dry-run", k->dryRun, "Print the command and exit");
+        cmd->add_option("runner_args", k->benchArgs, "Arguments for ridgeline-bench " + name + " (after --)");
+        cmd->callback([&ctx, k, name] {
+            const int rc = runKernelBenchmark(ctx, name, *k);
+            if (rc != 0)
+                throw ExitCode{rc};
+        });
+    }
 }
 const bool registered = registerCommand(&addRunCommand);
 } // namespace

@@ -93,7 +93,6 @@ ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
 ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
 {
     ParallelConfig p;
-    parseParallelSpec(a.parallel, p);
     p.microBatch = a.microBatch;
     p.microBatches = a.microBatches;
     p.seqLen = a.seq;
@@ -103,9 +102,7 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
     p.flashAttention = !a.noFlash;
     p.overlap = a.overlap;
     p.dtype = a.dtype;
-    if (auto why = checkParallel(c, p); !why.empty())
-        throw std::runtime_error("parallel layout: " + why);
-    return p;
+    return parallelLayout(c, a.parallel, p);
 }
 
 Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliContext& ctx)

@@ -45,7 +45,7 @@ void addStepOptions(CLI::App* cmd, StepArgs& a);
 // CONFIG as a config.json file, a configuration saved in the workspace (`ridgeline-cli config
 // save`), or a preset, in that order.
 model::ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx);
-// Throws std::runtime_error when the layout does not fit the model.
+// Throws std::invalid_argument when the layout does not parse or fit the model (model::parallelLayout).
 model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c);
 
 // Collective time source: measured fits from the workspace when asked (--calibrate), the profile

@@ -1,11 +1,13 @@
 // `ridgeline-cli export SESSION --chart KIND` for trace and training-log sessions: the step
-// breakdown of a Kineto trace (per step, mean over ranks; or summed over steps per rank) and a
+// breakdown of a Kineto trace (per step, mean over ranks; or summed over steps per rank), its
+// timeline of one step per stream, and a
 // training log's loss, step time, throughput, TFLOP/s or MFU with its restarts and stalls. Drawn by
 // the GUI's own chart code (widgets/stepbreakdownchart.h, widgets/trainlogchart.h).
 #include <stdexcept>
 
 #include "chartexporters.h"
 #include "stepbreakdownchart.h"
+#include "timelinechart.h"
 #include "trainlogchart.h"
 
 namespace rl::cli {
@@ -47,6 +49,15 @@ void exportTrainLog(const ChartExportRequest& r, charts::TrainMetric metric, con
     check(charts::TrainLogChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
 }
 
+void exportTimeline(const ChartExportRequest& r)
+{
+    const auto data = loadOne(r, kind::Trace, "trace-timeline");
+    charts::TimelineOptions o;
+    o.title = r.title;
+    QString error;
+    check(charts::TimelineChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+}
+
 // Exporters are plain function pointers, so one small function per kind.
 template <charts::TrainMetric M>
 void trainLog(const ChartExportRequest& r)
@@ -60,6 +71,9 @@ const bool registered = [] {
                            [](const ChartExportRequest& r) { exportSteps(r, charts::StepChartMode::PerStep, "trace-steps"); }});
     registerChartExporter({"trace-totals", "trace: time by kernel class summed over steps, one bar per rank",
                            [](const ChartExportRequest& r) { exportSteps(r, charts::StepChartMode::Totals, "trace-totals"); }});
+    registerChartExporter({"trace-timeline", "trace: the representative step of the first rank, one lane per GPU "
+                                             "stream, every kernel a bar (ms)",
+                           &exportTimeline});
     registerChartExporter({"trainlog", "training log: loss per step with restarts and stalls (= trainlog-loss)",
                            [](const ChartExportRequest& r) { exportTrainLog(r, charts::TrainMetric::Loss, "trainlog"); }});
     registerChartExporter({"trainlog-loss", "training log: loss per step", &trainLog<charts::TrainMetric::Loss>});

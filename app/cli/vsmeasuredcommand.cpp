@@ -46,14 +46,9 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
         const auto s = ws.session(*session);
         if (!s)
             throw std::runtime_error("no session " + std::to_string(*session) + " in " + ws.path());
-        MeasuredStep measured;
-        if (s->kind == kind::Trace)
-            measured = measuredFromTrace(store::stepBreakdowns(ws.database(), s->id));
-        else if (s->kind == kind::TrainingLog)
-            measured = measuredFromTrainLog(store::trainSteps(ws.database(), s->id));
-        else
-            throw std::runtime_error("session " + std::to_string(s->id) + " is a " + s->kind +
-                                     " session; vs-measured needs a trace or a training log");
+        // One of the two lists is empty for any session; the kind picks which one counts.
+        const MeasuredStep measured =
+            measuredFromSession(*s, store::stepBreakdowns(ws.database(), s->id), store::trainSteps(ws.database(), s->id));
         const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);

@@ -28,7 +28,15 @@ ImportController::ImportController(QObject* parent) : QObject(parent), m_tracker
 bool ImportController::isRunning() const { return m_tracker->isRunning(); }
 void ImportController::cancel() { m_tracker->cancel(); }
 
-void ImportController::start(const QStringList& paths)
+void ImportController::start(const QStringList& paths) { run(paths, {}, std::nullopt); }
+
+void ImportController::startWithColumns(const QString& path, const trace::ColumnMapping& mapping)
+{
+    run({path}, "trainlog-table", mapping); // the mapping is the format choice: no sniffing
+}
+
+void ImportController::run(const QStringList& paths, const std::string& formatId,
+                           std::optional<trace::ColumnMapping> columns)
 {
     std::vector<std::string> inputs;
     for (const auto& p : paths)
@@ -36,7 +44,7 @@ void ImportController::start(const QStringList& paths)
     const std::string workspace = m_workspace.toStdString();
     emit importStarted();
     m_tracker->start<ImportReport>(
-        [inputs, workspace](JobControl<ImportReport>& control) {
+        [inputs, workspace, formatId, columns](JobControl<ImportReport>& control) {
             ImportReport report;
             const auto files = store::expandImportPaths(inputs);
             report.filesTotal = static_cast<int>(files.size());
@@ -59,11 +67,12 @@ void ImportController::start(const QStringList& paths)
                     const QString name = QString::fromStdString(std::filesystem::path(files[i]).filename().string());
                     control.setProgress(done, total, name);
                     ImportOptions options;
+                    options.trainColumns = columns;
                     options.progress = [&control, done, total, name](std::int64_t bytes, std::int64_t) {
                         control.setProgress(done + bytes, total, name);
                         return !control.isCanceled();
                     };
-                    const auto outcome = store::importIntoWorkspace(ws, files[i], options);
+                    const auto outcome = store::importIntoWorkspace(ws, files[i], options, formatId);
                     done += sizes[i];
                     for (const auto& w : outcome.warnings)
                         report.warnings << QString::fromStdString(describeLocation(files[i], w.where) + ": " + w.message);

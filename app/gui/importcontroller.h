@@ -6,7 +6,11 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
+
+#include "trace/columnmapping.h"
 
 namespace rl {
 
@@ -33,6 +37,9 @@ public:
     void setWorkspacePath(const QString& path) { m_workspace = path; }
     // Starts an import; a running one is cancelled first (nothing of its current file is stored).
     void start(const QStringList& paths);
+    // Imports one generic training-metrics table (CSV / TSV / JSON lines) with the user's column
+    // mapping instead of the guess from its header.
+    void startWithColumns(const QString& path, const trace::ColumnMapping& mapping);
     void cancel();
     bool isRunning() const;
 
@@ -43,6 +50,8 @@ signals:
     void importCanceled();
 
 private:
+    void run(const QStringList& paths, const std::string& formatId, std::optional<trace::ColumnMapping> columns);
+
     QString m_workspace;
     JobTracker* m_tracker;
 };

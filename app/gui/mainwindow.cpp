@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -13,6 +15,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 
 #include <utility>
@@ -77,6 +80,10 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
 
     connect(m_workspace, &WorkspaceController::sessionsAvailable, this, [this](const std::vector<Session>& s) {
         m_browser->setSessions(s);
+        // Only now: the file exists and is migrated, so the trace view's own readers cannot race
+        // the first open (saved configs are re-read, so ones saved since show up).
+        m_traces->setWorkspace(m_workspace->path());
+        m_traces->setSessions(s);
         if (m_selectFirst > 0) {
             m_browser->selectFirst(std::exchange(m_selectFirst, 0));
         }
@@ -98,7 +105,15 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
                 emit chartsShown(static_cast<int>(data.sessions.size()));
             });
     connect(m_workspace, &WorkspaceController::operationFailed, this,
-            [this](const QString& message) { QMessageBox::warning(this, tr("Workspace"), message); });
+            [this](const QString& message) {
+                // Window-modal but not a nested event loop: the reply of a background job must
+                // never stop the GUI (or a test) waiting on a box nobody sees.
+                auto* box = new QMessageBox(QMessageBox::Warning, tr("Workspace"), message, QMessageBox::Ok, this);
+                box->setObjectName(QStringLiteral("workspaceError"));
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open();
+                statusBar()->showMessage(message, 10000);
+            });
     connect(m_workspace, &WorkspaceController::notesSaved, m_details, &DetailsPanel::markNotesSaved);
     connect(m_workspace, &WorkspaceController::notesSaved, this, [this] {
         statusBar()->showMessage(tr("Notes saved"), 3000);
@@ -123,12 +138,26 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
                 [this, id] { m_browser->selectSessions({id}); }, Qt::SingleShotConnection);
     });
     connect(m_run, &RunController::pointAvailable, m_charts, &ChartArea::appendPoint);
+    // Kernel points are few but their charts are recomputed from the store: at most ~3 reloads a
+    // second while a run streams, and one after each burst.
+    connect(m_run, &RunController::kernelRecordAvailable, this, [this](std::int64_t id) {
+        if (m_kernelReloadPending || std::find(m_shownIds.begin(), m_shownIds.end(), id) == m_shownIds.end())
+            return;
+        m_kernelReloadPending = true;
+        QTimer::singleShot(300, this, [this] {
+            m_kernelReloadPending = false;
+            if (m_views->currentWidget() == m_kernels)
+                m_workspace->loadKernelCharts(m_shownIds);
+        });
+    });
     connect(m_run, &RunController::progressChanged, this, [this](int done, int expected) {
         showProgress(tr("Benchmark: %1 of %2 points").arg(done).arg(expected),
                      expected > 0 ? int(qint64(done) * 1000 / expected) : -1);
     });
     connect(m_run, &RunController::runFinished, this, [this](std::int64_t, const QString& status, const QString& msg) {
         hideProgress();
+        if (m_views->currentWidget() == m_kernels) // the last points and the ceilings
+            m_workspace->loadKernelCharts(m_shownIds);
         statusBar()->showMessage(msg.isEmpty() ? tr("Benchmark %1").arg(status)
                                                : tr("Benchmark %1: %2").arg(status, msg), 10000);
         m_workspace->reloadSessions();
@@ -179,6 +208,16 @@ void MainWindow::importPaths(const QStringList& paths)
     }
     showProgress(tr("Importing…"), -1);
     m_import->start(paths);
+}
+
+void MainWindow::importWithColumnMapping(const QString& path, const trace::ColumnMapping& mapping)
+{
+    if (m_import->isRunning()) {
+        statusBar()->showMessage(tr("An import is running; wait for it or cancel it first"), 5000);
+        return;
+    }
+    showProgress(tr("Importing…"), -1);
+    m_import->startWithColumns(path, mapping);
 }
 
 void MainWindow::onSelection(const std::vector<std::int64_t>& ids)

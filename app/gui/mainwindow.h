@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "chartdata.h"
+#include "trace/columnmapping.h"
 
 class QLabel;
 class QMenu;
@@ -39,8 +40,13 @@ public:
     void openWorkspace(const QString& path);
     QString workspacePath() const;
     void importPaths(const QStringList& paths);
+    // A generic training-metrics table imported with the given column mapping (the dialog's answer).
+    void importWithColumnMapping(const QString& path, const trace::ColumnMapping& mapping);
     // After the next session list arrives, select its first `count` sessions (charts show data).
     void selectFirstOnLoad(int count);
+    // Runs `ridgeline-cli ARGS` (a kernel benchmark: run peakflops|membw|gemm); the new session is
+    // selected and its charts reload as points arrive. cli: the program, empty for findCli().
+    void startKernelBenchmark(const QStringList& cliArguments, const QString& cli = {});
 
     SessionBrowser* sessionBrowser() const { return m_browser; }
     ChartArea* chartArea() const { return m_charts; }
@@ -64,7 +70,9 @@ private:
     void newWorkspace();
     void chooseWorkspace();
     void chooseImport();
+    void chooseMappedImport();
     void newBenchmark();
+    void newKernelBenchmark();
     void showMoeExplorer();
     void showSizing();
     void showProfiles();
@@ -96,5 +104,6 @@ private:
     QToolButton* m_cancel;
     int m_selectFirst = 0;
     std::vector<std::int64_t> m_shownIds;
+    bool m_kernelReloadPending = false;
 };
 } // namespace rl

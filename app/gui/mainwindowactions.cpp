@@ -9,8 +9,10 @@
 #include "benchmarkdialog.h"
 #include "chartarea.h"
 #include "collectivechart.h"
+#include "columnmappingdialog.h"
 #include "mainwindow.h"
 #include "configeditor.h"
+#include "kernelbenchmarkdialog.h"
 #include "moeexplorer.h"
 #include "profileeditor.h"
 #include "sizingwindow.h"
@@ -42,8 +44,15 @@ void MainWindow::createMenus()
     file->addSeparator();
     add(file, tr("&Import…"), tr("Import benchmark output, traces or logs (files or folders; drop them on the window too)"),
         &MainWindow::chooseImport, QKeySequence(tr("Ctrl+I")));
+    add(file, tr("Import training log with column &mapping…"),
+        tr("Import a CSV, TSV or JSON-lines metrics table choosing which column holds the step, loss, step time, "
+           "throughput and MFU"),
+        &MainWindow::chooseMappedImport);
     add(file, tr("New collective &benchmark…"), tr("Run a collective sweep with ridgeline-bench"),
         &MainWindow::newBenchmark, QKeySequence(tr("Ctrl+B")));
+    add(file, tr("New &kernel benchmark…"),
+        tr("Measure peak FLOP/s, memory bandwidth or a GEMM sweep on this machine; the charts grow as it runs"),
+        &MainWindow::newKernelBenchmark, QKeySequence(tr("Ctrl+Shift+B")));
     file->addSeparator();
     add(file, tr("Export &chart…"), tr("Save the current chart as PNG, SVG or PDF"), &MainWindow::exportChart,
         QKeySequence(tr("Ctrl+E")));
@@ -117,6 +126,19 @@ void MainWindow::chooseImport()
     importPaths(files);
 }
 
+void MainWindow::chooseMappedImport()
+{
+    const QString f = QFileDialog::getOpenFileName(this, tr("Import training log with column mapping"),
+                                                   m_settings->lastImportDir(),
+                                                   tr("Metrics tables (*.csv *.tsv *.jsonl *.json *.gz);;All files (*)"));
+    if (f.isEmpty())
+        return;
+    m_settings->setLastImportDir(QFileInfo(f).absolutePath());
+    ColumnMappingDialog dialog(f, this);
+    if (dialog.exec() == QDialog::Accepted)
+        importWithColumnMapping(f, dialog.mapping());
+}
+
 void MainWindow::newBenchmark()
 {
     if (m_run->isRunning()) {
@@ -129,6 +151,25 @@ void MainWindow::newBenchmark()
     const BenchmarkConfig c = dialog.config();
     showProgress(tr("Benchmark starting…"), -1);
     m_run->start(RunController::findCli(), c.cliArguments(workspacePath()), c.expectedPoints());
+}
+
+void MainWindow::newKernelBenchmark()
+{
+    if (m_run->isRunning()) {
+        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+        return;
+    }
+    KernelBenchmarkDialog dialog(RunController::findCli(), workspacePath(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    startKernelBenchmark(dialog.cliArguments());
+}
+
+void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QString& cli)
+{
+    showProgress(tr("Benchmark starting…"), -1);
+    // The runner tells how many points it will measure; until then the bar is indeterminate.
+    m_run->start(cli.isEmpty() ? RunController::findCli() : cli, cliArguments, 0);
 }
 
 void MainWindow::exportChart()

@@ -105,13 +105,28 @@ void RunController::handleLine(const QByteArray& line)
     } catch (const std::exception&) {
         return; // not a record (launcher chatter); the CLI already passed it to stderr
     }
-    if (std::holds_alternative<wire::SessionHeader>(*rec)) {
+    if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
+        // The CLI repeats the header once the runner said how many points it will measure.
+        const auto& runner = h->session.params.value("runner", nlohmann::json::object());
+        if (runner.is_object() && runner.value("expected_points", 0) > 0)
+            m_expected = runner.value("expected_points", 0);
+        if (sessionId == m_sessionId && m_sessionId != 0) {
+            emit progressChanged(m_points, std::max(m_expected, m_points));
+            return;
+        }
         m_sessionId = sessionId;
         emit runStarted(m_sessionId);
     } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
         ++m_points;
         emit pointAvailable(sessionId, *p);
         emit progressChanged(m_points, std::max(m_expected, m_points));
+    } else if (std::holds_alternative<GemmPoint>(*rec) || std::holds_alternative<MemBwPoint>(*rec) ||
+               std::holds_alternative<PeakFlopsPoint>(*rec)) {
+        ++m_points;
+        emit kernelRecordAvailable(sessionId);
+        emit progressChanged(m_points, std::max(m_expected, m_points));
+    } else if (std::holds_alternative<MemCeiling>(*rec)) {
+        emit kernelRecordAvailable(sessionId); // derived from the points: no progress of its own
     } else if (auto* e = std::get_if<wire::End>(&*rec)) {
         m_sawEnd = true;
         emit runFinished(sessionId, QString::fromLatin1(toString(e->status)), QString::fromStdString(e->message));

@@ -1,6 +1,7 @@
 #pragma once
-// Runs a benchmark as a ridgeline-cli process (hotspot's PerfRecord): the CLI stores every point
-// in the workspace itself and echoes it as a JSON line, which this class turns into signals.
+// Runs a benchmark (collectives, or a kernel benchmark) as a ridgeline-cli process (hotspot's
+// PerfRecord): the CLI stores every point in the workspace itself and echoes it as a JSON line,
+// which this class turns into signals.
 // Cancel sends SIGTERM; the CLI forwards it to every rank and marks the session cancelled.
 #include <QObject>
 #include <QPointer>
@@ -35,6 +36,8 @@ public:
 signals:
     void runStarted(std::int64_t sessionId);
     void pointAvailable(std::int64_t sessionId, const rl::CollectivePoint& point);
+    // A kernel benchmark stored a point or a ceiling (the view reloads them from the store).
+    void kernelRecordAvailable(std::int64_t sessionId);
     void progressChanged(int done, int expected);
     void runFinished(std::int64_t sessionId, const QString& status, const QString& message);
     void runFailed(const QString& message);

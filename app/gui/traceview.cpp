@@ -5,15 +5,20 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "collectivesvsbenchmarkpanel.h"
 #include "kernelstatmodel.h"
+#include "predictedvsmeasuredpanel.h"
 #include "stepbreakdownchart.h"
+#include "timelinechart.h"
 #include "trainlogchart.h"
 
 namespace rl {
 
 TraceView::TraceView(QWidget* parent)
     : QTabWidget(parent), m_steps(new charts::StepBreakdownChart), m_trainLog(new charts::TrainLogChart),
-      m_kernels(new charts::KernelStatModel(this)), m_kernelProxy(new charts::KernelStatProxy(this))
+      m_kernels(new charts::KernelStatModel(this)), m_kernelProxy(new charts::KernelStatProxy(this)),
+      m_vsMeasured(new PredictedVsMeasuredPanel), m_vsBenchmark(new CollectivesVsBenchmarkPanel),
+      m_timeline(new charts::TimelineChart)
 {
     m_kernelProxy->setSourceModel(m_kernels);
     m_kernelTable = new QTableView;
@@ -39,6 +44,16 @@ TraceView::TraceView(QWidget* parent)
     setTabToolTip(0, tr("Where each step's time went: compute by class, exposed communication, idle (ms)"));
     setTabToolTip(1, tr("Kernels by total time: count, total, mean, share"));
     setTabToolTip(2, tr("Loss, step time, throughput, TFLOP/s and MFU per step, with restarts and stalls"));
+    setTabToolTip(addTab(m_timeline, tr("Timeline")),
+                  tr("One representative step of a rank, per GPU stream: every kernel, copy and collective (ms)"));
+    m_vsMeasured->setObjectName(QStringLiteral("predictedVsMeasured"));
+    setTabToolTip(addTab(m_vsMeasured, tr("Predicted vs measured")),
+                  tr("The sizing model's step for a config, device and layout next to the trace's or log's "
+                     "(ridgeline-cli vs-measured)"));
+    m_vsBenchmark->setObjectName(QStringLiteral("collectivesVsBenchmark"));
+    setTabToolTip(addTab(m_vsBenchmark, tr("Collectives vs benchmark")),
+                  tr("The trace's collectives against a collective benchmark's busbw at the same size "
+                     "(ridgeline-cli trace-collectives)"));
 }
 
 void TraceView::setData(const std::vector<charts::TraceChartData>& sessions)
@@ -51,12 +66,29 @@ void TraceView::setData(const std::vector<charts::TraceChartData>& sessions)
         if (s.isTrainingLog() && !log)
             log = &s;
     }
+    // Taken before the tabs are enabled: QTabBar moves off a tab as it disables it.
+    QWidget* shown = currentWidget();
     m_steps->setData(trace ? *trace : charts::TraceChartData{});
     m_kernels->setData(trace ? *trace : charts::TraceChartData{});
     m_trainLog->setData(log ? *log : charts::TraceChartData{});
+    m_timeline->setData(trace ? *trace : charts::TraceChartData{});
     setTabEnabled(0, trace != nullptr);
     setTabEnabled(1, trace != nullptr);
     setTabEnabled(2, log != nullptr);
-    setCurrentIndex(trace ? (currentIndex() == 2 ? 0 : currentIndex()) : 2);
+    m_vsMeasured->setSession(trace ? *trace : log ? *log : charts::TraceChartData{});
+    m_vsBenchmark->setSession(trace ? *trace : charts::TraceChartData{});
+    setTabEnabled(indexOf(m_vsMeasured), trace || log);
+    setTabEnabled(indexOf(m_vsBenchmark), trace != nullptr);
+    setTabEnabled(indexOf(m_timeline), trace != nullptr);
+    // Stay on the tab the user chose while it has something to show.
+    setCurrentWidget(isTabEnabled(indexOf(shown)) ? shown : widget(trace ? 0 : 2));
 }
+
+void TraceView::setWorkspace(const QString& path)
+{
+    m_vsMeasured->setWorkspace(path);
+    m_vsBenchmark->setWorkspace(path);
+}
+
+void TraceView::setSessions(const std::vector<Session>& sessions) { m_vsBenchmark->setSessions(sessions); }
 } // namespace rl

@@ -12,10 +12,13 @@ class QLineEdit;
 class QTableView;
 
 namespace rl {
+class CollectivesVsBenchmarkPanel;
+class PredictedVsMeasuredPanel;
 namespace charts {
 class KernelStatModel;
 class KernelStatProxy;
 class StepBreakdownChart;
+class TimelineChart;
 class TrainLogChart;
 }
 
@@ -26,9 +29,16 @@ public:
     explicit TraceView(QWidget* parent = nullptr);
 
     void setData(const std::vector<charts::TraceChartData>& sessions);
+    // The open workspace (saved model configs, benchmark points; call again to re-read the saved
+    // configs) and its session list (the collective benchmarks to compare a trace with).
+    void setWorkspace(const QString& path);
+    void setSessions(const std::vector<Session>& sessions);
     charts::StepBreakdownChart* stepChart() const { return m_steps; }
     charts::TrainLogChart* trainLogChart() const { return m_trainLog; }
     QTableView* kernelTable() const { return m_kernelTable; }
+    PredictedVsMeasuredPanel* predictedVsMeasured() const { return m_vsMeasured; }
+    CollectivesVsBenchmarkPanel* collectivesVsBenchmark() const { return m_vsBenchmark; }
+    charts::TimelineChart* timelineChart() const { return m_timeline; }
 
 private:
     charts::StepBreakdownChart* m_steps;
@@ -38,5 +48,8 @@ private:
     QTableView* m_kernelTable;
     QLineEdit* m_kernelFilter;
     QWidget* m_kernelPage;
+    PredictedVsMeasuredPanel* m_vsMeasured;
+    CollectivesVsBenchmarkPanel* m_vsBenchmark;
+    charts::TimelineChart* m_timeline;
 };
 } // namespace rl

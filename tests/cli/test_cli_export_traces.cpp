@@ -99,6 +99,7 @@ struct KindCase
 const KindCase kCases[] = {
     {"trace-steps", 1, "Time per step (ms)", "step,rank,gemm_ms,"},
     {"trace-totals", 1, "(ms)", "rank,steps,gemm_ms,"},
+    {"trace-timeline", 1, "Time from the step's start (ms)", "rank,step,stream,class,start_us,duration_us,name"},
     {"trainlog", 2, "Loss", "step,segment,redone,wall_s,loss"},
     {"trainlog-loss", 2, "Loss", "step,segment,redone,wall_s,loss"},
     {"trainlog-steptime", 2, "Step time (ms)", "step,segment,redone,wall_s,step_time_ms"},

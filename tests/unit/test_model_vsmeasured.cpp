@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "model/predictedvsmeasured.h"
 
@@ -83,4 +85,42 @@ TEST(VsMeasured, GapsAreOrderedAndMfuFollowsTheMeasuredStep)
     EXPECT_EQ(c.largestGaps[0].rfind("exposed communication: measured 40", 0), 0u) << c.largestGaps[0];
     EXPECT_EQ(c.largestGaps[1].rfind("idle and bubble", 0), 0u) << c.largestGaps[1];
     EXPECT_EQ(c.largestGaps[2].rfind("compute", 0), 0u) << c.largestGaps[2];
+}
+
+TEST(VsMeasured, SessionKindPicksTheRecordsAndOtherKindsAreRefused)
+{
+    const std::vector<StepBreakdown> trace{step(0, 1, 100, 60, 30, 10), step(1, 1, 120, 70, 40, 10)};
+    TrainStep logged;
+    logged.step = 10;
+    logged.stepTimeMs = 500;
+    const std::vector<TrainStep> log{logged};
+    Session s;
+    s.id = 7;
+    s.kind = kind::Trace;
+    EXPECT_DOUBLE_EQ(measuredFromSession(s, trace, log).stepSeconds, 0.120); // the slowest rank
+    s.kind = kind::TrainingLog;
+    EXPECT_DOUBLE_EQ(measuredFromSession(s, trace, log).stepSeconds, 0.500);
+    s.kind = kind::Collectives;
+    try {
+        measuredFromSession(s, trace, log);
+        FAIL() << "a collective session has no step to compare";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("needs a trace or a training log"), std::string::npos) << e.what();
+    }
+}
+
+TEST(VsMeasured, ParallelLayoutKeepsTheBaseAndChecksTheModel)
+{
+    ModelConfig dense;
+    dense.layers = 32;
+    ParallelConfig base;
+    base.microBatch = 4;
+    base.zeroStage = 1;
+    const auto p = parallelLayout(dense, "dp=16,tp=2", base);
+    EXPECT_EQ(p.dp, 16);
+    EXPECT_EQ(p.tp, 2);
+    EXPECT_EQ(p.microBatch, 4);
+    EXPECT_EQ(p.zeroStage, 1);
+    EXPECT_THROW(parallelLayout(dense, "dp=8,pp=3", base), std::invalid_argument); // 32 layers
+    EXPECT_THROW(parallelLayout(dense, "dp=x", base), std::invalid_argument);
 }

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 #include <unistd.h>
 
 #include "store/database.h"
@@ -140,4 +142,33 @@ TEST(Store, RefusesNewerSchema)
         ws.database().exec("PRAGMA user_version = 999");
     }
     EXPECT_THROW(Workspace{file}, store::StoreError);
+}
+
+// Several connections opening the same new file at once (the GUI's worker threads and a CLI run
+// do): one migrates, the others wait and find the schema in place; nobody fails.
+TEST(Store, ConcurrentOpensOfANewWorkspaceMigrateOnce)
+{
+    for (int round = 0; round < 20; ++round) {
+        const fs::path db = fs::temp_directory_path() /
+                            ("rl_test_concurrent_" + std::to_string(::getpid()) + "_" + std::to_string(round) + ".db");
+        fs::remove(db);
+        std::vector<std::thread> threads;
+        std::vector<std::string> errors(4);
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                try {
+                    store::Workspace ws(db.string());
+                    if (ws.schemaVersion() != store::latestSchemaVersion())
+                        errors[std::size_t(t)] = "schema " + std::to_string(ws.schemaVersion());
+                } catch (const std::exception& e) {
+                    errors[std::size_t(t)] = e.what();
+                }
+            });
+        for (auto& th : threads)
+            th.join();
+        for (const auto& e : errors)
+            EXPECT_EQ(e, "") << "round " << round;
+        for (const char* suffix : {"", "-wal", "-shm"})
+            fs::remove(db.string() + suffix);
+    }
 }

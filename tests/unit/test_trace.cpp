@@ -2,6 +2,7 @@
 // hand-built traces with known breakdowns, and broken inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -192,6 +193,49 @@ TEST(TraceBreakdown, HandBuiltTwoStepTrace)
     EXPECT_NEAR(roof[0].intensity, 2000, 1e-3);       // 6e11 FLOP / 0.3e9 B
     EXPECT_NEAR(roof[0].flopsPerSec, 2e15, 2e15 * 1e-6); // 6e11 FLOP / 300 µs
     EXPECT_EQ(s.session.params["nccl_version"], "2.21.5");
+}
+
+// The timeline keeps the GPU activity of the median step (both last 1000 µs: the earlier one),
+// relative to its start, in start order; the annotation is not activity, the kernel running past
+// the step end is kept whole, and the next step's attention kernel is not in it.
+TEST(TraceTimeline, RepresentativeStepPerStream)
+{
+    const ImportResult r = importFile(kData + "handmade_two_steps.json");
+    ASSERT_TRUE(r.ok) << r.error;
+    const auto& t = r.sessions[0].timeline;
+    ASSERT_EQ(t.size(), 5u);
+    const double starts[] = {100, 300, 500, 700, 900}, durations[] = {300, 300, 50, 50, 200};
+    const int streams[] = {7, 20, 7, 7, 7};
+    const KernelClass classes[] = {KernelClass::Gemm, KernelClass::Communication, KernelClass::Other,
+                                   KernelClass::Memcpy, KernelClass::Other};
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        EXPECT_EQ(t[i].rank, 3);
+        EXPECT_EQ(t[i].step, 1);
+        EXPECT_DOUBLE_EQ(t[i].startUs, starts[i]) << i;
+        EXPECT_DOUBLE_EQ(t[i].durUs, durations[i]) << i;
+        EXPECT_EQ(t[i].stream, streams[i]) << i;
+        EXPECT_EQ(t[i].kernelClass, classes[i]) << i;
+    }
+    EXPECT_EQ(t[1].name.rfind("ncclDevKernel_AllReduce", 0), 0u);
+
+    // The median by duration, and the cap.
+    trace::TraceData d;
+    d.rank = 1;
+    const auto k = d.names.intern("k");
+    d.steps = {{1, 0, 100}, {2, 100, 300}, {3, 400, 200}}; // ns: durations 100, 300, 200 -> step 3
+    for (std::int64_t at = 0; at < 600; at += 50)
+        d.gpu.push_back({at, 10, k, at % 100 == 0 ? 1 : 2, 0, trace::EventCategory::Kernel, -1, 0, 0});
+    const std::vector<KernelClass> classOf(d.names.size(), KernelClass::Gemm);
+    bool truncated = true;
+    auto step3 = trace::stepTimeline(d, classOf, 100, &truncated);
+    EXPECT_FALSE(truncated);
+    ASSERT_EQ(step3.size(), 4u); // 400, 450, 500, 550 ns
+    EXPECT_EQ(step3[0].step, 3);
+    EXPECT_DOUBLE_EQ(step3[1].startUs, 0.05);
+    EXPECT_EQ(step3[1].stream, 2);
+    auto capped = trace::stepTimeline(d, classOf, 3, &truncated);
+    EXPECT_TRUE(truncated);
+    EXPECT_EQ(capped.size(), 3u);
 }
 
 TEST(TraceBreakdown, FolderOfRanksAndStragglers)
@@ -388,6 +432,20 @@ TEST(TraceStore, RoundTripAggregatedRows)
         EXPECT_GE(top[0].totalUs, top[4].totalUs);
         const auto cs = store::traceCollectives(ws.database(), id);
         EXPECT_EQ(cs.size(), 7u);
+        // The timeline of the representative step comes back in start order, inside that step.
+        const auto timeline = store::traceTimeline(ws.database(), id);
+        ASSERT_FALSE(timeline.empty());
+        const auto step = std::find_if(steps.begin(), steps.end(), [&](const StepBreakdown& b) {
+            return b.step == timeline[0].step;
+        });
+        ASSERT_NE(step, steps.end());
+        for (std::size_t i = 0; i < timeline.size(); ++i) {
+            EXPECT_LT(timeline[i].startUs, step->stepUs);
+            EXPECT_GT(timeline[i].startUs + timeline[i].durUs, 0.0);
+            if (i)
+                EXPECT_GE(timeline[i].startUs, timeline[i - 1].startUs);
+        }
+        EXPECT_TRUE(store::traceTimeline(ws.database(), id, 99).empty());
     }
     fs::remove(db);
     fs::remove(db.string() + "-wal");

@@ -185,6 +185,41 @@ TEST(TrainLog, ExplicitColumnMapping)
     EXPECT_TRUE(std::isnan(r.sessions[0].trainSteps[0].stepTimeMs));
 }
 
+TEST(TrainLog, TableColumnsComeFromTheHeaderOrTheFirstObjectInFileOrder)
+{
+    EXPECT_EQ(trace::trainTableColumns("it,\"lm loss\",elapsed (s)\r\n1,2,3\n"),
+              (std::vector<std::string>{"it", "lm loss", "elapsed (s)"}));
+    EXPECT_EQ(trace::trainTableColumns("step\tloss\n1\t2\n"), (std::vector<std::string>{"step", "loss"}));
+    EXPECT_EQ(trace::trainTableColumns("\n{\"step\": 1, \"loss\": 2.5, \"b\": 0}\n"),
+              (std::vector<std::string>{"step", "loss", "b"}));
+    EXPECT_TRUE(trace::trainTableColumns("").empty());
+    EXPECT_TRUE(trace::trainTableColumns("{not json\n").empty());
+}
+
+// A custom logger's column names defeat the guess (no step column): the file is not recognised
+// until the user maps the columns, which ImportOptions carries to the table importer.
+TEST(TrainLog, ImportOptionsColumnMappingImportsAnUnguessableTable)
+{
+    const std::string path = kLogs + "custom_logger_odd_columns.csv";
+    EXPECT_FALSE(importFile(path).ok);
+    ImportOptions options;
+    trace::ColumnMapping m;
+    m.step = "it";
+    m.stepTime = "iter time (s)";
+    m.stepTimeScale = 1000;
+    m.mfu = "mfu (%)";
+    m.mfuPercent = true;
+    options.trainColumns = m;
+    const ImportResult r = importFile(path, options, "trainlog-table");
+    ASSERT_TRUE(r.ok) << r.error;
+    const auto& steps = r.sessions.at(0).trainSteps;
+    ASSERT_EQ(steps.size(), 6u);
+    EXPECT_EQ(steps[0].step, 10);
+    EXPECT_NEAR(steps[0].stepTimeMs, 1482, 1e-9);
+    EXPECT_NEAR(steps[0].mfu, 0.384, 1e-12);
+    EXPECT_TRUE(std::isnan(steps[0].loss)); // not mapped
+}
+
 TEST(TrainLog, EmptyAndStepLessLogsAreRejected)
 {
     EXPECT_FALSE(importFile(kLogs + "empty.log").ok);

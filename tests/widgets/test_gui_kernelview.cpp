@@ -8,10 +8,13 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 
+#include "kernelbenchmarkdialog.h"
 #include "kernelview.h"
 #include "mainwindow.h"
 #include "membwchart.h"
 #include "rooflinechart.h"
+#include "runcontroller.h"
+#include "store/kernelresults.h"
 #include "sessionbrowser.h"
 #include "settings.h"
 #include "store/workspace.h"
@@ -93,4 +96,57 @@ TEST(GuiKernelView, KernelSessionsGetTheRooflineAndBandwidthViews)
     EXPECT_EQ(views->currentWidget(), kernels);
     EXPECT_EQ(sourceCount(rl::charts::PointSource::Trace), 1); // the one GEMM with kernel_flop
     EXPECT_GT(sourceCount(rl::charts::PointSource::Imported), 0); // rocblas-bench is an import
+}
+
+// A kernel benchmark started from the window, as "New kernel benchmark…" starts it: the session is
+// selected at once, the kernel view shows it, progress counts to the runner's own total, and the
+// roofline holds every GEMM when it ends; every point is in the store.
+TEST(GuiKernelView, AKernelBenchmarkRunFromTheWindowFillsItsChartsAsItRuns)
+{
+    QTemporaryDir dir;
+    const QString ws = dir.filePath(QStringLiteral("ws.db"));
+    qputenv("RIDGELINE_NO_DIALOGS", "1");
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::MainWindow window{&settings};
+    window.resize(1300, 800);
+    window.show();
+    QSignalSpy shown(&window, &rl::MainWindow::sessionsShown);
+    window.openWorkspace(ws);
+    ASSERT_TRUE(shown.wait(15000));
+
+    rl::KernelBenchmarkDialog dialog(QStringLiteral(RIDGELINE_CLI_BIN), ws);
+    dialog.setBenchmark(QStringLiteral("gemm"));
+    EXPECT_TRUE(dialog.runnerArguments().contains(QStringLiteral("-m "))) << "each kind has its defaults";
+    dialog.setRunnerArguments(QStringLiteral("-m 64:256:64 --dtypes float32 --repeats 1 --budget 0.02 --threads 1 --no-peak"));
+    EXPECT_TRUE(dialog.previewText().contains(QStringLiteral("run gemm -- -m 64:256:64"))) << dialog.previewText().toStdString();
+
+    auto* run = window.runController();
+    QSignalSpy records(run, &rl::RunController::kernelRecordAvailable);
+    QSignalSpy progress(run, &rl::RunController::progressChanged);
+    QSignalSpy finished(run, &rl::RunController::runFinished);
+    QSignalSpy failed(run, &rl::RunController::runFailed);
+    QSignalSpy charts(&window, &rl::MainWindow::chartsShown);
+    window.startKernelBenchmark(dialog.cliArguments(), QStringLiteral(RIDGELINE_CLI_BIN));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, 120000));
+    ASSERT_TRUE(failed.isEmpty()) << failed.first().first().toString().toStdString();
+    EXPECT_EQ(finished.first().at(1).toString(), QStringLiteral("complete"));
+    EXPECT_EQ(records.size(), 4);
+    ASSERT_FALSE(progress.isEmpty());
+    EXPECT_EQ(progress.last().at(0).toInt(), 4);
+    EXPECT_EQ(progress.last().at(1).toInt(), 4) << "the total comes from the runner's header";
+
+    rl::store::Workspace store(ws.toStdString());
+    const auto session = store.session(run->sessionId());
+    ASSERT_TRUE(session);
+    EXPECT_EQ(session->kind, rl::kind::Gemm);
+    EXPECT_EQ(session->status, rl::SessionStatus::Complete);
+    EXPECT_EQ(rl::store::gemmPoints(store.database(), run->sessionId()).size(), 4u);
+
+    auto* kernels = window.findChild<rl::KernelView*>();
+    auto* views = window.findChild<QStackedWidget*>();
+    ASSERT_TRUE(rl::testing::waitFor([&] {
+        const auto& g = kernels->roofline()->geometry().gemm;
+        return views->currentWidget() == kernels && !g.empty() && g.front().points.size() == 4;
+    }, 15000));
+    EXPECT_EQ(kernels->roofline()->geometry().gemm.front().source, rl::charts::PointSource::Measured);
 }

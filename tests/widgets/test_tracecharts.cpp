@@ -5,9 +5,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include <QAbstractItemModelTester>
 #include <QBarSet>
+#include <QCategoryAxis>
+#include <QChartView>
 #include <QChart>
 #include <QImage>
 #include <QLegend>
@@ -15,13 +18,16 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
+#include <QTest>
 #include <QValueAxis>
 
 #include "kernelstatmodel.h"
+#include "spancloud.h"
 #include "stepbreakdownchart.h"
 #include "store/fileimport.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "timelinechart.h"
 #include "trainlogchart.h"
 
 using namespace rl;
@@ -290,4 +296,63 @@ TEST(KernelStatModel, SortsNumericallyThroughTheProxy)
     proxy.setClassFilter(std::nullopt);
     proxy.setNameFilter(QStringLiteral("no such kernel"));
     EXPECT_EQ(proxy.rowCount(), 0);
+}
+
+// The timeline of the hand-built trace: step 1 of rank 3 (both steps last 1 ms; the earlier one is
+// the median), one lane per stream, every activity a bar at its stored time, hover names it.
+TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(RIDGELINE_TEST_DATA "/traces/handmade_two_steps.json"));
+    ASSERT_EQ(data.timeline.size(), 5u);
+    TimelineChart chart;
+    chart.resize(1100, 600);
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    chart.setData(data);
+    QTest::qWait(50);
+    const auto* spans = SpanCloud::of(chart.chart());
+    ASSERT_TRUE(spans);
+    ASSERT_EQ(spans->spans().size(), 5u);
+    EXPECT_DOUBLE_EQ(spans->spans()[0].start, 0.1); // ms from the step start
+    EXPECT_DOUBLE_EQ(spans->spans()[0].end, 0.4);
+    EXPECT_DOUBLE_EQ(spans->spans()[1].lane, 1.0); // the NCCL kernel on stream 20, the second lane
+    EXPECT_DOUBLE_EQ(spans->spans()[4].end, 1.1);  // runs past the step end: kept whole
+    auto* y = qobject_cast<QCategoryAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    ASSERT_TRUE(y);
+    EXPECT_EQ(y->categoriesLabels(), (QStringList{QStringLiteral("stream 7"), QStringLiteral("stream 20")}));
+    auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+    ASSERT_TRUE(x);
+    EXPECT_TRUE(x->titleText().contains(QStringLiteral("(ms)")));
+    EXPECT_DOUBLE_EQ(x->max(), 1.1);
+    QStringList legend;
+    for (auto* s : seriesOf<QScatterSeries>(chart.chart()))
+        legend << s->name();
+    EXPECT_EQ(legend, (QStringList{QStringLiteral("GEMM"), QStringLiteral("Communication"),
+                                   QStringLiteral("Memcpy / memset"), QStringLiteral("Other compute")}));
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("step 1"))) << chart.title().toStdString();
+
+    // Hovering the GEMM bar names it; the empty lane area names nothing.
+    const auto centre = [&](std::size_t i) {
+        return chart.view()->mapFromScene(chart.chart()->mapToScene(spans->rectOf(i).center()));
+    };
+    QTest::mouseMove(chart.view()->viewport(), centre(0));
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("sm90_xmma_gemm"))) << chart.hoverText().toStdString();
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("GEMM, stream 7")));
+    QTest::mouseMove(chart.view()->viewport(), centre(1) - QPoint(0, 200));
+    EXPECT_TRUE(chart.hoverText().isEmpty());
+
+    // Exports: the image is drawn, the CSV has one row per bar.
+    const std::string png = (w.dir / "timeline.png").string(), csv = (w.dir / "timeline.csv").string();
+    QString error;
+    ASSERT_TRUE(chart.exportTo(QString::fromStdString(png), &error)) << error.toStdString();
+    const QImage image(QString::fromStdString(png));
+    EXPECT_EQ(image.size(), QSize(1600, 900));
+    ASSERT_TRUE(chart.exportTo(QString::fromStdString(csv), &error)) << error.toStdString();
+    std::ifstream in(csv);
+    std::string line;
+    int lines = 0;
+    while (std::getline(in, line))
+        ++lines;
+    EXPECT_EQ(lines, 6);
 }

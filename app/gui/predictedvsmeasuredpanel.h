@@ -1,0 +1,79 @@
+#pragma once
+// The trace view's "Predicted vs measured" tab: the sizing model's step for a chosen model config,
+// hardware profile and parallel layout next to what the shown trace or training log measured, as
+// `ridgeline-cli vs-measured` prints it, with the largest gaps named. Closed-form (microseconds),
+// so it recomputes on the GUI thread on every edit; only the workspace's saved configs are read in
+// the background.
+#include <optional>
+
+#include <QWidget>
+
+#include "model/predictedvsmeasured.h"
+#include "tracechartdata.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace rl {
+
+class JobTracker;
+
+class PredictedVsMeasuredPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    // Rows of the table (columns are the quantities, with their units in the headers).
+    enum Row { PredictedRow, MeasuredRow, GapRow, RatioRow, RowCount };
+
+    explicit PredictedVsMeasuredPanel(QWidget* parent = nullptr);
+
+    // The session to compare against (a trace or a training log); an empty one clears the panel.
+    void setSession(const charts::TraceChartData& data);
+    // Offers the configurations saved in this workspace next to the presets.
+    void setWorkspace(const QString& path);
+
+    // Inputs, for the trace view's callers and tests.
+    void setModelConfig(const QString& name); // a preset or a saved configuration
+    void setHardware(const QString& id);
+    void setParallel(const QString& spec);
+    void setMicroBatch(int sequences);
+    void setSequenceLength(int tokens);
+
+    // The model inputs last evaluated, and the result; none when the inputs are invalid.
+    const std::optional<model::PredictionComparison>& comparison() const { return m_comparison; }
+    QString problem() const { return m_problemText; }
+    QTableWidget* table() const { return m_table; }
+
+signals:
+    void comparisonChanged();
+    void savedConfigsLoaded(const QStringList& names);
+
+private:
+    void scheduleRecompute();
+    void recompute();
+    void showComparison();
+    model::ModelConfig chosenConfig() const;
+
+    QComboBox* m_config;
+    QComboBox* m_hardware;
+    QLineEdit* m_parallel;
+    QSpinBox* m_microBatch;
+    QSpinBox* m_seqLen;
+    QSpinBox* m_zero;
+    QLabel* m_source;
+    QLabel* m_problem;
+    QTableWidget* m_table;
+    QLabel* m_gaps;
+    QTimer* m_recompute;
+    JobTracker* m_savedJob;
+    int m_presetCount = 0; // the first entries are presets, then saved configurations
+    charts::TraceChartData m_data;
+    std::optional<model::MeasuredStep> m_measured;
+    std::optional<model::PredictionComparison> m_comparison;
+    QString m_problemText;
+};
+} // namespace rl

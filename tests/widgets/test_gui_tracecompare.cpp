@@ -1,0 +1,327 @@
+// The trace view's comparison tabs on imported fixtures: "Predicted vs measured" must show what
+// ridgeline-cli vs-measured computes for the same session and inputs (and say why when the inputs
+// are wrong), "Collectives vs benchmark" what trace::compareWithBenchmark gives for the chosen
+// benchmark session, with a warning when the rank counts differ.
+#include <QComboBox>
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "collectivesvsbenchmarkpanel.h"
+#include "mainwindow.h"
+#include "model/hardwareprofileloader.h"
+#include "model/predictedvsmeasured.h"
+#include "predictedvsmeasuredpanel.h"
+#include "sessionbrowser.h"
+#include "settings.h"
+#include "store/modelconfigs.h"
+#include "store/traceresults.h"
+#include "store/workspace.h"
+#include "test_gui_env.h"
+#include "trace/tracevsbenchmark.h"
+#include "traceview.h"
+#include "units/units.h"
+
+namespace {
+using Panel = rl::PredictedVsMeasuredPanel;
+
+// A main window on a fresh workspace with the given fixtures imported.
+struct Fixture
+{
+    QTemporaryDir dir;
+    QString ws = dir.filePath(QStringLiteral("ws.db"));
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    std::unique_ptr<rl::MainWindow> window;
+
+    bool open(const QStringList& files, const std::function<void(rl::store::Workspace&)>& prepare = {})
+    {
+        qputenv("RIDGELINE_NO_DIALOGS", "1");
+        if (prepare) {
+            rl::store::Workspace store(ws.toStdString());
+            prepare(store);
+        }
+        window = std::make_unique<rl::MainWindow>(&settings);
+        window->resize(1400, 850);
+        window->show();
+        QSignalSpy shown(window.get(), &rl::MainWindow::sessionsShown);
+        window->openWorkspace(ws);
+        if (!shown.wait(15000))
+            return false;
+        QSignalSpy imported(window.get(), &rl::MainWindow::importDone);
+        window->importPaths(files);
+        if (!imported.wait(30000))
+            return false;
+        // The session list is re-read after an import; the test's own reads wait for that reader
+        // so the two connections do not race for the database.
+        return shown.count() > 1 || shown.wait(15000);
+    }
+    std::int64_t idOf(const char* kind, const std::string& titlePart = {}) const
+    {
+        rl::store::Workspace store(ws.toStdString());
+        for (const auto& s : store.sessions())
+            if (s.kind == kind && s.title.find(titlePart) != std::string::npos)
+                return s.id;
+        return 0;
+    }
+    rl::TraceView* select(std::int64_t id)
+    {
+        if (!rl::testing::waitFor([&] { return window->sessionBrowser()->session(id).has_value(); }))
+            return nullptr;
+        QSignalSpy charts(window.get(), &rl::MainWindow::chartsShown);
+        window->sessionBrowser()->selectSessions({id});
+        return charts.wait(15000) ? window->findChild<rl::TraceView*>() : nullptr;
+    }
+};
+
+QString data(const char* rel) { return QStringLiteral(RIDGELINE_TEST_DATA "/") + QString::fromLatin1(rel); }
+
+// ridgeline-cli vs-measured --json for the same workspace, session and inputs.
+nlohmann::json cliVsMeasured(const QString& ws, std::int64_t session, const QStringList& args)
+{
+    QProcess cli;
+    cli.start(QStringLiteral(RIDGELINE_CLI_BIN), QStringList{QStringLiteral("--db"), ws, QStringLiteral("--json"),
+                                                             QStringLiteral("vs-measured"), QString::number(session)} +
+                                                     args);
+    if (!cli.waitForFinished(30000) || cli.exitCode() != 0)
+        return {};
+    return nlohmann::json::parse(cli.readAllStandardOutput().toStdString(), nullptr, false);
+}
+
+// For a look by eye: RIDGELINE_TEST_SCREENSHOT_DIR=/tmp saves the tab as it is drawn.
+void saveShot(QWidget* w, const char* name)
+{
+    if (const QByteArray dir = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
+        w->window()->grab().save(QString::fromLocal8Bit(dir) + u'/' + QString::fromLatin1(name));
+}
+
+// The panel prints 1 decimal from 100 up, 2 from 1 up, else 3.
+double printedTolerance(double v)
+{
+    const double a = std::abs(v);
+    return (a >= 100 ? 0.05 : a >= 1 ? 0.005 : 0.0005) * 1.001;
+}
+
+double cellValue(const QTableWidget* t, int row, int col) { return t->item(row, col)->data(Qt::UserRole).toDouble(); }
+} // namespace
+
+TEST(GuiTraceCompare, PredictedVsMeasuredMatchesTheCliForATrace)
+{
+    Fixture f;
+    ASSERT_TRUE(f.open({data("traces/ranks")}));
+    const auto trace = f.idOf(rl::kind::Trace);
+    ASSERT_NE(trace, 0);
+    rl::TraceView* view = f.select(trace);
+    ASSERT_TRUE(view);
+    Panel* panel = view->predictedVsMeasured();
+    ASSERT_TRUE(view->isTabEnabled(view->indexOf(panel)));
+    view->setCurrentWidget(panel);
+
+    QSignalSpy changed(panel, &Panel::comparisonChanged);
+    panel->setModelConfig(QStringLiteral("llama-3-8b"));
+    panel->setHardware(QStringLiteral("h100-sxm"));
+    panel->setParallel(QStringLiteral("dp=2"));
+    ASSERT_TRUE(changed.wait(5000));
+    ASSERT_TRUE(panel->comparison()) << panel->problem().toStdString();
+
+    const auto cli = cliVsMeasured(f.ws, trace, {QStringLiteral("llama-3-8b"), QStringLiteral("--hardware"),
+                                                 QStringLiteral("h100-sxm"), QStringLiteral("--parallel"),
+                                                 QStringLiteral("dp=2")});
+    ASSERT_TRUE(cli.is_object() && cli.contains("rows")) << "ridgeline-cli vs-measured failed";
+    const QTableWidget* t = panel->table();
+    ASSERT_EQ(t->columnCount(), static_cast<int>(cli["rows"].size()));
+    for (int col = 0; col < t->columnCount(); ++col) {
+        const auto& row = cli["rows"][static_cast<std::size_t>(col)];
+        const QString header = t->horizontalHeaderItem(col)->text();
+        SCOPED_TRACE(header.toStdString());
+        // Units in the headers: seconds are shown in ms, fractions in %.
+        if (row["unit"] == "s") {
+            EXPECT_TRUE(header.endsWith(QStringLiteral("(ms)")));
+        } else if (row["unit"] == "") {
+            EXPECT_TRUE(header.endsWith(QStringLiteral("(%)")));
+        }
+        EXPECT_DOUBLE_EQ(cellValue(t, Panel::PredictedRow, col), row["predicted"].get<double>());
+        ASSERT_FALSE(row["measured"].is_null()) << "a trace gives every quantity";
+        const double measured = row["measured"].get<double>();
+        EXPECT_DOUBLE_EQ(cellValue(t, Panel::MeasuredRow, col), measured);
+        const double scale = row["unit"] == "s" ? 1e3 : row["unit"] == "" ? 100 : 1;
+        EXPECT_NEAR(t->item(Panel::MeasuredRow, col)->text().toDouble(), measured * scale,
+                    printedTolerance(measured * scale));
+        const double gap = (measured - row["predicted"].get<double>()) * scale;
+        EXPECT_NEAR(t->item(Panel::GapRow, col)->text().toDouble(), gap, printedTolerance(gap));
+    }
+    // The largest gaps are named, in the CLI's order.
+    const QString gaps = panel->findChild<QLabel*>(QStringLiteral("vsGaps"))->text();
+    ASSERT_EQ(cli["largest_gaps"].size(), 3u);
+    qsizetype last = -1;
+    for (const auto& g : cli["largest_gaps"]) {
+        const qsizetype at = gaps.indexOf(QString::fromStdString(g.get<std::string>()).toHtmlEscaped());
+        EXPECT_GT(at, last) << g.get<std::string>();
+        last = at;
+    }
+    EXPECT_TRUE(panel->findChild<QLabel*>(QStringLiteral("vsSource"))->text().contains(QStringLiteral("2 rank(s)")));
+    saveShot(panel, "predicted-vs-measured-trace.png");
+}
+
+TEST(GuiTraceCompare, PredictedVsMeasuredExplainsBadInputsAndUsesSavedConfigs)
+{
+    Fixture f;
+    auto saved = rl::model::loadPreset("llama-3-8b");
+    saved.name = "llama-half-depth";
+    saved.layers = 16;
+    ASSERT_TRUE(f.open({data("logs/megatron_lm_restart.log")}, [&](rl::store::Workspace& w) {
+        rl::store::saveModelConfig(w.database(), "half-depth", rl::model::toJson(saved).dump());
+    }));
+    const auto log = f.idOf(rl::kind::TrainingLog);
+    rl::TraceView* view = f.select(log);
+    ASSERT_TRUE(view);
+    Panel* panel = view->predictedVsMeasured();
+    view->setCurrentWidget(panel);
+    auto* config = panel->findChild<QComboBox*>(QStringLiteral("vsModelConfig"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return config->findText(QStringLiteral("half-depth")) >= 0; }));
+
+    QSignalSpy changed(panel, &Panel::comparisonChanged);
+    panel->setModelConfig(QStringLiteral("half-depth"));
+    panel->setHardware(QStringLiteral("mi300x"));
+    panel->setParallel(QStringLiteral("dp=8"));
+    ASSERT_TRUE(changed.wait(5000));
+    ASSERT_TRUE(panel->comparison()) << panel->problem().toStdString();
+
+    // The same numbers from the analysis functions, with the CLI's defaults (micro-batch 1,
+    // 4096 tokens, ZeRO 1, GEMMs at 70 %).
+    rl::store::Workspace store(f.ws.toStdString());
+    const auto measured = rl::model::measuredFromTrainLog(rl::store::trainSteps(store.database(), log));
+    rl::model::ParallelConfig base;
+    base.zeroStage = 1;
+    const auto layout = rl::model::parallelLayout(saved, "dp=8", base);
+    const auto rates = rl::model::deviceRates(rl::findHardwareProfile("mi300x"), "bf16");
+    const rl::model::ProfileCollectiveTime collectives(rates);
+    const auto expected = rl::model::comparePrediction(
+        rl::model::evaluateSizing(saved, layout, rates, rl::model::GemmTiming{}, collectives, {}), measured);
+    const QTableWidget* t = panel->table();
+    ASSERT_EQ(t->columnCount(), static_cast<int>(expected.rows.size()));
+    for (int col = 0; col < t->columnCount(); ++col) {
+        const auto& row = expected.rows[static_cast<std::size_t>(col)];
+        EXPECT_DOUBLE_EQ(cellValue(t, Panel::PredictedRow, col), row.predicted) << row.quantity;
+        if (std::isnan(row.measured)) {
+            EXPECT_EQ(t->item(Panel::MeasuredRow, col)->text(), QStringLiteral("n/a")) << row.quantity;
+        } else {
+            EXPECT_DOUBLE_EQ(cellValue(t, Panel::MeasuredRow, col), row.measured) << row.quantity;
+        }
+    }
+    EXPECT_EQ(t->item(Panel::MeasuredRow, 1)->text(), QStringLiteral("n/a")) << "a log has no compute time";
+    EXPECT_TRUE(panel->findChild<QLabel*>(QStringLiteral("vsSource"))->text().contains(QStringLiteral("training log")));
+
+    // Wrong layouts: the reason in the label, an empty table, no crash; a valid one brings it back.
+    auto* problem = panel->findChild<QLabel*>(QStringLiteral("vsProblem"));
+    for (const auto& [spec, reason] : {std::pair{"dp=8,ep=2", "ep=2 on a dense model"},
+                                       std::pair{"dp=eight", "positive integer"},
+                                       std::pair{"dq=8", "unknown parallel degree"}}) {
+        panel->setParallel(QString::fromLatin1(spec));
+        ASSERT_TRUE(changed.wait(5000));
+        EXPECT_FALSE(panel->comparison()) << spec;
+        EXPECT_TRUE(problem->text().contains(QString::fromLatin1(reason))) << problem->text().toStdString();
+        EXPECT_FALSE(problem->isHidden());
+        EXPECT_EQ(t->columnCount(), 0);
+    }
+    panel->setParallel(QStringLiteral("dp=8"));
+    ASSERT_TRUE(changed.wait(5000));
+    EXPECT_TRUE(panel->comparison());
+    EXPECT_TRUE(problem->isHidden());
+    saveShot(panel, "predicted-vs-measured-log.png");
+}
+
+TEST(GuiTraceCompare, CollectivesAgainstTheChosenBenchmarkWithRankWarning)
+{
+    Fixture f;
+    ASSERT_TRUE(f.open({data("traces/handmade_two_steps.json"), data("collectives/nccl_2.13_allreduce_8xh100.txt"),
+                        data("collectives/nccl_mpi_tagged_with_noise.txt")}));
+    const auto trace = f.idOf(rl::kind::Trace);
+    rl::store::Workspace store(f.ws.toStdString());
+    std::vector<std::int64_t> benches;
+    for (const auto& s : store.sessions())
+        if (s.kind == rl::kind::Collectives)
+            benches.push_back(s.id);
+    ASSERT_EQ(benches.size(), 2u);
+    rl::TraceView* view = f.select(trace);
+    ASSERT_TRUE(view);
+    auto* panel = view->collectivesVsBenchmark();
+    ASSERT_TRUE(view->isTabEnabled(view->indexOf(panel)));
+    view->setCurrentWidget(panel);
+    const auto calls = rl::store::traceCollectives(store.database(), trace);
+    ASSERT_EQ(calls.size(), 1u);
+
+    for (const auto bench : benches) {
+        const auto points = store.collectivePoints(bench);
+        panel->setBenchmark(bench);
+        ASSERT_EQ(panel->benchmark(), bench);
+        // The points arrive from a background read: wait for the row that uses them.
+        const auto expected = rl::trace::compareWithBenchmark(calls, points);
+        ASSERT_TRUE(rl::testing::waitFor([&] {
+            return panel->rows().size() == 1 &&
+                   (std::isnan(expected[0].benchmarkBusbwGBs) ? std::isnan(panel->rows()[0].benchmarkBusbwGBs)
+                                                              : panel->rows()[0].benchmarkBusbwGBs ==
+                                                                    expected[0].benchmarkBusbwGBs) &&
+                   !panel->findChild<QLabel*>(QStringLiteral("collectivesStatus"))->text().contains(u'…');
+        }));
+        const QTableWidget* t = panel->table();
+        ASSERT_EQ(t->rowCount(), 1);
+        using C = rl::CollectivesVsBenchmarkPanel;
+        const auto& call = calls[0];
+        EXPECT_EQ(t->item(0, C::OpColumn)->text(), QStringLiteral("all_reduce"));
+        EXPECT_EQ(t->item(0, C::DtypeColumn)->text(), QString::fromStdString(call.dtype));
+        EXPECT_EQ(t->item(0, C::RanksColumn)->text(), QStringLiteral("8"));
+        EXPECT_EQ(t->item(0, C::SizeColumn)->text(), QStringLiteral("2 MiB"));
+        EXPECT_EQ(t->item(0, C::CallsColumn)->text(), QString::number(call.count));
+        EXPECT_DOUBLE_EQ(cellValue(t, 0, C::TraceBusbwColumn), call.busbwGBs);
+        EXPECT_TRUE(t->horizontalHeaderItem(C::BenchmarkBusbwColumn)->text().contains(QStringLiteral("GB/s")));
+        EXPECT_TRUE(t->horizontalHeaderItem(C::RatioColumn)->text().contains(u'%'));
+
+        std::set<int> benchRanks;
+        for (const auto& p : points)
+            benchRanks.insert(p.nranks);
+        if (benchRanks == std::set<int>{8}) {
+            // nccl-tests printed 178.00 GB/s at 2 MiB out-of-place on the same 8 ranks.
+            EXPECT_NEAR(cellValue(t, 0, C::BenchmarkBusbwColumn), 178.0, 0.05);
+            EXPECT_EQ(t->item(0, C::BenchmarkBusbwColumn)->text(), QString::number(expected[0].benchmarkBusbwGBs, 'f', 1));
+            EXPECT_DOUBLE_EQ(cellValue(t, 0, C::RatioColumn), expected[0].meanEfficiency());
+            EXPECT_EQ(t->item(0, C::RatioColumn)->text(),
+                      QString::number(expected[0].meanEfficiency() * 100, 'f', 0));
+            EXPECT_LT(expected[0].meanEfficiency(), 1.0);
+            EXPECT_TRUE(panel->warning().isEmpty()) << panel->warning().toStdString();
+            saveShot(panel, "collectives-vs-benchmark.png");
+        } else {
+            EXPECT_TRUE(panel->warning().contains(QStringLiteral("Rank counts differ")));
+            EXPECT_TRUE(panel->warning().contains(QString::number(*benchRanks.begin())))
+                << panel->warning().toStdString();
+            saveShot(panel, "collectives-vs-benchmark-rank-warning.png");
+        }
+    }
+}
+
+TEST(GuiTraceCompare, ComparisonTabsFollowTheSelection)
+{
+    Fixture f;
+    ASSERT_TRUE(f.open({data("logs/megatron_lm_restart.log"), data("traces/handmade_two_steps.json")}));
+    rl::TraceView* view = f.select(f.idOf(rl::kind::TrainingLog));
+    ASSERT_TRUE(view);
+    EXPECT_TRUE(view->isTabEnabled(view->indexOf(view->predictedVsMeasured())));
+    EXPECT_FALSE(view->isTabEnabled(view->indexOf(view->collectivesVsBenchmark()))) << "a log has no collectives";
+    EXPECT_EQ(view->currentIndex(), 2) << "the training-log tab";
+    // The chosen tab stays while it has something to show, and gives way when it has not.
+    view->setCurrentWidget(view->predictedVsMeasured());
+    rl::TraceView* again = f.select(f.idOf(rl::kind::Trace));
+    ASSERT_TRUE(again);
+    EXPECT_EQ(view->currentWidget(), view->predictedVsMeasured());
+    view->setCurrentWidget(view->collectivesVsBenchmark());
+    ASSERT_TRUE(f.select(f.idOf(rl::kind::TrainingLog)));
+    EXPECT_EQ(view->currentIndex(), 2);
+}

@@ -1,0 +1,296 @@
+#include "timelinechart.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include "callout.h"
+#include "chartimage.h"
+#include "io/csv.h"
+#include "rooflinechart.h"
+#include "spancloud.h"
+#include "stepbreakdownchart.h"
+#include "units/units.h"
+
+namespace rl::charts {
+namespace {
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
+}
+
+std::vector<const TimelineEvent*> eventsOf(const TraceChartData& data, int rank)
+{
+    std::vector<const TimelineEvent*> out;
+    for (const auto& e : data.timeline)
+        if (e.rank == rank)
+            out.push_back(&e);
+    return out;
+}
+
+const char* classTitle(KernelClass c)
+{
+    switch (c) {
+    case KernelClass::Gemm: return "GEMM";
+    case KernelClass::Attention: return "Attention";
+    case KernelClass::Communication: return "Communication";
+    case KernelClass::Memcpy: return "Memcpy / memset";
+    case KernelClass::Other: return "Other compute";
+    }
+    return "Other compute";
+}
+
+// The step's length for the x range: the breakdown's step time when the step is known.
+double stepLengthMs(const TraceChartData& data, int rank, std::int64_t step)
+{
+    for (const auto& b : data.steps)
+        if (b.rank == rank && b.step == step)
+            return b.stepUs / 1e3;
+    return 0;
+}
+} // namespace
+
+int timelineRank(const TraceChartData& data, int asked)
+{
+    for (const auto& e : data.timeline)
+        if (e.rank == asked)
+            return asked;
+    return data.timeline.empty() ? 0 : data.timeline.front().rank;
+}
+
+QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const TimelineOptions& o)
+{
+    delete SpanCloud::of(chart);
+    clearChart(chart);
+    const int rank = timelineRank(data, o.rank);
+    const auto events = eventsOf(data, rank);
+    const std::int64_t step = events.empty() ? -1 : events.front()->step;
+
+    std::set<int> streams;
+    double endMs = stepLengthMs(data, rank, step);
+    for (const auto* e : events) {
+        streams.insert(e->stream);
+        endMs = std::max(endMs, (e->startUs + e->durUs) / 1e3);
+    }
+    std::map<int, int> laneOf;
+    for (int s : streams)
+        laneOf.emplace(s, static_cast<int>(laneOf.size()));
+    const int lanes = std::max<int>(1, static_cast<int>(laneOf.size()));
+
+    auto* x = new QValueAxis;
+    x->setTitleText(QStringLiteral("Time from the step's start (ms)"));
+    x->setRange(0, endMs > 0 ? endMs : 1);
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    auto* y = new QCategoryAxis;
+    y->setTitleText(QStringLiteral("GPU stream"));
+    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
+    y->setStartValue(-0.5);
+    for (const auto& [stream, lane] : laneOf)
+        y->append(QStringLiteral("stream %1").arg(stream), lane + 0.5);
+    y->setRange(-0.5, lanes - 0.5);
+    y->setReverse(true); // the first stream on top
+    y->setGridLineVisible(false);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    // The overlay maps through an empty line series; the legend gets one entry per class drawn.
+    auto* anchor = new QLineSeries;
+    attachSeries(chart, anchor, x, y);
+    hideFromLegend(chart, anchor);
+    constexpr int kClasses = 5;
+    bool used[kClasses] = {};
+    std::vector<SpanCloud::Span> spans;
+    spans.reserve(events.size());
+    for (const auto* e : events) {
+        const int c = static_cast<int>(e->kernelClass);
+        used[c] = true;
+        spans.push_back({e->startUs / 1e3, (e->startUs + e->durUs) / 1e3, double(laneOf[e->stream]), c});
+    }
+    std::vector<QColor> fills;
+    for (int c = 0; c < kClasses; ++c) {
+        const QColor color = segmentColor(segmentOfClass(static_cast<KernelClass>(c)));
+        fills.push_back(color);
+        if (!used[c])
+            continue;
+        auto* entry = new QScatterSeries;
+        entry->setName(QLatin1String(classTitle(static_cast<KernelClass>(c))));
+        entry->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        entry->setColor(color);
+        entry->setBorderColor(color.darker(140));
+        attachSeries(chart, entry, x, y);
+    }
+    new SpanCloud(chart, anchor, std::move(fills), std::move(spans)); // a child item of chart
+
+    QString title = o.title.empty()
+                        ? QStringLiteral("%1 — rank %2, %3: %4 GPU activities on %5 streams")
+                              .arg(qs(data.session.title))
+                              .arg(rank)
+                              .arg(step >= 0 ? QStringLiteral("step %1 (median duration)").arg(step)
+                                             : QStringLiteral("whole trace"))
+                              .arg(events.size())
+                              .arg(laneOf.size())
+                        : qs(o.title);
+    if (events.empty())
+        title += QStringLiteral(" — no timeline stored (imported before Ridgeline kept one; import the trace again)");
+    chart->setTitle(title);
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return QStringLiteral("Ridgeline %1 trace timeline; session %2; rank %3; step %4; %5 events")
+        .arg(QStringLiteral(RIDGELINE_VERSION))
+        .arg(data.session.id)
+        .arg(rank)
+        .arg(step)
+        .arg(events.size());
+}
+
+std::string TimelineChart::csv(const TraceChartData& data, const TimelineOptions& o)
+{
+    std::ostringstream out;
+    io::writeCsvRow(out, {"rank", "step", "stream", "class", "start_us", "duration_us", "name"});
+    for (const auto* e : eventsOf(data, timelineRank(data, o.rank)))
+        io::writeCsvRow(out, {std::to_string(e->rank), std::to_string(e->step), std::to_string(e->stream),
+                              toString(e->kernelClass), num(e->startUs), num(e->durUs), e->name});
+    return out.str();
+}
+
+bool TimelineChart::exportChart(const TraceChartData& data, const TimelineOptions& options, QSize size,
+                                const QString& path, QString* error)
+{
+    return exportKernelChart([&](QChart* c) { return populate(c, data, options); },
+                             [&] { return csv(data, options); }, size, path, error);
+}
+
+TimelineChart::TimelineChart(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_view(new QChartView(m_chart, this))
+    , m_callout(new Callout(m_chart))
+    , m_rankCombo(new QComboBox(this))
+    , m_export(new QPushButton(tr("Export…"), this))
+{
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_callout->hide();
+    m_view->setObjectName(QStringLiteral("timelineView"));
+    m_view->setRenderHint(QPainter::Antialiasing, false); // crisp bars
+    m_view->setRubberBand(QChartView::HorizontalRubberBand);
+    m_view->setToolTip(tr("Drag across a time range to zoom in, right-click to zoom out; hover a bar for the kernel"));
+    m_view->viewport()->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
+    m_rankCombo->setObjectName(QStringLiteral("timelineRankCombo"));
+    m_rankCombo->setToolTip(tr("The rank whose representative step is shown"));
+    m_export->setObjectName(QStringLiteral("timelineExportButton"));
+    m_export->setToolTip(tr("Save the timeline as PNG, SVG or PDF, or its events as CSV"));
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Rank:"), this));
+    controls->addWidget(m_rankCombo);
+    controls->addStretch();
+    controls->addWidget(m_export);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_view, 1);
+    connect(m_rankCombo, &QComboBox::activated, this, [this] { setRank(m_rankCombo->currentData().toInt()); });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path = askChartExportPath(this);
+        QString error;
+        if (!path.isEmpty() && !exportTo(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
+    rebuild();
+}
+
+TimelineChart::~TimelineChart() = default;
+
+void TimelineChart::setData(const TraceChartData& data)
+{
+    m_data = data;
+    std::set<int> ranks;
+    for (const auto& e : m_data.timeline)
+        ranks.insert(e.rank);
+    m_rankCombo->clear();
+    for (int r : ranks)
+        m_rankCombo->addItem(tr("Rank %1").arg(r), r);
+    rebuild();
+}
+
+void TimelineChart::setRank(int rank)
+{
+    m_options.rank = rank;
+    rebuild();
+}
+
+QString TimelineChart::title() const
+{
+    return m_chart->title();
+}
+
+QString TimelineChart::hoverText() const
+{
+    return m_callout->isVisible() ? m_callout->text() : QString();
+}
+
+bool TimelineChart::exportTo(const QString& path, QString* error) const
+{
+    return exportChart(m_data, m_options, QSize(1600, 900), path, error);
+}
+
+void TimelineChart::rebuild()
+{
+    m_callout->hide();
+    m_chart->zoomReset();
+    populate(m_chart, m_data, m_options);
+    const int rank = timelineRank(m_data, m_options.rank);
+    m_shown = eventsOf(m_data, rank);
+    m_rankCombo->setCurrentIndex(std::max(0, m_rankCombo->findData(rank)));
+}
+
+bool TimelineChart::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != m_view->viewport() || event->type() != QEvent::MouseMove)
+        return QWidget::eventFilter(watched, event);
+    const auto* spans = SpanCloud::of(m_chart);
+    const QPointF at = m_chart->mapFromScene(m_view->mapToScene(static_cast<QMouseEvent*>(event)->position().toPoint()));
+    const long i = spans ? spans->spanAt(at) : -1;
+    if (i < 0 || static_cast<std::size_t>(i) >= m_shown.size()) {
+        m_callout->hide();
+        return false;
+    }
+    const auto* e = m_shown[static_cast<std::size_t>(i)];
+    QString name = qs(e->name);
+    if (name.size() > 120)
+        name = name.left(117) + QStringLiteral("…");
+    const auto& span = spans->spans()[static_cast<std::size_t>(i)];
+    m_callout->show(name % QLatin1Char('\n') % QLatin1String(classTitle(e->kernelClass))
+                        % QStringLiteral(", stream %1").arg(e->stream) % QLatin1Char('\n')
+                        % QStringLiteral("starts at %1 ms, lasts %2")
+                              .arg(e->startUs / 1e3, 0, 'f', 3)
+                              .arg(qs(units::formatTime(e->durUs))),
+                    QPointF((span.start + span.end) / 2, span.lane), spans->anchor());
+    return false; // the rubber band still follows the pointer
+}
+} // namespace rl::charts

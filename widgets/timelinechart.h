@@ -1,0 +1,71 @@
+#pragma once
+// One step of one rank as lanes per GPU stream: every kernel, copy and collective a bar from its
+// start to its end (ms from the step's start), coloured by class as in the step breakdown. Drag to
+// zoom into a time range, right-click to zoom out, hover names the kernel. The bars are one
+// SpanCloud item, so a step of 20,000 kernels draws at once. The trace keeps one representative
+// step per rank (trace/traceanalysis.h stepTimeline).
+#include <string>
+
+#include <QSize>
+#include <QWidget>
+
+#include "tracechartdata.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QComboBox;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace rl::charts {
+
+class Callout;
+
+struct TimelineOptions
+{
+    int rank = kAllRanksMean; // kAllRanksMean: the first rank with a timeline
+    std::string title;        // empty: derived
+};
+
+// The rank a timeline shows for the options (the asked one when it has events, else the first).
+int timelineRank(const TraceChartData& data, int asked);
+
+class TimelineChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineChart(QWidget* parent = nullptr);
+    ~TimelineChart() override;
+
+    void setData(const TraceChartData& data);
+    void setRank(int rank);
+    const TimelineOptions& options() const { return m_options; }
+    QString title() const;
+    QString hoverText() const;
+    QChartView* view() const { return m_view; }
+    QChart* chart() const { return m_chart; }
+
+    bool exportTo(const QString& path, QString* error) const; // PNG/SVG/PDF at 1600x900, or CSV
+
+    static QString populate(QChart* chart, const TraceChartData& data, const TimelineOptions& options);
+    static std::string csv(const TraceChartData& data, const TimelineOptions& options);
+    static bool exportChart(const TraceChartData& data, const TimelineOptions& options, QSize size,
+                            const QString& path, QString* error);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override; // hover on the view
+
+private:
+    void rebuild();
+
+    TraceChartData m_data;
+    TimelineOptions m_options;
+    QChart* m_chart;
+    QChartView* m_view;
+    Callout* m_callout;
+    QComboBox* m_rankCombo;
+    QPushButton* m_export;
+    std::vector<const TimelineEvent*> m_shown; // the events behind the bars, in bar order
+};
+} // namespace rl::charts
