@@ -71,11 +71,23 @@ int Workspace::schemaVersion()
 
 void Workspace::migrate()
 {
+    const auto checkNotNewer = [this](int version) {
+        if (version > latestSchemaVersion())
+            throw StoreError(m_db.path() + ": workspace schema version " + std::to_string(version) +
+                             " is newer than this Ridgeline understands (" + std::to_string(latestSchemaVersion()) +
+                             "); upgrade Ridgeline");
+    };
+    if (const int v = schemaVersion(); v >= latestSchemaVersion()) {
+        checkNotNewer(v);
+        return;
+    }
+    // BEGIN IMMEDIATE serialises migrators: when several connections open a new or older file at
+    // once (the GUI's threads, a CLI run), the others wait here and then see the first one's
+    // result; reading the version before the lock could mistake a half-created workspace for a
+    // foreign database or run the same CREATE TABLE twice.
+    Transaction t(m_db);
     const int current = schemaVersion();
-    if (current > latestSchemaVersion())
-        throw StoreError(m_db.path() + ": workspace schema version " + std::to_string(current) +
-                         " is newer than this Ridgeline understands (" + std::to_string(latestSchemaVersion()) +
-                         "); upgrade Ridgeline");
+    checkNotNewer(current);
     if (current == 0) {
         // A non-empty file with no version is someone else's database: never write into it.
         Statement q(m_db, "SELECT count(*) FROM sqlite_master");
@@ -85,16 +97,10 @@ void Workspace::migrate()
     for (const auto& m : migrations()) {
         if (m.toVersion <= current)
             continue;
-        // BEGIN IMMEDIATE serialises writers: when two connections open a new or older file at
-        // once (the GUI's threads, a CLI run), the second waits here and must then see that the
-        // first already migrated, not run the same CREATE TABLE again.
-        Transaction t(m_db);
-        if (schemaVersion() >= m.toVersion)
-            continue;
         m_db.exec(m.sql);
         m_db.exec("PRAGMA user_version = " + std::to_string(m.toVersion));
-        t.commit();
     }
+    t.commit();
 }
 
 std::int64_t Workspace::createSession(const Session& s)

@@ -136,7 +136,7 @@ TEST_P(ExportTraceKind, WritesSvgPngPdfAndCsvThatOpen)
 
     const std::string text = readFile(csv);
     EXPECT_EQ(text.substr(0, std::string(c.csvHeader).size()), c.csvHeader) << text;
-    EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 2) << text;
+    EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 1) << text; // a header and rows
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, ExportTraceKind, ::testing::ValuesIn(kCases),
