@@ -137,10 +137,7 @@ void KernelView::updatePredicted()
     }
     try {
         const auto config = model::loadPreset(preset.toStdString());
-        model::ParallelConfig p;
-        model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), p);
-        if (const auto why = model::checkParallel(config, p); !why.empty())
-            throw std::invalid_argument("parallel layout: " + why);
+        const auto p = model::parallelLayout(config, m_parallel->text().trimmed().toStdString(), {});
         // Stated default: 70 % of peak where no measurement covers the shape (model::GemmTiming).
         m_roofline->setPredictedGemms(
             charts::predictedGemms(config, p, findHardwareProfile(hardware.toStdString()), model::GemmTiming{}));
