@@ -1,5 +1,6 @@
 // The real ridgeline-bench under the real launcher FindMPI found (Open MPI's mpirun or MPICH's
 // mpiexec): every op, in and out of place, 2 and 4 ranks, nccl table output, cancel, bad arguments.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -317,10 +318,13 @@ TEST_F(BenchCollectives, SigintToTheRanksExitsWith130)
 TEST_F(BenchCollectives, SigtermToTheLauncherGroupCancelsBetweenPoints)
 {
     const Cancelled c = cancelMidSweep(SIGTERM, true);
-    // The launcher decides its own status when it is signalled itself (Open MPI's mpirun exits 1,
-    // hydra passes the ranks' 143 on): only require a failure status.
-    checkCancelled(c, c.exitCode == 1 ? 1 : 143, "SIGTERM");
-    EXPECT_NE(c.exitCode, 0);
+    // The launcher decides its own status when it is signalled itself: Open MPI's mpirun exits 1,
+    // MPICH's hydra passes the ranks' 143 on or, when its own SIGTERM wins the race, exits 0 (seen
+    // in CI). The cancelled end record is what ridgeline-cli goes by (runcommand.cpp), so that is
+    // what must hold; the status only has to be one of the launcher's known answers.
+    const std::vector<int> launcherCodes{0, 1, 143};
+    EXPECT_NE(std::find(launcherCodes.begin(), launcherCodes.end(), c.exitCode), launcherCodes.end()) << c.exitCode;
+    checkCancelled(c, c.exitCode, "SIGTERM");
 }
 
 TEST(BenchCollectivesArgs, BadArgumentsFailWithAClearMessage)
