@@ -146,16 +146,19 @@ QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const
     new SpanCloud(chart, anchor, std::move(fills), std::move(spans)); // a child item of chart
 
     QString title = o.title.empty()
-                        ? QStringLiteral("%1 — rank %2, %3: %4 GPU activities on %5 streams")
+                        ? QStringLiteral("%1 — rank %2, %3: %4 GPU activities on %5 stream%6")
                               .arg(qs(data.session.title))
                               .arg(rank)
                               .arg(step >= 0 ? QStringLiteral("step %1 (median duration)").arg(step)
                                              : QStringLiteral("whole trace"))
                               .arg(events.size())
                               .arg(laneOf.size())
+                              .arg(laneOf.size() == 1 ? QString() : QStringLiteral("s"))
                         : qs(o.title);
     if (events.empty())
-        title += QStringLiteral(" — no timeline stored (imported before Ridgeline kept one; import the trace again)");
+        title += data.kernels.empty()
+                     ? QStringLiteral(" — the trace has no GPU activity")
+                     : QStringLiteral(" — no timeline stored (imported before Ridgeline kept one; import the trace again)");
     chart->setTitle(title);
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);

@@ -30,8 +30,8 @@ std::vector<KernelStat> kernelStats(const TraceData& data, const std::vector<Ker
 std::vector<TraceCollective> traceCollectives(const TraceData& data, std::vector<std::string>* notes = nullptr);
 
 // The GPU activity (kernels, memcpy, memset; not annotations) of one representative step of the
-// rank, for the per-stream timeline: the step of median duration (a warm-up or a checkpoint step
-// is not typical), or the whole trace without step annotations. Events overlapping the step are
+// rank, for the per-stream timeline: of the steps with GPU activity, the one of median duration
+// (a warm-up or a checkpoint step is not typical), or the whole trace when no step has any. Events overlapping the step are
 // kept with times relative to its start, the first maxEvents by start time (the store stays
 // small for huge steps; *truncated tells).
 std::vector<TimelineEvent> stepTimeline(const TraceData& data, const std::vector<KernelClass>& classOfName,

@@ -108,6 +108,12 @@ TEST(TraceSamples, RocmTraceIsRecognised)
     const auto d = readFile(kSamples + "hta_amd_mi250_minitoy_train_ROCm6_2_kineto.json.gz");
     EXPECT_TRUE(d.rocm);
     EXPECT_EQ(d.gpu.size(), 16u); // 14 kernels + 2 gpu_memcpy
+    // Its two steps are 9288 us with all the GPU work and a 49 us stub with none: the timeline is
+    // the step with work (the lower median of the two would be the empty stub).
+    const std::vector<KernelClass> classOf(d.names.size(), KernelClass::Other);
+    const auto t = trace::stepTimeline(d, classOf);
+    ASSERT_EQ(t.size(), 16u);
+    EXPECT_EQ(t[0].step, 1);
 }
 
 TEST(TraceSamples, SampledTraceWithoutFlowsAndRankFromDistributedInfo)
@@ -236,6 +242,18 @@ TEST(TraceTimeline, RepresentativeStepPerStream)
     auto capped = trace::stepTimeline(d, classOf, 3, &truncated);
     EXPECT_TRUE(truncated);
     EXPECT_EQ(capped.size(), 3u);
+
+    // Steps without GPU activity are not candidates: counted, the two 10-20 ns stubs would make
+    // step 1 (100 ns) the median of five.
+    d.steps.push_back({4, 1000, 10});
+    d.steps.push_back({5, 1100, 20});
+    EXPECT_EQ(trace::stepTimeline(d, classOf).at(0).step, 3);
+    // No step with activity at all: the whole trace from its first event.
+    d.steps = {{9, 5000, 100}};
+    const auto whole = trace::stepTimeline(d, classOf);
+    ASSERT_EQ(whole.size(), 12u);
+    EXPECT_EQ(whole[0].step, -1);
+    EXPECT_DOUBLE_EQ(whole[11].startUs, 0.55);
 }
 
 TEST(TraceBreakdown, FolderOfRanksAndStragglers)
@@ -442,8 +460,9 @@ TEST(TraceStore, RoundTripAggregatedRows)
         for (std::size_t i = 0; i < timeline.size(); ++i) {
             EXPECT_LT(timeline[i].startUs, step->stepUs);
             EXPECT_GT(timeline[i].startUs + timeline[i].durUs, 0.0);
-            if (i)
+            if (i) {
                 EXPECT_GE(timeline[i].startUs, timeline[i - 1].startUs);
+            }
         }
         EXPECT_TRUE(store::traceTimeline(ws.database(), id, 99).empty());
     }

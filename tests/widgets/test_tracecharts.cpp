@@ -355,4 +355,14 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     while (std::getline(in, line))
         ++lines;
     EXPECT_EQ(lines, 6);
+
+    // An empty timeline says why: kernels without a timeline are an old import, no kernels at all
+    // is a trace without GPU activity.
+    TraceChartData old = data;
+    old.timeline.clear();
+    chart.setData(old);
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("import the trace again"))) << chart.title().toStdString();
+    old.kernels.clear();
+    chart.setData(old);
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("has no GPU activity"))) << chart.title().toStdString();
 }
