@@ -269,7 +269,10 @@ ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, 
     s.session.host = hostName();
     s.session.params["columns"] = {{"step", m.step},     {"loss", m.loss},     {"step_time", m.stepTime},
                                    {"tokens_per_sec", m.tokensPerSec},         {"tflops", m.tflops},
-                                   {"mfu", m.mfu},       {"wall_time", m.wallTime}};
+                                   {"mfu", m.mfu},       {"wall_time", m.wallTime},
+                                   {"learning_rate", m.learningRate},          {"grad_norm", m.gradNorm},
+                                   {"step_time_scale", m.stepTimeScale},       {"mfu_percent", m.mfuPercent},
+                                   {"mapped_by", guessed ? "guess" : "user"}};
     finishTrainLogSession(s);
     result.sessions.push_back(std::move(s));
     return result;

@@ -5,6 +5,7 @@
 
 #include "importers/importerregistry.h"
 #include "io/inputfile.h"
+#include "trace/columnmapping.h"
 #include "trace/traceimport.h"
 
 namespace rl::store {
@@ -75,6 +76,8 @@ FileImportOutcome importIntoWorkspace(Workspace& ws, const std::string& path, co
         out.error = e.what();
         return out;
     }
+    if (options.trainColumns) // a user's column mapping makes another import of the same bytes
+        sha = io::sha256Text(sha + "\ncolumns " + trace::mappingKey(*options.trainColumns));
     if (auto existing = ws.importedFileBySha(sha)) {
         out.ok = true;
         out.alreadyImported = true;

@@ -220,6 +220,50 @@ TEST(TrainLog, ImportOptionsColumnMappingImportsAnUnguessableTable)
     EXPECT_TRUE(std::isnan(steps[0].loss)); // not mapped
 }
 
+// Importing the same table again with another mapping is another import (a new session with that
+// mapping's values), not skipped as a duplicate of the bytes; the same mapping again is a duplicate.
+TEST(TrainLog, ReimportWithAnotherColumnMappingIsANewSession)
+{
+    const fs::path db = fs::temp_directory_path() / ("rl_test_remap_" + std::to_string(::getpid()) + ".db");
+    fs::remove(db);
+    {
+        store::Workspace ws(db.string());
+        const std::string path = kLogs + "custom_logger_odd_columns.csv";
+        trace::ColumnMapping seconds;
+        seconds.step = "it";
+        seconds.stepTime = "iter time (s)";
+        seconds.stepTimeScale = 1000;
+        ImportOptions options;
+        options.trainColumns = seconds;
+        const auto first = store::importIntoWorkspace(ws, path, options, "trainlog-table");
+        ASSERT_TRUE(first.ok) << first.error;
+        EXPECT_FALSE(first.alreadyImported);
+        const auto again = store::importIntoWorkspace(ws, path, options, "trainlog-table");
+        EXPECT_TRUE(again.alreadyImported);
+        EXPECT_EQ(again.sessionIds, first.sessionIds);
+
+        trace::ColumnMapping withMfu = seconds;
+        withMfu.mfu = "mfu (%)";
+        withMfu.mfuPercent = true;
+        options.trainColumns = withMfu;
+        const auto second = store::importIntoWorkspace(ws, path, options, "trainlog-table");
+        ASSERT_TRUE(second.ok) << second.error;
+        EXPECT_FALSE(second.alreadyImported);
+        ASSERT_EQ(second.sessionIds.size(), 1u);
+        EXPECT_NE(second.sessionIds, first.sessionIds);
+        const auto before = store::trainSteps(ws.database(), first.sessionIds.at(0));
+        const auto after = store::trainSteps(ws.database(), second.sessionIds.at(0));
+        ASSERT_EQ(before.size(), 6u);
+        ASSERT_EQ(after.size(), 6u);
+        EXPECT_TRUE(std::isnan(before[0].mfu)); // the first import is kept as it was
+        EXPECT_NEAR(after[0].mfu, 0.384, 1e-12);
+        EXPECT_EQ(ws.session(second.sessionIds[0])->params["columns"]["mapped_by"], "user");
+    }
+    fs::remove(db);
+    fs::remove(db.string() + "-wal");
+    fs::remove(db.string() + "-shm");
+}
+
 TEST(TrainLog, EmptyAndStepLessLogsAreRejected)
 {
     EXPECT_FALSE(importFile(kLogs + "empty.log").ok);
