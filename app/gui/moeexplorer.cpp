@@ -224,9 +224,7 @@ void MoeExplorer::runSweep()
                 model::MoeSweepSpec spec = axes;
                 spec.base = model::loadPreset(preset);
                 spec.hold = hold;
-                model::parseParallelSpec(parallel, spec.parallel);
-                if (const auto why = model::checkParallel(spec.base, spec.parallel); !why.empty())
-                    return QObject::tr("Parallel layout: %1").arg(QString::fromStdString(why));
+                spec.parallel = model::parallelLayout(spec.base, parallel, spec.parallel);
                 spec.decode.tp = spec.parallel.tp;
                 const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype);
                 const model::ProfileCollectiveTime collectives(rates);

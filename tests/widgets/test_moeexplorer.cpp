@@ -239,4 +239,17 @@ TEST(MoeExplorer, HoldingNothingSweepsTheTypedExpertWidths)
     EXPECT_TRUE(failed.first().first().toString().contains(QStringLiteral("expert width")));
     EXPECT_FALSE(explorer.isRunning());
     EXPECT_EQ(explorer.result().rows.size(), 16u); // the last good sweep stays on screen
+
+    // A layout that cannot be laid out (ep=3 over dp=8) fails in the job with the reason
+    // model::parallelLayout gives the CLI too.
+    widths->setText(QStringLiteral("1024"));
+    auto* parallel = explorer.findChild<QLineEdit*>(QStringLiteral("moeParallel"));
+    ASSERT_TRUE(parallel);
+    parallel->setText(QStringLiteral("dp=8,ep=3"));
+    explorer.runSweep();
+    ASSERT_TRUE(rl::testing::waitFor([&] { return failed.size() == 2 || done.size() == 2; }, 60000));
+    ASSERT_EQ(failed.size(), 2);
+    const QString why = failed.last().first().toString();
+    EXPECT_TRUE(why.startsWith(QStringLiteral("parallel layout:"))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("ep=3 does not divide dp=8"))) << why.toStdString();
 }
