@@ -2,10 +2,18 @@
 // Subcommands of ridgeline-cli register themselves here, each from its own file:
 //   static const bool registered = rl::cli::registerCommand(&addMyCommand);
 // Every command gets the global options (--db, --json) through CliContext.
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+namespace rl {
+struct Session;
+namespace store {
+class Workspace;
+}
+} // namespace rl
 
 namespace rl::cli {
 struct CliContext
@@ -17,6 +25,9 @@ struct CliContext
 using CommandAdder = void (*)(CLI::App& app, CliContext& ctx);
 bool registerCommand(CommandAdder adder);
 const std::vector<CommandAdder>& registeredCommands();
+
+// The session of that id, or std::runtime_error "no session ID in WORKSPACE".
+Session requireSession(store::Workspace& ws, std::int64_t id);
 
 // Thrown by a command to end the program with a given exit code after it printed its message.
 struct ExitCode

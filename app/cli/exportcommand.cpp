@@ -99,18 +99,16 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
         if (!f)
             throw std::runtime_error("cannot write " + tmp);
         for (auto id : a.sessions) {
-            const auto s = ws.session(id);
-            if (!s)
-                throw std::runtime_error("no session " + std::to_string(id) + " in " + ws.path());
+            const Session s = requireSession(ws, id);
             const auto points = ws.collectivePoints(id);
             if (ext == ".csv") {
                 writeCollectiveCsv(f, points);
                 continue;
             }
-            f << wire::toJson(*s).dump() << '\n';
+            f << wire::toJson(s).dump() << '\n';
             for (const auto& p : points)
                 f << wire::toJson(p).dump() << '\n';
-            f << wire::endRecord(s->status).dump() << '\n';
+            f << wire::endRecord(s.status).dump() << '\n';
         }
         if (!f.flush())
             throw std::runtime_error("cannot write " + tmp);

@@ -1,4 +1,4 @@
-// ridgeline-cli sessions | results SESSION | fit SESSION: what the workspace holds.
+// ridgeline-cli sessions | fit SESSION: what the workspace holds (results SESSION: resultscommand.cpp).
 #include <iostream>
 #include <map>
 #include <set>
@@ -13,7 +13,6 @@
 #include "units/units.h"
 
 namespace rl::cli {
-namespace {
 Session requireSession(store::Workspace& ws, std::int64_t id)
 {
     auto s = ws.session(id);
@@ -21,6 +20,8 @@ Session requireSession(store::Workspace& ws, std::int64_t id)
         throw std::runtime_error("no session " + std::to_string(id) + " in " + ws.path());
     return *s;
 }
+
+namespace {
 
 void addSessionsCommand(CLI::App& app, CliContext& ctx)
 {
@@ -45,32 +46,6 @@ void addSessionsCommand(CLI::App& app, CliContext& ctx)
         for (const auto& s : sessions)
             t.addRow({std::to_string(s.id), s.kind, toString(s.status), s.created,
                       s.tool + (s.toolVersion.empty() ? "" : " " + s.toolVersion), s.host, s.title});
-        t.print(std::cout);
-    });
-}
-
-void addResultsCommand(CLI::App& app, CliContext& ctx)
-{
-    auto* cmd = app.add_subcommand("results", "Print the results of a session");
-    auto id = std::make_shared<std::int64_t>(0);
-    cmd->add_option("session", *id, "Session id")->required();
-    cmd->callback([&ctx, id] {
-        store::Workspace ws(ctx.workspacePath());
-        requireSession(ws, *id);
-        const auto points = ws.collectivePoints(*id);
-        if (ctx.json) {
-            nlohmann::json out = nlohmann::json::array();
-            for (const auto& p : points)
-                out.push_back(wire::toJson(p));
-            std::cout << out.dump(2) << '\n';
-            return;
-        }
-        TextTable t({"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw", "wrong"});
-        for (const auto& p : points)
-            t.addRow({p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
-                      std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
-                      units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
-                      p.wrong < 0 ? "n/a" : std::to_string(p.wrong)});
         t.print(std::cout);
     });
 }
@@ -125,7 +100,7 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
     });
 }
 
-const bool registered = registerCommand(&addSessionsCommand) && registerCommand(&addResultsCommand) &&
+const bool registered = registerCommand(&addSessionsCommand) &&
                         registerCommand(&addFitCommand);
 } // namespace
 } // namespace rl::cli

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 namespace rl::cli {
 namespace {
@@ -10,9 +11,11 @@ std::size_t width(const std::string& s)
 {
     return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }
+// A number, or a number and its unit ("38.0 GB/s"); not a sentence that starts with a digit.
 bool numeric(const std::string& s)
 {
-    return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '.');
+    return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '.') &&
+           std::count(s.begin(), s.end(), ' ') <= 1;
 }
 } // namespace
 
@@ -36,5 +39,23 @@ void TextTable::print(std::ostream& out) const
     line(m_header, true);
     for (const auto& r : m_rows)
         line(r, false);
+}
+
+std::string percentCell(double fraction)
+{
+    if (!std::isfinite(fraction))
+        return "n/a";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.0f %%", fraction * 100);
+    return b;
+}
+
+std::string numberCell(double v, int significant)
+{
+    if (!std::isfinite(v))
+        return "n/a";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.*g", significant, v);
+    return b;
 }
 } // namespace rl::cli

@@ -1,5 +1,6 @@
 #pragma once
 // Aligned plain-text tables for terminal output: numbers right-aligned, text left-aligned.
+#include <cmath>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,4 +17,13 @@ private:
     std::vector<std::string> m_header;
     std::vector<std::vector<std::string>> m_rows;
 };
+
+// A cell for a value that may be missing (NaN: the source did not record it).
+template <typename Format>
+std::string cellOrNa(double v, Format format)
+{
+    return std::isfinite(v) ? format(v) : "n/a";
+}
+std::string percentCell(double fraction); // "39 %", "n/a" for NaN
+std::string numberCell(double v, int significant = 4); // "%.4g", "n/a" for NaN
 } // namespace rl::cli

@@ -15,17 +15,6 @@
 
 namespace rl::cli {
 namespace {
-std::string percentOrNa(double v)
-{
-    if (!std::isfinite(v))
-        return "n/a";
-    char b[32];
-    std::snprintf(b, sizeof b, "%.0f %%", v * 100);
-    return b;
-}
-
-std::string bandwidthOrNa(double v) { return std::isfinite(v) ? units::formatBandwidth(v) : "n/a"; }
-
 void addTraceCollectivesCommand(CLI::App& app, CliContext& ctx)
 {
     auto* cmd = app.add_subcommand("trace-collectives",
@@ -70,8 +59,8 @@ void addTraceCollectivesCommand(CLI::App& app, CliContext& ctx)
             t.addRow({std::to_string(r.call.rank), r.call.op, r.call.dtype, std::to_string(r.call.nranks),
                       units::formatBytes(double(r.call.bytes)), std::to_string(r.call.count),
                       units::formatTime(r.call.meanUs()), units::formatBandwidth(r.call.busbwGBs),
-                      units::formatBandwidth(r.call.bestBusbwGBs), bandwidthOrNa(r.benchmarkBusbwGBs),
-                      percentOrNa(r.meanEfficiency()) + " / " + percentOrNa(r.bestEfficiency())});
+                      units::formatBandwidth(r.call.bestBusbwGBs), cellOrNa(r.benchmarkBusbwGBs, units::formatBandwidth),
+                      percentCell(r.meanEfficiency()) + " / " + percentCell(r.bestEfficiency())});
         t.print(std::cout);
     });
 }

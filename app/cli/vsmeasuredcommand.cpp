@@ -43,12 +43,10 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
     addDeviceOptions(cmd, *d);
     cmd->callback([&ctx, session, a, d] {
         store::Workspace ws(ctx.workspacePath());
-        const auto s = ws.session(*session);
-        if (!s)
-            throw std::runtime_error("no session " + std::to_string(*session) + " in " + ws.path());
+        const Session s = requireSession(ws, *session);
         // One of the two lists is empty for any session; the kind picks which one counts.
         const MeasuredStep measured =
-            measuredFromSession(*s, store::stepBreakdowns(ws.database(), s->id), store::trainSteps(ws.database(), s->id));
+            measuredFromSession(s, store::stepBreakdowns(ws.database(), s.id), store::trainSteps(ws.database(), s.id));
         const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
@@ -64,13 +62,13 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
             for (const auto& row : cmp.rows)
                 rows.push_back({{"quantity", row.quantity}, {"unit", row.unit}, {"predicted", row.predicted},
                                 {"measured", std::isnan(row.measured) ? nlohmann::json() : nlohmann::json(row.measured)}});
-            std::cout << nlohmann::json{{"session", s->id}, {"measured_source", measured.source}, {"rows", rows},
+            std::cout << nlohmann::json{{"session", s.id}, {"measured_source", measured.source}, {"rows", rows},
                                         {"largest_gaps", cmp.largestGaps}}
                              .dump(2)
                       << '\n';
             return;
         }
-        std::cout << c.name << " on " << p.worldSize() << " GPUs vs session " << s->id << " (" << s->title << ")\n"
+        std::cout << c.name << " on " << p.worldSize() << " GPUs vs session " << s.id << " (" << s.title << ")\n"
                   << "measured: " << measured.source << "\n\n";
         TextTable t({"quantity", "predicted", "measured", "measured - predicted"});
         for (const auto& row : cmp.rows) {

@@ -437,3 +437,51 @@ TEST(BenchGemm, ModelConfigGemmsAreTheSizingModelsShapes)
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_NE(bad.err.find("no-such-model"), std::string::npos) << bad.err;
 }
+
+// `results` prints what the session's kind holds: a trace's per-step breakdown and top kernels, a
+// training log's steps, events and goodput, a STREAM run's points; --json the same records.
+TEST(Cli, ResultsOfATraceALogAndAKernelRunShowTheirOwnRecords)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    auto imp = test::runToEnd(cli(db, {"import", RIDGELINE_TEST_DATA "/traces/handmade_two_steps.json",
+                                       RIDGELINE_TEST_DATA "/logs/megatron_lm_restart.log",
+                                       RIDGELINE_TEST_DATA "/kernels/stream-5.10-2threads.txt"}));
+    ASSERT_EQ(imp.exitCode, 0) << imp.err;
+
+    // 1: the hand-built trace (TraceBreakdown.HandBuiltTwoStepTrace has its numbers).
+    const auto trace = json::parse(test::runToEnd(cli(db, {"results", "1"}, true)).out);
+    ASSERT_EQ(trace["steps"].size(), 2u);
+    EXPECT_EQ(trace["steps"][0]["rank"], 3);
+    EXPECT_DOUBLE_EQ(trace["steps"][0]["step_us"].get<double>(), 1000);
+    EXPECT_DOUBLE_EQ(trace["steps"][0]["gemm_us"].get<double>(), 300);
+    EXPECT_DOUBLE_EQ(trace["steps"][0]["exposed_communication_us"].get<double>(), 150);
+    EXPECT_DOUBLE_EQ(trace["steps"][0]["idle_us"].get<double>(), 350);
+    ASSERT_FALSE(trace["kernels"].empty());
+    const auto traceTable = test::runToEnd(cli(db, {"results", "1"})).out;
+    EXPECT_NE(traceTable.find("exposed comm"), std::string::npos) << traceTable;
+    EXPECT_NE(traceTable.find("350 µs"), std::string::npos) << traceTable;
+    EXPECT_NE(traceTable.find("top kernels by total time"), std::string::npos);
+    EXPECT_NE(traceTable.find("ncclDevKernel_AllReduce"), std::string::npos);
+
+    // 2: the Megatron log with a skipped interval, a stall and a restart.
+    const auto log = json::parse(test::runToEnd(cli(db, {"results", "2"}, true)).out);
+    EXPECT_EQ(log["steps"].size(), 6u);
+    std::set<std::string> kinds;
+    for (const auto& e : log["events"])
+        kinds.insert(e["kind"].get<std::string>());
+    EXPECT_EQ(kinds, (std::set<std::string>{"skipped", "stall", "restart", "gap"}));
+    EXPECT_EQ(log["summary"]["restarts"], 1);
+    const auto logTable = test::runToEnd(cli(db, {"results", "2"})).out;
+    EXPECT_NE(logTable.find("goodput 18 %"), std::string::npos) << logTable;
+    EXPECT_NE(logTable.find("(redone)"), std::string::npos) << logTable;
+
+    // 3: STREAM's four kernels.
+    const auto stream = json::parse(test::runToEnd(cli(db, {"results", "3"}, true)).out);
+    ASSERT_EQ(stream.size(), 4u);
+    EXPECT_EQ(stream[3]["kernel"], "triad");
+    const auto streamTable = test::runToEnd(cli(db, {"results", "3"})).out;
+    EXPECT_NE(streamTable.find("triad"), std::string::npos) << streamTable;
+    EXPECT_NE(streamTable.find("41.0 GB/s"), std::string::npos) << streamTable;
+    EXPECT_EQ(streamTable.find("busbw"), std::string::npos) << "not a collective table";
+}

@@ -1,0 +1,194 @@
+// ridgeline-cli results SESSION: a session's stored records, in the table its kind calls for
+// (collective points; GEMM, memory-bandwidth or peak-FLOP/s points; a trace's per-step breakdown
+// and top kernels; a training log's steps, events and goodput), or as JSON with --json.
+#include <cmath>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "records/wireformat.h"
+#include "store/kernelresults.h"
+#include "store/traceresults.h"
+#include "store/workspace.h"
+#include "texttable.h"
+#include "units/units.h"
+
+namespace rl::cli {
+namespace {
+constexpr int kTopKernels = 10;
+
+nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+std::string ms(double v) { return cellOrNa(v, [](double x) { return units::formatTime(x * 1e3); }); }
+std::string us(double v) { return units::formatTime(v); }
+
+void printCollectives(store::Workspace& ws, const Session& s, bool json)
+{
+    const auto points = ws.collectivePoints(s.id);
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& p : points)
+            out.push_back(wire::toJson(p));
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    TextTable t({"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw", "wrong"});
+    for (const auto& p : points)
+        t.addRow({p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
+                  std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
+                  units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
+                  p.wrong < 0 ? "n/a" : std::to_string(p.wrong)});
+    t.print(std::cout);
+}
+
+void printKernelPoints(store::Workspace& ws, const Session& s, bool json)
+{
+    auto& db = ws.database();
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& p : store::gemmPoints(db, s.id))
+            out.push_back(wire::toJson(p));
+        for (const auto& p : store::memBwPoints(db, s.id))
+            out.push_back(wire::toJson(p));
+        for (const auto& c : store::memCeilings(db, s.id))
+            out.push_back(wire::toJson(c));
+        for (const auto& p : store::peakFlopsPoints(db, s.id))
+            out.push_back(wire::toJson(p));
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    if (s.kind == kind::Gemm) {
+        TextTable t({"dtype", "op", "M", "N", "K", "batch", "time", "throughput", "efficiency", "threads", "device"});
+        for (const auto& p : store::gemmPoints(db, s.id))
+            t.addRow({p.dtype, p.transA + p.transB, std::to_string(p.m), std::to_string(p.n), std::to_string(p.k),
+                      std::to_string(p.batch), units::formatTime(p.timeUs), units::formatFlops(p.gflops * 1e9),
+                      p.efficiency > 0 ? percentCell(p.efficiency) : "n/a", std::to_string(p.threads), p.device});
+        t.print(std::cout);
+    } else if (s.kind == kind::MemBandwidth) {
+        TextTable t({"kernel", "working set", "threads", "best time", "bandwidth"});
+        for (const auto& p : store::memBwPoints(db, s.id))
+            t.addRow({p.kernel, units::formatBytes(double(p.bytes)), std::to_string(p.threads),
+                      units::formatTime(p.bestTimeUs), units::formatBandwidth(p.bandwidthGBs)});
+        t.print(std::cout);
+        const auto ceilings = store::memCeilings(db, s.id);
+        if (!ceilings.empty()) {
+            std::cout << "\nceilings (plateaus of the " << ceilings.front().kernel << " curve)\n";
+            TextTable c({"level", "threads", "working sets", "bandwidth"});
+            for (const auto& m : ceilings)
+                c.addRow({m.level, std::to_string(m.threads),
+                          units::formatBytes(double(m.fromBytes)) + " .. " + units::formatBytes(double(m.toBytes)),
+                          units::formatBandwidth(m.bandwidthGBs)});
+            c.print(std::cout);
+        }
+    } else {
+        TextTable t({"dtype", "threads", "isa", "measured", "theoretical", "of theory", "derivation"});
+        for (const auto& p : store::peakFlopsPoints(db, s.id))
+            t.addRow({p.dtype, std::to_string(p.threads), p.isa, units::formatFlops(p.gflops * 1e9),
+                      p.theoreticalGflops > 0 ? units::formatFlops(p.theoreticalGflops * 1e9) : "n/a",
+                      p.theoreticalGflops > 0 ? percentCell(p.gflops / p.theoreticalGflops) : "n/a", p.derivation});
+        t.print(std::cout);
+    }
+}
+
+void printTrace(store::Workspace& ws, const Session& s, bool json)
+{
+    auto& db = ws.database();
+    const auto steps = store::stepBreakdowns(db, s.id);
+    const auto kernels = store::kernelStats(db, s.id);
+    if (json) {
+        nlohmann::json out{{"steps", nlohmann::json::array()}, {"kernels", nlohmann::json::array()}};
+        for (const auto& b : steps)
+            out["steps"].push_back({{"rank", b.rank}, {"step", b.step}, {"step_us", b.stepUs}, {"gemm_us", b.gemmUs},
+                                    {"attention_us", b.attentionUs}, {"communication_us", b.communicationUs},
+                                    {"memcpy_us", b.memcpyUs}, {"other_us", b.otherUs},
+                                    {"exposed_communication_us", b.exposedCommUs}, {"overlap_us", b.overlapUs},
+                                    {"idle_us", b.idleUs}, {"kernels", b.kernelCount}});
+        for (const auto& k : kernels)
+            out["kernels"].push_back({{"rank", k.rank}, {"name", k.name}, {"class", toString(k.kernelClass)},
+                                      {"count", k.count}, {"total_us", k.totalUs}, {"mean_us", k.meanUs()},
+                                      {"share", k.share}});
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    TextTable t({"rank", "step", "step time", "GEMM", "attention", "comm", "exposed comm", "memcpy", "other", "idle",
+                 "kernels"});
+    for (const auto& b : steps)
+        t.addRow({std::to_string(b.rank), b.step < 0 ? "whole trace" : std::to_string(b.step), us(b.stepUs),
+                  us(b.gemmUs), us(b.attentionUs), us(b.communicationUs), us(b.exposedCommUs), us(b.memcpyUs),
+                  us(b.otherUs), us(b.idleUs), std::to_string(b.kernelCount)});
+    t.print(std::cout);
+    std::cout << "\ntop kernels by total time (of " << kernels.size() << " kernel names over all ranks)\n";
+    TextTable k({"rank", "class", "count", "total", "mean", "share", "name"});
+    for (std::size_t i = 0; i < kernels.size() && i < std::size_t(kTopKernels); ++i) {
+        const auto& e = kernels[i];
+        const std::string name = e.name.size() > 80 ? e.name.substr(0, 77) + "..." : e.name;
+        k.addRow({std::to_string(e.rank), toString(e.kernelClass), std::to_string(e.count), us(e.totalUs),
+                  us(e.meanUs()), percentCell(e.share), name});
+    }
+    k.print(std::cout);
+}
+
+void printTrainingLog(store::Workspace& ws, const Session& s, bool json)
+{
+    auto& db = ws.database();
+    const auto steps = store::trainSteps(db, s.id);
+    const auto events = store::trainEvents(db, s.id);
+    if (json) {
+        nlohmann::json out{{"summary", s.params}, {"steps", nlohmann::json::array()}, {"events", nlohmann::json::array()}};
+        for (const auto& st : steps)
+            out["steps"].push_back({{"step", st.step}, {"loss", num(st.loss)}, {"step_time_ms", num(st.stepTimeMs)},
+                                    {"tokens_per_sec", num(st.tokensPerSec)}, {"tflops_per_gpu", num(st.tflopsPerGpu)},
+                                    {"mfu", num(st.mfu)}, {"wall_time_s", num(st.wallTimeS)},
+                                    {"skipped_iterations", st.skippedIterations}, {"segment", st.segment},
+                                    {"redone", st.redone}, {"line", st.line}});
+        for (const auto& e : events)
+            out["events"].push_back({{"kind", toString(e.kind)}, {"step", e.step}, {"wall_time_s", num(e.wallTimeS)},
+                                     {"lost_s", e.lostS}, {"message", e.message}, {"line", e.line}});
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    TextTable t({"step", "loss", "step time", "tokens/s", "TFLOP/s/GPU", "MFU", "skipped", "run"});
+    for (const auto& st : steps)
+        t.addRow({std::to_string(st.step), numberCell(st.loss), ms(st.stepTimeMs), numberCell(st.tokensPerSec, 6),
+                  numberCell(st.tflopsPerGpu), percentCell(st.mfu), std::to_string(st.skippedIterations),
+                  std::to_string(st.segment) + (st.redone ? " (redone)" : "")});
+    t.print(std::cout);
+    if (!events.empty()) {
+        std::cout << "\nevents\n";
+        TextTable e({"kind", "step", "lost", "line", "what"});
+        for (const auto& ev : events)
+            e.addRow({toString(ev.kind), std::to_string(ev.step), units::formatTime(ev.lostS * 1e6),
+                      std::to_string(ev.line), ev.message});
+        e.print(std::cout);
+    }
+    const auto& p = s.params;
+    if (p.contains("goodput"))
+        std::cout << "\ngoodput " << percentCell(p.value("goodput", 0.0)) << " (" << numberCell(p.value("productive_s", 0.0))
+                  << " s productive of " << numberCell(p.value("wall_s", 0.0)) << " s), " << p.value("restarts", 0)
+                  << " restarts, " << p.value("stalls", 0) << " stalls, " << p.value("skipped_iterations", 0)
+                  << " skipped iterations\n";
+}
+
+void addResultsCommand(CLI::App& app, CliContext& ctx)
+{
+    auto* cmd = app.add_subcommand("results", "Print the results of a session (its kind's records)");
+    auto id = std::make_shared<std::int64_t>(0);
+    cmd->add_option("session", *id, "Session id")->required();
+    cmd->callback([&ctx, id] {
+        store::Workspace ws(ctx.workspacePath());
+        const Session s = requireSession(ws, *id);
+        if (s.kind == kind::Trace)
+            printTrace(ws, s, ctx.json);
+        else if (s.kind == kind::TrainingLog)
+            printTrainingLog(ws, s, ctx.json);
+        else if (s.kind == kind::Gemm || s.kind == kind::MemBandwidth || s.kind == kind::PeakFlops)
+            printKernelPoints(ws, s, ctx.json);
+        else
+            printCollectives(ws, s, ctx.json);
+    });
+}
+
+const bool registered = registerCommand(&addResultsCommand);
+} // namespace
+} // namespace rl::cli
