@@ -86,13 +86,19 @@ void DetailsPanel::setSession(const std::optional<Session>& session)
     m_notes->setEnabled(has);
     if (!has) {
         m_title->setText(tr("No session selected"));
+        m_title->setToolTip(tr("Session title"));
         for (auto* l : {m_commandLine, m_host, m_tool, m_status, m_created})
             l->clear();
         m_notes->clear();
         updateSaveButton();
         return;
     }
-    m_title->setText(qs(session->title));
+    // Zero-width spaces after separators let a long file name wrap instead of widening the dock.
+    QString title = qs(session->title);
+    for (const QChar sep : {u'_', u'.', u'-', u'/'})
+        title.replace(sep, QString(sep) + QChar(0x200B));
+    m_title->setText(title);
+    m_title->setToolTip(qs(session->title));
     m_commandLine->setText(qs(session->commandLine));
     m_host->setText(qs(session->host));
     m_tool->setText(session->toolVersion.empty() ? qs(session->tool) : qs(session->tool + ' ' + session->toolVersion));
@@ -108,6 +114,7 @@ void DetailsPanel::setMultipleSelected(int count)
 {
     setSession(std::nullopt);
     m_title->setText(tr("%1 sessions selected (overlaid in the charts)").arg(count));
+    m_title->setToolTip(tr("Session title"));
 }
 
 std::optional<std::int64_t> DetailsPanel::sessionId() const

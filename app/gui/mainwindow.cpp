@@ -54,6 +54,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     auto* sessionsDock = new QDockWidget(tr("Sessions"), this);
     sessionsDock->setObjectName(QStringLiteral("sessionsDock"));
     sessionsDock->setWidget(m_browser);
+    // A long unbreakable title in the details (a trace's file name) must not squeeze the list away.
+    sessionsDock->setMinimumWidth(220);
     addDockWidget(Qt::LeftDockWidgetArea, sessionsDock);
     auto* detailsDock = new QDockWidget(tr("Details"), this);
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
