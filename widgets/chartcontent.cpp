@@ -16,6 +16,7 @@
 
 #include "log2axis.h"
 #include "units/units.h"
+#include "niceticks.h"
 
 namespace rl::charts {
 namespace {
@@ -45,26 +46,6 @@ std::size_t nearestByX(const QList<QPointF>& pts, double x)
         }
     }
     return best;
-}
-// Ticks at 1, 2 or 5 x 10^k: QValueAxis's fixed tick count gives 0, 133, 267, 400.
-void setNiceRange(QValueAxis* axis, double min, double max)
-{
-    if (!(max > min))
-        max = min + 1;
-    const double raw = (max - min) / 6.0;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = 10 * mag;
-    for (double m : {1.0, 2.0, 5.0})
-        if (m * mag >= raw) {
-            step = m * mag;
-            break;
-        }
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(step);
-    axis->setRange(std::floor(min / step) * step, std::ceil(max / step) * step);
-    const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step)));
-    axis->setLabelFormat(QStringLiteral("%.") % QString::number(decimals) % QStringLiteral("f"));
 }
 } // namespace
 

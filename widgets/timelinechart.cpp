@@ -27,6 +27,7 @@
 #include "spancloud.h"
 #include "stepbreakdownchart.h"
 #include "units/units.h"
+#include "niceticks.h"
 
 namespace rl::charts {
 namespace {
@@ -104,7 +105,7 @@ QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const
     auto* x = new QValueAxis;
     x->setTitleText(QStringLiteral("Time from the step's start (ms)"));
     x->setRange(0, endMs > 0 ? endMs : 1);
-    x->setLabelFormat(QStringLiteral("%.3g"));
+    keepRoundTicks(x); // also when zoomed to a few microseconds
     auto* y = new QCategoryAxis;
     y->setTitleText(QStringLiteral("GPU stream"));
     y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);

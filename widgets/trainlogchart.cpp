@@ -24,6 +24,7 @@
 #include "chartexport.h"
 #include "io/csv.h"
 #include "chartimage.h"
+#include "niceticks.h"
 
 namespace rl::charts {
 namespace {
@@ -80,17 +81,6 @@ double valueAt(const TraceChartData& d, const TrainEvent& e, TrainMetric m)
     return v;
 }
 
-// 1, 2 or 5 times a power of ten, at least minimum.
-double niceStep(double raw, double minimum)
-{
-    if (!(raw > 0))
-        return std::max(1.0, minimum);
-    const double p = std::pow(10.0, std::floor(std::log10(raw)));
-    const double m = raw / p;
-    const double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-    return std::max(step, minimum);
-}
-
 const QColor kLineColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
                               QColor(0x8c, 0x56, 0x4b), QColor(0x17, 0xbe, 0xcf)};
 } // namespace
@@ -138,10 +128,7 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
     const double xPad = xHi > xLo ? (xHi - xLo) * 0.02 : 1;
     x->setRange(xLo - xPad, xHi + xPad);
     // Ticks on round numbers without widening the range the way applyNiceNumbers() does.
-    x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(0);
-    x->setTickInterval(niceStep((xHi - xLo + 2 * xPad) / 8, o.xAxis == TrainXAxis::Step ? 1 : 0));
-    x->setLabelFormat(QStringLiteral("%.6g"));
+    keepRoundTicks(x, 9, o.xAxis == TrainXAxis::Step ? 1 : 0);
     auto* y = new QValueAxis;
     y->setTitleText(qs(trainMetricTitle(o.metric)));
     y->setRange(fromZero ? 0 : yLo - pad, yHi + pad);

@@ -325,6 +325,12 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     ASSERT_TRUE(x);
     EXPECT_TRUE(x->titleText().contains(QStringLiteral("(ms)")));
     EXPECT_DOUBLE_EQ(x->max(), 1.1);
+    // Ticks on round values (1.1 ms / 6 -> every 0.2 ms), and still round when zoomed in.
+    EXPECT_EQ(x->tickType(), QValueAxis::TicksDynamic);
+    EXPECT_DOUBLE_EQ(x->tickInterval(), 0.2);
+    x->setRange(0.1, 0.15);
+    EXPECT_DOUBLE_EQ(x->tickInterval(), 0.01);
+    x->setRange(0, 1.1);
     QStringList legend;
     for (auto* s : seriesOf<QScatterSeries>(chart.chart()))
         legend << s->name();

@@ -1,0 +1,14 @@
+#pragma once
+// Ticks on round values (1, 2 or 5 x 10^k) for linear value axes: QValueAxis's fixed tick count
+// divides the range evenly and labels 0, 133, 267, 400.
+class QValueAxis;
+
+namespace rl::charts {
+// The smallest 1, 2 or 5 x 10^k that is >= raw, and at least minimum (1 for step counts).
+double niceStep(double raw, double minimum = 0);
+// Widens [min, max] to whole steps of about a sixth of it and puts a tick on every step; the
+// label format shows as many decimals as the step needs.
+void setNiceRange(QValueAxis* axis, double min, double max);
+// Keeps the axis range and puts ticks on round values, about `ticks` of them, also after a zoom.
+void keepRoundTicks(QValueAxis* axis, int ticks = 7, double minimum = 0);
+} // namespace rl::charts
