@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jobtracker.h"
+#include "savedconfigs.h"
 #include "model/hardwareprofileloader.h"
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
@@ -266,31 +267,12 @@ void ConfigEditor::setHardware(const QString& id) { m_hardware->setCurrentText(i
 void ConfigEditor::setWorkspace(const QString& path)
 {
     m_workspace = path;
-    using Saved = std::vector<store::SavedModelConfig>;
-    const std::string ws = path.toStdString();
-    m_job->start<Saved>(
-        [ws](auto&) -> Saved {
-            try {
-                store::Workspace w(ws);
-                return store::savedModelConfigs(w.database());
-            } catch (const std::exception&) {
-                return {}; // an unreadable workspace is reported by the main window
-            }
-        },
-        [this](const Saved& saved) {
-            m_loading = true;
-            while (m_preset->count() > m_presetCount)
-                m_preset->removeItem(m_presetCount);
-            QStringList names;
-            for (const auto& c : saved) {
-                m_preset->addItem(qs(c.name), qs(c.json));
-                m_preset->setItemData(m_preset->count() - 1, tr("Saved in the workspace %1").arg(qs(c.saved)),
-                                      Qt::ToolTipRole);
-                names << qs(c.name);
-            }
-            m_loading = false;
-            Q_EMIT savedConfigsLoaded(names);
-        });
+    loadSavedConfigs(m_job, path, [this](const std::vector<store::SavedModelConfig>& saved) {
+        m_loading = true;
+        const QStringList names = replaceSavedConfigs(m_preset, m_presetCount, saved);
+        m_loading = false;
+        Q_EMIT savedConfigsLoaded(names);
+    });
 }
 
 void ConfigEditor::saveToWorkspace(const QString& name)

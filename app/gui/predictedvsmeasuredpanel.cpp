@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jobtracker.h"
+#include "savedconfigs.h"
 #include "model/hardwareprofileloader.h"
 #include "model/modelconfig.h"
 #include "store/modelconfigs.h"
@@ -207,33 +208,14 @@ void PredictedVsMeasuredPanel::setSession(const charts::TraceChartData& data)
 
 void PredictedVsMeasuredPanel::setWorkspace(const QString& path)
 {
-    using Saved = std::vector<store::SavedModelConfig>;
-    const std::string ws = path.toStdString();
-    m_savedJob->start<Saved>(
-        [ws](auto&) -> Saved {
-            try {
-                store::Workspace w(ws);
-                return store::savedModelConfigs(w.database());
-            } catch (const std::exception&) {
-                return {}; // an unreadable workspace is reported by the main window
-            }
-        },
-        [this](const Saved& saved) {
-            const QString current = m_config->currentText();
-            const QSignalBlocker block(m_config);
-            while (m_config->count() > m_presetCount)
-                m_config->removeItem(m_presetCount);
-            QStringList names;
-            for (const auto& c : saved) {
-                m_config->addItem(qs(c.name), qs(c.json));
-                m_config->setItemData(m_config->count() - 1, tr("Saved in the workspace %1").arg(qs(c.saved)),
-                                      Qt::ToolTipRole);
-                names << qs(c.name);
-            }
-            m_config->setCurrentIndex(std::max(0, m_config->findText(current)));
-            scheduleRecompute();
-            emit savedConfigsLoaded(names);
-        });
+    loadSavedConfigs(m_savedJob, path, [this](const std::vector<store::SavedModelConfig>& saved) {
+        const QString current = m_config->currentText();
+        const QSignalBlocker block(m_config);
+        const QStringList names = replaceSavedConfigs(m_config, m_presetCount, saved);
+        m_config->setCurrentIndex(std::max(0, m_config->findText(current)));
+        scheduleRecompute();
+        emit savedConfigsLoaded(names);
+    });
 }
 
 void PredictedVsMeasuredPanel::setModelConfig(const QString& name) { m_config->setCurrentIndex(m_config->findText(name)); }
