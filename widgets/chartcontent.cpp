@@ -17,16 +17,12 @@
 #include "log2axis.h"
 #include "units/units.h"
 #include "niceticks.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kFitSamples = 64;
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 QString bytesText(double bytes)
 {

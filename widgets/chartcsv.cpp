@@ -5,17 +5,10 @@
 #include "chartexport.h"
 #include "chartimage.h"
 #include "io/csv.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-std::string num(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
-
 void writeSizeRows(std::ostream& out, const std::vector<SessionCurves>& sessions)
 {
     io::writeCsvRow(out, {"session_id", "session", "op", "in_place", "nranks", "dtype", "redop", "bytes", "count",
@@ -28,7 +21,7 @@ void writeSizeRows(std::ostream& out, const std::vector<SessionCurves>& sessions
         for (const auto& p : c.points)
             io::writeCsvRow(out, {std::to_string(c.key.sessionId), title, p.op, p.inPlace ? "1" : "0",
                                   std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
-                                  std::to_string(p.count), num(p.timeUs), num(p.algbwGBs), num(p.busbwGBs),
+                                  std::to_string(p.count), csvNumber(p.timeUs), csvNumber(p.algbwGBs), csvNumber(p.busbwGBs),
                                   std::to_string(p.wrong)});
     }
 }
@@ -40,7 +33,7 @@ void writeFitRows(std::ostream& out, const std::vector<SessionCurves>& sessions,
                           "points", "min_bytes", "max_bytes"});
     for (const FitCurve& f : fitCurves(collectCurves(sessions), o.fitMinBytes, o.fitMaxBytes))
         io::writeCsvRow(out, {std::to_string(f.key.sessionId), f.key.op, f.key.inPlace ? "1" : "0",
-                              num(f.fit.alphaUs), num(f.fit.betaGBs), num(f.fit.rmsRelError),
+                              csvNumber(f.fit.alphaUs), csvNumber(f.fit.betaGBs), csvNumber(f.fit.rmsRelError),
                               std::to_string(f.fit.points), std::to_string(f.fit.minBytes),
                               std::to_string(f.fit.maxBytes)});
 }
@@ -64,7 +57,7 @@ bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions,
         for (const auto& l : scalingLines(sessions, options.scalingBytes, options.metric))
             for (const auto& p : l.points)
                 io::writeCsvRow(out, {l.op, std::to_string(p.nranks), std::to_string(p.sessionId), p.sessionTitle,
-                                      std::to_string(p.bytes), num(p.value)});
+                                      std::to_string(p.bytes), csvNumber(p.value)});
         break;
     case ChartKind::Compare:
         if (sessions.size() != 2) {
@@ -75,8 +68,8 @@ bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions,
         io::writeCsvRow(out, {"op", "in_place", "bytes", "a_" + metric, "b_" + metric, "ratio_b_over_a"});
         for (const auto& c : ratioCurves(sessions[0], sessions[1], options.metric))
             for (const auto& p : c.points)
-                io::writeCsvRow(out, {c.op, c.inPlace ? "1" : "0", std::to_string(p.bytes), num(p.a), num(p.b),
-                                      num(p.ratio)});
+                io::writeCsvRow(out, {c.op, c.inPlace ? "1" : "0", std::to_string(p.bytes), csvNumber(p.a), csvNumber(p.b),
+                                      csvNumber(p.ratio)});
         break;
     }
     return writeChartText(out.str(), path, error);

@@ -7,14 +7,10 @@
 #include "chartcontent.h"
 #include "chartimage.h"
 #include "units/units.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 bool fail(QString* error, const QString& message)
 {

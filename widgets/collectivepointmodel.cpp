@@ -1,15 +1,9 @@
 #include "collectivepointmodel.h"
 
 #include "units/units.h"
+#include "textconv.h"
 
 namespace rl {
-namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-} // namespace
-
 CollectivePointModel::CollectivePointModel(QObject* parent)
     : QAbstractTableModel(parent)
 {

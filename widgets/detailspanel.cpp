@@ -1,4 +1,5 @@
 #include "detailspanel.h"
+#include "textconv.h"
 
 #include <QFormLayout>
 #include <QHeaderView>
@@ -10,8 +11,6 @@
 
 namespace rl {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
 QLabel* valueLabel(const QString& objectName, const QString& toolTip)
 {
     auto* l = new QLabel;

@@ -21,14 +21,10 @@
 #include "callout.h"
 #include "log2axis.h"
 #include "rooflinechart.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 const QColor kColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
                           QColor(0x94, 0x67, 0xbd), QColor(0xff, 0x7f, 0x0e), QColor(0x17, 0xbe, 0xcf)};
 } // namespace

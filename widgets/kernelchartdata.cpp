@@ -14,17 +14,10 @@
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-std::string num(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
-
 std::string fixed3(double v)
 {
     std::ostringstream s;
@@ -265,7 +258,7 @@ std::string describeGemmPoint(const GemmPoint& p)
     s += " " + p.dtype;
     if (!p.computeType.empty())
         s += " (compute " + p.computeType + ")";
-    s += "\n" + num(p.gflops) + " GFLOP/s (" + formatGflops(p.gflops) + ")";
+    s += "\n" + csvNumber(p.gflops) + " GFLOP/s (" + formatGflops(p.gflops) + ")";
     s += "\nintensity " + fixed3(p.intensity) + " FLOP/B";
     s += "\ntime " + units::formatTime(p.timeUs);
     if (p.efficiency > 0)
@@ -312,7 +305,7 @@ GemmScatter predictedGemms(const model::ModelConfig& c, const model::ParallelCon
         pt.intensity = gm.intensity(t.elemBytes);
         pt.device = hw.id;
         sc.points.push_back(pt);
-        sc.labels.push_back(std::string(model::toString(gm.pass)) + " " + gm.name + ", " + num(gm.count)
+        sc.labels.push_back(std::string(model::toString(gm.pass)) + " " + gm.name + ", " + csvNumber(gm.count)
                             + " calls per step");
     }
     return sc;
@@ -325,13 +318,13 @@ std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& opti
     io::writeCsvRow(out, {"ceiling", "name", "origin", "value", "unit"});
     for (const auto& c : g.compute)
         for (const auto& d : c.dtypes)
-            io::writeCsvRow(out, {"compute", d, originName(c.origin), num(c.gflops), "GFLOP/s"});
+            io::writeCsvRow(out, {"compute", d, originName(c.origin), csvNumber(c.gflops), "GFLOP/s"});
     for (const auto& b : g.bandwidth)
-        io::writeCsvRow(out, {"bandwidth", b.level, originName(b.origin), num(b.gbs), "GB/s"});
+        io::writeCsvRow(out, {"bandwidth", b.level, originName(b.origin), csvNumber(b.gbs), "GB/s"});
     out << '\n';
     io::writeCsvRow(out, {"ridge_dtype", "ridge_level", "ridge_origin", "intensity_flop_per_byte", "gflops"});
     for (const auto& r : g.ridges)
-        io::writeCsvRow(out, {r.dtype, r.level, originName(r.origin), num(r.intensity), num(r.gflops)});
+        io::writeCsvRow(out, {r.dtype, r.level, originName(r.origin), csvNumber(r.intensity), csvNumber(r.gflops)});
     out << '\n';
     io::writeCsvRow(out, {"source", "session_id", "session", "label", "dtype", "m", "n", "k", "batch", "time_us",
                           "gflops", "intensity_flop_per_byte"});
@@ -342,7 +335,7 @@ std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& opti
             std::replace(label.begin(), label.end(), '\n', ' ');
             io::writeCsvRow(out, {toString(s.source), std::to_string(s.sessionId), s.name, label, p.dtype,
                                   std::to_string(p.m), std::to_string(p.n), std::to_string(p.k),
-                                  std::to_string(p.batch), num(p.timeUs), num(p.gflops), num(p.intensity)});
+                                  std::to_string(p.batch), csvNumber(p.timeUs), csvNumber(p.gflops), csvNumber(p.intensity)});
         }
     return out.str();
 }
@@ -392,13 +385,13 @@ std::string memBwCsv(const KernelChartData& data)
     for (const auto& c : memBwCurves(data))
         for (const auto& p : c.points)
             io::writeCsvRow(out, {std::to_string(c.sessionId), p.kernel, std::to_string(p.threads),
-                                  std::to_string(p.bytes), num(p.bestTimeUs), num(p.bandwidthGBs)});
+                                  std::to_string(p.bytes), csvNumber(p.bestTimeUs), csvNumber(p.bandwidthGBs)});
     out << '\n';
     io::writeCsvRow(out, {"ceiling_session_id", "level", "kernel", "threads", "from_bytes", "to_bytes", "bandwidth_gbs"});
     for (const auto& b : memBwBands(data))
         io::writeCsvRow(out, {std::to_string(b.sessionId), b.ceiling.level, b.ceiling.kernel,
                               std::to_string(b.ceiling.threads), std::to_string(b.ceiling.fromBytes),
-                              std::to_string(b.ceiling.toBytes), num(b.ceiling.bandwidthGBs)});
+                              std::to_string(b.ceiling.toBytes), csvNumber(b.ceiling.bandwidthGBs)});
     return out.str();
 }
 
@@ -581,10 +574,10 @@ std::string gemmEfficiencyCsv(const KernelChartData& data, const GemmEfficiencyO
         for (const auto& p : sw.points)
             io::writeCsvRow(out, {std::to_string(sw.sessionId), sw.dtype, std::to_string(p.point.m),
                                   std::to_string(p.point.n), std::to_string(p.point.k), std::to_string(p.point.batch),
-                                  g.dimTitle, num(p.point.timeUs), num(p.point.gflops),
-                                  sw.peakGflops > 0 ? num(p.point.gflops / sw.peakGflops * 100) : std::string(),
-                                  sw.peakGflops > 0 ? num(sw.peakGflops) : std::string(),
-                                  p.predicted >= 0 ? num(p.predicted) : std::string()});
+                                  g.dimTitle, csvNumber(p.point.timeUs), csvNumber(p.point.gflops),
+                                  sw.peakGflops > 0 ? csvNumber(p.point.gflops / sw.peakGflops * 100) : std::string(),
+                                  sw.peakGflops > 0 ? csvNumber(sw.peakGflops) : std::string(),
+                                  p.predicted >= 0 ? csvNumber(p.predicted) : std::string()});
     return out.str();
 }
 } // namespace rl::charts

@@ -19,14 +19,10 @@
 #include "callout.h"
 #include "log2axis.h"
 #include "rooflinechart.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 // Kernels by hue, thread counts by shade: the lighter line is the lower thread count.
 const QColor kKernelColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e),
                                 QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd)};

@@ -17,6 +17,7 @@
 #include "chartimage.h"
 #include "pointcloud.h"
 #include "units/units.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
@@ -25,8 +26,6 @@ constexpr int kSizeBands = 3;
 const QColor kBandColours[kColourBands] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x90, 0x8d),
                                            QColor(0x5d, 0xc8, 0x63), QColor(0xfd, 0xe7, 0x25)}; // viridis
 constexpr double kMarkerSizes[kSizeBands] = {6, 10, 15};
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // Band edges at the quantiles of `values`, so every band holds about the same number of points.
 std::vector<double> quantileEdges(std::vector<double> values, int bands)

@@ -17,14 +17,10 @@
 #include <QVBoxLayout>
 
 #include "callout.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 const QColor kMeasuredRoof(0x20, 0x20, 0x20);
 const QColor kProfileRoof(0x80, 0x80, 0x80);
 const QColor kSecondProfileRoof(0x4a, 0x6f, 0xa5);

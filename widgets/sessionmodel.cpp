@@ -1,4 +1,5 @@
 #include "sessionmodel.h"
+#include "textconv.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -7,8 +8,6 @@
 
 namespace rl {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
 // Ops a session covers, from the parameters importers and the runner record.
 QString opsOf(const Session& s)
 {

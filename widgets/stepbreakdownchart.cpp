@@ -25,23 +25,11 @@
 #include "chartexport.h"
 #include "io/csv.h"
 #include "chartimage.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
 constexpr int kSegments = static_cast<int>(StepSegment::Count);
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string num(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
 
 QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& points, QPen pen,
                      QBarCategoryAxis* x, QValueAxis* y)
@@ -207,8 +195,8 @@ std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartO
         for (const auto& b : stepBars(data.steps, o.rank)) {
             std::vector<std::string> row{std::to_string(b.step), rank};
             for (double v : b.segmentsMs)
-                row.push_back(num(v));
-            row.insert(row.end(), {num(b.stepMs), num(b.minStepMs), num(b.maxStepMs), std::to_string(b.ranks)});
+                row.push_back(csvNumber(v));
+            row.insert(row.end(), {csvNumber(b.stepMs), csvNumber(b.minStepMs), csvNumber(b.maxStepMs), std::to_string(b.ranks)});
             io::writeCsvRow(out, row);
         }
     } else {
@@ -220,8 +208,8 @@ std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartO
         for (const auto& t : rankTotals(data.steps, o.rank)) {
             std::vector<std::string> row{std::to_string(t.rank), std::to_string(t.steps)};
             for (double v : t.segmentsMs)
-                row.push_back(num(v));
-            row.push_back(num(t.stepMs));
+                row.push_back(csvNumber(v));
+            row.push_back(csvNumber(t.stepMs));
             io::writeCsvRow(out, row);
         }
     }

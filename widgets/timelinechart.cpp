@@ -28,22 +28,10 @@
 #include "stepbreakdownchart.h"
 #include "units/units.h"
 #include "niceticks.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string num(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
-
 std::vector<const TimelineEvent*> eventsOf(const TraceChartData& data, int rank)
 {
     std::vector<const TimelineEvent*> out;
@@ -177,7 +165,7 @@ std::string TimelineChart::csv(const TraceChartData& data, const TimelineOptions
     io::writeCsvRow(out, {"rank", "step", "stream", "class", "start_us", "duration_us", "name"});
     for (const auto* e : eventsOf(data, timelineRank(data, o.rank)))
         io::writeCsvRow(out, {std::to_string(e->rank), std::to_string(e->step), std::to_string(e->stream),
-                              toString(e->kernelClass), num(e->startUs), num(e->durUs), e->name});
+                              toString(e->kernelClass), csvNumber(e->startUs), csvNumber(e->durUs), e->name});
     return out.str();
 }
 

@@ -25,23 +25,12 @@
 #include "io/csv.h"
 #include "chartimage.h"
 #include "niceticks.h"
+#include "textconv.h"
 
 namespace rl::charts {
 namespace {
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string num(double v)
-{
-    if (!std::isfinite(v))
-        return {};
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
+// Missing values are empty cells.
+std::string num(double v) { return std::isfinite(v) ? csvNumber(v) : std::string(); }
 
 const char* csvColumn(TrainMetric m)
 {

@@ -14,11 +14,10 @@
 #include "jobtracker.h"
 #include "store/workspace.h"
 #include "units/units.h"
+#include "textconv.h"
 
 namespace rl {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
 QTableWidgetItem* textCell(const QString& text)
 {
     auto* item = new QTableWidgetItem(text);

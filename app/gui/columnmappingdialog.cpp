@@ -18,10 +18,10 @@
 
 #include "io/inputfile.h"
 #include "trace/trainlogparse.h"
+#include "textconv.h"
 
 namespace rl {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 std::string chosen(const QComboBox* c) { return c->currentData().toString().toStdString(); }
 
 constexpr int kPreviewLines = 8;

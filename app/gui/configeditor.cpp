@@ -25,11 +25,10 @@
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
 #include "units/units.h"
+#include "textconv.h"
 
 namespace rl {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
 QString percent(double v) { return QString::number(v * 100, 'f', 1) + QStringLiteral(" %"); }
 
 QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)

@@ -23,11 +23,10 @@
 #include "model/modelconfig.h"
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
+#include "textconv.h"
 
 namespace rl {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
 // How a comparison row is shown: seconds as ms, fractions as %, anything else in its own unit.
 struct ShownUnit
 {

@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "model/hardwareprofileloader.h"
+#include "textconv.h"
 
 namespace rl {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 constexpr int kIdRole = Qt::UserRole;
 } // namespace
 
