@@ -1,8 +1,6 @@
 // Per-step breakdown: the CPU ProfilerStep#N annotation is the window; GPU activity is clipped to it.
 #include <algorithm>
 #include <climits>
-#include <iterator>
-#include <utility>
 
 #include "trace/intervals.h"
 #include "trace/traceanalysis.h"
@@ -104,28 +102,17 @@ std::vector<StepBreakdown> stepBreakdown(const TraceData& data, const std::vecto
     return out;
 }
 std::vector<TimelineEvent> stepTimeline(const TraceData& data, const std::vector<KernelClass>& classOfName,
-                                        std::size_t maxEvents, bool* truncated)
+                                        const std::vector<StepBreakdown>& breakdown, std::size_t maxEvents,
+                                        bool* truncated)
 {
     std::int64_t step = -1, begin = INT64_MIN, end = INT64_MAX;
     // Only steps with GPU work are candidates: the profiler's last ProfilerStep is often a short
     // stub with none (the ROCm MI250 sample's step 2 is 49 us and empty), and with two steps the
-    // lower median would be that stub.
-    // An event starting before a step's end overlaps it iff it ends after the step's start: with
-    // the events sorted by start, the running maximum of their ends answers that per step.
-    std::vector<std::pair<std::int64_t, std::int64_t>> activity; // (start, max end so far)
-    for (const auto& e : data.gpu)
-        if (e.category != EventCategory::GpuAnnotation)
-            activity.emplace_back(e.startNs, e.startNs + e.durNs);
-    std::sort(activity.begin(), activity.end());
-    for (std::size_t i = 1; i < activity.size(); ++i)
-        activity[i].second = std::max(activity[i].second, activity[i - 1].second);
+    // lower median would be that stub. The breakdown has one row per step marker, in order.
     std::vector<StepMarker> byDuration;
-    for (const auto& m : data.steps) {
-        const auto firstAfter = std::lower_bound(activity.begin(), activity.end(), m.startNs + m.durNs,
-                                                 [](const auto& a, std::int64_t t) { return a.first < t; });
-        if (firstAfter != activity.begin() && std::prev(firstAfter)->second > m.startNs)
-            byDuration.push_back(m);
-    }
+    for (std::size_t i = 0; i < data.steps.size() && i < breakdown.size(); ++i)
+        if (breakdown[i].gpuBusyUs > 0)
+            byDuration.push_back(data.steps[i]);
     if (!byDuration.empty()) {
         std::sort(byDuration.begin(), byDuration.end(), [](const StepMarker& a, const StepMarker& b) {
             return a.durNs != b.durNs ? a.durNs < b.durNs : a.step < b.step;

@@ -34,8 +34,10 @@ std::vector<TraceCollective> traceCollectives(const TraceData& data, std::vector
 // (a warm-up or a checkpoint step is not typical), or the whole trace when no step has any. Events overlapping the step are
 // kept with times relative to its start, the first maxEvents by start time (the store stays
 // small for huge steps; *truncated tells).
+// breakdown: stepBreakdown() of the same data, which says which steps had GPU activity.
 std::vector<TimelineEvent> stepTimeline(const TraceData& data, const std::vector<KernelClass>& classOfName,
-                                        std::size_t maxEvents = 20000, bool* truncated = nullptr);
+                                        const std::vector<StepBreakdown>& breakdown, std::size_t maxEvents = 20000,
+                                        bool* truncated = nullptr);
 
 // The n kernels of one rank with the most total time.
 std::vector<KernelStat> topKernels(const std::vector<KernelStat>& all, int rank, std::size_t n);

@@ -235,7 +235,7 @@ TraceAnalysis analyzeTrace(const TraceData& data, const KernelClassifier& classi
     a.kernels = kernelStats(data, classes);
     a.collectives = traceCollectives(data, &a.notes);
     bool truncated = false;
-    a.timeline = stepTimeline(data, classes, 20000, &truncated);
+    a.timeline = stepTimeline(data, classes, a.steps, 20000, &truncated);
     if (truncated)
         a.notes.push_back("the timeline keeps the first 20000 GPU events of its step");
     if (data.steps.empty())

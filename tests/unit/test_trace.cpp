@@ -111,7 +111,7 @@ TEST(TraceSamples, RocmTraceIsRecognised)
     // Its two steps are 9288 us with all the GPU work and a 49 us stub with none: the timeline is
     // the step with work (the lower median of the two would be the empty stub).
     const std::vector<KernelClass> classOf(d.names.size(), KernelClass::Other);
-    const auto t = trace::stepTimeline(d, classOf);
+    const auto t = trace::stepTimeline(d, classOf, trace::stepBreakdown(d, classOf));
     ASSERT_EQ(t.size(), 16u);
     EXPECT_EQ(t[0].step, 1);
 }
@@ -233,13 +233,13 @@ TEST(TraceTimeline, RepresentativeStepPerStream)
         d.gpu.push_back({at, 10, k, at % 100 == 0 ? 1 : 2, 0, trace::EventCategory::Kernel, -1, 0, 0});
     const std::vector<KernelClass> classOf(d.names.size(), KernelClass::Gemm);
     bool truncated = true;
-    auto step3 = trace::stepTimeline(d, classOf, 100, &truncated);
+    auto step3 = trace::stepTimeline(d, classOf, trace::stepBreakdown(d, classOf), 100, &truncated);
     EXPECT_FALSE(truncated);
     ASSERT_EQ(step3.size(), 4u); // 400, 450, 500, 550 ns
     EXPECT_EQ(step3[0].step, 3);
     EXPECT_DOUBLE_EQ(step3[1].startUs, 0.05);
     EXPECT_EQ(step3[1].stream, 2);
-    auto capped = trace::stepTimeline(d, classOf, 3, &truncated);
+    auto capped = trace::stepTimeline(d, classOf, trace::stepBreakdown(d, classOf), 3, &truncated);
     EXPECT_TRUE(truncated);
     EXPECT_EQ(capped.size(), 3u);
 
@@ -247,10 +247,10 @@ TEST(TraceTimeline, RepresentativeStepPerStream)
     // step 1 (100 ns) the median of five.
     d.steps.push_back({4, 1000, 10});
     d.steps.push_back({5, 1100, 20});
-    EXPECT_EQ(trace::stepTimeline(d, classOf).at(0).step, 3);
+    EXPECT_EQ(trace::stepTimeline(d, classOf, trace::stepBreakdown(d, classOf)).at(0).step, 3);
     // No step with activity at all: the whole trace from its first event.
     d.steps = {{9, 5000, 100}};
-    const auto whole = trace::stepTimeline(d, classOf);
+    const auto whole = trace::stepTimeline(d, classOf, trace::stepBreakdown(d, classOf));
     ASSERT_EQ(whole.size(), 12u);
     EXPECT_EQ(whole[0].step, -1);
     EXPECT_DOUBLE_EQ(whole[11].startUs, 0.55);
