@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "io/resourcedirs.h"
 #include "io/userpaths.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
@@ -148,10 +149,7 @@ std::vector<HardwareProfile> loadHardwareProfiles(const std::string& dir)
 
 std::string hardwareProfileDir()
 {
-    const fs::path installed = fs::path(RIDGELINE_INSTALL_RESOURCE_DIR) / "hardware";
-    if (fs::is_directory(installed))
-        return installed.string();
-    return (fs::path(RIDGELINE_SOURCE_RESOURCE_DIR) / "hardware").string();
+    return io::findResourceDir("hardware").string();
 }
 
 json toJson(const HardwareProfile& hw)

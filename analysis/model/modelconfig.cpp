@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/resourcedirs.h"
+
 namespace rl::model {
 namespace {
 using nlohmann::json;
@@ -311,8 +313,10 @@ void saveModelConfigFile(const ModelConfig& c, const std::string& path)
 namespace {
 std::vector<std::filesystem::path> presetDirs()
 {
-    return {std::filesystem::path(RIDGELINE_SOURCE_RESOURCE_DIR) / "models",
-            std::filesystem::path(RIDGELINE_INSTALL_RESOURCE_DIR) / "models"};
+    std::vector<std::filesystem::path> out;
+    for (const auto& dir : io::resourceDirCandidates())
+        out.push_back(dir / "models");
+    return out;
 }
 } // namespace
 

@@ -25,7 +25,10 @@ RunController::~RunController()
 QString RunController::findCli()
 {
     const QString dir = QCoreApplication::applicationDirPath();
-    for (const auto& candidate : {dir + QStringLiteral("/ridgeline-cli"), dir + QStringLiteral("/../cli/ridgeline-cli")}) {
+    // A QStringList, not a braced list of `dir + ...`: with QT_USE_QSTRINGBUILDER those elements
+    // are QStringBuilder objects that refer to temporaries destroyed before the loop body runs.
+    const QStringList candidates{dir + QStringLiteral("/ridgeline-cli"), dir + QStringLiteral("/../cli/ridgeline-cli")};
+    for (const QString& candidate : candidates) {
         const QFileInfo info(candidate);
         if (info.isExecutable())
             return info.canonicalFilePath();

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "io/resourcedirs.h"
 #include "store/workspace.h"
 
 namespace rl {
@@ -62,15 +63,14 @@ StartupOptions parseStartup(const QStringList& arguments, const QString& lastWor
 
 QString sampleDataDir()
 {
-    const QString app = QCoreApplication::applicationDirPath();
-    const QStringList candidates{
-        app + QStringLiteral("/../share/ridgeline/sample_data"),
-        QStringLiteral(RIDGELINE_INSTALL_RESOURCE_DIR "/sample_data"),
-        QStringLiteral(RIDGELINE_SOURCE_RESOURCE_DIR "/../sample_data"),
-    };
-    for (const auto& c : candidates)
-        if (QFileInfo(c).isDir() && !QDir(c).isEmpty(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot))
-            return QDir::cleanPath(c);
+    for (const auto& dir : io::resourceDirCandidates()) {
+        // In the source tree the samples sit beside resources/, installed they sit inside it.
+        for (const auto& c : {dir / "sample_data", dir / ".." / "sample_data"}) {
+            const QString path = QString::fromStdString(c.lexically_normal().string());
+            if (QFileInfo(path).isDir() && !QDir(path).isEmpty(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot))
+                return QDir::cleanPath(path);
+        }
+    }
     return {};
 }
 } // namespace rl
