@@ -71,7 +71,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_progress->setMaximumWidth(220);
     m_cancel->setObjectName(QStringLiteral("cancelJob"));
     m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stop the running import or benchmark; what is stored stays stored"));
+    m_cancel->setToolTip(tr("Stop the running import or benchmark; what is stored stays stored (Esc)"));
+    m_cancel->setShortcut(QKeySequence::Cancel); // active only while the button shows: a job runs
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);

@@ -59,7 +59,11 @@ void RunController::start(const QString& program, const QStringList& arguments, 
     });
     connect(m_process, &QProcess::errorOccurred, this, [this, program](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            emit runFailed(tr("Could not start %1: %2").arg(program, m_process->errorString()));
+            emit runFailed(QFileInfo(program).isAbsolute()
+                               ? tr("Could not start %1: %2").arg(program, m_process->errorString())
+                               : tr("Could not start %1: it is neither next to this program (%2) nor on PATH. "
+                                    "Install Ridgeline's programs together, or put ridgeline-cli on PATH.")
+                                     .arg(program, QCoreApplication::applicationDirPath()));
     });
     connect(m_process, &QProcess::finished, this, &RunController::onFinished);
     emit progressChanged(0, m_expected);

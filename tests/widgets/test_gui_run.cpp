@@ -1,6 +1,7 @@
 // A benchmark started the way the GUI starts it: the dialog's configuration becomes a real
 // ridgeline-cli process that launches real MPI ranks; points arrive as signals and in the store,
 // and Cancel leaves a cancelled session with the points it finished.
+#include <QFileInfo>
 #include <QSignalSpy>
 
 #include "benchmarkconfig.h"
@@ -89,4 +90,18 @@ TEST(GuiRun, CancelStopsTheRanksAndKeepsTheFinishedPoints)
     const auto stored = ws.collectivePoints(run.sessionId());
     EXPECT_GE(stored.size(), 3u);
     EXPECT_LT(stored.size(), static_cast<size_t>(c.expectedPoints()));
+}
+
+// The GUI finds ridgeline-cli beside itself (installed) or in the build tree's cli/ folder, else
+// names it for PATH. The old braced list of QStringBuilder temporaries read freed memory here:
+// std::bad_alloc in the field, a stack-use-after-scope under ASan.
+TEST(GuiRun, FindCliNamesAnExecutableOrThePathName)
+{
+    for (int i = 0; i < 3; ++i) {
+        const QString cli = RunController::findCli();
+        if (cli != QLatin1String("ridgeline-cli")) {
+            EXPECT_TRUE(QFileInfo(cli).isExecutable()) << cli.toStdString();
+            EXPECT_TRUE(cli.endsWith(QLatin1String("/ridgeline-cli"))) << cli.toStdString();
+        }
+    }
 }
