@@ -9,8 +9,7 @@ namespace rl {
 
 class CommandPreview : public QPlainTextEdit
 {
-    Q_OBJECT
-public:
+public: // no Q_OBJECT: no signals, slots or tr() of its own
     explicit CommandPreview(QWidget* parent = nullptr);
 
     void setCommand(const QString& command);
