@@ -6,7 +6,6 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QMessageBox>
@@ -17,6 +16,7 @@
 #include "callout.h"
 #include "chartcontent.h"
 #include "chartexport.h"
+#include "filedialogs.h"
 #include "units/units.h"
 
 namespace rl::charts {
@@ -226,10 +226,15 @@ void CollectiveChart::exportWithDialog()
     const QString png = tr("PNG image (*.png)"), svg = tr("SVG image (*.svg)"), pdf = tr("PDF document (*.pdf)"),
                   csv = tr("CSV data (*.csv)");
     QString filter = png;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), QString(),
-                                                png % QStringLiteral(";;") % svg % QStringLiteral(";;") % pdf
-                                                    % QStringLiteral(";;") % csv,
-                                                &filter);
+    std::vector<std::int64_t> ids;
+    for (const auto& s : m_content->data())
+        ids.push_back(s.session.id);
+    QString path = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export chart"),
+                                         filedialogs::exportFileName(QString::fromLatin1(toString(m_kind)), ids,
+                                                                     QStringLiteral("png")),
+                                         png % QStringLiteral(";;") % svg % QStringLiteral(";;") % pdf
+                                             % QStringLiteral(";;") % csv,
+                                         &filter);
     if (path.isEmpty())
         return;
     // The chosen filter decides the format; its suffix is added when the name has none.

@@ -16,6 +16,10 @@ class QChartView;
 class QCheckBox;
 class QComboBox;
 class QPushButton;
+
+namespace rl {
+class Settings;
+}
 QT_END_NAMESPACE
 
 namespace rl::charts {
@@ -44,6 +48,8 @@ public:
     void setFitRange(std::int64_t minBytes, std::int64_t maxBytes); // defaults to every size
     void setScalingBytes(std::int64_t bytes);
     void setExportSize(int width, int height);
+    // The Export button's dialog starts in the folder charts were last exported to (null: home).
+    void setSettings(Settings* settings) { m_settings = settings; }
     const ChartOptions& options() const { return m_options; }
 
     // The alpha-beta fits currently drawn (bandwidth and latency views), for other modules.
@@ -69,6 +75,7 @@ private:
 
     ChartKind m_kind = ChartKind::Bandwidth;
     ChartOptions m_options;
+    Settings* m_settings = nullptr;
     QChart* m_chart;
     QChartView* m_view;
     ChartContent* m_content;

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 
 namespace rl {
 namespace {
@@ -14,6 +15,22 @@ const auto Recent = QStringLiteral("workspaces/recent");
 const auto LastWorkspace = QStringLiteral("workspaces/last");
 const auto ImportDir = QStringLiteral("import/lastDir");
 const auto ExportSize = QStringLiteral("export/size");
+const auto WorkspaceDir = QStringLiteral("workspaces/lastDir");
+const auto ExportDir = QStringLiteral("export/lastDir");
+const auto HostfileDir = QStringLiteral("benchmark/hostfileDir");
+const auto CollectiveBenchmark = QStringLiteral("benchmark/collective");
+const auto KernelBenchmark = QStringLiteral("benchmark/kernel");
+
+QString dirKey(Settings::DirPurpose purpose)
+{
+    switch (purpose) {
+    case Settings::DirPurpose::Workspace: return WorkspaceDir;
+    case Settings::DirPurpose::Import: return ImportDir;
+    case Settings::DirPurpose::Export: return ExportDir;
+    case Settings::DirPurpose::Hostfile: return HostfileDir;
+    }
+    return ImportDir;
+}
 } // namespace key
 
 QString normalised(const QString& path)
@@ -91,6 +108,32 @@ void Settings::setLastWorkspace(const QString& path)
 
 QString Settings::lastImportDir() const { return m_settings->value(key::ImportDir, QDir::homePath()).toString(); }
 void Settings::setLastImportDir(const QString& dir) { store(key::ImportDir, dir); }
+
+QString Settings::lastDir(DirPurpose purpose) const { return m_settings->value(key::dirKey(purpose)).toString(); }
+void Settings::setLastDir(DirPurpose purpose, const QString& dir)
+{
+    if (!dir.isEmpty())
+        store(key::dirKey(purpose), normalised(dir));
+}
+
+// Stored as compact JSON text: readable in the INI file and one value per dialog, so a field added
+// later does not need a key of its own.
+QJsonObject Settings::jsonValue(const QString& k) const
+{
+    return QJsonDocument::fromJson(m_settings->value(k).toString().toUtf8()).object();
+}
+
+QJsonObject Settings::collectiveBenchmark() const { return jsonValue(key::CollectiveBenchmark); }
+void Settings::setCollectiveBenchmark(const QJsonObject& config)
+{
+    store(key::CollectiveBenchmark, QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
+}
+
+QJsonObject Settings::kernelBenchmark() const { return jsonValue(key::KernelBenchmark); }
+void Settings::setKernelBenchmark(const QJsonObject& config)
+{
+    store(key::KernelBenchmark, QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
+}
 
 QSize Settings::exportSize() const
 {

@@ -2,6 +2,7 @@
 // The one place that knows Ridgeline's persistent settings: every key is spelled once in
 // settings.cpp, getters are typed and setters emit only when a value really changes.
 #include <QByteArray>
+#include <QJsonObject>
 #include <QObject>
 #include <QSettings>
 #include <QSize>
@@ -41,6 +42,19 @@ public:
     QString lastImportDir() const;
     void setLastImportDir(const QString& dir);
 
+    // What a file dialog is for: each purpose remembers its own last folder, so importing from a
+    // results share does not send the next "Open workspace" there.
+    enum class DirPurpose { Workspace, Import, Export, Hostfile };
+    QString lastDir(DirPurpose purpose) const; // empty until a dialog of that purpose was used
+    void setLastDir(DirPurpose purpose, const QString& dir);
+
+    // The last configuration each benchmark dialog ran, as the dialog serialised it (the dialog
+    // owns the format and its version field; widgets/ cannot know the app's config types).
+    QJsonObject collectiveBenchmark() const; // empty when never stored or unreadable
+    void setCollectiveBenchmark(const QJsonObject& config);
+    QJsonObject kernelBenchmark() const;
+    void setKernelBenchmark(const QJsonObject& config);
+
     QSize exportSize() const; // chart export size in pixels, independent of the screen
     void setExportSize(const QSize& size);
 
@@ -53,6 +67,7 @@ signals:
 
 private:
     bool store(const QString& key, const QVariant& value); // true when the value changed
+    QJsonObject jsonValue(const QString& key) const;
     std::unique_ptr<QSettings> m_settings;
 };
 } // namespace rl

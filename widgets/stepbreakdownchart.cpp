@@ -9,7 +9,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -23,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include "chartexport.h"
+#include "filedialogs.h"
 #include "io/csv.h"
 #include "chartimage.h"
 #include "textconv.h"
@@ -334,9 +334,13 @@ void StepBreakdownChart::rebuild()
 void StepBreakdownChart::exportWithDialog()
 {
     QString selected;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export step breakdown"), QString(),
-                                                tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
-                                                &selected);
+    // Named as `ridgeline-cli export --chart` names this view.
+    const QString what = m_options.mode == StepChartMode::Totals ? QStringLiteral("trace-totals")
+                                                                  : QStringLiteral("trace-steps");
+    QString path = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export step breakdown"),
+                                         filedialogs::exportFileName(what, {m_data.session.id}, QStringLiteral("png")),
+                                         tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
+                                         &selected);
     if (path.isEmpty())
         return;
     if (!exportFormatForPath(path)) // the suffix from the chosen filter when the name has none

@@ -16,6 +16,10 @@ class QChart;
 class QChartView;
 class QComboBox;
 class QPushButton;
+
+namespace rl {
+class Settings;
+}
 QT_END_NAMESPACE
 
 namespace rl::charts {
@@ -44,6 +48,8 @@ public:
     void setMode(StepChartMode mode);
     void setRank(int rank); // kAllRanksMean for the mean over ranks
     void setExportSize(QSize size);
+    // The Export button's dialog starts in the folder charts were last exported to (null: home).
+    void setSettings(Settings* settings) { m_settings = settings; }
     const StepChartOptions& options() const { return m_options; }
     QString title() const;
 
@@ -69,6 +75,7 @@ private:
     TraceChartData m_data;
     StepChartOptions m_options;
     QSize m_exportSize{1200, 800};
+    Settings* m_settings = nullptr;
     QChart* m_chart;
     QChartView* m_view;
     QComboBox* m_modeCombo;

@@ -8,7 +8,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -22,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "chartexport.h"
+#include "filedialogs.h"
 #include "io/csv.h"
 #include "chartimage.h"
 #include "niceticks.h"
@@ -335,9 +335,12 @@ void TrainLogChart::rebuild()
 void TrainLogChart::exportWithDialog()
 {
     QString selected;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export training log chart"), QString(),
-                                                tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
-                                                &selected);
+    // Named as `ridgeline-cli export --chart` names this view.
+    const QString what = QStringLiteral("trainlog-") + QString::fromLatin1(toString(m_options.metric));
+    QString path = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export training log chart"),
+                                         filedialogs::exportFileName(what, {m_data.session.id}, QStringLiteral("png")),
+                                         tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
+                                         &selected);
     if (path.isEmpty())
         return;
     if (!exportFormatForPath(path)) // the suffix from the chosen filter when the name has none

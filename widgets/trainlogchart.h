@@ -15,6 +15,10 @@ class QChart;
 class QChartView;
 class QComboBox;
 class QPushButton;
+
+namespace rl {
+class Settings;
+}
 QT_END_NAMESPACE
 
 namespace rl::charts {
@@ -38,6 +42,8 @@ public:
     void setMetric(TrainMetric metric);
     void setXAxis(TrainXAxis axis);
     void setExportSize(QSize size);
+    // The Export button's dialog starts in the folder charts were last exported to (null: home).
+    void setSettings(Settings* settings) { m_settings = settings; }
     const TrainChartOptions& options() const { return m_options; }
     QString title() const;
 
@@ -61,6 +67,7 @@ private:
     TraceChartData m_data;
     TrainChartOptions m_options;
     QSize m_exportSize{1200, 800};
+    Settings* m_settings = nullptr;
     QChart* m_chart;
     QChartView* m_view;
     QComboBox* m_metricCombo;

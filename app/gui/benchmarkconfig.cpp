@@ -1,5 +1,6 @@
 #include "benchmarkconfig.h"
 
+#include <QJsonArray>
 #include <QRegularExpression>
 
 #include "collectives/collectivesweep.h"
@@ -96,6 +97,89 @@ QStringList BenchmarkConfig::cliArguments(const QString& workspace) const
     args << QStringLiteral("--");
     args << runnerArguments();
     return args;
+}
+
+namespace {
+const char* launcherName(BenchmarkConfig::Launcher l)
+{
+    switch (l) {
+    case BenchmarkConfig::Launcher::LocalMpirun: return "local";
+    case BenchmarkConfig::Launcher::Hostfile: return "hostfile";
+    case BenchmarkConfig::Launcher::Template: return "template";
+    }
+    return "local";
+}
+
+// Readers that keep the default when a hand-edited or older file has the wrong type.
+void read(const QJsonObject& o, const char* k, QString& out)
+{
+    if (const auto v = o.value(QLatin1String(k)); v.isString())
+        out = v.toString();
+}
+void read(const QJsonObject& o, const char* k, int& out)
+{
+    if (const auto v = o.value(QLatin1String(k)); v.isDouble())
+        out = v.toInt(out);
+}
+void read(const QJsonObject& o, const char* k, bool& out)
+{
+    if (const auto v = o.value(QLatin1String(k)); v.isBool())
+        out = v.toBool();
+}
+void read(const QJsonObject& o, const char* k, QStringList& out)
+{
+    if (const auto v = o.value(QLatin1String(k)); v.isArray())
+        out = v.toVariant().toStringList();
+}
+} // namespace
+
+QJsonObject BenchmarkConfig::toJson() const
+{
+    return QJsonObject{{QStringLiteral("version"), kJsonVersion},
+                       {QStringLiteral("ops"), QJsonArray::fromStringList(ops)},
+                       {QStringLiteral("minBytes"), minBytes},
+                       {QStringLiteral("maxBytes"), maxBytes},
+                       {QStringLiteral("factor"), factor},
+                       {QStringLiteral("dtypes"), QJsonArray::fromStringList(dtypes)},
+                       {QStringLiteral("redop"), redop},
+                       {QStringLiteral("inPlace"), inPlace},
+                       {QStringLiteral("iterations"), iterations},
+                       {QStringLiteral("warmup"), warmup},
+                       {QStringLiteral("np"), np},
+                       {QStringLiteral("launcher"), QLatin1String(launcherName(launcher))},
+                       {QStringLiteral("hostfile"), hostfile},
+                       {QStringLiteral("mpirunOptions"), mpirunOptions},
+                       {QStringLiteral("launchTemplate"), launchTemplate},
+                       {QStringLiteral("nodes"), nodes},
+                       {QStringLiteral("ppn"), ppn},
+                       {QStringLiteral("title"), title}};
+}
+
+BenchmarkConfig BenchmarkConfig::fromJson(const QJsonObject& json)
+{
+    BenchmarkConfig c;
+    if (json.value(QStringLiteral("version")).toInt() != kJsonVersion)
+        return c;
+    read(json, "ops", c.ops);
+    read(json, "minBytes", c.minBytes);
+    read(json, "maxBytes", c.maxBytes);
+    read(json, "factor", c.factor);
+    read(json, "dtypes", c.dtypes);
+    read(json, "redop", c.redop);
+    read(json, "inPlace", c.inPlace);
+    read(json, "iterations", c.iterations);
+    read(json, "warmup", c.warmup);
+    read(json, "np", c.np);
+    for (auto l : {Launcher::LocalMpirun, Launcher::Hostfile, Launcher::Template})
+        if (json.value(QStringLiteral("launcher")).toString() == QLatin1String(launcherName(l)))
+            c.launcher = l;
+    read(json, "hostfile", c.hostfile);
+    read(json, "mpirunOptions", c.mpirunOptions);
+    read(json, "launchTemplate", c.launchTemplate);
+    read(json, "nodes", c.nodes);
+    read(json, "ppn", c.ppn);
+    read(json, "title", c.title);
+    return c;
 }
 
 QString shellJoin(const QString& program, const QStringList& arguments)

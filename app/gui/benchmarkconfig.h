@@ -1,6 +1,7 @@
 #pragma once
 // What the "New collective benchmark" dialog asks for, and the ridgeline-cli command it becomes.
 // Kept apart from the dialog so the command lines are testable without widgets.
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -41,6 +42,13 @@ struct BenchmarkConfig
     QStringList runnerArguments() const;
     // Arguments of ridgeline-cli (without the program itself).
     QStringList cliArguments(const QString& workspace) const;
+
+    // What the dialog remembers between runs (through Settings). Bump kJsonVersion when a field
+    // changes meaning: fromJson() then returns the defaults rather than misreading an old config.
+    static constexpr int kJsonVersion = 1;
+    QJsonObject toJson() const;
+    // Missing or mistyped fields keep their defaults; another version gives the defaults.
+    static BenchmarkConfig fromJson(const QJsonObject& json);
 };
 
 // A copy-pasteable shell form of a command line (single quotes where needed).

@@ -5,17 +5,18 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "commandpreview.h"
+#include "filedialogs.h"
+#include "settings.h"
 #include "units/units.h"
 
 namespace rl {
@@ -55,8 +56,9 @@ const QStringList kRedops{QString::fromUtf8(rl::toString(rl::ReduceOp::Sum)),
                           QString::fromUtf8(rl::toString(rl::ReduceOp::Min))};
 } // namespace
 
-BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& workspace, QWidget* parent)
-    : QDialog(parent), m_cli(cliProgram), m_workspace(workspace)
+BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& workspace, Settings* settings,
+                                 QWidget* parent)
+    : QDialog(parent), m_cli(cliProgram), m_workspace(workspace), m_settings(settings)
 {
     setObjectName(QStringLiteral("benchmarkDialog"));
     setWindowTitle(tr("New collective benchmark"));
@@ -120,11 +122,9 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_problem = new QLabel;
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
-    m_preview = new QPlainTextEdit;
+    m_preview = new CommandPreview;
     m_preview->setObjectName(QStringLiteral("commandPreview"));
-    m_preview->setReadOnly(true);
     m_preview->setToolTip(tr("The exact command Run will start"));
-    m_preview->setMaximumHeight(80);
 
     auto* form = new QFormLayout;
     auto* sizes = new QHBoxLayout;
@@ -147,11 +147,15 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     form->addRow(tr("Ranks per node:"), m_ppn);
     form->addRow(tr("Title:"), m_title);
 
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("runButton"));
     m_buttons->button(QDialogButtonBox::Ok)->setToolTip(tr("Start the benchmark; points appear as they are measured"));
     m_buttons->button(QDialogButtonBox::Cancel)->setToolTip(tr("Close without running"));
+    auto* defaults = m_buttons->button(QDialogButtonBox::RestoreDefaults);
+    defaults->setObjectName(QStringLiteral("restoreDefaults"));
+    defaults->setToolTip(tr("Put every field back to its default (the last run is remembered until the next Run)"));
+    connect(defaults, &QPushButton::clicked, this, [this] { setConfig(BenchmarkConfig{}); });
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -165,10 +169,10 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     layout->addWidget(m_problem);
     layout->addWidget(m_buttons);
 
-    setConfig(BenchmarkConfig{});
+    setConfig(m_settings ? BenchmarkConfig::fromJson(m_settings->collectiveBenchmark()) : BenchmarkConfig{});
 
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Hostfile"));
+        const QString f = filedialogs::openFile(this, m_settings, filedialogs::Purpose::Hostfile, tr("Hostfile"));
         if (!f.isEmpty())
             m_hostfile->setText(f);
     });
@@ -238,6 +242,13 @@ void BenchmarkDialog::setConfig(const BenchmarkConfig& c)
 
 QString BenchmarkDialog::previewText() const { return m_preview->toPlainText(); }
 
+void BenchmarkDialog::done(int result)
+{
+    if (result == QDialog::Accepted && m_settings)
+        m_settings->setCollectiveBenchmark(config().toJson());
+    QDialog::done(result);
+}
+
 void BenchmarkDialog::updatePreview()
 {
     const BenchmarkConfig c = config();
@@ -259,6 +270,6 @@ void BenchmarkDialog::updatePreview()
                              .arg(c.expectedPoints()));
     else
         m_sweep->clear();
-    m_preview->setPlainText(shellJoin(m_cli, c.cliArguments(m_workspace)));
+    m_preview->setCommand(shellJoin(m_cli, c.cliArguments(m_workspace)));
 }
 } // namespace rl

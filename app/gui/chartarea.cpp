@@ -5,6 +5,7 @@
 #include <QTableView>
 
 #include "chartexport.h"
+#include "filedialogs.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
 
@@ -93,6 +94,12 @@ charts::CollectiveChart* ChartArea::currentChart() const
     return qobject_cast<charts::CollectiveChart*>(currentWidget());
 }
 
+void ChartArea::setSettings(Settings* settings)
+{
+    for (auto* chart : m_charts)
+        chart->setSettings(settings);
+}
+
 QString ChartArea::exportCurrent(const QString& fileName, const QSize& size) const
 {
     charts::CollectiveChart* chart = currentChart() ? currentChart() : m_charts.front();
@@ -101,6 +108,28 @@ QString ChartArea::exportCurrent(const QString& fileName, const QSize& size) con
     if (!chart->exportTo(fileName, &error))
         return error.isEmpty() ? tr("%1: export failed").arg(fileName) : error;
     return {};
+}
+
+namespace {
+std::vector<std::int64_t> sessionIds(const std::vector<charts::SessionCurves>& data)
+{
+    std::vector<std::int64_t> ids;
+    for (const auto& d : data)
+        ids.push_back(d.session.id);
+    return ids;
+}
+} // namespace
+
+QString ChartArea::chartFileName() const
+{
+    const charts::CollectiveChart* chart = currentChart() ? currentChart() : m_charts.front();
+    return filedialogs::exportFileName(QString::fromLatin1(charts::toString(chart->kind())), sessionIds(m_data),
+                                       QStringLiteral("png"));
+}
+
+QString ChartArea::dataFileName() const
+{
+    return filedialogs::exportFileName(QStringLiteral("points"), sessionIds(m_data), QStringLiteral("csv"));
 }
 
 QString ChartArea::exportData(const QString& fileName) const

@@ -3,13 +3,15 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
-#include <QLabel>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 #include "benchmarkconfig.h"
+#include "commandpreview.h"
+#include "settings.h"
 
 namespace rl {
 
@@ -23,10 +25,12 @@ QString KernelBenchmarkDialog::defaultArguments(const QString& kind)
     return QStringLiteral("--seconds 0.3 --repeats 3");
 }
 
-KernelBenchmarkDialog::KernelBenchmarkDialog(const QString& cliProgram, const QString& workspace, QWidget* parent)
-    : QDialog(parent), m_cli(cliProgram), m_workspace(workspace), m_kind(new QComboBox), m_args(new QLineEdit),
-      m_preview(new QLabel)
+KernelBenchmarkDialog::KernelBenchmarkDialog(const QString& cliProgram, const QString& workspace, Settings* settings,
+                                             QWidget* parent)
+    : QDialog(parent), m_cli(cliProgram), m_workspace(workspace), m_settings(settings), m_kind(new QComboBox),
+      m_args(new QLineEdit), m_preview(new CommandPreview)
 {
+    setObjectName(QStringLiteral("kernelBenchmarkDialog"));
     setWindowTitle(tr("New kernel benchmark"));
     m_kind->setObjectName(QStringLiteral("kernelKind"));
     m_kind->addItem(tr("Peak FLOP/s (FMA loops per dtype and thread count)"), QStringLiteral("peakflops"));
@@ -37,23 +41,60 @@ KernelBenchmarkDialog::KernelBenchmarkDialog(const QString& cliProgram, const QS
     m_args->setToolTip(tr("Arguments of ridgeline-bench for this benchmark (see `ridgeline-bench KIND --help`), "
                           "e.g. -m 1024:8192:1024 for GEMM sizes or --threads 1,2"));
     m_preview->setObjectName(QStringLiteral("kernelPreview"));
-    m_preview->setWordWrap(true);
-    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_preview->setToolTip(tr("The exact command Run will start"));
     auto* form = new QFormLayout;
     form->addRow(tr("Benchmark:"), m_kind);
     form->addRow(tr("Arguments:"), m_args);
     form->addRow(tr("Command:"), m_preview);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
+    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("runButton"));
+    auto* defaults = buttons->button(QDialogButtonBox::RestoreDefaults);
+    defaults->setObjectName(QStringLiteral("restoreDefaults"));
+    defaults->setToolTip(tr("The first benchmark with its default arguments (the last run is remembered until the "
+                            "next Run)"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] { m_args->setText(defaultArguments(benchmark())); });
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] { m_args->setText(argumentsFor(benchmark())); });
     connect(m_args, &QLineEdit::textChanged, this, &KernelBenchmarkDialog::updatePreview);
-    m_args->setText(defaultArguments(benchmark()));
+    connect(defaults, &QPushButton::clicked, this, [this] {
+        m_lastArgs.clear();
+        m_kind->setCurrentIndex(0);
+        m_args->setText(defaultArguments(benchmark()));
+    });
+
+    const QJsonObject saved = m_settings ? m_settings->kernelBenchmark() : QJsonObject{};
+    if (saved.value(QStringLiteral("version")).toInt() == kJsonVersion) {
+        const QJsonObject args = saved.value(QStringLiteral("arguments")).toObject();
+        for (auto it = args.begin(); it != args.end(); ++it)
+            if (m_kind->findData(it.key()) >= 0 && it.value().isString())
+                m_lastArgs.insert(it.key(), it.value().toString());
+        m_kind->setCurrentIndex(std::max(0, m_kind->findData(saved.value(QStringLiteral("kind")).toString())));
+    }
+    m_args->setText(argumentsFor(benchmark()));
     updatePreview();
+}
+
+QString KernelBenchmarkDialog::argumentsFor(const QString& kind) const
+{
+    return m_lastArgs.value(kind, defaultArguments(kind));
+}
+
+void KernelBenchmarkDialog::done(int result)
+{
+    if (result == QDialog::Accepted && m_settings) {
+        m_lastArgs.insert(benchmark(), runnerArguments());
+        QJsonObject args;
+        for (auto it = m_lastArgs.cbegin(); it != m_lastArgs.cend(); ++it)
+            args.insert(it.key(), it.value());
+        m_settings->setKernelBenchmark(QJsonObject{{QStringLiteral("version"), kJsonVersion},
+                                                   {QStringLiteral("kind"), benchmark()},
+                                                   {QStringLiteral("arguments"), args}});
+    }
+    QDialog::done(result);
 }
 
 QString KernelBenchmarkDialog::benchmark() const { return m_kind->currentData().toString(); }
@@ -74,10 +115,10 @@ QStringList KernelBenchmarkDialog::cliArguments() const
     return args + QProcess::splitCommand(m_args->text());
 }
 
-QString KernelBenchmarkDialog::previewText() const { return m_preview->text(); }
+QString KernelBenchmarkDialog::previewText() const { return m_preview->toPlainText(); }
 
 void KernelBenchmarkDialog::updatePreview()
 {
-    m_preview->setText(shellJoin(m_cli, cliArguments()));
+    m_preview->setCommand(shellJoin(m_cli, cliArguments()));
 }
 } // namespace rl

@@ -29,6 +29,8 @@
 #include "kernelview.h"
 #include "traceview.h"
 #include "settings.h"
+#include "stepbreakdownchart.h"
+#include "trainlogchart.h"
 #include "workspacecontroller.h"
 
 namespace rl {
@@ -50,6 +52,10 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_kernels = new KernelView;
     m_views->addWidget(m_kernels);
     setCentralWidget(m_views);
+    // The charts' own Export buttons start in the last export folder, as File > Export does.
+    m_charts->setSettings(m_settings);
+    m_traces->stepChart()->setSettings(m_settings);
+    m_traces->trainLogChart()->setSettings(m_settings);
 
     auto* sessionsDock = new QDockWidget(tr("Sessions"), this);
     sessionsDock->setObjectName(QStringLiteral("sessionsDock"));

@@ -1,6 +1,5 @@
 // MainWindow's menus and the dialogs behind them (kept apart from the window's wiring).
 #include <QApplication>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -12,6 +11,7 @@
 #include "columnmappingdialog.h"
 #include "mainwindow.h"
 #include "configeditor.h"
+#include "filedialogs.h"
 #include "kernelbenchmarkdialog.h"
 #include "moeexplorer.h"
 #include "profileeditor.h"
@@ -98,8 +98,8 @@ void MainWindow::updateRecentMenu(const QStringList& recent)
 
 void MainWindow::newWorkspace()
 {
-    QString f = QFileDialog::getSaveFileName(this, tr("New workspace"), QFileInfo(workspacePath()).absolutePath(),
-                                             tr("Ridgeline workspace (*.db)"));
+    QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Workspace, tr("New workspace"), {},
+                                      tr("Ridgeline workspace (*.db)"), nullptr, QFileInfo(workspacePath()).absolutePath());
     if (f.isEmpty())
         return;
     if (QFileInfo(f).suffix().isEmpty())
@@ -109,31 +109,30 @@ void MainWindow::newWorkspace()
 
 void MainWindow::chooseWorkspace()
 {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Open workspace"), QFileInfo(workspacePath()).absolutePath(),
-                                                   tr("Ridgeline workspace (*.db);;All files (*)"));
+    const QString f = filedialogs::openFile(this, m_settings, filedialogs::Purpose::Workspace, tr("Open workspace"),
+                                            tr("Ridgeline workspace (*.db);;All files (*)"),
+                                            QFileInfo(workspacePath()).absolutePath());
     if (!f.isEmpty())
         openWorkspace(f);
 }
 
 void MainWindow::chooseImport()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Import"), m_settings->lastImportDir(),
-                                                            tr("Benchmark output (*.txt *.log *.out *.json *.jsonl "
-                                                               "*.csv *.gz);;All files (*)"));
+    const QStringList files = filedialogs::openFiles(this, m_settings, filedialogs::Purpose::Import, tr("Import"),
+                                                     tr("Benchmark output (*.txt *.log *.out *.json *.jsonl "
+                                                        "*.csv *.gz);;All files (*)"));
     if (files.isEmpty())
         return;
-    m_settings->setLastImportDir(QFileInfo(files.first()).absolutePath());
     importPaths(files);
 }
 
 void MainWindow::chooseMappedImport()
 {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Import training log with column mapping"),
-                                                   m_settings->lastImportDir(),
-                                                   tr("Metrics tables (*.csv *.tsv *.jsonl *.json *.gz);;All files (*)"));
+    const QString f = filedialogs::openFile(this, m_settings, filedialogs::Purpose::Import,
+                                            tr("Import training log with column mapping"),
+                                            tr("Metrics tables (*.csv *.tsv *.jsonl *.json *.gz);;All files (*)"));
     if (f.isEmpty())
         return;
-    m_settings->setLastImportDir(QFileInfo(f).absolutePath());
     ColumnMappingDialog dialog(f, this);
     if (dialog.exec() == QDialog::Accepted)
         importWithColumnMapping(f, dialog.mapping());
@@ -145,7 +144,7 @@ void MainWindow::newBenchmark()
         QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
         return;
     }
-    BenchmarkDialog dialog(RunController::findCli(), workspacePath(), this);
+    BenchmarkDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const BenchmarkConfig c = dialog.config();
@@ -159,7 +158,7 @@ void MainWindow::newKernelBenchmark()
         QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
         return;
     }
-    KernelBenchmarkDialog dialog(RunController::findCli(), workspacePath(), this);
+    KernelBenchmarkDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     startKernelBenchmark(dialog.cliArguments());
@@ -175,9 +174,9 @@ void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QSt
 void MainWindow::exportChart()
 {
     QString selected;
-    QString f = QFileDialog::getSaveFileName(this, tr("Export chart"), m_settings->lastImportDir(),
-                                             tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
-                                             &selected);
+    QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export chart"),
+                                      m_charts->chartFileName(),
+                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
     if (f.isEmpty())
         return;
     if (QFileInfo(f).suffix().isEmpty()) // the format comes from the chosen filter
@@ -197,8 +196,8 @@ void MainWindow::exportCsv()
         QMessageBox::information(this, tr("Export data"), tr("Select the sessions to export first."));
         return;
     }
-    QString f = QFileDialog::getSaveFileName(this, tr("Export data"), m_settings->lastImportDir(),
-                                             tr("CSV (*.csv)"));
+    QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export data"),
+                                      m_charts->dataFileName(), tr("CSV (*.csv)"));
     if (f.isEmpty())
         return;
     if (QFileInfo(f).suffix().isEmpty())

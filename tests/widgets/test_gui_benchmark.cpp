@@ -2,12 +2,17 @@
 // live, and counts the points the progress bar expects.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetrics>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 
 #include "benchmarkdialog.h"
+#include "kernelbenchmarkdialog.h"
+#include "settings.h"
 #include "test_gui_env.h"
 
 using rl::BenchmarkConfig;
@@ -110,4 +115,163 @@ TEST(GuiBenchmark, ExpectedPointsFollowTheSweep)
     c.minBytes = QStringLiteral("2M");
     EXPECT_FALSE(c.validate().isEmpty());
     EXPECT_EQ(c.expectedPoints(), 0);
+}
+
+TEST(GuiBenchmark, ConfigJsonRoundTripsAndAnotherVersionGivesTheDefaults)
+{
+    BenchmarkConfig c = base();
+    c.launcher = BenchmarkConfig::Launcher::Template;
+    c.inPlace = true;
+    c.title = QStringLiteral("MI300X node pair");
+    c.mpirunOptions = QStringLiteral("--oversubscribe");
+    const auto back = BenchmarkConfig::fromJson(c.toJson());
+    EXPECT_EQ(back.cliArguments(QStringLiteral("/w.db")), c.cliArguments(QStringLiteral("/w.db")));
+    EXPECT_EQ(back.mpirunOptions, c.mpirunOptions);
+
+    QJsonObject other = c.toJson();
+    other[QStringLiteral("version")] = BenchmarkConfig::kJsonVersion + 1;
+    EXPECT_EQ(BenchmarkConfig::fromJson(other).cliArguments(QStringLiteral("/w.db")),
+              BenchmarkConfig{}.cliArguments(QStringLiteral("/w.db")));
+    QJsonObject mistyped = c.toJson();
+    mistyped[QStringLiteral("np")] = QStringLiteral("sixteen");
+    EXPECT_EQ(BenchmarkConfig::fromJson(mistyped).np, BenchmarkConfig{}.np) << "a mistyped field keeps its default";
+    EXPECT_EQ(BenchmarkConfig::fromJson(mistyped).factor, 4);
+}
+
+// Run remembers what was set in the form; the next dialog opens with it; Cancel forgets edits;
+// Restore defaults puts the defaults back.
+TEST(GuiBenchmark, CollectiveDialogReopensWithTheLastRunConfiguration)
+{
+    QTemporaryDir dir;
+    rl::Settings settings(dir.filePath(QStringLiteral("s.ini")));
+    const QString defaults = BenchmarkDialog(QStringLiteral("cli"), QStringLiteral("/w.db")).previewText();
+    {
+        BenchmarkDialog dialog(QStringLiteral("cli"), QStringLiteral("/w.db"), &settings);
+        EXPECT_EQ(dialog.previewText(), defaults) << "nothing stored yet: the defaults";
+        dialog.findChild<QCheckBox*>(QStringLiteral("op_all_gather"))->setChecked(true);
+        dialog.findChild<QCheckBox*>(QStringLiteral("dtype_float64"))->setChecked(true);
+        dialog.findChild<QLineEdit*>(QStringLiteral("maxBytes"))->setText(QStringLiteral("1G"));
+        dialog.findChild<QSpinBox*>(QStringLiteral("np"))->setValue(8);
+        dialog.findChild<QComboBox*>(QStringLiteral("launcher"))->setCurrentIndex(2);
+        dialog.findChild<QSpinBox*>(QStringLiteral("nodes"))->setValue(4);
+        dialog.findChild<QLineEdit*>(QStringLiteral("title"))->setText(QStringLiteral("four nodes"));
+        dialog.show();
+        dialog.findChild<QPushButton*>(QStringLiteral("runButton"))->click();
+        EXPECT_EQ(dialog.result(), QDialog::Accepted);
+    }
+    const BenchmarkConfig ran = BenchmarkDialog(QStringLiteral("cli"), QStringLiteral("/w.db"), &settings).config();
+    {
+        BenchmarkDialog dialog(QStringLiteral("cli"), QStringLiteral("/w.db"), &settings);
+        const BenchmarkConfig c = dialog.config();
+        EXPECT_EQ(c.ops, (QStringList{QStringLiteral("all_reduce"), QStringLiteral("all_gather")}));
+        EXPECT_EQ(c.dtypes, (QStringList{QStringLiteral("float32"), QStringLiteral("float64")}));
+        EXPECT_EQ(c.maxBytes, QStringLiteral("1G"));
+        EXPECT_EQ(c.np, 8);
+        EXPECT_EQ(c.launcher, BenchmarkConfig::Launcher::Template);
+        EXPECT_EQ(c.nodes, 4);
+        EXPECT_EQ(c.title, QStringLiteral("four nodes"));
+        dialog.findChild<QSpinBox*>(QStringLiteral("np"))->setValue(3);
+        dialog.reject();
+    }
+    BenchmarkDialog dialog(QStringLiteral("cli"), QStringLiteral("/w.db"), &settings);
+    EXPECT_EQ(dialog.config().np, 8) << "a cancelled dialog does not overwrite the last run";
+    EXPECT_EQ(dialog.config().cliArguments(QStringLiteral("/w.db")), ran.cliArguments(QStringLiteral("/w.db")));
+    auto* restore = dialog.findChild<QPushButton*>(QStringLiteral("restoreDefaults"));
+    ASSERT_TRUE(restore);
+    EXPECT_FALSE(restore->toolTip().isEmpty());
+    restore->click();
+    EXPECT_EQ(dialog.previewText(), defaults);
+}
+
+TEST(GuiBenchmark, KernelDialogReopensOnTheLastKindWithEachKindsLastArguments)
+{
+    QTemporaryDir dir;
+    rl::Settings settings(dir.filePath(QStringLiteral("s.ini")));
+    const QString gemmArgs = QStringLiteral("-m 64:512:64 --dtypes float32 --repeats 1");
+    const QString membwArgs = QStringLiteral("--steps-per-octave 2 --repeats 2");
+    auto run = [&](const QString& kind, const QString& args) {
+        rl::KernelBenchmarkDialog dialog(QStringLiteral("cli"), QStringLiteral("/w.db"), &settings);
+        auto* combo = dialog.findChild<QComboBox*>(QStringLiteral("kernelKind"));
+        combo->setCurrentIndex(combo->findData(kind));
+        dialog.findChild<QLineEdit*>(QStringLiteral("kernelArgs"))->setText(args);
+        dialog.show();
+        dialog.findChild<QPushButton*>(QStringLiteral("runButton"))->click();
+    };
+    run(QStringLiteral("membw"), membwArgs);
+    run(QStringLiteral("gemm"), gemmArgs);
+
+    rl::KernelBenchmarkDialog dialog(QStringLiteral("cli"), QStringLiteral("/w.db"), &settings);
+    EXPECT_EQ(dialog.benchmark(), QStringLiteral("gemm"));
+    EXPECT_EQ(dialog.runnerArguments(), gemmArgs);
+    EXPECT_TRUE(dialog.previewText().endsWith(QStringLiteral("run gemm -- ") + gemmArgs)) << dialog.previewText().toStdString();
+    auto* combo = dialog.findChild<QComboBox*>(QStringLiteral("kernelKind"));
+    combo->setCurrentIndex(combo->findData(QStringLiteral("membw")));
+    EXPECT_EQ(dialog.runnerArguments(), membwArgs) << "each kind keeps its own last arguments";
+    combo->setCurrentIndex(combo->findData(QStringLiteral("peakflops")));
+    EXPECT_EQ(dialog.runnerArguments(), rl::KernelBenchmarkDialog::defaultArguments(QStringLiteral("peakflops")));
+    combo->setCurrentIndex(combo->findData(QStringLiteral("gemm")));
+    auto* restore = dialog.findChild<QPushButton*>(QStringLiteral("restoreDefaults"));
+    ASSERT_TRUE(restore);
+    restore->click();
+    EXPECT_EQ(dialog.benchmark(), QStringLiteral("peakflops"));
+    combo->setCurrentIndex(combo->findData(QStringLiteral("gemm")));
+    EXPECT_EQ(dialog.runnerArguments(), rl::KernelBenchmarkDialog::defaultArguments(QStringLiteral("gemm")));
+}
+
+namespace {
+// True when every character of the preview is on screen without scrolling: a word-wrapped label
+// only breaks at spaces, so a long path runs past its edge; a text box may hide lines below.
+bool showsWholeCommand(QWidget* preview, QString* why)
+{
+    if (auto* label = qobject_cast<QLabel*>(preview)) {
+        const QRect room = label->contentsRect();
+        const QRect need = label->fontMetrics().boundingRect(QRect(room.topLeft(), QSize(room.width(), 100000)),
+                                                             Qt::TextWordWrap, label->text());
+        *why = QStringLiteral("label needs %1x%2, has %3x%4")
+                   .arg(need.width()).arg(need.height()).arg(room.width()).arg(room.height());
+        return need.width() <= room.width() && need.height() <= room.height();
+    }
+    if (auto* edit = qobject_cast<QPlainTextEdit*>(preview)) {
+        *why = QStringLiteral("text box scrolls %1 lines down, %2 px across")
+                   .arg(edit->verticalScrollBar()->maximum()).arg(edit->horizontalScrollBar()->maximum());
+        return edit->verticalScrollBar()->maximum() == 0 && edit->horizontalScrollBar()->maximum() == 0;
+    }
+    *why = QStringLiteral("no preview");
+    return false;
+}
+} // namespace
+
+// A deep workspace path and a long launcher template make a command several lines long; both
+// dialogs show all of it at their natural size, selectable for copying.
+TEST(GuiBenchmark, CommandPreviewsShowTheWholeCommand)
+{
+    const QString cli = QStringLiteral("/opt/cluster/software/ridgeline/2026.11/bin/ridgeline-cli");
+    const QString ws = QStringLiteral("/home/researcher/projects/mi300x-acceptance-tests/workspaces/"
+                                      "rack-17-two-node-all-reduce-sweep-after-firmware-update.db");
+    rl::KernelBenchmarkDialog kernel(cli, ws);
+    kernel.setBenchmark(QStringLiteral("gemm"));
+    kernel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&kernel));
+    QApplication::processEvents();
+    auto* kernelPreview = kernel.findChild<QWidget*>(QStringLiteral("kernelPreview"));
+    ASSERT_TRUE(kernelPreview);
+    QString why;
+    EXPECT_TRUE(showsWholeCommand(kernelPreview, &why)) << why.toStdString();
+    EXPECT_EQ(kernel.previewText(), rl::shellJoin(cli, kernel.cliArguments()));
+    auto* kernelText = qobject_cast<QPlainTextEdit*>(kernelPreview);
+    EXPECT_TRUE(kernelText && kernelText->isReadOnly() &&
+                (kernelText->textInteractionFlags() & Qt::TextSelectableByMouse));
+
+    BenchmarkDialog collective(cli, ws);
+    BenchmarkConfig c = base();
+    c.ops = {QStringLiteral("all_reduce"), QStringLiteral("all_gather"), QStringLiteral("reduce_scatter")};
+    c.launcher = BenchmarkConfig::Launcher::Template;
+    c.launchTemplate = QStringLiteral("srun --partition=mi300x-long --account=proj-acceptance --exclusive "
+                                      "-N {nodes} --ntasks-per-node {ppn} --gpus-per-task=1 {bench}");
+    collective.setConfig(c);
+    collective.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&collective));
+    QApplication::processEvents();
+    EXPECT_TRUE(showsWholeCommand(collective.findChild<QWidget*>(QStringLiteral("commandPreview")), &why))
+        << why.toStdString();
 }

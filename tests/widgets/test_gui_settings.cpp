@@ -1,5 +1,6 @@
 // Settings: recent workspaces deduplicated and capped, setters emit only on change, window state
 // from another layout version is ignored.
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -52,4 +53,36 @@ TEST(GuiSettings, SettersEmitOnlyOnChangeAndPersist)
     raw.sync();
     Settings newer(ini);
     EXPECT_TRUE(newer.windowState().isEmpty()) << "a state saved by another layout version is not applied";
+}
+
+// Each file dialog purpose keeps its own folder, and the benchmark dialogs' last configurations
+// survive a restart as the JSON they stored; a damaged value reads as "nothing stored".
+TEST(GuiSettings, LastFoldersPerPurposeAndBenchmarkConfigsPersist)
+{
+    QTemporaryDir dir;
+    const QString ini = dir.filePath(QStringLiteral("s.ini"));
+    const QJsonObject collective{{QStringLiteral("version"), 1}, {QStringLiteral("np"), 16}};
+    const QJsonObject kernel{{QStringLiteral("version"), 1}, {QStringLiteral("kind"), QStringLiteral("gemm")}};
+    {
+        Settings s(ini);
+        EXPECT_TRUE(s.lastDir(Settings::DirPurpose::Export).isEmpty());
+        EXPECT_TRUE(s.collectiveBenchmark().isEmpty());
+        s.setLastDir(Settings::DirPurpose::Import, dir.filePath(QStringLiteral("results/../results")));
+        s.setLastDir(Settings::DirPurpose::Export, dir.filePath(QStringLiteral("charts")));
+        s.setLastDir(Settings::DirPurpose::Workspace, QString()); // ignored
+        s.setCollectiveBenchmark(collective);
+        s.setKernelBenchmark(kernel);
+    }
+    Settings again(ini);
+    EXPECT_EQ(again.lastDir(Settings::DirPurpose::Import), dir.filePath(QStringLiteral("results")));
+    EXPECT_EQ(again.lastDir(Settings::DirPurpose::Export), dir.filePath(QStringLiteral("charts")));
+    EXPECT_TRUE(again.lastDir(Settings::DirPurpose::Workspace).isEmpty());
+    EXPECT_TRUE(again.lastDir(Settings::DirPurpose::Hostfile).isEmpty());
+    EXPECT_EQ(again.collectiveBenchmark(), collective);
+    EXPECT_EQ(again.kernelBenchmark(), kernel);
+
+    QSettings raw(ini, QSettings::IniFormat);
+    raw.setValue(QStringLiteral("benchmark/collective"), QStringLiteral("{not json"));
+    raw.sync();
+    EXPECT_TRUE(Settings(ini).collectiveBenchmark().isEmpty());
 }
