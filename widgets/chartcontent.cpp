@@ -94,6 +94,22 @@ QString ChartContent::title() const
     return {};
 }
 
+QString ChartContent::emptyReason() const
+{
+    if (m_kind != ChartKind::Compare)
+        return {};
+    // B / A is a ratio of two sessions; with three or more there is no single "the other one".
+    if (m_data.size() != 2)
+        return m_data.empty() ? QStringLiteral("Compare: select two collective sessions to see the second over the first.")
+                              : QStringLiteral("Compare shows the second session over the first: select exactly two "
+                                               "collective sessions (%1 selected).")
+                                    .arg(m_data.size());
+    if (m_ratios.empty())
+        return QStringLiteral("Compare: %1 and %2 have no op, placement and message size in common.")
+            .arg(qs(m_data[0].session.title), qs(m_data[1].session.title));
+    return {};
+}
+
 void ChartContent::setData(ChartKind kind, std::vector<SessionCurves> data, const ChartOptions& options)
 {
     m_kind = kind;
@@ -336,6 +352,12 @@ void ChartContent::buildCompare()
 {
     if (m_data.size() == 2)
         m_ratios = ratioCurves(m_data[0], m_data[1], m_options.metric);
+    if (!emptyReason().isEmpty()) {
+        // No axes: empty 0.996-1.004 axes looked like a broken chart. The reason is the title
+        // (what an export shows) and CollectiveChart shows it in place of the plot.
+        m_chart->setTitle(emptyReason());
+        return;
+    }
     double xMin = kInf, xMax = -kInf, yMin = 1.0, yMax = 1.0;
     for (const auto& c : m_ratios)
         for (const auto& p : c.points) {

@@ -43,6 +43,9 @@ public:
     const std::vector<Curve>& curves() const { return m_curves; }
     const std::vector<FitCurve>& fits() const { return m_fits; }
     QString title() const;
+    // Why the current view has nothing to draw (the compare view with a session count it cannot
+    // handle, or two sessions without a common op and size); empty when there is a chart.
+    QString emptyReason() const;
 
     // Exact values of the data point nearest to value (in the series' plot coordinates).
     QString describePoint(const QAbstractSeries* series, QPointF value) const;

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -25,6 +26,7 @@ CollectiveChart::CollectiveChart(QWidget* parent)
     : QWidget(parent)
     , m_chart(new QChart)
     , m_view(new QChartView(m_chart, this))
+    , m_empty(new QLabel(this))
     , m_content(new ChartContent(m_chart, this))
     , m_callout(new Callout(m_chart))
     , m_kindCombo(new QComboBox(this))
@@ -39,6 +41,12 @@ CollectiveChart::CollectiveChart(QWidget* parent)
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
     m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; click a legend entry to hide its series"));
+
+    m_empty->setObjectName(QStringLiteral("chartEmptyState"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setMargin(24);
+    m_empty->hide();
 
     m_kindCombo->setObjectName(QStringLiteral("chartKindCombo"));
     m_kindCombo->setToolTip(tr("What to plot"));
@@ -77,6 +85,7 @@ CollectiveChart::CollectiveChart(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_empty, 1);
 
     connect(m_kindCombo, &QComboBox::currentIndexChanged, this,
             [this] { setKind(static_cast<ChartKind>(m_kindCombo->currentData().toInt())); });
@@ -116,6 +125,15 @@ void CollectiveChart::rebuild()
     m_callout->hide();
     m_chart->zoomReset();
     m_content->setData(m_kind, m_content->data(), m_options);
+    updateEmptyState();
+}
+
+void CollectiveChart::updateEmptyState()
+{
+    const QString reason = m_content->emptyReason();
+    m_empty->setText(reason);
+    m_empty->setVisible(!reason.isEmpty());
+    m_view->setVisible(reason.isEmpty());
 }
 
 void CollectiveChart::setSessions(std::vector<SessionCurves> sessions)
@@ -123,6 +141,7 @@ void CollectiveChart::setSessions(std::vector<SessionCurves> sessions)
     m_callout->hide();
     m_chart->zoomReset();
     m_content->setData(m_kind, std::move(sessions), m_options);
+    updateEmptyState();
 }
 
 const std::vector<SessionCurves>& CollectiveChart::sessions() const
@@ -133,6 +152,7 @@ const std::vector<SessionCurves>& CollectiveChart::sessions() const
 void CollectiveChart::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
 {
     m_content->appendPoint(sessionId, point);
+    updateEmptyState(); // a live point can give two sessions their first common size
 }
 
 void CollectiveChart::setKind(ChartKind kind)

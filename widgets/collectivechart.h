@@ -15,6 +15,7 @@ class QChart;
 class QChartView;
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QPushButton;
 
 namespace rl {
@@ -72,12 +73,14 @@ private:
     void onHover(const QString& text, QPointF value, QAbstractSeries* series, bool visible);
     void exportWithDialog();
     void syncControls();
+    void updateEmptyState();
 
     ChartKind m_kind = ChartKind::Bandwidth;
     ChartOptions m_options;
     Settings* m_settings = nullptr;
     QChart* m_chart;
     QChartView* m_view;
+    QLabel* m_empty; // shown instead of the plot when the view has nothing to draw
     ChartContent* m_content;
     Callout* m_callout;
     QComboBox* m_kindCombo;

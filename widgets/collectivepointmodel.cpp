@@ -9,10 +9,13 @@ CollectivePointModel::CollectivePointModel(QObject* parent)
 {
 }
 
-void CollectivePointModel::setResults(std::vector<CollectivePoint> points)
+void CollectivePointModel::setResults(std::vector<CollectivePoint> points, std::vector<SessionRef> sessionOfPoint)
 {
+    if (!sessionOfPoint.empty() && sessionOfPoint.size() != points.size())
+        sessionOfPoint.clear(); // a mismatched list would label rows with the wrong session
     beginResetModel();
     m_points = std::move(points);
+    m_sessions = std::move(sessionOfPoint);
     endResetModel();
 }
 
@@ -37,10 +40,24 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
         return {};
     const CollectivePoint& p = m_points[static_cast<std::size_t>(index.row())];
     const auto column = static_cast<Column>(index.column());
+    const SessionRef* session = m_sessions.empty() ? nullptr : &m_sessions[static_cast<std::size_t>(index.row())];
     if (role == PointIndexRole)
         return index.row();
+    if (column == SessionLabel) {
+        if (!session)
+            return {};
+        if (role == SortRole)
+            return static_cast<qlonglong>(session->id);
+        if (role == Qt::DisplayRole)
+            return session->host.isEmpty() ? tr("#%1").arg(session->id)
+                                           : tr("#%1 %2").arg(QString::number(session->id), session->host);
+        if (role == Qt::ToolTipRole)
+            return session->title;
+        return {};
+    }
     if (role == SortRole) {
         switch (column) {
+        case SessionLabel: break;
         case Op: return qs(p.op);
         case InPlace: return p.inPlace;
         case Ranks: return p.nranks;
@@ -58,6 +75,7 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::DisplayRole) {
         switch (column) {
+        case SessionLabel: break;
         case Op: return qs(p.op);
         case InPlace: return p.inPlace ? tr("in-place") : tr("out-of-place");
         case Ranks: return p.nranks;
@@ -89,11 +107,14 @@ QVariant CollectivePointModel::headerData(int section, Qt::Orientation orientati
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
+    if (role == Qt::ToolTipRole && section == SessionLabel)
+        return tr("The session the point belongs to: its id and host (the title in the cell's tooltip)");
     if (role == Qt::ToolTipRole && section == BusBw)
         return tr("Bus bandwidth: algbw × the op's bus factor, comparable across rank counts");
     if (role != Qt::DisplayRole)
         return {};
     switch (static_cast<Column>(section)) {
+    case SessionLabel: return tr("Session");
     case Op: return tr("Op");
     case InPlace: return tr("Placement");
     case Ranks: return tr("Ranks");

@@ -18,7 +18,18 @@ QLabel* valueLabel(const QString& objectName, const QString& toolTip)
     l->setToolTip(toolTip);
     l->setWordWrap(true);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A wrapped label's minimum width is its longest word; a long command line or path would widen
+    // the dock and with it the whole window on every selection. Text gets break points instead.
+    l->setMinimumWidth(40);
     return l;
+}
+
+// Zero-width spaces after separators let long file names and command lines wrap in the dock.
+QString breakable(QString text, QStringView separators)
+{
+    for (const QChar sep : separators)
+        text.replace(sep, QString(sep) + QChar(0x200B));
+    return text;
 }
 
 QString scalarText(const nlohmann::json& v)
@@ -92,13 +103,10 @@ void DetailsPanel::setSession(const std::optional<Session>& session)
         updateSaveButton();
         return;
     }
-    // Zero-width spaces after separators let a long file name wrap instead of widening the dock.
-    QString title = qs(session->title);
-    for (const QChar sep : {u'_', u'.', u'-', u'/'})
-        title.replace(sep, QString(sep) + QChar(0x200B));
-    m_title->setText(title);
+    m_title->setText(breakable(qs(session->title), u"_.-/"));
     m_title->setToolTip(qs(session->title));
-    m_commandLine->setText(qs(session->commandLine));
+    // Not after '-': options stay whole ("-np 8"); paths and key=value lists break.
+    m_commandLine->setText(breakable(qs(session->commandLine), u"_./=,:"));
     m_host->setText(qs(session->host));
     m_tool->setText(session->toolVersion.empty() ? qs(session->tool) : qs(session->tool + ' ' + session->toolVersion));
     m_status->setText(QString::fromLatin1(toString(session->status)));

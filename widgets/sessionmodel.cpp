@@ -2,7 +2,10 @@
 #include "textconv.h"
 
 #include <QDateTime>
+#include <QIcon>
 #include <QLocale>
+#include <QPainter>
+#include <QPixmap>
 
 #include <algorithm>
 
@@ -30,6 +33,34 @@ QString displayTime(const std::string& iso)
 {
     const QDateTime t = QDateTime::fromString(qs(iso), Qt::ISODate);
     return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : qs(iso);
+}
+
+// A coloured dot per state. Complete gets a transparent one so every title starts at the same x.
+QIcon statusIcon(SessionStatus status)
+{
+    static const auto make = [](QColor color) {
+        QPixmap pm(12, 12);
+        pm.fill(Qt::transparent);
+        if (color.isValid()) {
+            QPainter p(&pm);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setPen(color.darker(130));
+            p.setBrush(color);
+            p.drawEllipse(QRectF(1.5, 1.5, 9, 9));
+        }
+        return QIcon(pm);
+    };
+    static const QIcon complete = make({}), running = make(QColor(0x1f, 0x77, 0xb4)),
+                       failed = make(QColor(0xd6, 0x27, 0x28)), cancelled = make(QColor(0x8c, 0x8c, 0x8c)),
+                       incomplete = make(QColor(0xff, 0x7f, 0x0e));
+    switch (status) {
+    case SessionStatus::Complete: return complete;
+    case SessionStatus::Running: return running;
+    case SessionStatus::Failed: return failed;
+    case SessionStatus::Cancelled: return cancelled;
+    case SessionStatus::Incomplete: return incomplete;
+    }
+    return complete;
 }
 
 int kindOrder(const QString& kind)
@@ -174,20 +205,29 @@ QVariant SessionModel::sessionData(const Session& s, int column, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (static_cast<Column>(column)) {
-        case TitleColumn:
-            return s.title.empty() ? tr("Session %1").arg(s.id) : qs(s.title);
+        case TitleColumn: {
+            // The dock is narrow and hides the Status column: the title itself says when a run is
+            // not simply complete.
+            const QString title = s.title.empty() ? tr("Session %1").arg(s.id) : qs(s.title);
+            return s.status == SessionStatus::Complete ? title
+                                                       : tr("%1 (%2)").arg(title, statusText(s.status));
+        }
         case ToolColumn:
             return s.toolVersion.empty() ? qs(s.tool) : qs(s.tool + ' ' + s.toolVersion);
         case HostColumn:
             return qs(s.host);
         case StatusColumn:
-            return QString::fromLatin1(toString(s.status));
+            return statusText(s.status);
         case CreatedColumn:
             return displayTime(s.created);
         case ColumnCount:
             break;
         }
         return {};
+    case Qt::DecorationRole:
+        return column == TitleColumn ? QVariant(statusIcon(s.status)) : QVariant();
+    case StatusRole:
+        return QString::fromLatin1(toString(s.status));
     case SortRole:
         if (column == CreatedColumn)
             return qs(s.created);
@@ -199,8 +239,33 @@ QVariant SessionModel::sessionData(const Session& s, int column, int role) const
     case SearchTextRole:
         return QStringList{qs(s.title), qs(s.tool), qs(s.host), opsOf(s)}.join(u'\n');
     case Qt::ToolTipRole:
-        return tr("%1\nTool: %2 %3\nHost: %4\nCreated: %5")
-            .arg(qs(s.title), qs(s.tool), qs(s.toolVersion), qs(s.host), displayTime(s.created));
+        return tr("%1\nTool: %2 %3\nHost: %4\nCreated: %5\nStatus: %6")
+            .arg(qs(s.title), qs(s.tool), qs(s.toolVersion), qs(s.host), displayTime(s.created),
+                 statusDescription(s.status));
+    }
+    return {};
+}
+
+QString SessionModel::statusText(SessionStatus status)
+{
+    switch (status) {
+    case SessionStatus::Complete: return tr("complete");
+    case SessionStatus::Running: return tr("running");
+    case SessionStatus::Failed: return tr("failed");
+    case SessionStatus::Cancelled: return tr("cancelled");
+    case SessionStatus::Incomplete: return tr("incomplete");
+    }
+    return {};
+}
+
+QString SessionModel::statusDescription(SessionStatus status)
+{
+    switch (status) {
+    case SessionStatus::Complete: return tr("complete");
+    case SessionStatus::Running: return tr("running — points are stored as they are measured");
+    case SessionStatus::Failed: return tr("failed — the run stopped with an error; the points stored so far are kept");
+    case SessionStatus::Cancelled: return tr("cancelled — stopped by the user; the points stored so far are kept");
+    case SessionStatus::Incomplete: return tr("incomplete — the source ended early (a killed run or a truncated file)");
     }
     return {};
 }

@@ -20,6 +20,7 @@ public:
         SessionIdRole,  // qint64; 0 on group rows
         KindRole,       // QString
         SearchTextRole, // title, tool, host and ops in one string for the filter
+        StatusRole,     // QString: complete, running, failed, cancelled or incomplete
     };
 
     explicit SessionModel(QObject* parent = nullptr);
@@ -33,6 +34,9 @@ public:
     int sessionCount() const;
 
     static QString kindLabel(const QString& kind);
+    static QString statusText(SessionStatus status);        // "running"
+    static QString statusDescription(SessionStatus status); // "running — points are stored as …"
+
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;

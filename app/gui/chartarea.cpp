@@ -8,6 +8,7 @@
 #include "filedialogs.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
+#include "textconv.h"
 
 namespace rl {
 namespace {
@@ -143,9 +144,16 @@ QString ChartArea::exportData(const QString& fileName) const
 void ChartArea::fillTable()
 {
     std::vector<CollectivePoint> all;
+    std::vector<CollectivePointModel::SessionRef> sessionOf;
     all.reserve(static_cast<size_t>(pointCount()));
-    for (const auto& s : m_data)
+    sessionOf.reserve(static_cast<size_t>(pointCount()));
+    for (const auto& s : m_data) {
         all.insert(all.end(), s.points.begin(), s.points.end());
-    m_points->setResults(std::move(all));
+        const CollectivePointModel::SessionRef ref{s.session.id, qs(s.session.host), qs(s.session.title)};
+        sessionOf.insert(sessionOf.end(), s.points.size(), ref);
+    }
+    m_points->setResults(std::move(all), std::move(sessionOf));
+    // The session column tells overlaid sessions apart; with one session it would repeat one value.
+    m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data.size() < 2);
 }
 } // namespace rl

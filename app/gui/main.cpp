@@ -51,27 +51,7 @@ int main(int argc, char** argv)
     if (screenshot)
         window.resize(1400, 850);
     window.show();
-    const int firstN = options.select.empty() ? 2 : 0; // --select names them instead
-    window.selectFirstOnLoad(firstN);
-    window.openWorkspace(options.workspace);
-    if (!imports.isEmpty()) {
-        QObject::connect(&window, &rl::MainWindow::sessionsShown, &window,
-                         [&window, imports] { window.importPaths(imports); }, Qt::SingleShotConnection);
-        QObject::connect(&window, &rl::MainWindow::importDone, &window,
-                         [&window, firstN] { window.selectFirstOnLoad(firstN); });
-    }
-    if (!options.select.empty()) {
-        // Once the imports are stored and the list shows them, select the named sessions once.
-        auto done = std::make_shared<bool>(false);
-        auto waitImports = std::make_shared<bool>(!imports.isEmpty());
-        QObject::connect(&window, &rl::MainWindow::importDone, &window, [waitImports] { *waitImports = false; });
-        QObject::connect(&window, &rl::MainWindow::sessionsShown, &window, [&window, &options, done, waitImports](int) {
-            if (*done || *waitImports)
-                return;
-            *done = true;
-            window.sessionBrowser()->selectSessions(options.select);
-        });
-    }
+    rl::startWindow(window, options, imports);
     if (!screenshot)
         return app.exec();
 

@@ -268,16 +268,33 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
 void MainWindow::onImportFinished(const ImportReport& report)
 {
     hideProgress();
-    statusBar()->showMessage(report.summary(), 10000);
-    if (!report.errors.isEmpty() || !report.warnings.isEmpty()) {
-        QMessageBox box(QMessageBox::Warning, tr("Import"), report.summary(), QMessageBox::Ok, this);
-        box.setObjectName(QStringLiteral("importProblems"));
-        box.setInformativeText(report.errors.isEmpty() ? tr("Some lines were skipped.")
-                                                        : tr("Files that failed were not imported; nothing of them "
-                                                             "was stored."));
-        box.setDetailedText((report.errors + report.warnings).join(u'\n'));
+    // The reason goes into the text itself: users did not open "Show Details…" to find it.
+    QStringList problems = report.errors + report.warnings;
+    for (QString& p : problems) { // "/long/path/file.log:12: message" -> "file.log:12: message"
+        const qsizetype where = p.indexOf(QStringLiteral(": "));
+        const qsizetype slash = p.lastIndexOf(u'/', where < 0 ? -1 : where);
+        if (slash >= 0)
+            p.remove(0, slash + 1);
+    }
+    statusBar()->showMessage(problems.isEmpty() ? report.summary() : report.summary() + QStringLiteral(": ") + problems.first(),
+                             10000);
+    if (!problems.isEmpty()) {
+        constexpr int kShown = 5;
+        QString text = report.summary() + QStringLiteral("\n\n") + problems.mid(0, kShown).join(u'\n');
+        if (problems.size() > kShown)
+            text += QStringLiteral("\n") + tr("… and %1 more (Show Details…)").arg(problems.size() - kShown);
+        delete m_importBox; // only the latest import's report stays
+        m_importBox = new QMessageBox(QMessageBox::Warning, tr("Import"), text, QMessageBox::Ok, this);
+        m_importBox->setObjectName(QStringLiteral("importProblems"));
+        m_importBox->setTextFormat(Qt::PlainText);
+        m_importBox->setAttribute(Qt::WA_DeleteOnClose);
+        m_importBox->setInformativeText(report.errors.isEmpty() ? tr("Some lines were skipped.")
+                                                                : tr("Files that failed were not imported; nothing of "
+                                                                     "them was stored."));
+        m_importBox->setDetailedText((report.errors + report.warnings).join(u'\n'));
+        // Window-modal without a nested event loop, like the workspace error box.
         if (!qEnvironmentVariableIsSet("RIDGELINE_NO_DIALOGS"))
-            box.exec();
+            m_importBox->open();
     }
     m_workspace->reloadSessions();
     emit importDone(report);

@@ -2,6 +2,7 @@
 // The main window only composes: session browser, chart area and details panel, the menus, and
 // the controllers that do the work (workspace reads, imports, runs, export, settings).
 #include <QMainWindow>
+#include <QPointer>
 
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 class QLabel;
 class QMenu;
+class QMessageBox;
 class QProgressBar;
 class QStackedWidget;
 class QToolButton;
@@ -102,6 +104,7 @@ private:
     QLabel* m_progressLabel;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
+    QPointer<QMessageBox> m_importBox; // the last import's problems
     int m_selectFirst = 0;
     std::vector<std::int64_t> m_shownIds;
     bool m_kernelReloadPending = false;

@@ -7,8 +7,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "io/resourcedirs.h"
+#include "mainwindow.h"
+#include "sessionbrowser.h"
 #include "store/workspace.h"
 
 namespace rl {
@@ -72,5 +75,33 @@ QString sampleDataDir()
         }
     }
     return {};
+}
+
+void startWindow(MainWindow& window, const StartupOptions& options, const QStringList& imports)
+{
+    const int firstN = options.select.empty() ? 2 : 0; // --select names them instead
+    window.selectFirstOnLoad(firstN);
+    window.openWorkspace(options.workspace);
+    if (!imports.isEmpty()) {
+        QObject::connect(&window, &MainWindow::sessionsShown, &window,
+                         [&window, imports] { window.importPaths(imports); }, Qt::SingleShotConnection);
+        // Only the start-up import selects the newest sessions: a later import, above all a failed
+        // one, must leave the user's selection alone.
+        QObject::connect(&window, &MainWindow::importDone, &window,
+                         [&window, firstN] { window.selectFirstOnLoad(firstN); }, Qt::SingleShotConnection);
+    }
+    if (!options.select.empty()) {
+        // Once the imports are stored and the list shows them, select the named sessions once.
+        auto done = std::make_shared<bool>(false);
+        auto waitImports = std::make_shared<bool>(!imports.isEmpty());
+        const auto select = options.select;
+        QObject::connect(&window, &MainWindow::importDone, &window, [waitImports] { *waitImports = false; });
+        QObject::connect(&window, &MainWindow::sessionsShown, &window, [&window, select, done, waitImports](int) {
+            if (*done || *waitImports)
+                return;
+            *done = true;
+            window.sessionBrowser()->selectSessions(select);
+        });
+    }
 }
 } // namespace rl

@@ -9,6 +9,8 @@
 
 namespace rl {
 
+class MainWindow;
+
 struct StartupOptions
 {
     QString workspace;  // resolved: --db, else the last one used, else the per-user default
@@ -22,4 +24,8 @@ struct StartupOptions
 StartupOptions parseStartup(const QStringList& arguments, const QString& lastWorkspace);
 // share/ridgeline/sample_data next to the installed program, or sample_data/ in the source tree.
 QString sampleDataDir();
+// Opens the workspace in the window, then imports `imports` once the session list is shown and
+// selects the newest two sessions (or options.select) when they are stored. Kept out of main() so
+// the widget tests drive the same start-up sequence.
+void startWindow(MainWindow& window, const StartupOptions& options, const QStringList& imports);
 } // namespace rl

@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -286,4 +287,31 @@ TEST_F(ChartFixture, WidgetExportUsesTheSharedPathAtTheExportSize)
     QString error;
     ASSERT_TRUE(chart.exportTo(path, &error)) << error.toStdString();
     EXPECT_EQ(QImage(path).size(), QSize(640, 480));
+}
+
+// Issue 9 item 16: Compare with three sessions (or one) drew empty 0.996-1.004 axes with the
+// message in the title; it shows the reason in place of the plot, and the chart has no axes.
+TEST_F(ChartFixture, CompareWithAnotherCountThanTwoShowsAnEmptyStateInsteadOfAxes)
+{
+    chart.setKind(ChartKind::Compare);
+    auto* empty = chart.findChild<QLabel*>(QStringLiteral("chartEmptyState"));
+    ASSERT_TRUE(empty);
+    for (const auto& ids : {std::vector<std::int64_t>{w.h100, w.mi300, w.scaling[0]}, std::vector<std::int64_t>{w.h100}}) {
+        chart.setSessions(w.load(ids));
+        EXPECT_TRUE(empty->isVisible()) << ids.size() << " sessions";
+        EXPECT_TRUE(empty->text().contains(QStringLiteral("exactly two"))) << empty->text().toStdString();
+        EXPECT_TRUE(empty->text().contains(QStringLiteral("(%1 selected)").arg(ids.size())));
+        EXPECT_FALSE(chart.findChild<QWidget*>(QStringLiteral("chartView"))->isVisible());
+        EXPECT_TRUE(chart.chart()->axes().isEmpty()) << "no empty axes";
+        EXPECT_TRUE(chart.chart()->series().isEmpty());
+    }
+    // Two sessions: the ratio is drawn again and the empty state is gone.
+    chart.setSessions(w.load({w.h100, w.mi300}));
+    EXPECT_FALSE(empty->isVisible());
+    EXPECT_TRUE(chart.findChild<QWidget*>(QStringLiteral("chartView"))->isVisible());
+    EXPECT_FALSE(chart.chart()->axes().isEmpty());
+    // Back to bandwidth: every session count is fine there.
+    chart.setSessions(w.load({w.h100, w.mi300, w.scaling[0]}));
+    chart.setKind(ChartKind::Bandwidth);
+    EXPECT_FALSE(empty->isVisible());
 }

@@ -60,3 +60,22 @@ TEST(CollectivePointModel, DisplayCarriesUnitsAndSortRoleIsNumeric)
     EXPECT_EQ(proxy.index(0, CollectivePointModel::Size).data(CollectivePointModel::SortRole).toLongLong(),
               std::int64_t{1} << 30);
 }
+
+// Issue 9 item 8: with two sessions overlaid, rows of an H100 and an MI300X run must be told apart.
+TEST(CollectivePointModel, SessionColumnNamesEachRowsSession)
+{
+    CollectivePointModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const auto p = test::modelPoint("all_reduce", 8, 1024, 25.0, 150.0);
+    model.setResults({p, p}, {{3, QStringLiteral("h100-node07"), QStringLiteral("all_reduce 8 ranks H100")},
+                              {5, QStringLiteral("mi300x-node01"), QStringLiteral("all_reduce 8 ranks MI300X")}});
+    EXPECT_EQ(model.headerData(CollectivePointModel::SessionLabel, Qt::Horizontal).toString(), QStringLiteral("Session"));
+    EXPECT_EQ(model.index(0, CollectivePointModel::SessionLabel).data().toString(), QStringLiteral("#3 h100-node07"));
+    EXPECT_EQ(model.index(1, CollectivePointModel::SessionLabel).data().toString(), QStringLiteral("#5 mi300x-node01"));
+    EXPECT_EQ(model.index(1, CollectivePointModel::SessionLabel).data(Qt::ToolTipRole).toString(),
+              QStringLiteral("all_reduce 8 ranks MI300X"));
+    EXPECT_EQ(model.index(1, CollectivePointModel::SessionLabel).data(CollectivePointModel::SortRole).toLongLong(), 5);
+    // Without session references the column stays empty rather than naming a wrong session.
+    model.setResults({p, p}, {{3, {}, {}}});
+    EXPECT_FALSE(model.index(0, CollectivePointModel::SessionLabel).data().isValid());
+}

@@ -4,6 +4,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QTableView>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -12,11 +14,13 @@
 #include <QTreeWidget>
 
 #include "chartarea.h"
+#include "collectivepointmodel.h"
 #include "importcontroller.h"
 #include "mainwindow.h"
 #include "sessionbrowser.h"
 #include "sessionmodel.h"
 #include "settings.h"
+#include "startup.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
 
@@ -110,4 +114,100 @@ TEST(GuiMainWindow, NotesAreSavedToTheStore)
     save->click();
     EXPECT_TRUE(waitFor([&] { return ws.session(id)->notes == "re-run after the RCCL upgrade"; }));
     EXPECT_TRUE(waitFor([&] { return !save->isEnabled(); }));
+}
+
+namespace {
+std::int64_t sessionTitled(const QString& ws, const std::string& title)
+{
+    rl::store::Workspace w(ws.toStdString());
+    for (const auto& s : w.sessions())
+        if (s.title == title)
+            return s.id;
+    return 0;
+}
+} // namespace
+
+// Issue 9 item 8: two overlaid sessions' rows carry which session (id and host) they came from.
+TEST(GuiMainWindow, ResultsTableNamesTheSessionOfEachRow)
+{
+    Fixture f;
+    auto& w = f.window;
+    const auto h100 = sessionTitled(f.ws, "all_gather 8 ranks H100");
+    const auto mi300x = sessionTitled(f.ws, "all_reduce 8 ranks MI300X");
+    QSignalSpy charts(&w, &rl::MainWindow::chartsShown);
+    w.sessionBrowser()->selectSessions({h100, mi300x});
+    ASSERT_TRUE(charts.wait(15000));
+    auto* table = w.findChild<QTableView*>(QStringLiteral("resultsTable"));
+    ASSERT_TRUE(table);
+    const int column = rl::CollectivePointModel::SessionLabel;
+    EXPECT_FALSE(table->isColumnHidden(column));
+    EXPECT_EQ(table->model()->headerData(column, Qt::Horizontal).toString(), QStringLiteral("Session"));
+    QStringList labels;
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+        labels << table->model()->index(r, column).data().toString();
+    labels.removeDuplicates();
+    labels.sort();
+    EXPECT_EQ(labels, (QStringList{QStringLiteral("#%1 h100-node07").arg(h100),
+                                   QStringLiteral("#%1 mi300x-node01").arg(mi300x)}));
+}
+
+// Issue 9 item 12: selecting sessions must not widen the window (the details dock grew to the
+// longest unbreakable text and pushed the window from 1400 to 1470 px).
+TEST(GuiMainWindow, SelectingSessionsKeepsTheWindowWidth)
+{
+    Fixture f;
+    auto& w = f.window;
+    w.resize(1400, 850);
+    ASSERT_TRUE(waitFor([&] { return w.width() == 1400; }));
+    rl::store::Workspace ws(f.ws.toStdString());
+    QSignalSpy charts(&w, &rl::MainWindow::chartsShown);
+    std::vector<std::int64_t> all;
+    for (const auto& s : ws.sessions()) {
+        all.push_back(s.id);
+        w.sessionBrowser()->selectSessions({s.id});
+        ASSERT_TRUE(charts.wait(15000));
+        QCoreApplication::processEvents();
+        EXPECT_EQ(w.width(), 1400) << "after selecting " << s.title;
+    }
+    w.sessionBrowser()->selectSessions(all);
+    ASSERT_TRUE(charts.wait(15000));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(w.width(), 1400) << "after selecting all";
+}
+
+// Issue 9 item 13: a failed import keeps the user's selection and says why in the message itself.
+TEST(GuiMainWindow, FailedImportKeepsTheSelectionAndShowsTheReason)
+{
+    qputenv("RIDGELINE_NO_DIALOGS", "1");
+    QTemporaryDir dir;
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::MainWindow w{&settings};
+    w.resize(1400, 850);
+    w.show();
+    rl::StartupOptions options;
+    options.workspace = dir.filePath(QStringLiteral("ws.db"));
+    // The real start-up sequence: import, then select the newest two.
+    QSignalSpy imported(&w, &rl::MainWindow::importDone);
+    rl::startWindow(w, options, {rl::testing::guiData("import/h100_allgather_8r.jsonl"),
+                                 rl::testing::guiData("import/mi300x_allreduce_8r.jsonl"),
+                                 rl::testing::guiData("import/nested")});
+    ASSERT_TRUE(imported.wait(30000));
+    ASSERT_TRUE(waitFor([&] { return w.sessionBrowser()->selectedIds().size() == 2; }));
+    const auto chosen = sessionTitled(options.workspace, "all_gather 8 ranks H100");
+    w.sessionBrowser()->selectSessions({chosen});
+    ASSERT_EQ(w.sessionBrowser()->selectedIds(), std::vector<std::int64_t>{chosen});
+
+    QSignalSpy shown(&w, &rl::MainWindow::sessionsShown);
+    w.importPaths({rl::testing::guiData("import/notes_garbage.txt")});
+    ASSERT_TRUE(imported.wait(30000));
+    ASSERT_TRUE(waitFor([&] { return !shown.isEmpty(); }));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(w.sessionBrowser()->selectedIds(), std::vector<std::int64_t>{chosen});
+
+    const auto report = imported.last().first().value<rl::ImportReport>();
+    ASSERT_EQ(report.errors.size(), 1);
+    auto* box = w.findChild<QMessageBox*>(QStringLiteral("importProblems"));
+    ASSERT_TRUE(box);
+    EXPECT_TRUE(box->text().contains(QStringLiteral("notes_garbage.txt"))) << box->text().toStdString();
+    EXPECT_TRUE(box->text().contains(report.errors.first().section(u'/', -1))) << box->text().toStdString();
 }

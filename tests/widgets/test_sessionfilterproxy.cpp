@@ -1,5 +1,6 @@
 // SessionFilterProxy: every word must match title, tool, host or op; groups follow their sessions.
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 
 #include "sessionfilterproxy.h"
 #include "sessionmodel.h"
@@ -71,4 +72,52 @@ TEST(SessionFilterProxy, FiltersByTitleToolHostAndOp)
     proxy.setFilterText(QStringLiteral("hipblaslt"));
     ASSERT_EQ(proxy.rowCount(), 1) << "only the group holding a match stays";
     EXPECT_EQ(proxy.index(0, 0).data(SessionModel::KindRole).toString(), QStringLiteral("gemm"));
+}
+
+namespace {
+QStringList visibleInOrder(const QAbstractItemModel& m)
+{
+    QStringList ids;
+    for (int g = 0; g < m.rowCount(); ++g) {
+        const QModelIndex group = m.index(g, 0);
+        for (int r = 0; r < m.rowCount(group); ++r)
+            ids << m.index(r, 0, group).data(SessionModel::SessionIdRole).toString();
+    }
+    return ids;
+}
+} // namespace
+
+// Issue 9 item 19: while filtering, a group says how many of its sessions are shown, and clearing
+// the filter gives back the original order (sessions of one import share their creation time).
+TEST(SessionFilterProxy, GroupCountsFollowTheFilterAndClearingRestoresTheOrder)
+{
+    SessionModel model;
+    std::vector<Session> sessions;
+    for (std::int64_t id = 1; id <= 8; ++id) {
+        sessions.push_back(make(id, "collectives", id % 2 ? "all_reduce sweep" : "all_gather sweep",
+                                id % 3 ? "mi300x-node01" : "h100-node07", "rccl-tests"));
+        sessions.back().created = "2026-11-20T10:00:00Z"; // one import: one timestamp
+    }
+    model.setSessions(sessions);
+    SessionFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    proxy.sort(SessionModel::CreatedColumn, Qt::DescendingOrder); // as the session browser does
+    const QStringList original = visibleInOrder(proxy);
+    ASSERT_EQ(original.size(), 8);
+    EXPECT_EQ(proxy.index(0, 0).data().toString(), QStringLiteral("Collectives (8)"));
+
+    QSignalSpy changed(&proxy, &QAbstractItemModel::dataChanged);
+    for (const char* filter : {"all_reduce", "h100", "all_gather mi300x", "nothing"}) {
+        proxy.setFilterText(QString::fromLatin1(filter));
+        if (proxy.rowCount() == 0)
+            continue;
+        const int shown = proxy.rowCount(proxy.index(0, 0));
+        EXPECT_EQ(proxy.index(0, 0).data().toString(), QStringLiteral("Collectives (%1 of 8)").arg(shown)) << filter;
+        EXPECT_TRUE(proxy.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("%1 of 8").arg(shown)));
+        proxy.setFilterText({});
+        EXPECT_EQ(visibleInOrder(proxy), original) << "after clearing filter " << filter;
+        EXPECT_EQ(proxy.index(0, 0).data().toString(), QStringLiteral("Collectives (8)"));
+    }
+    EXPECT_FALSE(changed.isEmpty()) << "views learn that the group titles changed";
 }

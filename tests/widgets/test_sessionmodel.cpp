@@ -1,5 +1,7 @@
 // SessionModel: kind groups with their sessions newest first, stable under QAbstractItemModelTester.
 #include <QAbstractItemModelTester>
+#include <QIcon>
+#include <QImage>
 
 #include "sessionmodel.h"
 #include "test_gui_env.h"
@@ -74,4 +76,37 @@ TEST(SessionModel, ResetAndClearKeepTheModelConsistent)
     model.clear();
     EXPECT_EQ(model.rowCount(), 0);
     EXPECT_EQ(model.sessionCount(), 0);
+}
+
+// Issue 9 item 20: the list shows when a run is running, failed, cancelled or incomplete (the
+// Status column is off-screen in the narrow dock), from the status the runs store.
+TEST(SessionModel, TitleShowsTheStoredStatusWithIconAndTooltip)
+{
+    using rl::SessionStatus;
+    std::vector<Session> sessions;
+    const std::vector<std::pair<SessionStatus, const char*>> cases{{SessionStatus::Complete, ""},
+                                                                   {SessionStatus::Running, " (running)"},
+                                                                   {SessionStatus::Failed, " (failed)"},
+                                                                   {SessionStatus::Cancelled, " (cancelled)"},
+                                                                   {SessionStatus::Incomplete, " (incomplete)"}};
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        sessions.push_back(make(std::int64_t(i + 1), "collectives", "sweep", "2026-11-20T09:00:00Z"));
+        sessions.back().status = cases[i].first;
+    }
+    SessionModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setSessions(sessions);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const QModelIndex idx = model.indexOfSession(std::int64_t(i + 1));
+        const QString status = QString::fromLatin1(rl::toString(cases[i].first));
+        EXPECT_EQ(idx.data().toString(), QStringLiteral("sweep") + QString::fromLatin1(cases[i].second));
+        EXPECT_EQ(idx.data(SessionModel::StatusRole).toString(), status);
+        EXPECT_TRUE(idx.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Status: ") + status));
+        const auto icon = idx.data(Qt::DecorationRole).value<QIcon>();
+        ASSERT_FALSE(icon.isNull()) << "every title has an icon, so titles line up";
+        // Complete draws nothing; the other states a coloured dot.
+        const QImage image = icon.pixmap(12, 12).toImage();
+        EXPECT_EQ(qAlpha(image.pixel(6, 6)) > 0, cases[i].first != SessionStatus::Complete) << status.toStdString();
+        EXPECT_EQ(model.indexOfSession(std::int64_t(i + 1), SessionModel::StatusColumn).data().toString(), status);
+    }
 }
