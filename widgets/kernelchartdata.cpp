@@ -100,6 +100,45 @@ double decadeAbove(double v)
     return std::pow(10.0, std::ceil(std::log10(v)));
 }
 
+// A membw session without detected plateaus (an imported STREAM or HPCC run: one working set,
+// sized by STREAM's rules to be far larger than the caches) still measured main-memory bandwidth:
+// its triad rate (else its best kernel) at the largest working set and the highest thread count.
+// Without this a STREAM run alone gave the roofline no ceiling at all.
+std::vector<std::pair<std::string, double>> streamCeilings(const KernelChartData& data)
+{
+    std::vector<std::pair<std::string, double>> out;
+    int several = 0;
+    for (const auto& s : data.sessions)
+        several += s.memCeilings.empty() && !s.membw.empty();
+    for (const auto& s : data.sessions) {
+        if (!s.memCeilings.empty() || s.membw.empty())
+            continue;
+        int threads = 0;
+        std::int64_t bytes = 0;
+        for (const auto& p : s.membw)
+            threads = std::max(threads, p.threads);
+        for (const auto& p : s.membw)
+            if (p.threads == threads)
+                bytes = std::max(bytes, p.bytes);
+        const MemBwPoint* best = nullptr;
+        for (const auto& p : s.membw) {
+            if (p.threads != threads || p.bytes < bytes / 2 || !(p.bandwidthGBs > 0))
+                continue; // copy/scale touch 2 arrays, add/triad 3: the same run, smaller working sets
+            const bool triad = p.kernel == "triad", bestTriad = best && best->kernel == "triad";
+            if (!best || (triad && !bestTriad) || (triad == bestTriad && p.bandwidthGBs > best->bandwidthGBs))
+                best = &p;
+        }
+        if (!best)
+            continue;
+        // Named after the kernel, not "DRAM": nothing here proves the working set missed every cache.
+        std::string level = "STREAM " + best->kernel;
+        if (several > 1)
+            level += " [" + std::to_string(s.session.id) + "]"; // ridges look levels up by name
+        out.emplace_back(std::move(level), best->bandwidthGBs);
+    }
+    return out;
+}
+
 // Measured roofline of the data: best peak per dtype, ceilings at each session's top thread count.
 Roofline measuredRoofline(const KernelChartData& data)
 {
@@ -112,6 +151,8 @@ Roofline measuredRoofline(const KernelChartData& data)
         r.addCompute(dtype, g);
     for (const auto& b : memBwBands(data))
         r.addBandwidth(b.ceiling.level, b.ceiling.bandwidthGBs);
+    for (const auto& [level, gbs] : streamCeilings(data))
+        r.addBandwidth(level, gbs);
     return r;
 }
 

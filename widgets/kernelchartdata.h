@@ -91,6 +91,10 @@ struct RooflineOptions
     std::optional<HardwareProfile> compareHardware; // a second profile overlaid (dotted): "MI300X vs H100"
     std::optional<GemmScatter> predicted;    // predictedGemms(): the sizing model's GEMMs of one step
     std::string title;                       // empty: derived
+    // What the title suggests when nothing gives a ceiling: the GUI names its profile box (the
+    // default), the CLI sets its --hardware flag.
+    std::string noCeilingsHint = "select a peakflops or membw session, or choose a hardware profile in the "
+                                 "\"Hardware profile\" box";
 };
 
 // The sizing model's GEMMs of one training step per GPU (model/stepGemms, forward and backward) as
@@ -112,7 +116,8 @@ struct RooflineGeometry
 };
 
 // Measured ceilings: per dtype the best peakflops point over thread counts; per memory level the
-// ceiling at the session's highest thread count (as buildMeasuredProfile does). Ridges pair roofs
+// ceiling at the session's highest thread count (as buildMeasuredProfile does); a membw session
+// without detected levels (imported STREAM/HPCC) gives one "STREAM triad" slope. Ridges pair roofs
 // and slopes of the same origin only: a CPU's peak over a GPU's HBM means nothing.
 RooflineGeometry rooflineGeometry(const KernelChartData& data, const RooflineOptions& options);
 std::string describeGemmPoint(const GemmPoint& p); // "M=4096 N=4096 K=4096 bf16\n95.3 TFLOP/s\n..."

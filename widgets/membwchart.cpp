@@ -125,6 +125,10 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
             if (p.bytes > 0)
                 points << QPointF(std::log2(double(p.bytes)), p.bandwidthGBs);
         line->replace(points);
+        // A line through one point draws nothing: a STREAM run (one working set per kernel) would
+        // leave the chart empty. Markers show every measured size, so sparse sweeps read too.
+        line->setPointsVisible(true);
+        line->setMarkerSize(points.size() == 1 ? 9 : 6);
         line->setProperty("rl_role", QStringLiteral("curve"));
         attachSeries(chart, line, x, y);
     }

@@ -6,6 +6,8 @@
 #include <QChartView>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QHBoxLayout>
 #include <QLegend>
 #include <QLineSeries>
@@ -56,12 +58,41 @@ double logAt(double a, double b, double f)
     return a * std::pow(b / a, f);
 }
 
+// Label series remember what they name, so layoutRooflineLabels can place them again at any size:
+// a roof (x from a to b at c GFLOP/s), a slope (x from a to b at c GB/s) or a ridge (a, c).
+enum class LabelKind { Roof = 1, Slope = 2, Ridge = 3 };
+void markLabel(QScatterSeries* label, LabelKind kind, double a, double b, double c)
+{
+    label->setProperty("rl_role", QStringLiteral("label"));
+    label->setProperty("rl_label", int(kind));
+    label->setProperty("rl_a", a);
+    label->setProperty("rl_b", b);
+    label->setProperty("rl_c", c);
+}
+// QScatterSeries puts a point label's baseline markerSize / 2 + pen width + 2 px above the point.
+constexpr double kLabelLift = 3.5;
+
+} // namespace
+
+QString logTickFormat(double lo, double hi)
+{
+    // "%g" alone prints 1e+06 next to 100000. Plain integers when every decade is at least 1; "%g"
+    // while every decade is inside its plain range; else as many fixed decimals as the lowest needs.
+    if (lo >= 1)
+        return QStringLiteral("%.0f");
+    if (lo >= 1e-4 && hi < 1e6)
+        return QStringLiteral("%g");
+    return QStringLiteral("%.") % QString::number(std::max(1, int(std::ceil(-std::log10(lo) - 1e-9))))
+        % QStringLiteral("f");
+}
+
+namespace {
 QLogValueAxis* logAxis(const QString& title, double lo, double hi)
 {
     auto* a = new QLogValueAxis;
     a->setBase(10);
     a->setTitleText(title);
-    a->setLabelFormat(QStringLiteral("%g"));
+    a->setLabelFormat(logTickFormat(lo, hi));
     a->setRange(lo, hi);
     a->setMinorTickCount(8);
     return a;
@@ -128,8 +159,8 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         line->setProperty("rl_role", QStringLiteral("compute"));
         attachSeries(chart, line, x, y);
         hideFromLegend(chart, line);
-        const double at = std::min(logAt(start, g.xMax, 0.5), logAt(g.xMin, g.xMax, 0.8));
-        addChartLabel(chart, x, y, QPointF(at, c.gflops), qs(c.label), color);
+        auto* label = addChartLabel(chart, x, y, QPointF(logAt(start, g.xMax, 0.5), c.gflops), qs(c.label), color);
+        markLabel(label, LabelKind::Roof, start, g.xMax, c.gflops);
     }
 
     // Slopes: from the left edge up to the highest roof of their origin (or the top edge).
@@ -147,7 +178,8 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         attachSeries(chart, line, x, y);
         hideFromLegend(chart, line);
         const double at = logAt(start, end, 0.3);
-        addChartLabel(chart, x, y, QPointF(at, b.gbs * at * 1.15), qs(b.label), color);
+        auto* label = addChartLabel(chart, x, y, QPointF(at, b.gbs * at), qs(b.label), color);
+        markLabel(label, LabelKind::Slope, start, end, b.gbs);
     }
 
     if (!g.ridges.empty()) {
@@ -164,9 +196,12 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         ridges->replace(points);
         attachSeries(chart, ridges, x, y);
         // Below the roof and right of the slope, where neither line runs.
-        for (const auto& r : g.ridges)
-            addChartLabel(chart, x, y, QPointF(r.intensity * 1.5, r.gflops / 1.9),
-                          QString::number(r.intensity, 'g', 3) % QStringLiteral(" FLOP/B"), QColor(0x40, 0x40, 0x40));
+        for (const auto& r : g.ridges) {
+            auto* label = addChartLabel(chart, x, y, QPointF(r.intensity, r.gflops),
+                                        QString::number(r.intensity, 'g', 3) % QStringLiteral(" FLOP/B"),
+                                        QColor(0x40, 0x40, 0x40));
+            markLabel(label, LabelKind::Ridge, r.intensity, r.intensity, r.gflops);
+        }
     }
 
     std::size_t index = 0;
@@ -204,11 +239,113 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
     if (o.compareHardware)
         title += (o.hardware ? QStringLiteral(" and ") : QStringLiteral(" vs ")) % qs(o.compareHardware->name);
     if (g.compute.empty() && g.bandwidth.empty())
-        title += QStringLiteral(" — no ceilings: add a peakflops or membw session, or --hardware");
+        title += QStringLiteral(" — no ceilings: ") % qs(o.noCeilingsHint);
     chart->setTitle(o.title.empty() ? title : qs(o.title));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // The label layout needs the plot area in pixels: lay the chart out now (exports render at once).
+    if (chart->layout())
+        chart->layout()->activate();
+    layoutRooflineLabels(chart);
     return describe(data, o, g);
+}
+
+void layoutRooflineLabels(QChart* chart)
+{
+    auto* xAxis = qobject_cast<QLogValueAxis*>(chart->axes(Qt::Horizontal).value(0));
+    auto* yAxis = qobject_cast<QLogValueAxis*>(chart->axes(Qt::Vertical).value(0));
+    if (!xAxis || !yAxis || !(xAxis->min() > 0) || !(yAxis->min() > 0))
+        return;
+    QRectF plot = chart->plotArea();
+    if (plot.width() < 100 || plot.height() < 100) { // not laid out yet: the default export size
+        const QSizeF size = chart->size().width() >= 200 ? chart->size() : QSizeF(1200, 800);
+        plot = QRectF(80, 60, size.width() - 120, size.height() - 200);
+    }
+    const double lx = std::log(xAxis->max() / xAxis->min()), ly = std::log(yAxis->max() / yAxis->min());
+    const auto toPixel = [&](double xv, double yv) {
+        return QPointF(plot.left() + plot.width() * std::log(xv / xAxis->min()) / lx,
+                       plot.bottom() - plot.height() * std::log(yv / yAxis->min()) / ly);
+    };
+    const auto toValue = [&](QPointF p) {
+        return QPointF(xAxis->min() * std::exp((p.x() - plot.left()) / plot.width() * lx),
+                       yAxis->min() * std::exp((plot.bottom() - p.y()) / plot.height() * ly));
+    };
+
+    std::vector<QScatterSeries*> labels;
+    std::vector<QRectF> taken; // placed labels and ridge markers, in pixels
+    for (auto* s : chart->series())
+        if (s->property("rl_label").isValid())
+            labels.push_back(static_cast<QScatterSeries*>(s));
+    for (auto* s : labels)
+        if (s->property("rl_label").toInt() == int(LabelKind::Ridge)) {
+            const QPointF r = toPixel(s->property("rl_a").toDouble(), s->property("rl_c").toDouble());
+            taken.push_back(QRectF(r.x() - 7, r.y() - 7, 14, 14));
+        }
+    // Roofs first, then slopes, then ridges: the order decides who moves when two want one place.
+    std::stable_sort(labels.begin(), labels.end(), [](QScatterSeries* a, QScatterSeries* b) {
+        return a->property("rl_label").toInt() < b->property("rl_label").toInt();
+    });
+
+    for (auto* s : labels) {
+        const auto kind = LabelKind(s->property("rl_label").toInt());
+        const double a = s->property("rl_a").toDouble(), b = s->property("rl_b").toDouble(),
+                     c = s->property("rl_c").toDouble();
+        const QFontMetricsF fm(s->pointLabelsFont());
+        const QSizeF size(fm.horizontalAdvance(s->pointLabelsFormat()), fm.ascent() + fm.descent());
+        // Candidate boxes (top-left corners), most natural first.
+        std::vector<QPointF> corners;
+        const double fractions[] = {0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9, 0.05};
+        if (kind == LabelKind::Roof) {
+            const double x0 = toPixel(a, c).x(), x1 = toPixel(b, c).x(), yy = toPixel(a, c).y();
+            for (const double above : {1.0, 0.0})
+                for (const double f : fractions)
+                    corners.emplace_back(x0 + f * (x1 - x0) - size.width() / 2,
+                                         above > 0 ? yy - 2 - size.height() : yy + 2);
+        } else if (kind == LabelKind::Slope) {
+            // Above-left of the rising line (its bottom-right corner on it), else below-right.
+            const double slopeFractions[] = {0.3, 0.2, 0.4, 0.1, 0.5, 0.6, 0.7, 0.05, 0.8};
+            for (const double above : {1.0, 0.0})
+                for (const double f : slopeFractions) {
+                    const double xv = logAt(a, b, f);
+                    const QPointF p = toPixel(xv, c * xv);
+                    corners.push_back(above > 0 ? QPointF(p.x() - 2 - size.width(), p.y() - 2 - size.height())
+                                                : QPointF(p.x() + 4, p.y() + 2));
+                }
+        } else {
+            const QPointF r = toPixel(a, c);
+            const double w = size.width(), h = size.height();
+            corners = {QPointF(r.x() + 8, r.y() + 6), QPointF(r.x() - 8 - w, r.y() + 6),
+                       QPointF(r.x() + 8, r.y() + 6 + h), QPointF(r.x() - 8 - w, r.y() + 6 + h),
+                       QPointF(r.x() + 8, r.y() + 6 + 2 * h), QPointF(r.x() - w / 2, r.y() + 9 + 2 * h)};
+        }
+        // The first candidate inside the plot that touches nothing placed; ceilings must be named,
+        // so they take the least overlapping one when none is free, ridge values are left out.
+        double bestOverlap = INFINITY;
+        QRectF best;
+        for (const auto& corner : corners) {
+            const QRectF box(corner, size);
+            if (!plot.contains(box))
+                continue;
+            double overlap = 0;
+            for (const auto& t : taken)
+                if (const QRectF i = box.adjusted(-2, -2, 2, 2).intersected(t); !i.isEmpty())
+                    overlap += i.width() * i.height();
+            if (overlap < bestOverlap) {
+                bestOverlap = overlap;
+                best = box;
+            }
+            if (overlap == 0)
+                break;
+        }
+        const bool show = !best.isNull() && (bestOverlap == 0 || kind != LabelKind::Ridge);
+        s->setPointLabelsVisible(show);
+        if (!show)
+            continue;
+        taken.push_back(best);
+        // Qt draws a point label centred on the point with its baseline kLabelLift px above it.
+        const QPointF anchor(best.center().x(), best.top() + fm.ascent() + kLabelLift);
+        s->replace({toValue(anchor)});
+    }
 }
 
 bool RooflineChart::exportChart(const KernelChartData& data, const RooflineOptions& options, QSize size,
@@ -240,7 +377,10 @@ RooflineChart::RooflineChart(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
     connect(m_export, &QPushButton::clicked, this, &RooflineChart::exportWithDialog);
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        m_callout->hide();
+        layoutRooflineLabels(m_chart); // label collisions depend on the size in pixels
+    });
     rebuild();
 }
 

@@ -68,6 +68,15 @@ private:
     QPushButton* m_export;
 };
 
+// Places the ceiling and ridge labels of a populated roofline so that none overlaps another: each
+// at the first free place along its line (roofs above or below, slopes above-left or below-right,
+// ridge values around the marker; a ridge value with no free place is hidden). Called by populate
+// and again when the plot area changes size.
+void layoutRooflineLabels(QChart* chart);
+// The printf format of a log axis from lo to hi: one style for every tick, never "1e+06" next to
+// "100000".
+QString logTickFormat(double lo, double hi);
+
 // Shared by the three kernel charts: the save dialog (format from the filter, suffix added when
 // missing) and export by suffix (.csv through csv, images through fill).
 QString askChartExportPath(QWidget* parent);

@@ -85,9 +85,12 @@ QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const
         streams.insert(e->stream);
         endMs = std::max(endMs, (e->startUs + e->durUs) / 1e3);
     }
+    // The first stream on top: lanes count down from lanes - 1. Not QCategoryAxis::setReverse: a
+    // reversed axis never shows a label again once a small layout (a hidden tab) hid it, which
+    // left the top and bottom lanes without a name.
     std::map<int, int> laneOf;
     for (int s : streams)
-        laneOf.emplace(s, static_cast<int>(laneOf.size()));
+        laneOf.emplace(s, static_cast<int>(streams.size() - 1 - laneOf.size()));
     const int lanes = std::max<int>(1, static_cast<int>(laneOf.size()));
 
     auto* x = new QValueAxis;
@@ -98,10 +101,9 @@ QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const
     y->setTitleText(QStringLiteral("GPU stream"));
     y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
     y->setStartValue(-0.5);
-    for (const auto& [stream, lane] : laneOf)
-        y->append(QStringLiteral("stream %1").arg(stream), lane + 0.5);
+    for (auto it = laneOf.rbegin(); it != laneOf.rend(); ++it) // categories go bottom to top
+        y->append(QStringLiteral("stream %1").arg(it->first), it->second + 0.5);
     y->setRange(-0.5, lanes - 0.5);
-    y->setReverse(true); // the first stream on top
     y->setGridLineVisible(false);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

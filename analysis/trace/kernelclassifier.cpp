@@ -26,7 +26,10 @@ std::vector<ClassRule> KernelClassifier::defaultRules()
         {K::Memcpy, "__amd_rocclr_fillbuffer", false},
         {K::Attention, "flash", false},            {K::Attention, "fmha", false},
         {K::Attention, "attn", false},             {K::Attention, "attention", false},
-        {K::Gemm, "gemm", false},                  {K::Gemm, "gemv", false},
+        // "gemm" but not inside "fbgemm": fbgemm_gpu's embedding, quantize and permute kernels
+        // (split_embedding_*, _FP8rowwise_to_float, permute_2D_data) live in namespace fbgemm_gpu or
+        // take fbgemm_gpu:: types, and are no GEMMs. std::regex has no lookbehind, hence the spelling.
+        {K::Gemm, "(^|[^b]|(^|[^f])b)gemm", true}, {K::Gemm, "gemv", false},
         {K::Gemm, "cutlass", false},               {K::Gemm, "Cijk_", false},
         {K::Gemm, "nvjet", false},                 {K::Gemm, "xmma", false},
         {K::Gemm, "MT[0-9]+x[0-9]+x[0-9]+", true}, {K::Gemm, "ampere_.*gemm", true},

@@ -90,6 +90,7 @@ void exportRoofline(const ChartExportRequest& r)
         o.predicted = charts::predictedGemms(config, parallelOf(step, config), *o.hardware, timing);
     }
     o.title = r.title;
+    o.noCeilingsHint = "add a peakflops or membw session, or --hardware";
     QString error;
     check(charts::RooflineChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
 }

@@ -317,6 +317,39 @@ TEST(KernelClasses, DefaultRules)
               KernelClass::Other);
 }
 
+// fbgemm_gpu's embedding, quantize and permute kernels are no GEMMs, although "fbgemm" (in their
+// namespace or their argument types) contains "gemm"; the sample DLRM-style trace has them next to
+// real cutlass and cuBLAS GEMMs, which must stay GEMMs.
+TEST(KernelClasses, FbgemmKernelsOfARealTraceAreNotGemm)
+{
+    const auto d = readFile(kSamples + "hta_trace_filter_sampled_rank-0.json.gz");
+    const trace::KernelClassifier k;
+    int fbgemm = 0, gemm = 0;
+    for (const auto& e : d.gpu) {
+        const std::string name(d.names.at(e.name));
+        if (name.find("fbgemm") != std::string::npos || name.find("split_embedding") != std::string::npos) {
+            ++fbgemm;
+            EXPECT_NE(k.classify(name), KernelClass::Gemm) << name;
+        } else if (name.find("cutlass_80_tensorop_s1688gemm") != std::string::npos ||
+                   name.find("ampere_sgemm") != std::string::npos || name.find("gemmk1_kernel") != std::string::npos) {
+            ++gemm;
+            EXPECT_EQ(k.classify(name), KernelClass::Gemm) << name;
+        }
+    }
+    EXPECT_GT(fbgemm, 20); // split_embedding_*, _FP8rowwise_to_float, permute_2D_data, ... (52 in the sample)
+    EXPECT_GT(gemm, 100);
+    EXPECT_EQ(k.classify("void fbgemm_gpu::(anonymous namespace)::_FP8rowwise_to_float_cuda_kernel<float>"
+                         "(unsigned char const*, int, int, float*, bool)"),
+              KernelClass::Other);
+    EXPECT_EQ(k.classify("void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int)"),
+              KernelClass::Other);
+    // A GEMM that also mentions fbgemm still is one; so is a name that starts with "bgemm".
+    EXPECT_EQ(k.classify("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64>(fbgemm_gpu::FixedDivisor)"),
+              KernelClass::Gemm);
+    EXPECT_EQ(k.classify("bgemm_strided_batched"), KernelClass::Gemm);
+    EXPECT_EQ(k.classify("void gemmSN_TN_kernel<float, 128>"), KernelClass::Gemm);
+}
+
 TEST(KernelClasses, RulesFromJsonAndErrors)
 {
     const auto k = trace::KernelClassifier::fromJson(nlohmann::json::parse(

@@ -1,14 +1,19 @@
 // Roofline geometry on hand-made ceilings with known answers, and the charts drawn from it.
 #include <QChart>
+#include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSpinBox>
+#include <QApplication>
+#include <QFontMetricsF>
+#include <QTest>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include "gemmefficiencychart.h"
+#include "importers/importerregistry.h"
 #include "kernelchartdata.h"
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
@@ -19,6 +24,23 @@ using namespace rl;
 using namespace rl::charts;
 
 namespace {
+// A real file through its importer, as the GUI stores it (kernel records only).
+KernelSession imported(const std::string& file, std::int64_t id)
+{
+    const auto r = importFile(std::string(RIDGELINE_TEST_DATA) + "/kernels/" + file);
+    EXPECT_TRUE(r.ok) << r.error;
+    KernelSession k;
+    if (r.sessions.empty())
+        return k;
+    k.session = r.sessions.front().session;
+    k.session.id = id;
+    k.membw = r.sessions.front().membw;
+    k.memCeilings = r.sessions.front().memCeilings;
+    k.peakFlops = r.sessions.front().peakFlops;
+    k.gemm = r.sessions.front().gemm;
+    return k;
+}
+
 KernelChartData handMade()
 {
     KernelSession peak;
@@ -247,4 +269,141 @@ TEST(KernelCharts, NearestFastSizeIsTheHandCheckedOne)
     emit tm->editingFinished();
     EXPECT_EQ(chart.options().tile.tm, 128);
     EXPECT_TRUE(chart.readoutText().contains(QStringLiteral("tiles of 128x256"))) << chart.readoutText().toStdString();
+}
+
+// A STREAM run has one working set per kernel and no detected cache levels; it still measured the
+// memory bandwidth the roofline's slope needs (issue 9: "no ceilings" with a STREAM run selected).
+TEST(KernelCharts, AStreamRunAloneGivesItsTriadBandwidthAsACeiling)
+{
+    const KernelChartData data{{imported("stream-5.10-2threads.txt", 7)}};
+    ASSERT_EQ(data.sessions[0].membw.size(), 4u);
+    ASSERT_TRUE(data.sessions[0].memCeilings.empty());
+    const auto g = rooflineGeometry(data, {});
+    ASSERT_EQ(g.bandwidth.size(), 1u);
+    EXPECT_DOUBLE_EQ(g.bandwidth[0].gbs, 41.0069); // Triad: 41006.9 MB/s
+    EXPECT_EQ(g.bandwidth[0].label, "STREAM triad (measured): 41 GB/s");
+
+    RooflineChart chart;
+    chart.resize(900, 600);
+    chart.setData(data);
+    EXPECT_FALSE(chart.title().contains(QStringLiteral("no ceilings"))) << chart.title().toStdString();
+
+    // With nothing that gives a ceiling the GUI names its own control, not the CLI's flag.
+    KernelSession gemm = handMade().sessions[0];
+    chart.setData({{gemm}});
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("no ceilings"))) << chart.title().toStdString();
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("Hardware profile"))) << chart.title().toStdString();
+    EXPECT_FALSE(chart.title().contains(QStringLiteral("--hardware"))) << chart.title().toStdString();
+}
+
+// Single-point curves (a STREAM run: one working set per kernel) are drawn with markers; a line
+// through one point draws nothing (issue 10: the first start's empty "Memory bandwidth" chart).
+TEST(KernelCharts, MembwCurvesOfOnePointAreVisible)
+{
+    MemBwChart chart;
+    chart.resize(900, 600);
+    chart.setData({{imported("stream-5.10-2threads.txt", 7)}});
+    int curves = 0;
+    for (auto* s : chart.chart()->series()) {
+        if (s->property("rl_role").toString() != QLatin1String("curve"))
+            continue;
+        auto* line = qobject_cast<QLineSeries*>(s);
+        ASSERT_TRUE(line);
+        ASSERT_EQ(line->count(), 1);
+        EXPECT_TRUE(line->pointsVisible()) << line->name().toStdString();
+        EXPECT_GE(line->markerSize(), 6) << line->name().toStdString();
+        ++curves;
+    }
+    EXPECT_EQ(curves, 4);
+}
+
+namespace {
+// A dense roofline from real runs: the zen5 membw sweep's levels, a STREAM run whose triad slope
+// lies next to its L2 one, a measured fp64 roof and two GPU profiles with all their roofs and ridges.
+KernelChartData denseRoofline(RooflineOptions& o)
+{
+    auto data = handMade();
+    data.sessions.erase(data.sessions.begin() + 2); // keep the GEMM and the peak, not the hand-made levels
+    data.sessions.push_back(imported("membw-zen5-2cpu-kvm.jsonl", 8));
+    data.sessions.push_back(imported("stream-5.10-2threads.txt", 9));
+    o.hardware = findHardwareProfile("mi300x");
+    o.compareHardware = findHardwareProfile("h100-sxm");
+    return data;
+}
+
+// The on-screen box of a label series: Qt centres the text on the point, baseline 3.5 px above it.
+QRectF labelBox(QChart* chart, QScatterSeries* s)
+{
+    const QFontMetricsF fm(s->pointLabelsFont());
+    const QPointF at = chart->mapToPosition(s->at(0), s);
+    const double w = fm.horizontalAdvance(s->pointLabelsFormat());
+    return QRectF(at.x() - w / 2, at.y() - 3.5 - fm.ascent(), w, fm.ascent() + fm.descent());
+}
+} // namespace
+
+// Issue 9: ridge values were drawn on roof labels and the measured L1/L2/DRAM labels stacked.
+// At the GUI's size and at the export size no two labels overlap, and every ceiling is named.
+TEST(KernelCharts, RooflineLabelsDoNotOverlap)
+{
+    RooflineOptions o;
+    const auto data = denseRoofline(o);
+    const auto g = rooflineGeometry(data, o);
+    ASSERT_GE(g.bandwidth.size(), 4u);
+    ASSERT_GE(g.compute.size(), 5u);
+    for (const QSize size : {QSize(1000, 650), QSize(1200, 800)}) {
+        RooflineChart chart;
+        chart.resize(size);
+        chart.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+        chart.setData(data);
+        chart.setHardwareProfile(o.hardware);
+        chart.setCompareProfile(o.compareHardware);
+        QTest::qWait(50);
+        QApplication::processEvents();
+        std::vector<std::pair<QString, QRectF>> boxes;
+        QStringList names;
+        for (auto* s : chart.chart()->series())
+            if (auto* sc = qobject_cast<QScatterSeries*>(s); sc && sc->pointLabelsVisible() && sc->count() == 1) {
+                boxes.emplace_back(sc->pointLabelsFormat(), labelBox(chart.chart(), sc));
+                names << sc->pointLabelsFormat();
+            }
+        for (const auto& c : g.compute)
+            EXPECT_TRUE(names.contains(QString::fromStdString(c.label))) << c.label;
+        for (const auto& b : g.bandwidth)
+            EXPECT_TRUE(names.contains(QString::fromStdString(b.label))) << b.label;
+        const QRectF plot = chart.chart()->plotArea();
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            EXPECT_TRUE(plot.adjusted(-1, -1, 1, 1).contains(boxes[i].second)) << boxes[i].first.toStdString();
+            for (std::size_t j = i + 1; j < boxes.size(); ++j)
+                EXPECT_FALSE(boxes[i].second.intersects(boxes[j].second))
+                    << size.width() << "x" << size.height() << ": '" << boxes[i].first.toStdString() << "' on '"
+                    << boxes[j].first.toStdString() << "'";
+        }
+    }
+}
+
+// Issue 9: the y axis printed "1e+07" next to "100000". Every decade tick of both axes is printed
+// the same plain way, also when the range reaches petaflops (y) or below 1 FLOP/B (x).
+TEST(KernelCharts, RooflineTicksAreOnePlainFormat)
+{
+    RooflineOptions o;
+    const auto data = denseRoofline(o);
+    RooflineChart chart;
+    chart.resize(1000, 650);
+    chart.setData(data);
+    chart.setHardwareProfile(o.hardware);
+    for (auto* a : chart.chart()->axes()) {
+        auto* axis = qobject_cast<QLogValueAxis*>(a);
+        ASSERT_TRUE(axis);
+        ASSERT_GT(axis->max() / axis->min(), 1e5) << axis->titleText().toStdString(); // a wide range
+        const QByteArray format = axis->labelFormat().toLatin1();
+        for (double v = axis->min(); v <= axis->max() * 1.0001; v *= 10) {
+            const QString tick = QString::asprintf(format.constData(), v);
+            EXPECT_FALSE(tick.contains(QLatin1Char('e'))) << tick.toStdString();
+            EXPECT_NEAR(tick.toDouble(), v, 1e-9 * v) << tick.toStdString();
+        }
+    }
+    EXPECT_EQ(logTickFormat(1, 1e7), QStringLiteral("%.0f"));
+    EXPECT_EQ(logTickFormat(0.01, 1e4), QStringLiteral("%g"));
+    EXPECT_EQ(QString::asprintf(logTickFormat(0.001, 1e7).toLatin1().constData(), 1e7), QStringLiteral("10000000.000"));
 }

@@ -8,6 +8,9 @@
 #include <fstream>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChartView>
@@ -316,11 +319,12 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     ASSERT_EQ(spans->spans().size(), 5u);
     EXPECT_DOUBLE_EQ(spans->spans()[0].start, 0.1); // ms from the step start
     EXPECT_DOUBLE_EQ(spans->spans()[0].end, 0.4);
-    EXPECT_DOUBLE_EQ(spans->spans()[1].lane, 1.0); // the NCCL kernel on stream 20, the second lane
+    EXPECT_DOUBLE_EQ(spans->spans()[1].lane, 0.0); // the NCCL kernel on stream 20, the second (lower) lane
+    EXPECT_DOUBLE_EQ(spans->spans()[0].lane, 1.0); // stream 7 on top
     EXPECT_DOUBLE_EQ(spans->spans()[4].end, 1.1);  // runs past the step end: kept whole
     auto* y = qobject_cast<QCategoryAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
     ASSERT_TRUE(y);
-    EXPECT_EQ(y->categoriesLabels(), (QStringList{QStringLiteral("stream 7"), QStringLiteral("stream 20")}));
+    EXPECT_EQ(y->categoriesLabels(), (QStringList{QStringLiteral("stream 20"), QStringLiteral("stream 7")})); // bottom up
     auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
     ASSERT_TRUE(x);
     EXPECT_TRUE(x->titleText().contains(QStringLiteral("(ms)")));
@@ -371,4 +375,37 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     old.kernels.clear();
     chart.setData(old);
     EXPECT_TRUE(chart.title().contains(QStringLiteral("has no GPU activity"))) << chart.title().toStdString();
+}
+
+// Issue 9: the title said 5 streams but the top and bottom lanes had no name. In the GUI the chart
+// is first laid out small (a hidden tab), which hid the edge labels of the reversed axis for good.
+// Every lane of the real sample trace keeps a visible name after the view grows.
+TEST(TimelineChart, EveryLaneOfARealTraceIsNamedAfterASmallFirstLayout)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(RIDGELINE_SHARED_SAMPLES "/traces/hta_trace_filter_sampled_rank-0.json.gz"));
+    TimelineChart chart;
+    chart.resize(420, 160);
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    chart.setData(data);
+    QTest::qWait(50);
+    chart.resize(1100, 700);
+    QTest::qWait(50);
+    QApplication::processEvents();
+
+    auto* y = qobject_cast<QCategoryAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    ASSERT_TRUE(y);
+    const QStringList lanes = y->categoriesLabels();
+    EXPECT_EQ(lanes.size(), 5); // streams 7, 23, 25, 84 and 203 of rank 0
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("on %1 streams").arg(lanes.size()))) << chart.title().toStdString();
+    QStringList shown;
+    for (auto* item : chart.chart()->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            if (lanes.contains(text->toPlainText()))
+                shown << text->toPlainText();
+    shown.sort();
+    QStringList expected = lanes;
+    expected.sort();
+    EXPECT_EQ(shown, expected);
 }
