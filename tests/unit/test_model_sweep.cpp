@@ -162,8 +162,9 @@ TEST(MoeSweep, RowsThatDoNotFitTheDeviceAreOffTheFront)
     int fit = 0, over = 0;
     for (const auto& r : res.rows) {
         EXPECT_EQ(r.fits, r.memoryPerGpuBytes <= 192e9) << r.experts << "x" << r.topK;
-        if (!r.fits)
+        if (!r.fits) {
             EXPECT_FALSE(r.pareto) << r.experts << "x" << r.topK;
+        }
         (r.fits ? fit : over) += 1;
     }
     EXPECT_GT(over, 0) << "mixtral's 47 B parameters on 8 GPUs need more than 192 GB with ZeRO 1";
