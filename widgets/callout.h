@@ -17,8 +17,12 @@ class Callout : public QGraphicsItem
 public:
     explicit Callout(QChart* chart);
 
+    // Shows text next to the point at `value`, kept inside the plot area (flipped to the other side
+    // of the point near an edge, wrapped when wider than the area). While it is shown, the chart
+    // view's own Qt tooltip is held back, so only one hover label is on screen at a time.
     void show(const QString& text, QPointF value, QAbstractSeries* series);
     QString text() const { return m_text; }
+    QRectF box() const { return mapRectToParent(m_box); } // the label, in chart item coordinates
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

@@ -277,15 +277,20 @@ void ChartContent::updateFit(std::size_t ci)
         s->setPen(pen);
     }
     s->setName(qs(fc.name));
+    const double factor = m_options.metric == BandwidthMetric::BusBw ? busFactorOf(c) : 1.0;
     // The legend names a fit by its parameters alone: the dashed pen in the curve's colour ties it
-    // to its curve, and a long "session · op" prefix would cut α and β off.
+    // to its curve, and a long "session · op" prefix would cut α and β off. β is an algbw; on a
+    // busbw chart the label also gives it as busbw, with the factor the curve is drawn with, so
+    // the legend and the curve's plateau agree.
+    const QString legend = QStringLiteral("fit: ") +
+                           qs(fitLegend(fc.fit, m_kind == ChartKind::Latency ? BandwidthMetric::AlgBw : m_options.metric,
+                                        factor));
     for (QLegendMarker* m : m_chart->legend()->markers(s))
-        m->setLabel(qs(fitName({}, fc.fit)).trimmed());
+        m->setLabel(legend);
     // The model is drawn over the curve's whole size range, so extrapolation beyond the fit
     // range shows where the model stops holding.
     const double lo = std::log2(std::max<double>(1.0, static_cast<double>(c.points.front().bytes)));
     const double hi = std::log2(std::max<double>(1.0, static_cast<double>(c.points.back().bytes)));
-    const double factor = m_options.metric == BandwidthMetric::BusBw ? busFactorOf(c) : 1.0;
     QList<QPointF> pts;
     for (int k = 0; k < kFitSamples; ++k) {
         const double x = lo + (hi - lo) * k / (kFitSamples - 1);

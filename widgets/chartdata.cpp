@@ -55,6 +55,14 @@ std::string fitName(const std::string& name, const fits::AlphaBeta& fit)
     return name + " fit: α " + units::formatTime(fit.alphaUs) + ", β " + units::formatBandwidth(fit.betaGBs);
 }
 
+std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double busFactor)
+{
+    std::string text = "α " + units::formatTime(fit.alphaUs) + ", β " + units::formatBandwidth(fit.betaGBs) + " algbw";
+    if (metric == BandwidthMetric::BusBw)
+        text += " = " + units::formatBandwidth(fit.betaGBs * busFactor) + " busbw";
+    return text;
+}
+
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
 {
     std::vector<Curve> out;

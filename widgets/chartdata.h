@@ -67,6 +67,10 @@ double metricValue(const CollectivePoint& p, BandwidthMetric metric);
 std::string metricTitle(BandwidthMetric metric); // "Bus bandwidth (GB/s)"
 std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace);
 std::string fitName(const std::string& curveName, const fits::AlphaBeta& fit);
+// The fit's legend label in the chart's own quantity. β of t = α + n/β is an algorithm bandwidth;
+// on a busbw chart it is also given as busbw (β x the curve's bus factor), the value the dashed
+// curve levels off at: "α 25 µs, β 150 GB/s algbw = 262 GB/s busbw".
+std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double busFactor);
 
 // One curve per (session, op, in-place) in session order, then op and in-place order.
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions);

@@ -26,6 +26,9 @@ constexpr int kSizeBands = 3;
 const QColor kBandColours[kColourBands] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x90, 0x8d),
                                            QColor(0x5d, 0xc8, 0x63), QColor(0xfd, 0xe7, 0x25)}; // viridis
 constexpr double kMarkerSizes[kSizeBands] = {6, 10, 15};
+// Configurations that need more memory per GPU than the device has: grey, red outline, off the front.
+const QColor kNoFitFill(0xc8, 0xc8, 0xc8);
+const QColor kNoFitOutline(0xd0, 0x10, 0x10);
 
 // Band edges at the quantiles of `values`, so every band holds about the same number of points.
 std::vector<double> quantileEdges(std::vector<double> values, int bands)
@@ -62,9 +65,10 @@ MoeScatterChart::MoeScatterChart(QWidget* parent) : QWidget(parent), m_chart(new
 
 MoeScatterChart::~MoeScatterChart() = default;
 
-void MoeScatterChart::setRows(std::vector<model::MoeSweepRow> rows)
+void MoeScatterChart::setRows(std::vector<model::MoeSweepRow> rows, double deviceMemoryBytes)
 {
     m_rows = std::move(rows);
+    m_deviceMemoryBytes = deviceMemoryBytes;
     rebuild();
 }
 
@@ -76,8 +80,14 @@ void MoeScatterChart::setThroughput(MoeThroughput metric)
     rebuild();
 }
 
-QString MoeScatterChart::describe(const model::MoeSweepRow& r)
+QString MoeScatterChart::describe(const model::MoeSweepRow& r, double deviceMemoryBytes)
 {
+    // Memory in decimal GB, the unit HBM capacities are quoted in and ridgeline-cli prints.
+    QString fit;
+    if (!r.fits)
+        fit = QStringLiteral(" · ") +
+              (deviceMemoryBytes > 0 ? qs(model::memoryFitProblem(r.memoryPerGpuBytes, deviceMemoryBytes))
+                                     : tr("does not fit the device's memory"));
     return tr("%1 experts, top-%2, %3 shared, width %4 · %5 total / %6 active params · %7 per GPU · "
               "%8 tokens/s, MFU %9 % · decode %10/token")
         .arg(r.experts)
@@ -85,9 +95,9 @@ QString MoeScatterChart::describe(const model::MoeSweepRow& r)
         .arg(r.sharedExperts)
         .arg(r.expertWidth)
         .arg(qs(units::formatCount(r.totalParams)), qs(units::formatCount(r.activeParams)),
-             qs(units::formatBytes(r.memoryPerGpuBytes)), qs(units::formatCount(r.tokensPerSecond)))
+             qs(units::formatMemoryGB(r.memoryPerGpuBytes)), qs(units::formatCount(r.tokensPerSecond)))
         .arg(r.mfu * 100, 0, 'f', 1)
-        .arg(qs(units::formatTime(r.decodeSecondsPerToken * 1e6)));
+        .arg(qs(units::formatTime(r.decodeSecondsPerToken * 1e6))) + fit;
 }
 
 QString MoeScatterChart::hoverText() const { return m_callout->isVisible() ? m_callout->text() : QString(); }
@@ -113,7 +123,9 @@ bool MoeScatterChart::eventFilter(QObject* watched, QEvent* event)
     if (move) {
         auto* cloud = PointCloud::of(m_chart);
         if (row && cloud)
-            m_callout->show(describe(*row), cloud->points()[static_cast<std::size_t>(row - m_rows.data())].value,
+            // One figure per line: a single line of this length ran past the plot area.
+            m_callout->show(describe(*row, m_deviceMemoryBytes).replace(QStringLiteral(" · "), QStringLiteral("\n")),
+                            cloud->points()[static_cast<std::size_t>(row - m_rows.data())].value,
                             cloud->anchor());
         else
             m_callout->hide();
@@ -127,7 +139,7 @@ bool MoeScatterChart::eventFilter(QObject* watched, QEvent* event)
 }
 
 QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
-                                  std::vector<std::size_t>* paretoOut)
+                                  std::vector<std::size_t>* paretoOut, double deviceMemoryBytes)
 {
     delete PointCloud::of(chart);
     clearChart(chart);
@@ -190,14 +202,32 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
         s->setMarkerSize(kMarkerSizes[1]);
         attachSeries(chart, s, x, y);
         for (int m = 0; m < kSizeBands; ++m)
-            styles.push_back({kBandColours[c], kMarkerSizes[m]});
+            styles.push_back({kBandColours[c], kMarkerSizes[m], {}});
+    }
+    const int noFitStyle = static_cast<int>(styles.size());
+    for (int m = 0; m < kSizeBands; ++m)
+        styles.push_back({kNoFitFill, kMarkerSizes[m], kNoFitOutline});
+    const auto noFit = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const auto& r) { return !r.fits; }));
+    if (noFit > 0) {
+        auto* s = new QScatterSeries;
+        s->setName(deviceMemoryBytes > 0
+                       ? tr("does not fit %1 per GPU (%2, not on the front)")
+                             .arg(qs(units::formatMemoryGB(deviceMemoryBytes)))
+                             .arg(noFit)
+                       : tr("does not fit the device's memory (%1, not on the front)").arg(noFit));
+        s->setColor(kNoFitFill);
+        s->setBorderColor(kNoFitOutline);
+        s->setMarkerSize(kMarkerSizes[1]);
+        attachSeries(chart, s, x, y);
     }
     std::vector<PointCloud::Point> points;
     points.reserve(rows.size());
     double xMin = INFINITY, xMax = 0, yMax = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const double ms = rows[i].decodeSecondsPerToken * 1e3;
-        points.push_back({{ms, yValue(rows[i])}, bandOf(params[i], paramEdges) * kSizeBands + bandOf(memory[i], memEdges)});
+        const int sizeBand = bandOf(memory[i], memEdges);
+        points.push_back({{ms, yValue(rows[i])},
+                          rows[i].fits ? bandOf(params[i], paramEdges) * kSizeBands + sizeBand : noFitStyle + sizeBand});
         if (ms > 0)
             xMin = std::min(xMin, ms), xMax = std::max(xMax, ms);
         yMax = std::max(yMax, yValue(rows[i]));
@@ -251,13 +281,13 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
 void MoeScatterChart::rebuild()
 {
     m_callout->hide();
-    populate(m_chart, m_rows, m_metric, &m_pareto);
+    populate(m_chart, m_rows, m_metric, &m_pareto, m_deviceMemoryBytes);
 }
 
 bool MoeScatterChart::exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
-                                  const QString& path, QString* error)
+                                  const QString& path, QString* error, double deviceMemoryBytes)
 {
-    return writeChartImage([&](QChart* chart) { return populate(chart, rows, metric, nullptr); }, size, path,
-                           error);
+    return writeChartImage([&](QChart* chart) { return populate(chart, rows, metric, nullptr, deviceMemoryBytes); },
+                           size, path, error);
 }
 } // namespace rl::charts

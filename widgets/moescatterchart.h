@@ -33,7 +33,9 @@ public:
     explicit MoeScatterChart(QWidget* parent = nullptr);
     ~MoeScatterChart() override;
 
-    void setRows(std::vector<model::MoeSweepRow> rows); // pareto flags as runMoeSweep set them
+    // Pareto and fit flags as runMoeSweep set them; deviceMemoryBytes (the result's) names the
+    // capacity in the hover of a configuration that does not fit (0: unknown).
+    void setRows(std::vector<model::MoeSweepRow> rows, double deviceMemoryBytes = 0);
     const std::vector<model::MoeSweepRow>& rows() const { return m_rows; }
     void setThroughput(MoeThroughput metric);
     MoeThroughput throughput() const { return m_metric; }
@@ -41,8 +43,9 @@ public:
     // The Pareto rows in drawing order (increasing latency), as indices into rows().
     const std::vector<std::size_t>& paretoOrder() const { return m_pareto; }
     QString hoverText() const;
-    // One line per configuration, for tooltips and the explorer's status line.
-    static QString describe(const model::MoeSweepRow& row);
+    // One line per configuration, for tooltips and the explorer's status line; ends with
+    // "does not fit: X GB needed of Y GB" when the row does not fit deviceMemoryBytes.
+    static QString describe(const model::MoeSweepRow& row, double deviceMemoryBytes = 0);
 
     QChart* chart() const { return m_chart; }
 
@@ -52,11 +55,12 @@ public:
 
     // Fills chart with the points (a PointCloud in row order), colour bands and front; returns the
     // description for export metadata.
+    // Rows that do not fit the device are drawn grey with a red outline, under their own legend entry.
     static QString populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
-                            std::vector<std::size_t>* pareto);
+                            std::vector<std::size_t>* pareto, double deviceMemoryBytes = 0);
     // PNG/SVG/PDF at a fixed size, by suffix (chartimage.h).
     static bool exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
-                            const QString& path, QString* error);
+                            const QString& path, QString* error, double deviceMemoryBytes = 0);
 
 Q_SIGNALS:
     void configClicked(const rl::model::MoeSweepRow& row);
@@ -72,6 +76,7 @@ private:
     Callout* m_callout;
     std::vector<model::MoeSweepRow> m_rows;
     MoeThroughput m_metric = MoeThroughput::TokensPerSecond;
+    double m_deviceMemoryBytes = 0;
     std::vector<std::size_t> m_pareto;
 };
 } // namespace rl::charts

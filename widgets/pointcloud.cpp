@@ -28,7 +28,7 @@ void PointCloud::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidg
     for (std::size_t s = 0; s < m_styles.size(); ++s) {
         const auto& style = m_styles[s];
         painter->setBrush(style.fill);
-        painter->setPen(QPen(style.fill.darker(130), 1));
+        painter->setPen(style.outline.isValid() ? QPen(style.outline, 2) : QPen(style.fill.darker(130), 1));
         const double r = style.diameter / 2;
         for (const auto& p : m_points) {
             if (p.style != static_cast<int>(s))

@@ -19,6 +19,7 @@ public:
     {
         QColor fill;
         double diameter = 8; // px
+        QColor outline;      // invalid: fill.darker(130), 1 px; valid: this colour, 2 px (a marked point)
     };
     struct Point
     {

@@ -4,6 +4,7 @@
 
 #include "importers/formats.h"
 #include "io/linereader.h"
+#include "model/measuredrun.h"
 #include "trace/trainlogparse.h"
 #include "units/units.h"
 
@@ -30,12 +31,16 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
     std::string line, tool;
     double seqLength = kNoValue;
     int titanRank = -1;
+    model::MeasuredRun run; // the layout and batch the log states, for predicted vs measured
     try {
         while (reader.next(line)) {
             if (!ticker.tick()) {
                 result.cancelled = true;
                 return result;
             }
+            // Megatron's argument dump and its "using world size: ..." line come before the steps.
+            if (s.trainSteps.empty())
+                model::readMegatronArgument(line, run);
             // Megatron's argument dump: "  seq_length ...................................... 4096"
             if (const auto p = line.find("seq_length ."); p != std::string::npos && std::isnan(seqLength)) {
                 const std::string tail = line.substr(p); // the views below point into it
@@ -90,6 +95,11 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
     s.session.params["tokens_per_sec_scope"] = tool == "megatron-lm" ? "job" : "per_gpu";
     if (!std::isnan(seqLength))
         s.session.params["seq_length"] = seqLength;
+    const std::string fileName = std::filesystem::path(input.path).filename().string();
+    if (run.device = model::deviceInText(fileName); !run.device.empty())
+        run.deviceFrom = "file name";
+    if (const auto j = model::toJson(run); !j.empty())
+        s.session.params["run"] = j;
     finishTrainLogSession(s);
     result.sessions.push_back(std::move(s));
     return result;

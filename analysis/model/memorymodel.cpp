@@ -1,5 +1,7 @@
 #include "model/memorymodel.h"
 
+#include "units/units.h"
+
 #include <algorithm>
 
 namespace rl::model {
@@ -50,5 +52,11 @@ double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes)
     const int sliding = c.slidingLayerCount();
     const double slidingTokens = std::min<double>(contextTokens, c.slidingWindow > 0 ? c.slidingWindow : contextTokens);
     return perTokenLayer * ((c.layers - sliding) * contextTokens + sliding * slidingTokens);
+}
+std::string memoryFitProblem(double neededBytes, double capacityBytes)
+{
+    if (capacityBytes <= 0 || neededBytes <= capacityBytes)
+        return {};
+    return "does not fit: " + units::formatMemoryGB(neededBytes) + " needed of " + units::formatMemoryGB(capacityBytes);
 }
 } // namespace rl::model

@@ -1,4 +1,6 @@
 #pragma once
+#include <string>
+
 // Memory per GPU for training (mixed-precision Adam under ZeRO 0-3, activations after Korthikanti
 // et al. 2022) and the KV cache for inference (GQA and MLA aware).
 #include "model/modelcounts.h"
@@ -28,4 +30,8 @@ double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bo
 // KV cache bytes per token across all layers; sliding-window layers hold at most `window` tokens
 // (pass the context length so they can be capped).
 double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes = 2);
+
+// Empty when `neededBytes` fits `capacityBytes` (or the capacity is unknown), otherwise
+// "does not fit: 221.4 GB needed of 192 GB", in the decimal GB HBM capacities are quoted in.
+std::string memoryFitProblem(double neededBytes, double capacityBytes);
 } // namespace rl::model

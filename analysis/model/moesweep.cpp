@@ -37,6 +37,7 @@ MoeSweepRow evaluateMoeConfig(const ModelConfig& c, const ParallelConfig& p, con
     row.flopsPerToken = fwd.forward();
     const auto step = estimateStep(c, params, fwd, p, rates, timing, coll);
     row.memoryPerGpuBytes = step.memory.total();
+    row.fits = rates.hbmCapacityBytes <= 0 || row.memoryPerGpuBytes <= rates.hbmCapacityBytes;
     row.stepSeconds = step.stepSeconds;
     row.tokensPerSecond = step.tokensPerSecond;
     row.mfu = step.mfu;
@@ -82,6 +83,7 @@ MoeSweepResult runMoeSweep(const MoeSweepSpec& spec, const DeviceRates& rates, c
     if (!spec.base.isMoe())
         throw std::invalid_argument("MoE sweep needs a MoE base config (experts, top-k, expert width)");
     result.heldValue = heldValue(spec.base, spec.hold);
+    result.deviceMemoryBytes = rates.hbmCapacityBytes;
     const std::vector<int> widths = spec.hold == SweepHold::None ? spec.expertWidths : std::vector<int>{0};
     const std::size_t total = spec.experts.size() * spec.topK.size() * spec.sharedExperts.size() * widths.size();
     result.rows.reserve(total);
@@ -132,6 +134,10 @@ void markParetoFront(std::vector<MoeSweepRow>& rows)
     double bestLatency = INFINITY, bestThroughput = -1;
     for (std::size_t i : idx) {
         auto& r = rows[i];
+        if (!r.fits) {
+            r.pareto = false; // out of memory: no trade-off to offer, and it must not hide one that fits
+            continue;
+        }
         if (r.decodeSecondsPerToken < bestLatency) {
             r.pareto = true;
             bestLatency = r.decodeSecondsPerToken;
@@ -167,7 +173,7 @@ std::string toCsv(const MoeSweepResult& r)
     std::string line;
     for (const char* h : {"experts", "top_k", "shared_experts", "expert_width", "total_params", "active_params",
                           "fwd_flops_per_token", "memory_per_gpu_GB", "step_time_s", "tokens_per_s", "mfu_percent",
-                          "decode_ms_per_token", "pareto"})
+                          "decode_ms_per_token", "fits_device", "pareto"})
         csvField(line, h);
     out += line + "\r\n";
     for (const auto& row : r.rows) {
@@ -184,6 +190,7 @@ std::string toCsv(const MoeSweepResult& r)
         csvField(line, num(row.tokensPerSecond));
         csvField(line, num(row.mfu * 100));
         csvField(line, num(row.decodeSecondsPerToken * 1e3));
+        csvField(line, row.fits ? "yes" : "no");
         csvField(line, row.pareto ? "yes" : "no");
         out += line + "\r\n";
     }

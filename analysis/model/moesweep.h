@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/inference.h"
+#include "model/memorymodel.h"
 #include "model/trainingstep.h"
 
 namespace rl::model {
@@ -38,13 +39,15 @@ struct MoeSweepRow
     double memoryPerGpuBytes = 0;
     double stepSeconds = 0, tokensPerSecond = 0, mfu = 0;
     double decodeSecondsPerToken = 0;
-    bool pareto = false;
+    bool fits = true;   // memoryPerGpuBytes within the device's HBM (true when the capacity is unknown)
+    bool pareto = false; // never set on a row that does not fit: it cannot be run as swept
 };
 
 struct MoeSweepResult
 {
     std::vector<MoeSweepRow> rows;
     double heldValue = 0; // the base config's value of the held quantity
+    double deviceMemoryBytes = 0; // HBM per GPU the rows were checked against; 0 = unknown
     bool cancelled = false;
 };
 
@@ -58,7 +61,8 @@ MoeSweepResult runMoeSweep(const MoeSweepSpec& spec, const DeviceRates& rates, c
 MoeSweepRow evaluateMoeConfig(const ModelConfig& work, const ParallelConfig& p, const InferenceOptions& decode,
                               const DeviceRates& rates, const GemmTiming& timing, const CollectiveTimeSource& coll);
 
-// Marks rows not dominated in (tokensPerSecond up, decodeSecondsPerToken down); exact, O(n log n).
+// Marks rows not dominated in (tokensPerSecond up, decodeSecondsPerToken down) among the rows that
+// fit the device; exact, O(n log n).
 void markParetoFront(std::vector<MoeSweepRow>& rows);
 
 std::string toCsv(const MoeSweepResult& r);

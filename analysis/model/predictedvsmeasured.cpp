@@ -89,6 +89,10 @@ PredictionComparison comparePrediction(const SizingReport& predicted, const Meas
     const double predictedIdle = std::max(0.0, s.stepSeconds - s.computeSeconds - s.exposedCommSeconds);
     // Same model, same tokens: when the source has no MFU, the measured step time gives it.
     double mfu = measured.mfu, tflops = measured.tflopsPerGpu;
+    // A log that prints TFLOP/s per GPU (Megatron) states the MFU too, over the device's peak: a
+    // ratio of step times would instead carry every difference in the modelled FLOPs into it.
+    if (std::isnan(mfu) && !std::isnan(tflops) && s.mfu > 0 && s.modelTflopsPerGpu > 0)
+        mfu = tflops / (s.modelTflopsPerGpu / s.mfu);
     if (measured.stepSeconds > 0 && s.stepSeconds > 0) {
         if (std::isnan(mfu))
             mfu = s.mfu * s.stepSeconds / measured.stepSeconds;

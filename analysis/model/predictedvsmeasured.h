@@ -55,6 +55,7 @@ struct PredictionComparison
 };
 
 // When the measurement has no MFU or TFLOP/s (a trace), they follow from the model's FLOPs and the
-// measured step time: measured MFU = predicted MFU x predicted step / measured step.
+// measured step time: measured MFU = predicted MFU x predicted step / measured step. A measured
+// TFLOP/s without an MFU gives the MFU over the device's peak.
 PredictionComparison comparePrediction(const SizingReport& predicted, const MeasuredStep& measured);
 } // namespace rl::model

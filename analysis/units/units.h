@@ -14,6 +14,10 @@ std::string formatBytes(double bytes);
 // "256M", "1G", "8", "4K", "1.5GiB", "64KB" (K/M/G/T are binary, as in nccl-tests' -b/-e).
 std::optional<std::int64_t> parseBytes(std::string_view text);
 
+// Memory of a device or needed per GPU, in decimal GB as vendors quote HBM capacity ("192 GB"), so
+// a requirement reads against the device directly: "221.4 GB", "192 GB", "850 MB".
+std::string formatMemoryGB(double bytes);
+
 std::string formatBandwidth(double gbPerSecond); // "123.4 GB/s"
 std::string formatTime(double microseconds);     // "850 ns", "12.3 µs", "4.56 ms", "1.23 s"
 std::string formatFlops(double flopsPerSecond);  // "989 TFLOP/s"

@@ -139,9 +139,10 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"gradients per GPU", units::formatBytes(step.memory.gradients)});
         st.addRow({"optimizer per GPU", units::formatBytes(step.memory.optimizer)});
         st.addRow({"activations per GPU", units::formatBytes(step.memory.activations)});
-        st.addRow({"memory per GPU", units::formatBytes(step.memory.total())
-                                         + (r.hbmCapacityBytes > 0 && step.memory.total() > r.hbmCapacityBytes
-                                                ? " (exceeds HBM)" : "")});
+        // In decimal GB like the device's capacity (and the GUI), with the fit spelled out.
+        const std::string noFit = memoryFitProblem(step.memory.total(), r.hbmCapacityBytes);
+        st.addRow({"memory per GPU", units::formatMemoryGB(step.memory.total()) + " (" + units::formatBytes(step.memory.total())
+                                         + ")" + (noFit.empty() ? "" : ", " + noFit)});
         st.addRow({"GEMM compute", units::formatTime(step.computeSeconds * 1e6)});
         st.addRow({"  of which recompute", units::formatTime(step.recomputeSeconds * 1e6)});
         st.addRow({"pipeline bubble", units::formatTime(step.bubbleSeconds * 1e6)});
@@ -201,7 +202,7 @@ void writeSweep(const MoeSweepResult& res, const std::string& path, charts::MoeT
         chartApplication();
         QString error;
         if (!charts::MoeScatterChart::exportChart(res.rows, metric, QSize(1200, 800), QString::fromStdString(path),
-                                                  &error))
+                                                  &error, res.deviceMemoryBytes))
             throw std::runtime_error(error.toStdString());
         return;
     }
@@ -259,6 +260,7 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
         if (!s->output.empty())
             writeSweep(res, s->output, s->metric == "mfu" ? charts::MoeThroughput::Mfu
                                                             : charts::MoeThroughput::TokensPerSecond);
+        const auto noFit = std::count_if(res.rows.begin(), res.rows.end(), [](const auto& row) { return !row.fits; });
         if (ctx.json) {
             nlohmann::json j = nlohmann::json::array();
             for (const auto& row : res.rows)
@@ -266,7 +268,8 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
                              {"expert_width", row.expertWidth}, {"total_params", row.totalParams},
                              {"active_params", row.activeParams}, {"memory_per_gpu_bytes", row.memoryPerGpuBytes},
                              {"tokens_per_s", row.tokensPerSecond}, {"mfu", row.mfu},
-                             {"decode_s_per_token", row.decodeSecondsPerToken}, {"pareto", row.pareto}});
+                             {"decode_s_per_token", row.decodeSecondsPerToken}, {"fits_device", row.fits},
+                             {"pareto", row.pareto}});
             std::cout << j.dump(2) << '\n';
             return;
         }
@@ -278,10 +281,13 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
             if (row.pareto)
                 t.addRow({std::to_string(row.experts), std::to_string(row.topK), std::to_string(row.sharedExperts),
                           std::to_string(row.expertWidth), units::formatCount(row.totalParams),
-                          units::formatCount(row.activeParams), units::formatBytes(row.memoryPerGpuBytes),
+                          units::formatCount(row.activeParams), units::formatMemoryGB(row.memoryPerGpuBytes),
                           units::formatCount(row.tokensPerSecond) + " tokens/s", pct(row.mfu),
                           units::formatTime(row.decodeSecondsPerToken * 1e6)});
         t.print(std::cout);
+        if (noFit > 0)
+            std::cout << noFit << " configuration(s) need more than " << units::formatMemoryGB(res.deviceMemoryBytes)
+                      << " per GPU and are left off the front\n";
         if (!s->output.empty())
             std::cout << (isCsv(s->output) ? "all rows written to " : "scatter of all rows drawn to ") << s->output
                       << '\n';

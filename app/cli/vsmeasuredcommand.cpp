@@ -3,10 +3,13 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
+#include "model/hardwareprofileloader.h"
+#include "model/measuredrun.h"
 #include "model/predictedvsmeasured.h"
 #include "sizingoptions.h"
 #include "store/traceresults.h"
@@ -41,15 +44,41 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("session", *session, "Trace or training-log session id")->required();
     addStepOptions(cmd, *a);
     addDeviceOptions(cmd, *d);
-    cmd->callback([&ctx, session, a, d] {
+    cmd->callback([&ctx, cmd, session, a, d] {
         store::Workspace ws(ctx.workspacePath());
         const Session s = requireSession(ws, *session);
         // One of the two lists is empty for any session; the kind picks which one counts.
         const MeasuredStep measured =
             measuredFromSession(s, store::stepBreakdowns(ws.database(), s.id), store::trainSteps(ws.database(), s.id));
         const auto c = loadConfigFor(*a, ctx);
-        const auto p = parallelOf(*a, c);
-        const auto r = resolveDevice(*d, a->dtype);
+        // The run's own layout, batch, sequence length and device, where it states them; options
+        // given on the command line win, and everything else is reported as assumed.
+        MeasuredRun run = measuredRunOf(s);
+        if (s.kind == kind::Trace) {
+            std::vector<std::string> names;
+            for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
+                names.push_back(k.name);
+            std::string evidence;
+            if (auto device = deviceFromKernelNames(names, &evidence); !device.empty())
+                run.device = device, run.deviceFrom = "kernel names (" + evidence.substr(0, 40) + ")";
+        }
+        std::vector<std::string> profileIds;
+        for (const auto& hw : availableHardwareProfiles())
+            profileIds.push_back(hw.id);
+        const UserSet user{cmd->count("--parallel") > 0, cmd->count("--micro-batch") + cmd->count("--micro-batches") > 0,
+                           cmd->count("--seq") > 0, !d->hardware.empty()};
+        const RunInputs inputs = applyMeasuredRun(run, parallelOf(*a, c), d->hardware, profileIds, user);
+        const auto p = parallelLayout(c, parallelSpec(inputs.parallel), inputs.parallel);
+        DeviceArgs device = *d;
+        if (!inputs.hardware.empty())
+            device.hardware = inputs.hardware;
+        if (device.hardware.empty() && device.peakTflops <= 0)
+            throw std::runtime_error("the session does not name its device: give --hardware (e.g. h100-sxm)");
+        auto assumed = inputs.assumed;
+        assumed.insert(assumed.begin(), "model " + c.name + " (given)");
+        if (a->gemmSession <= 0)
+            assumed.push_back("GEMMs at " + std::to_string(int(a->efficiency * 100 + 0.5)) + " % of peak");
+        const auto r = resolveDevice(device, a->dtype);
         const auto coll = collectivesFor(*a, r, ctx);
         const auto gemms = measuredGemmsFor(*a, ctx);
         GemmTiming timing;
@@ -63,13 +92,23 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
                 rows.push_back({{"quantity", row.quantity}, {"unit", row.unit}, {"predicted", row.predicted},
                                 {"measured", std::isnan(row.measured) ? nlohmann::json() : nlohmann::json(row.measured)}});
             std::cout << nlohmann::json{{"session", s.id}, {"measured_source", measured.source}, {"rows", rows},
-                                        {"largest_gaps", cmp.largestGaps}}
+                                        {"largest_gaps", cmp.largestGaps}, {"taken_from_measurement", inputs.taken},
+                                        {"assumed", assumed}, {"parallel", parallelSpec(p)},
+                                        {"hardware", device.hardware}}
                              .dump(2)
                       << '\n';
             return;
         }
         std::cout << c.name << " on " << p.worldSize() << " GPUs vs session " << s.id << " (" << s.title << ")\n"
-                  << "measured: " << measured.source << "\n\n";
+                  << "measured: " << measured.source << '\n';
+        std::cout << "taken from the measurement: ";
+        for (std::size_t i = 0; i < inputs.taken.size(); ++i)
+            std::cout << (i ? "; " : "") << inputs.taken[i];
+        std::cout << (inputs.taken.empty() ? "nothing (the session does not state its configuration)" : "") << '\n'
+                  << "assumed: ";
+        for (std::size_t i = 0; i < assumed.size(); ++i)
+            std::cout << (i ? "; " : "") << assumed[i];
+        std::cout << "\n\n";
         TextTable t({"quantity", "predicted", "measured", "measured - predicted"});
         for (const auto& row : cmp.rows) {
             const bool known = !std::isnan(row.measured);

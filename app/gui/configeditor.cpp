@@ -22,6 +22,7 @@
 #include "jobtracker.h"
 #include "savedconfigs.h"
 #include "model/hardwareprofileloader.h"
+#include "model/memorymodel.h"
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
 #include "units/units.h"
@@ -148,15 +149,22 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_findings = table(QStringLiteral("findings"), {tr("Rule"), tr("Result"), tr("Finding"), tr("Nearest compliant")},
                        tr("Sizing rules: widths and counts against the device's tiles and compute units"));
 
+    // Two editors share the sizing window, so cells are narrow: values and findings wrap and rows
+    // grow to fit (an elided "269 GiB (exceed…" hid the out-of-memory warning), and every cell
+    // carries its full text as a tooltip.
     m_results->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_results->setWordWrap(false);
-    // Rule and result stay narrow; the finding takes the room, its proposal is one column on.
+    m_results->setWordWrap(true);
+    m_results->setTextElideMode(Qt::ElideNone);
+    m_results->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Rule and result stay narrow; the finding and its proposal share the rest.
     m_findings->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_findings->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_findings->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_findings->horizontalHeader()->setStretchLastSection(false);
-    m_findings->setWordWrap(false);
+    m_findings->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    m_findings->setWordWrap(true);
+    m_findings->setTextElideMode(Qt::ElideNone);
+    m_findings->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
     auto* left = new QWidget;
     left->setLayout(m_form);
@@ -355,8 +363,12 @@ void ConfigEditor::showReport()
         {tr("Total parameters"), qs(units::formatCount(r.params.total()))},
         {tr("Active parameters per token"), qs(units::formatCount(r.params.active()))},
         {tr("Forward FLOPs per token"), QString::number(r.forward.forward() / 1e9, 'g', 4) + QStringLiteral(" GFLOP")},
-        {tr("Memory per GPU"), qs(units::formatBytes(mem)) +
-                                   (m_hbmBytes > 0 && mem > m_hbmBytes ? tr(" (exceeds HBM)") : QString())},
+        // Decimal GB as the device's capacity is quoted, binary in brackets as the parts below.
+        {tr("Memory per GPU"), qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) +
+                                   QStringLiteral(")") +
+                                   (mem > m_hbmBytes && m_hbmBytes > 0
+                                        ? QStringLiteral(" — ") + qs(model::memoryFitProblem(mem, m_hbmBytes))
+                                        : QString())},
         {tr("  weights / grads / optimizer / activations"),
          qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
@@ -376,8 +388,12 @@ void ConfigEditor::showReport()
     };
     m_results->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
-        m_results->setItem(i, 0, new QTableWidgetItem(rows[static_cast<size_t>(i)].first));
-        m_results->setItem(i, 1, new QTableWidgetItem(rows[static_cast<size_t>(i)].second));
+        for (int col = 0; col < 2; ++col) {
+            const QString& text = col == 0 ? rows[static_cast<size_t>(i)].first : rows[static_cast<size_t>(i)].second;
+            auto* item = new QTableWidgetItem(text);
+            item->setToolTip(text.trimmed());
+            m_results->setItem(i, col, item);
+        }
     }
     m_findings->setRowCount(static_cast<int>(r.findings.size()));
     for (int i = 0; i < static_cast<int>(r.findings.size()); ++i) {

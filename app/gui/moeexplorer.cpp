@@ -11,6 +11,7 @@
 #include <QSaveFile>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <variant>
 
 #include "jobtracker.h"
@@ -20,6 +21,7 @@
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 #include "moescatterchart.h"
+#include "units/units.h"
 
 namespace rl {
 namespace {
@@ -150,7 +152,7 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
         m_chart->setThroughput(i == 1 ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond);
     });
     connect(m_chart, &charts::MoeScatterChart::configClicked, this, [this](const model::MoeSweepRow& row) {
-        m_selected->setText(charts::MoeScatterChart::describe(row));
+        m_selected->setText(charts::MoeScatterChart::describe(row, m_result.deviceMemoryBytes));
         m_chosen = row;
         m_open->setEnabled(true);
     });
@@ -224,6 +226,9 @@ void MoeExplorer::runSweep()
                 model::MoeSweepSpec spec = axes;
                 spec.base = model::loadPreset(preset);
                 spec.hold = hold;
+                // ZeRO 1 as ridgeline-cli's --zero default: the same configuration then needs the same
+                // memory per GPU in the explorer as in `ridgeline-cli size` and `moe-sweep`.
+                spec.parallel.zeroStage = 1;
                 spec.parallel = model::parallelLayout(spec.base, parallel, spec.parallel);
                 spec.decode.tp = spec.parallel.tp;
                 const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype);
@@ -253,12 +258,18 @@ void MoeExplorer::showResult(model::MoeSweepResult result)
 {
     m_result = std::move(result);
     const auto rows = m_result.rows;
-    m_chart->setRows(rows);
+    m_chart->setRows(rows, m_result.deviceMemoryBytes);
     m_export->setEnabled(!rows.empty());
-    m_status->setText(tr("%1 configurations, %2 on the Pareto front; hover a point for its figures, click to "
+    const auto noFit = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return !r.fits; });
+    const QString fit = noFit == 0 ? QString()
+                                   : tr(", %1 do not fit %2 per GPU (grey, red outline; not on the front)")
+                                         .arg(noFit)
+                                         .arg(QString::fromStdString(units::formatMemoryGB(m_result.deviceMemoryBytes)));
+    m_status->setText(tr("%1 configurations, %2 on the Pareto front%3; hover a point for its figures, click to "
                          "select it.")
                           .arg(rows.size())
-                          .arg(m_chart->paretoOrder().size()));
+                          .arg(m_chart->paretoOrder().size())
+                          .arg(fit));
     Q_EMIT sweepFinished(static_cast<int>(rows.size()));
 }
 
@@ -278,7 +289,8 @@ QString MoeExplorer::exportTo(const QString& fileName) const
     if (fileName.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
         return exportCsv(fileName);
     QString error;
-    if (!charts::MoeScatterChart::exportChart(m_result.rows, m_chart->throughput(), QSize(1200, 800), fileName, &error))
+    if (!charts::MoeScatterChart::exportChart(m_result.rows, m_chart->throughput(), QSize(1200, 800), fileName, &error,
+                                              m_result.deviceMemoryBytes))
         return error;
     return {};
 }

@@ -142,6 +142,13 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     m_source->setObjectName(QStringLiteral("vsSource"));
     m_source->setWordWrap(true);
     m_source->setToolTip(tr("Which session is measured and how its steps are reduced to one"));
+    m_inputsLabel = new QLabel;
+    m_inputsLabel->setObjectName(QStringLiteral("vsInputs"));
+    m_inputsLabel->setWordWrap(true);
+    m_inputsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_inputsLabel->setToolTip(tr("The prediction models the measured run: what the log or trace states about its "
+                                 "layout, batch, sequence length and device is used unless you edit that field; "
+                                 "the rest is assumed"));
     m_problem = new QLabel;
     m_problem->setObjectName(QStringLiteral("vsProblem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -165,6 +172,7 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
 
     auto* right = new QVBoxLayout;
     right->addWidget(m_source);
+    right->addWidget(m_inputsLabel);
     right->addWidget(m_problem);
     right->addWidget(m_table);
     right->addWidget(m_gaps, 1);
@@ -174,6 +182,17 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
 
     connect(m_config, &QComboBox::currentIndexChanged, this, &PredictedVsMeasuredPanel::scheduleRecompute);
     connect(m_hardware, &QComboBox::currentIndexChanged, this, &PredictedVsMeasuredPanel::scheduleRecompute);
+    // A field changed by anything but the session's own facts is the user's: it then wins.
+    for (QObject* field : std::initializer_list<QObject*>{m_hardware, m_microBatch, m_seqLen}) {
+        const auto mark = [this, field] {
+            if (!m_applyingRun)
+                field->setProperty("edited", true);
+        };
+        if (auto* combo = qobject_cast<QComboBox*>(field))
+            connect(combo, &QComboBox::currentIndexChanged, this, mark);
+        else
+            connect(static_cast<QSpinBox*>(field), &QSpinBox::valueChanged, this, mark);
+    }
     connect(m_parallel, &QLineEdit::textChanged, this, &PredictedVsMeasuredPanel::scheduleRecompute);
     connect(m_parallel, &QLineEdit::textEdited, this, [this] { m_parallel->setProperty("edited", true); });
     for (QSpinBox* s : {m_microBatch, m_seqLen, m_zero})
@@ -198,11 +217,54 @@ void PredictedVsMeasuredPanel::setSession(const charts::TraceChartData& data)
     } catch (const std::exception& e) {
         m_source->setText(tr("Session %1, %2 — %3").arg(data.session.id).arg(qs(data.session.title), qs(e.what())));
     }
-    // A trace knows how many ranks ran: a sensible first guess at the layout, until the user edits it.
-    const auto ranks = charts::ranksOf(data.steps);
-    if (data.isTrace() && !ranks.empty() && !m_parallel->property("edited").toBool())
-        m_parallel->setText(QStringLiteral("dp=%1").arg(ranks.size()));
+    // What the session states about its run: a Megatron log its layout, batch and length, a file
+    // name or a trace's kernel names the device; a trace how many ranks ran.
+    m_run = model::measuredRunOf(data.session);
+    if (data.isTrace()) {
+        std::vector<std::string> names;
+        for (const auto& k : data.kernels)
+            names.push_back(k.name);
+        std::string evidence;
+        if (auto device = model::deviceFromKernelNames(names, &evidence); !device.empty())
+            m_run.device = device, m_run.deviceFrom = "kernel names (" + evidence.substr(0, 40) + ")";
+        if (const auto ranks = charts::ranksOf(data.steps); !ranks.empty() && m_run.worldSize == 0)
+            m_run.worldSize = static_cast<int>(ranks.size());
+    }
+    applyRun();
     scheduleRecompute();
+}
+
+model::UserSet PredictedVsMeasuredPanel::userSet() const
+{
+    return {m_parallel->property("edited").toBool(), m_microBatch->property("edited").toBool(),
+            m_seqLen->property("edited").toBool(), m_hardware->property("edited").toBool()};
+}
+
+void PredictedVsMeasuredPanel::applyRun()
+{
+    std::vector<std::string> ids;
+    for (int i = 0; i < m_hardware->count(); ++i)
+        ids.push_back(m_hardware->itemText(i).toStdString());
+    model::ParallelConfig base;
+    try {
+        model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), base);
+    } catch (const std::exception&) {
+        // an unparsable layout stays as typed; recompute names the problem
+    }
+    base.microBatch = m_microBatch->value();
+    base.seqLen = m_seqLen->value();
+    const auto in = model::applyMeasuredRun(m_run, base, m_hardware->currentText().toStdString(), ids, userSet());
+    m_applyingRun = true;
+    const model::UserSet user = userSet();
+    if (!user.layout)
+        m_parallel->setText(qs(model::parallelSpec(in.parallel)));
+    if (!user.microBatch)
+        m_microBatch->setValue(in.parallel.microBatch);
+    if (!user.seqLen)
+        m_seqLen->setValue(in.parallel.seqLen);
+    if (!user.hardware && !in.hardware.empty())
+        m_hardware->setCurrentIndex(m_hardware->findText(qs(in.hardware)));
+    m_applyingRun = false;
 }
 
 void PredictedVsMeasuredPanel::setWorkspace(const QString& path)
@@ -258,7 +320,16 @@ void PredictedVsMeasuredPanel::recompute()
         base.microBatch = m_microBatch->value();
         base.seqLen = m_seqLen->value();
         base.zeroStage = m_zero->value();
-        const auto layout = model::parallelLayout(config, m_parallel->text().trimmed().toStdString(), base);
+        base = model::parallelLayout(config, m_parallel->text().trimmed().toStdString(), base);
+        // The fields already hold the run's values where the user left them; this adds the micro-
+        // batches per step from the global batch and says which inputs came from where.
+        std::vector<std::string> ids;
+        for (int i = 0; i < m_hardware->count(); ++i)
+            ids.push_back(m_hardware->itemText(i).toStdString());
+        m_inputs = model::applyMeasuredRun(m_run, base, m_hardware->currentText().toStdString(), ids, userSet());
+        m_inputs.assumed.insert(m_inputs.assumed.begin(), "model " + config.name);
+        m_inputs.assumed.push_back("GEMMs at 70 % of peak");
+        const auto layout = model::parallelLayout(config, model::parallelSpec(m_inputs.parallel), m_inputs.parallel);
         const auto rates = model::deviceRates(findHardwareProfile(m_hardware->currentText().toStdString()), layout.dtype);
         const model::ProfileCollectiveTime collectives(rates);
         const auto report =
@@ -273,6 +344,18 @@ void PredictedVsMeasuredPanel::recompute()
 
 void PredictedVsMeasuredPanel::showComparison()
 {
+    const auto join = [](const std::vector<std::string>& items) {
+        QStringList out;
+        for (const auto& i : items)
+            out << qs(i).toHtmlEscaped();
+        return out.join(QStringLiteral("; "));
+    };
+    m_inputsLabel->setText(!m_comparison ? QString()
+                                         : tr("<b>From the measurement:</b> %1<br><b>Assumed:</b> %2")
+                                               .arg(m_inputs.taken.empty() ? tr("nothing (the session does not state "
+                                                                                "its configuration)")
+                                                                           : join(m_inputs.taken),
+                                                    join(m_inputs.assumed)));
     m_problem->setText(m_problemText);
     m_problem->setVisible(!m_problemText.isEmpty());
     m_table->setColumnCount(0);

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include "model/measuredrun.h"
 #include "model/predictedvsmeasured.h"
 #include "tracechartdata.h"
 
@@ -47,6 +48,8 @@ public:
     const std::optional<model::PredictionComparison>& comparison() const { return m_comparison; }
     QString problem() const { return m_problemText; }
     QTableWidget* table() const { return m_table; }
+    // The inputs last evaluated: which were read from the measured session and which were assumed.
+    const model::RunInputs& inputs() const { return m_inputs; }
 
 signals:
     void comparisonChanged();
@@ -57,6 +60,8 @@ private:
     void recompute();
     void showComparison();
     model::ModelConfig chosenConfig() const;
+    model::UserSet userSet() const;
+    void applyRun(); // the session's own layout, batch, length and device into the unedited fields
 
     QComboBox* m_config;
     QComboBox* m_hardware;
@@ -65,6 +70,7 @@ private:
     QSpinBox* m_seqLen;
     QSpinBox* m_zero;
     QLabel* m_source;
+    QLabel* m_inputsLabel; // "From the measurement: ... · Assumed: ..."
     QLabel* m_problem;
     QTableWidget* m_table;
     QLabel* m_gaps;
@@ -73,6 +79,9 @@ private:
     int m_presetCount = 0; // the first entries are presets, then saved configurations
     charts::TraceChartData m_data;
     std::optional<model::MeasuredStep> m_measured;
+    model::MeasuredRun m_run;
+    model::RunInputs m_inputs;
+    bool m_applyingRun = false; // fields set from the session, not edited by the user
     std::optional<model::PredictionComparison> m_comparison;
     QString m_problemText;
 };

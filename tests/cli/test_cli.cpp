@@ -255,6 +255,13 @@ TEST(Cli, VsMeasuredComparesATraceAndALogWithThePrediction)
     ASSERT_EQ(log.exitCode, 0) << log.err;
     EXPECT_NE(log.out.find("training log: median over"), std::string::npos) << log.out;
     EXPECT_NE(log.out.find("MFU"), std::string::npos);
+    // The log states world size 16 = dp 2 x tp 8 and a global batch of 128: the prediction models
+    // that run and says so; the device was given, so it is reported as given.
+    EXPECT_NE(log.out.find("taken from the measurement: layout dp=2,tp=8 (Megatron-LM arguments)"), std::string::npos)
+        << log.out;
+    EXPECT_NE(log.out.find("global batch 128"), std::string::npos) << log.out;
+    EXPECT_NE(log.out.find("assumed: model llama-3-8b (given)"), std::string::npos) << log.out;
+    EXPECT_NE(log.out.find("hardware mi300x (given)"), std::string::npos) << log.out;
 
     auto wrong = test::runToEnd(cli(db, {"vs-measured", "3", "llama-3-8b", "--hardware", "mi300x"}));
     EXPECT_NE(wrong.exitCode, 0);

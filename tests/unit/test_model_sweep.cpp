@@ -134,3 +134,45 @@ TEST(MoeSweep, RejectsADenseBase)
     ProfileCollectiveTime coll(rates);
     EXPECT_THROW(runMoeSweep(spec, rates, coll), std::invalid_argument);
 }
+
+// A configuration that needs more memory per GPU than the device has cannot be run as swept: it is
+// marked and kept off the Pareto front, so a point that fits takes its place there.
+TEST(MoeSweep, RowsThatDoNotFitTheDeviceAreOffTheFront)
+{
+    std::vector<MoeSweepRow> rows{row(10, 1), row(8, 2), row(5, 3)};
+    rows[0].fits = false; // fastest and lowest latency, but out of memory: dominates everything
+    markParetoFront(rows);
+    EXPECT_FALSE(rows[0].pareto);
+    EXPECT_TRUE(rows[1].pareto);
+    EXPECT_FALSE(rows[2].pareto);
+
+    MoeSweepSpec spec;
+    spec.base = loadPreset("mixtral-8x7b");
+    spec.experts = {8, 64, 256};
+    spec.topK = {1, 2, 8};
+    spec.sharedExperts = {0};
+    spec.hold = SweepHold::TotalParams;
+    spec.parallel.dp = 8;
+    spec.parallel.ep = 8;
+    spec.parallel.zeroStage = 1;
+    const auto rates = testRates();
+    ProfileCollectiveTime coll(rates);
+    const auto res = runMoeSweep(spec, rates, coll);
+    EXPECT_DOUBLE_EQ(res.deviceMemoryBytes, 192e9);
+    int fit = 0, over = 0;
+    for (const auto& r : res.rows) {
+        EXPECT_EQ(r.fits, r.memoryPerGpuBytes <= 192e9) << r.experts << "x" << r.topK;
+        if (!r.fits) {
+            EXPECT_FALSE(r.pareto) << r.experts << "x" << r.topK;
+        }
+        (r.fits ? fit : over) += 1;
+    }
+    EXPECT_GT(over, 0) << "mixtral's 47 B parameters on 8 GPUs need more than 192 GB with ZeRO 1";
+}
+
+TEST(MoeSweep, NamesWhatDoesNotFitInTheDevicesUnit)
+{
+    EXPECT_EQ(memoryFitProblem(206.2 * (1ull << 30), 192e9), "does not fit: 221.4 GB needed of 192 GB");
+    EXPECT_EQ(memoryFitProblem(100e9, 192e9), "");
+    EXPECT_EQ(memoryFitProblem(300e9, 0), ""); // capacity unknown: nothing to say
+}

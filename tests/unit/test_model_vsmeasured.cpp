@@ -1,10 +1,13 @@
 // Predicted versus measured on hand-built inputs with known answers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "importers/importerregistry.h"
+#include "model/measuredrun.h"
 #include "model/predictedvsmeasured.h"
 
 using namespace rl;
@@ -123,4 +126,80 @@ TEST(VsMeasured, ParallelLayoutKeepsTheBaseAndChecksTheModel)
     EXPECT_EQ(p.zeroStage, 1);
     EXPECT_THROW(parallelLayout(dense, "dp=8,pp=3", base), std::invalid_argument); // 32 layers
     EXPECT_THROW(parallelLayout(dense, "dp=x", base), std::invalid_argument);
+}
+
+// The sample Megatron log states its run: world size 16 = dp 2 x tp 8, micro-batch 2, global batch
+// 256, sequence 4096, and H100 in its file name. The prediction models that run (dp=2,tp=8, 64
+// micro-batches per step, an H100 profile), not a default dp=8 / micro-batch 1 / mi300x one.
+TEST(VsMeasured, TheSampleMegatronLogSuppliesItsLayoutBatchAndDevice)
+{
+    const auto r = importFile(std::string(RIDGELINE_TEST_DATA) +
+                              "/../../sample_data/megatron-lm_gpt-8b_16xH100_pretrain.log");
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const MeasuredRun run = measuredRunOf(r.sessions[0].session);
+    EXPECT_EQ(run.worldSize, 16);
+    EXPECT_EQ(run.dp, 2);
+    EXPECT_EQ(run.tp, 8);
+    EXPECT_EQ(run.pp, 1);
+    EXPECT_EQ(run.microBatch, 2);
+    EXPECT_EQ(run.globalBatch, 256);
+    EXPECT_EQ(run.seqLen, 4096);
+    EXPECT_EQ(run.device, "H100");
+    EXPECT_EQ(run.deviceFrom, "file name");
+
+    const std::vector<std::string> ids{"a100-80gb", "b200", "h100-sxm", "h200", "mi300x", "mi325x", "mi355x"};
+    ParallelConfig base; // what the panel and the CLI start from: dp=8, micro-batch 1
+    base.dp = 8;
+    const RunInputs in = applyMeasuredRun(run, base, "mi300x", ids);
+    EXPECT_EQ(parallelSpec(in.parallel), "dp=2,tp=8");
+    EXPECT_EQ(in.parallel.microBatch, 2);
+    EXPECT_EQ(in.parallel.effectiveMicroBatches(), 64); // 256 / (2 x 2)
+    EXPECT_EQ(in.parallel.tokensPerStep(), 256.0 * 4096);
+    EXPECT_EQ(in.parallel.seqLen, 4096);
+    EXPECT_EQ(in.hardware, "h100-sxm");
+    ASSERT_EQ(in.taken.size(), 5u);
+    EXPECT_EQ(in.taken[0], "layout dp=2,tp=8 (Megatron-LM arguments)");
+    EXPECT_EQ(in.taken[4], "hardware h100-sxm (H100 from the file name)");
+    for (const auto& a : in.assumed)
+        EXPECT_EQ(a.find("hardware"), std::string::npos) << a;
+
+    // What the user sets explicitly wins, and is then reported as given.
+    const RunInputs given = applyMeasuredRun(run, base, "mi300x", ids, {true, false, false, true});
+    EXPECT_EQ(parallelSpec(given.parallel), "dp=8");
+    EXPECT_EQ(given.hardware, "");
+    EXPECT_NE(std::find(given.assumed.begin(), given.assumed.end(), "hardware mi300x (given)"), given.assumed.end());
+}
+
+// A log's TFLOP/s per GPU states its MFU over the device's peak; it is not re-derived from step times.
+TEST(VsMeasured, MeasuredTflopsGiveTheMeasuredMfu)
+{
+    MeasuredStep m;
+    m.stepSeconds = 2.0;
+    m.tflopsPerGpu = 400;
+    // Predicted: 500 TFLOP/s at 50 % MFU, so the peak is 1000 TFLOP/s; the step is 1 s.
+    const auto c = comparePrediction(predicted(1.0, 0.8, 0.1, 0.5), m);
+    EXPECT_NEAR(c.rows[4].measured, 0.40, 1e-12); // 400 / 1000, not 0.5 x 1 / 2
+    EXPECT_NEAR(c.rows[5].measured, 400, 1e-12);
+}
+
+TEST(VsMeasured, DeviceFromKernelNamesAndFileNames)
+{
+    std::string why;
+    EXPECT_EQ(deviceFromKernelNames({"ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "sm90_xmma_gemm_bf16bf16_bf16f32"}, &why),
+              "H100");
+    EXPECT_EQ(why, "sm90_xmma_gemm_bf16bf16_bf16f32");
+    EXPECT_EQ(deviceFromKernelNames({"ampere_bf16_s16816gemm_bf16_128x128"}), "A100");
+    EXPECT_EQ(deviceFromKernelNames({"void cutlass::Kernel<cutlass_80_tensorop>"}), "NVIDIA");
+    EXPECT_EQ(deviceFromKernelNames({"Cijk_Alik_Bljk_BBS_BH_MT256x256x64", "ncclKernel_AllReduce_RING_LL_Sum_bfloat16"}),
+              "AMD"); // Tensile first; RCCL keeps NCCL's kernel names
+    EXPECT_EQ(deviceFromKernelNames({"elementwise_kernel"}), "");
+    const std::vector<std::string> ids{"a100-80gb", "h100-sxm", "mi300x", "mi355x"};
+    EXPECT_EQ(matchHardwareProfile("NVIDIA", ids), "h100-sxm");
+    EXPECT_EQ(matchHardwareProfile("AMD", ids), "mi300x");
+    EXPECT_EQ(matchHardwareProfile("A100", ids), "a100-80gb");
+    EXPECT_EQ(matchHardwareProfile("B200", ids), "");
+    EXPECT_EQ(deviceInText("rccl-tests_8xMI300X_all_collectives.txt"), "MI300X");
+    EXPECT_EQ(deviceInText("megatron-lm_gpt-8b_16xH100_pretrain.log"), "H100");
+    EXPECT_EQ(deviceInText("run_h1000.log"), "");
 }

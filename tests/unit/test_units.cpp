@@ -65,3 +65,13 @@ TEST(CollectiveOp, NamesFromEveryTool)
     EXPECT_EQ(canonicalDtype("bf16"), "bfloat16");
     EXPECT_EQ(dtypeSize("double"), 8);
 }
+
+// Memory per GPU is compared with HBM capacities quoted in decimal GB (MI300X: 192 GB), so it is
+// printed in the same unit: 206 GiB is 221.4 GB, never "222 GiB".
+TEST(Units, FormatsDeviceMemoryInDecimalGB)
+{
+    EXPECT_EQ(units::formatMemoryGB(192e9), "192 GB");
+    EXPECT_EQ(units::formatMemoryGB(206.2 * (1ull << 30)), "221.4 GB");
+    EXPECT_EQ(units::formatMemoryGB(80e9), "80 GB");
+    EXPECT_EQ(units::formatMemoryGB(0.85e9), "850 MB");
+}

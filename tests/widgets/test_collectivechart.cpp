@@ -179,6 +179,36 @@ TEST_F(ChartFixture, FitCurveIsDashedInTheSeriesColourAndMatchesTheModel)
     EXPECT_EQ(chart.chart()->series().size(), 3);
 }
 
+// β of the fitted time model is an algorithm bandwidth; a busbw chart's fit curve levels off at
+// β x bus factor (all_reduce on 8 ranks: 1.75). The legend says which bandwidth β is and gives
+// the chart's own quantity, so "β 150 GB/s" never sits next to a curve plateauing at 262 GB/s.
+TEST_F(ChartFixture, FitLegendGivesBetaInTheChartsBandwidth)
+{
+    chart.setSessions(w.load({w.h100}));
+    QLineSeries* fit = seriesNamed(chart.chart(), kAllReduce % QStringLiteral(" fit: α 25 µs, β 150 GB/s"));
+    ASSERT_TRUE(fit);
+    const auto label = [&] {
+        const auto markers = chart.chart()->legend()->markers(fit);
+        return markers.isEmpty() ? QString() : markers.first()->label();
+    };
+    const QString busbw = label();
+    EXPECT_TRUE(busbw.startsWith(QStringLiteral("fit: α 25 µs, β 150 GB/s algbw = "))) << busbw.toStdString();
+    EXPECT_TRUE(busbw.endsWith(QStringLiteral(" GB/s busbw"))) << busbw.toStdString();
+    const double stated = busbw.section(QStringLiteral(" = "), 1).section(QLatin1Char(' '), 0, 0).toDouble();
+    double plateau = 0;
+    for (const QPointF& p : fit->points())
+        plateau = std::max(plateau, p.y());
+    EXPECT_NEAR(plateau, 150 * 1.75, 150 * 1.75 * 0.01) << "the curve the legend describes";
+    EXPECT_NEAR(stated, plateau, plateau * 0.01) << "the legend's busbw is where the curve levels off";
+
+    auto* metric = chart.findChild<QComboBox*>(QStringLiteral("metricCombo"));
+    ASSERT_TRUE(metric);
+    metric->setCurrentIndex(metric->findData(static_cast<int>(BandwidthMetric::AlgBw)));
+    fit = seriesNamed(chart.chart(), kAllReduce % QStringLiteral(" fit: α 25 µs, β 150 GB/s"));
+    ASSERT_TRUE(fit);
+    EXPECT_EQ(label(), QStringLiteral("fit: α 25 µs, β 150 GB/s algbw"));
+}
+
 TEST_F(ChartFixture, HoverShowsExactValuesOfTheNearestPoint)
 {
     chart.setSessions(w.load({w.h100}));

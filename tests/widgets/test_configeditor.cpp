@@ -2,9 +2,11 @@
 // rule findings, explains an invalid layout instead of showing stale figures, and the MoE explorer
 // hands a clicked configuration to it.
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStyle>
 #include <QTableWidget>
 
 #include "configeditor.h"
@@ -110,4 +112,57 @@ TEST(SizingWindow, TwoEditorsCompareTwoDevices)
         [&] { return window.editorA()->report().has_value() && window.editorB()->report().has_value(); }, 5000));
     EXPECT_EQ(window.editorA()->report()->params.total(), window.editorB()->report()->params.total());
     EXPECT_NE(window.editorA()->report()->step.stepSeconds, window.editorB()->report()->step.stepSeconds);
+}
+
+namespace {
+// Whether a cell shows its whole text: wrapped to the column's width when the table wraps, on one
+// line otherwise, within the cell's rectangle (less the item view's text margins).
+bool fullyShown(const QTableWidget* t, int row, int col)
+{
+    const QTableWidgetItem* item = t->item(row, col);
+    const QRect cell = t->visualItemRect(item);
+    const int margin = 2 * (t->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, t) + 1);
+    const QFontMetrics fm(t->font());
+    const QRect need = fm.boundingRect(QRect(0, 0, cell.width() - margin, 100000),
+                                       Qt::AlignLeft | (t->wordWrap() ? Qt::TextWordWrap : 0), item->text());
+    return need.width() <= cell.width() - margin && need.height() <= cell.height();
+}
+} // namespace
+
+// Mixtral on 8 MI300X needs more memory per GPU than the device's 192 GB. In the two-editor sizing
+// window the value column is narrow; the "does not fit" warning and every finding must still be
+// readable in full (wrapped, rows as tall as their text), and carry their text as a tooltip.
+TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
+{
+    rl::SizingWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ConfigEditor* editor = window.editorA();
+    editor->loadConfig(rl::model::loadPreset("mixtral-8x7b"));
+    editor->setHardware(QStringLiteral("mi300x"));
+    editor->setParallel(QStringLiteral("dp=8,ep=8"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor->report().has_value(); }, 5000)) << editor->problem().toStdString();
+    QTest::qWait(50); // let the header resize the rows to their contents
+    const QString memory = editor->resultText(QStringLiteral("Memory per GPU"));
+    EXPECT_TRUE(memory.contains(QStringLiteral("does not fit: "))) << memory.toStdString();
+    EXPECT_TRUE(memory.contains(QStringLiteral(" GB needed of 192 GB"))) << memory.toStdString();
+    EXPECT_TRUE(memory.startsWith(QString::fromStdString(rl::units::formatMemoryGB(editor->report()->step.memory.total()))));
+
+    auto* results = editor->findChild<QTableWidget*>(QStringLiteral("results"));
+    auto* findings = editor->findChild<QTableWidget*>(QStringLiteral("findings"));
+    ASSERT_TRUE(results && findings);
+    if (const QByteArray dir = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
+        window.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/sizing-window.png"));
+    for (int row = 0; row < results->rowCount(); ++row) {
+        EXPECT_TRUE(fullyShown(results, row, 1)) << results->item(row, 1)->text().toStdString();
+        EXPECT_EQ(results->item(row, 1)->toolTip(), results->item(row, 1)->text().trimmed());
+    }
+    ASSERT_GT(findings->rowCount(), 0);
+    for (int row = 0; row < findings->rowCount(); ++row)
+        for (int col = 0; col < findings->columnCount(); ++col) {
+            SCOPED_TRACE(findings->item(row, col)->text().toStdString());
+            EXPECT_TRUE(fullyShown(findings, row, col));
+            EXPECT_EQ(findings->item(row, col)->toolTip(), findings->item(row, col)->text());
+        }
 }

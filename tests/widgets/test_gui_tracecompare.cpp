@@ -4,8 +4,10 @@
 // benchmark session, with a warning when the rank counts differ.
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -196,11 +198,13 @@ TEST(GuiTraceCompare, PredictedVsMeasuredExplainsBadInputsAndUsesSavedConfigs)
     ASSERT_TRUE(panel->comparison()) << panel->problem().toStdString();
 
     // The same numbers from the analysis functions, with the CLI's defaults (micro-batch 1,
-    // 4096 tokens, ZeRO 1, GEMMs at 70 %).
+    // 4096 tokens, ZeRO 1, GEMMs at 70 %) and the log's global batch of 128: 16 micro-batches of 1
+    // on each of the 8 data-parallel ranks given.
     rl::store::Workspace store(f.ws.toStdString());
     const auto measured = rl::model::measuredFromTrainLog(rl::store::trainSteps(store.database(), log));
     rl::model::ParallelConfig base;
     base.zeroStage = 1;
+    base.microBatches = 16;
     const auto layout = rl::model::parallelLayout(saved, "dp=8", base);
     const auto rates = rl::model::deviceRates(rl::findHardwareProfile("mi300x"), "bf16");
     const rl::model::ProfileCollectiveTime collectives(rates);
@@ -237,6 +241,50 @@ TEST(GuiTraceCompare, PredictedVsMeasuredExplainsBadInputsAndUsesSavedConfigs)
     EXPECT_TRUE(panel->comparison());
     EXPECT_TRUE(problem->isHidden());
     saveShot(panel, "predicted-vs-measured-log.png");
+}
+
+// The sample Megatron log states world size 16 = dp 2 x tp 8, global batch 256, micro-batch 2 and
+// H100 in its file name: the panel predicts that run (not dp=8 / micro-batch 1 / mi300x), says
+// what it took from the log and what it assumed, and agrees with ridgeline-cli vs-measured given
+// nothing but the model.
+TEST(GuiTraceCompare, PredictedVsMeasuredTakesTheLogsLayoutBatchAndDevice)
+{
+    Fixture f;
+    ASSERT_TRUE(f.open({QStringLiteral(RIDGELINE_TEST_DATA "/../../sample_data/megatron-lm_gpt-8b_16xH100_pretrain.log")}));
+    const auto log = f.idOf(rl::kind::TrainingLog);
+    ASSERT_NE(log, 0);
+    rl::TraceView* view = f.select(log);
+    ASSERT_TRUE(view);
+    Panel* panel = view->predictedVsMeasured();
+    view->setCurrentWidget(panel);
+    ASSERT_TRUE(rl::testing::waitFor([&] { return panel->comparison().has_value(); }, 5000))
+        << panel->problem().toStdString();
+    EXPECT_EQ(panel->findChild<QLineEdit*>(QStringLiteral("vsParallel"))->text(), QStringLiteral("dp=2,tp=8"));
+    EXPECT_EQ(panel->findChild<QComboBox*>(QStringLiteral("vsHardware"))->currentText(), QStringLiteral("h100-sxm"));
+    EXPECT_EQ(panel->findChild<QSpinBox*>(QStringLiteral("vsMicroBatch"))->value(), 2);
+    EXPECT_EQ(panel->inputs().parallel.effectiveMicroBatches(), 64); // 256 / (2 x dp 2)
+    const QString said = panel->findChild<QLabel*>(QStringLiteral("vsInputs"))->text();
+    for (const char* part : {"From the measurement:", "layout dp=2,tp=8", "global batch 256", "hardware h100-sxm",
+                             "Assumed:", "model llama-3-8b", "ZeRO stage 1"})
+        EXPECT_TRUE(said.contains(QString::fromLatin1(part))) << part << " in " << said.toStdString();
+    // MFU from the log's ~402 TFLOP/s per GPU over the H100's bf16 peak: about 40 %, not 3 %.
+    const QTableWidget* t = panel->table();
+    int mfuCol = -1;
+    for (int col = 0; col < t->columnCount(); ++col)
+        if (t->horizontalHeaderItem(col)->toolTip() == QStringLiteral("MFU"))
+            mfuCol = col;
+    ASSERT_GE(mfuCol, 0);
+    EXPECT_NEAR(cellValue(t, Panel::MeasuredRow, mfuCol), 0.40, 0.03);
+
+    const auto cli = cliVsMeasured(f.ws, log, {QStringLiteral("llama-3-8b")});
+    ASSERT_TRUE(cli.is_object() && cli.contains("rows")) << "ridgeline-cli vs-measured failed";
+    EXPECT_EQ(cli["parallel"], "dp=2,tp=8");
+    EXPECT_EQ(cli["hardware"], "h100-sxm");
+    ASSERT_EQ(t->columnCount(), static_cast<int>(cli["rows"].size()));
+    for (int col = 0; col < t->columnCount(); ++col)
+        EXPECT_DOUBLE_EQ(cellValue(t, Panel::PredictedRow, col),
+                         cli["rows"][static_cast<std::size_t>(col)]["predicted"].get<double>());
+    saveShot(panel, "predicted-vs-measured-megatron.png");
 }
 
 TEST(GuiTraceCompare, CollectivesAgainstTheChosenBenchmarkWithRankWarning)

@@ -12,6 +12,9 @@
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
+#include <QToolTip>
+#include <QApplication>
+#include <QHelpEvent>
 #include <QValueAxis>
 
 #include <fstream>
@@ -19,8 +22,10 @@
 
 #include "moeexplorer.h"
 #include "moescatterchart.h"
+#include "callout.h"
 #include "pointcloud.h"
 #include "test_gui_env.h"
+#include "units/units.h"
 
 using rl::charts::MoeScatterChart;
 using rl::model::MoeSweepRow;
@@ -166,6 +171,16 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_GT(n, 20); // experts x top-k x shared, minus what cannot hold the base value
     EXPECT_EQ(explorer.result().rows.size(), static_cast<size_t>(n));
     EXPECT_FALSE(explorer.chart()->paretoOrder().empty());
+    // ZeRO 1 as the CLI's default, so memory per GPU matches `ridgeline-cli moe-sweep`; mixtral's
+    // wider configurations need more than the MI300X's 192 GB and are off the front.
+    EXPECT_DOUBLE_EQ(explorer.result().deviceMemoryBytes, 192e9);
+    for (const auto& r : explorer.result().rows)
+        EXPECT_FALSE(r.pareto && !r.fits) << r.experts << "x" << r.topK;
+    if (const QByteArray dir = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        explorer.show();
+        QTest::qWait(100);
+        explorer.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/moe-explorer.png"));
+    }
 
     // A clicked point goes to the config editor as the base model with the swept fields replaced.
     QSignalSpy chosen(&explorer, &rl::MoeExplorer::configChosen);
@@ -252,4 +267,88 @@ TEST(MoeExplorer, HoldingNothingSweepsTheTypedExpertWidths)
     const QString why = failed.last().first().toString();
     EXPECT_TRUE(why.startsWith(QStringLiteral("parallel layout:"))) << why.toStdString();
     EXPECT_TRUE(why.contains(QStringLiteral("ep=3 does not divide dp=8"))) << why.toStdString();
+}
+
+namespace {
+rl::charts::Callout* calloutOf(QChart* chart)
+{
+    for (QGraphicsItem* item : chart->childItems())
+        if (auto* c = dynamic_cast<rl::charts::Callout*>(item))
+            return c;
+    return nullptr;
+}
+} // namespace
+
+// A configuration needing more memory per GPU than the device has cannot run: it is drawn in its
+// own style, its hover says so in the device's unit, and it is off the Pareto front even when it
+// would dominate everything else.
+TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
+{
+    auto rows = handChecked();
+    rows.push_back(row(256, 8, 200e3, 0.5, 80e9, 222)); // fastest, lowest latency, 238 GB per GPU
+    rows.back().fits = false;
+    rl::model::markParetoFront(rows);
+    EXPECT_FALSE(rows.back().pareto);
+    MoeScatterChart chart;
+    chart.resize(900, 600);
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    chart.setRows(rows, 192e9);
+    QTest::qWait(50);
+    EXPECT_EQ(chart.paretoOrder().size(), 3u); // the hand-checked front; the misfit is not on it
+    auto* cloud = rl::charts::PointCloud::of(chart.chart());
+    ASSERT_TRUE(cloud);
+    std::set<int> fitting;
+    for (std::size_t i = 0; i + 1 < rows.size(); ++i)
+        fitting.insert(cloud->points()[i].style);
+    EXPECT_FALSE(fitting.count(cloud->points().back().style)) << "a misfit shares no style with fitting points";
+    bool legend = false;
+    for (auto* s : chart.chart()->series())
+        legend = legend || s->name().startsWith(QStringLiteral("does not fit 192 GB per GPU"));
+    EXPECT_TRUE(legend);
+
+    const auto viewportPos = [&](std::size_t i) {
+        return chart.view()->mapFromScene(chart.chart()->mapToScene(cloud->positionOf(i)));
+    };
+    QTest::mouseMove(chart.view()->viewport(), viewportPos(rows.size() - 1));
+    const QString needed = QString::fromStdString(rl::units::formatMemoryGB(222.0 * (1 << 30)));
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed of 192 GB")))
+        << chart.hoverText().toStdString();
+    EXPECT_TRUE(chart.hoverText().contains(needed + QStringLiteral(" per GPU"))) << "memory in GB, as the device";
+    EXPECT_FALSE(chart.hoverText().contains(QStringLiteral("GiB"))) << chart.hoverText().toStdString();
+}
+
+// The hover label of every point stays inside the plot area (it flips to the other side of the
+// point near an edge), and while it is up the view's own tooltip does not open over it.
+TEST(MoeScatter, OneHoverLabelAtATimeInsideThePlotArea)
+{
+    MoeScatterChart chart;
+    chart.resize(900, 600);
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    chart.setRows(handChecked(), 192e9);
+    QTest::qWait(50);
+    auto* cloud = rl::charts::PointCloud::of(chart.chart());
+    auto* callout = calloutOf(chart.chart());
+    ASSERT_TRUE(cloud && callout);
+    const QRectF area = chart.chart()->plotArea();
+    for (std::size_t i = 0; i < cloud->points().size(); ++i) {
+        const QPoint at = chart.view()->mapFromScene(chart.chart()->mapToScene(cloud->positionOf(i)));
+        QTest::mouseMove(chart.view()->viewport(), at);
+        ASSERT_FALSE(chart.hoverText().isEmpty()) << "point " << i;
+        const QRectF box = callout->box();
+        EXPECT_TRUE(area.adjusted(-0.5, -0.5, 0.5, 0.5).contains(box))
+            << "point " << i << ": label at " << box.x() << "," << box.y() << " " << box.width() << "x" << box.height()
+            << " outside the plot area " << area.x() << "," << area.y() << " " << area.width() << "x" << area.height();
+        if (const QByteArray dir = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !dir.isEmpty() && i == 0)
+            chart.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/moe-hover-left.png"));
+        // The view's "drag to zoom" tooltip is due now; with the callout up it must not show.
+        QHelpEvent help(QEvent::ToolTip, at, chart.view()->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(chart.view()->viewport(), &help);
+        EXPECT_FALSE(QToolTip::isVisible()) << "point " << i << ": tooltip " << QToolTip::text().toStdString();
+        QToolTip::hideText();
+    }
+    // Off the points the callout goes, and the view's tooltip may help again.
+    QTest::mouseMove(chart.view()->viewport(), QPoint(5, 5));
+    EXPECT_TRUE(chart.hoverText().isEmpty());
 }
