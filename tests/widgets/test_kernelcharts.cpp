@@ -36,8 +36,8 @@ KernelSession imported(const std::string& file, std::int64_t id)
     k.session.id = id;
     k.membw = r.sessions.front().membw;
     k.memCeilings = r.sessions.front().memCeilings;
-    k.peakFlops = r.sessions.front().peakFlops;
-    k.gemm = r.sessions.front().gemm;
+    k.peakFlops = r.sessions.front().peaks;
+    k.gemm = r.sessions.front().gemms;
     return k;
 }
 
