@@ -7,9 +7,11 @@ namespace rl::model {
 TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, const ParallelConfig& p)
 {
     TrainingMemory m;
-    const double dense = params.denseTotal() / (double(p.tp) * p.pp);
-    const double expert = params.experts / (double(p.tp) * p.pp * p.ep);
-    const double dp = p.dp, edp = p.expertDataParallel();
+    // The busiest stage's share of the layers (uneven pipelines put more on some stages).
+    const double share = c.layers > 0 ? std::max(stageLayers(c, p), firstStageLayers(c, p)) / c.layers : 1.0 / p.pp;
+    const double dense = params.denseTotal() * share / p.tp;
+    const double expert = params.experts * share / (double(p.expertTensorParallel()) * p.ep);
+    const double dp = double(p.dp) * p.cp, edp = p.expertDataParallel(); // Megatron shards over DP x CP
     m.params = dense + expert;
     const double wb = p.weightBytes;
     auto shard = [&](double bytesPerParam, bool sharded) {
@@ -18,10 +20,15 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
     m.optimizer = shard(12, p.zeroStage >= 1);
     m.gradients = shard(wb, p.zeroStage >= 2);
     m.weights = shard(wb, p.zeroStage >= 3);
-    // 1F1B: the first stage holds pp micro-batches of its layers/pp layers, i.e. all layers' worth.
+    // 1F1B: the first stage holds min(pp, m) micro-batches of its layers; interleaving adds
+    // (pp-1)/(pp·vpp) of a stage (Narayanan et al. 2021, §2.2.2; Korthikanti et al. 2022, §4.2.3).
     const int moeLayers = c.moeLayerCount();
-    m.activations = activationBytesPerLayer(c, p, false) * (c.layers - moeLayers)
-                    + activationBytesPerLayer(c, p, true) * moeLayers;
+    const double perLayer = c.layers > 0 ? (activationBytesPerLayer(c, p, false) * (c.layers - moeLayers)
+                                            + activationBytesPerLayer(c, p, true) * moeLayers) / c.layers
+                                         : 0;
+    const double inFlight = std::min<double>(p.pp, p.effectiveMicroBatches());
+    const double interleave = p.vpp > 1 ? 1 + double(p.pp - 1) / (double(p.pp) * p.vpp) : 1;
+    m.activations = perLayer * firstStageLayers(c, p) * inFlight * interleave;
     return m;
 }
 

@@ -37,6 +37,7 @@ MoeSweepRow evaluateMoeConfig(const ModelConfig& c, const ParallelConfig& p, con
     row.flopsPerToken = fwd.forward();
     const auto step = estimateStep(c, params, fwd, p, rates, timing, coll);
     row.memoryPerGpuBytes = step.memory.total();
+    row.fitsMemory = step.fitsMemory();
     row.stepSeconds = step.stepSeconds;
     row.tokensPerSecond = step.tokensPerSecond;
     row.mfu = step.mfu;
@@ -167,7 +168,7 @@ std::string toCsv(const MoeSweepResult& r)
     std::string line;
     for (const char* h : {"experts", "top_k", "shared_experts", "expert_width", "total_params", "active_params",
                           "fwd_flops_per_token", "memory_per_gpu_GB", "step_time_s", "tokens_per_s", "mfu_percent",
-                          "decode_ms_per_token", "pareto"})
+                          "decode_ms_per_token", "pareto", "fits_memory"})
         csvField(line, h);
     out += line + "\r\n";
     for (const auto& row : r.rows) {
@@ -185,6 +186,7 @@ std::string toCsv(const MoeSweepResult& r)
         csvField(line, num(row.mfu * 100));
         csvField(line, num(row.decodeSecondsPerToken * 1e3));
         csvField(line, row.pareto ? "yes" : "no");
+        csvField(line, row.fitsMemory ? "yes" : "no");
         out += line + "\r\n";
     }
     return out;

@@ -39,6 +39,7 @@ struct MoeSweepRow
     double stepSeconds = 0, tokensPerSecond = 0, mfu = 0;
     double decodeSecondsPerToken = 0;
     bool pareto = false;
+    bool fitsMemory = true; // the training step fits the device with headroom (StepEstimate::fitsMemory)
 };
 
 struct MoeSweepResult
