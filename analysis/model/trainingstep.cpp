@@ -8,12 +8,14 @@ namespace rl::model {
 namespace {
 struct StageTimes
 {
-    double fwd = 0, total = 0, scoresFwd = 0, launches = 0;
+    double fwd = 0, total = 0, scoresFwd = 0, qkFwd = 0, launches = 0;
+    double fp8CastBytes = 0; // quantising FP8 GEMM operands (Transformer Engine style)
 };
 
 StageTimes timesOf(const GemmSet& set, const DeviceRates& r, const GemmTiming& t)
 {
     StageTimes s;
+    const bool fp8 = t.elemBytes == 1;
     for (const auto& g : set) {
         const double sec = gemmSeconds(g, r, t);
         s.total += sec;
@@ -22,7 +24,13 @@ StageTimes timesOf(const GemmSet& set, const DeviceRates& r, const GemmTiming& t
             s.fwd += sec;
             if (std::strncmp(g.name, "attn_", 5) == 0 && g.name[5] != 'o')
                 s.scoresFwd += sec;
+            if (std::strcmp(g.name, "attn_qk") == 0)
+                s.qkFwd += sec;
         }
+        // FP8 operands are cast from BF16 before each GEMM: the input (read 2 B, write 1 B, plus a
+        // 1 B transposed copy for the weight gradient) and, in the forward, the weight (read 2, write 1).
+        if (fp8 && !g.bf16Only && g.pass != GemmPass::Wgrad)
+            s.fp8CastBytes += g.count * (4 * g.m * g.k + (g.pass == GemmPass::Forward ? 3 * g.k * g.n : 0));
     }
     return s;
 }
@@ -99,15 +107,19 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
             const auto t = timesOf(set, r, timing);
             const auto ew = elementwiseBytesPerLayer(c, p, kind);
             const double ewFwd = ew.total() / streamBw;
+            // Flash attention's backward recomputes S = QK^T per tile (Dao 2023, FlashAttention-2,
+            // Algorithm 2): one more QK^T GEMM, not counted as model FLOPs.
+            const double flashBwd = p.flashAttention ? t.qkFwd : 0;
+            const double cast = t.fp8CastBytes / streamBw;
             const double extra = p.recompute == Recompute::Full        ? t.fwd + ewFwd
                                  : p.recompute == Recompute::Selective ? t.scoresFwd + ew.scores / streamBw
                                                                        : 0.0;
             const double share = double(counts[moe][sl]) / c.layers;
-            const double gemm = t.total + t.launches * kLaunchSeconds;
+            const double gemm = t.total + flashBwd + t.launches * kLaunchSeconds;
             perLayerGemm += share * gemm;
-            perLayer += share * (gemm + 3 * ewFwd + extra);
+            perLayer += share * (gemm + 3 * ewFwd + cast + extra);
             perLayerRecompute += share * extra;
-            perLayerBwd += share * (t.total - t.fwd + 2 * ewFwd + extra);
+            perLayerBwd += share * (t.total - t.fwd + flashBwd + 2 * ewFwd + extra);
         }
     GemmSet out;
     outputLayerGemms(c, p, true, out);
