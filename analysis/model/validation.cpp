@@ -125,6 +125,11 @@ std::string validationTablePath()
     return (io::findResourceDir("validation") / "published_runs.json").string();
 }
 
+std::string holdoutTablePath()
+{
+    return (io::findResourceDir("validation") / "holdout_runs.json").string();
+}
+
 ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
 {
     ValidationSummary s;

@@ -57,8 +57,7 @@ std::string bandText()
     if (band.rows == 0)
         return {};
     char b[160];
-    std::snprintf(b, sizeof b, " (expected error: median %.0f %%, max %.0f %% on %d published runs; ridgeline-cli validate)",
-                  band.median * 100, band.max * 100, band.rows);
+    std::snprintf(b, sizeof b, "median %.0f %%, max %.0f %% (%d runs)", band.median * 100, band.max * 100, band.rows);
     return b;
 }
 
@@ -179,23 +178,29 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"optimizer step", units::formatTime(step.optimizerSeconds * 1e6)});
         st.addRow({"communication (exposed)", units::formatTime(step.commSeconds * 1e6) + " ("
                                                   + units::formatTime(step.exposedCommSeconds * 1e6) + ")"});
-        st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6) + bandText()});
+        st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6)});
+        if (const auto band = bandText(); !band.empty())
+            st.addRow({"  expected error (ridgeline-cli validate)", band});
         st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s"});
         st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12)});
         st.addRow({"MFU (peak / max achievable)", pct(step.mfu) + " / " + pct(step.mfuMaxAchievable)});
         st.addRow({"HFU", pct(step.hfu)});
         st.addRow({"GEMM efficiency", efficiencyOrigin(timing) == GemmEfficiencyOrigin::Flat
                                             ? "flat " + pct(step.defaultEfficiency) + " (--efficiency)"
-                                            : toString(efficiencyOrigin(timing))});
-        st.addRow({"max achievable (GEMM cap)", units::formatFlops(r.maxAchievableFlops) + " (" + r.maxAchievableSource + ")"});
-        st.addRow({"scale-out per GPU", r.nicBytesPerSec > 0 ? units::formatBandwidth(r.nicBytesPerSec / 1e9) + " (" + r.nicSource + ")"
-                                                             : std::string("none (set --nic-gbs): cross-node collectives cost 0")});
+                                            : efficiencyOrigin(timing) == GemmEfficiencyOrigin::Measured
+                                                  ? std::string("measured (--gemm-session ") + std::to_string(a->gemmSession) + ")"
+                                                  : std::string("by shape, capped at max achievable")});
+        st.addRow({"max achievable (GEMM cap) [1]", units::formatFlops(r.maxAchievableFlops)});
+        st.addRow({"scale-out per GPU [2]", r.nicBytesPerSec > 0 ? units::formatBandwidth(r.nicBytesPerSec / 1e9)
+                                                                 : std::string("none (set --nic-gbs)")});
         st.addRow({"prefill of " + std::to_string(inf.promptTokens) + " tokens, batch " + std::to_string(inf.batch),
                    units::formatTime(prefill * 1e6)});
         st.addRow({"decode per token, batch " + std::to_string(inf.batch),
                    units::formatTime(dec.secondsPerToken * 1e6) + (dec.memoryBound() ? " (memory-bound)" : " (compute-bound)")});
         st.print(std::cout);
-        std::cout << '\n';
+        std::cout << "[1] " << r.maxAchievableSource << "\n[2] "
+                  << (r.nicSource.empty() ? std::string("no scale-out figure: cross-node collectives cost 0") : r.nicSource)
+                  << "\n\n";
         TextTable ct({"communication", "op", "size", "ranks", "calls/step", "time/call", "total", "source"});
         for (int i = 0; i < step.commCount; ++i) {
             const auto& o = step.comm[i];

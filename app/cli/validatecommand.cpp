@@ -42,10 +42,14 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
     auto* cmd = app.add_subcommand("validate", "Run the sizing model over published measured training runs");
     auto table = std::make_shared<std::string>();
     auto verbose = std::make_shared<bool>(false);
-    cmd->add_option("--table", *table, "Validation table (default: the bundled published_runs.json)");
+    cmd->add_option("--table", *table,
+                    "Validation table: a file, or 'holdout' for the bundled runs kept apart (default: the bundled "
+                    "published_runs.json)");
     cmd->add_flag("--sources", *verbose, "Also print every row's source (paper, table, row)");
     cmd->callback([&ctx, table, verbose] {
-        const std::string path = table->empty() ? validationTablePath() : *table;
+        std::string path = table->empty() ? validationTablePath() : *table;
+        if (*table == "holdout") // the bundled runs kept apart from the table
+            path = holdoutTablePath();
         const auto s = runValidation(loadValidationRuns(path));
         if (ctx.json) {
             nlohmann::json rows = nlohmann::json::array();

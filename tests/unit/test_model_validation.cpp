@@ -1,6 +1,8 @@
 // The bundled table of published, measured training runs: it loads with provenance on every
 // row, no row is refused, no prediction passes the max-achievable rate, and the step-time error
 // stays within the bound the model reaches (stated in README and by `ridgeline-cli validate`).
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
 #include "model/validation.h"
@@ -46,4 +48,37 @@ TEST(Validation, ErrorWithinTheStatedBound)
     EXPECT_LE(s.medianAbsError, kValidationMedianBound) << "median";
     EXPECT_LE(s.maxAbsError, kValidationMaxBound) << "worst: " << s.worstRow;
     EXPECT_EQ(modelErrorBand().rows, int(s.rows.size()));
+}
+
+TEST(Validation, HoldoutRunsWithinTheirBound)
+{
+    // Published runs kept out of the table while the model was built (NeMo 24.12, H100, FP8).
+    const auto s = runValidation(loadValidationRuns(holdoutTablePath()));
+    ASSERT_GE(s.rows.size(), 6u);
+    EXPECT_EQ(s.refused, 0);
+    EXPECT_EQ(s.aboveMaxAchievable, 0);
+    EXPECT_LE(s.medianAbsError, kHoldoutMedianBound);
+    EXPECT_LE(s.maxAbsError, kHoldoutMaxBound) << "worst: " << s.worstRow;
+}
+
+TEST(Validation, MalformedTableNamesFileAndRow)
+{
+    const auto path = std::string(::testing::TempDir()) + "/rl_bad_validation.json";
+    {
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        ASSERT_TRUE(f);
+        std::fputs(R"({"runs": [{"id": "x", "hardware": "h100-sxm", "source": "somewhere, Table 9, row 1",
+                      "model": {"layers": 2, "d_model": 256, "heads": 4, "mlp_width": 1024, "vocab": 1000},
+                      "dp": 2, "micro_batch": 1, "global_batch": 3, "measured": {"step_seconds": 1}}]})",
+                   f);
+        std::fclose(f);
+    }
+    try {
+        loadValidationRuns(path);
+        FAIL() << "accepted a global batch that dp x micro_batch does not divide";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("runs[0]"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("global_batch"), std::string::npos) << e.what();
+    }
+    std::remove(path.c_str());
 }
