@@ -69,9 +69,10 @@ void layerGemms(const ModelConfig& c, const ParallelConfig& p, LayerKind kind, b
     addWithBackward(out, {"router", T, E, d, 1, GemmPass::Forward, 1, true}, bwd);
     // Tokens of the whole EP group reach this GPU's E/ep experts: M = T·ep·k/E per expert.
     // With expert-tensor parallelism (Megatron-Core folding) the expert weights split over etp
-    // ranks instead of tp, and the tokens of tp/etp attention ranks meet on each expert rank.
+    // ranks instead of tp: each rank brings its T/tp sequence-parallel tokens, gathered over the
+    // etp group, so an expert rank sees T·etp/tp tokens per EP peer (T when etp = tp).
     const double etp = p.expertTensorParallel();
-    const double perExpert = T * p.ep * c.moe.topK / E * (tp / etp);
+    const double perExpert = T * p.ep * c.moe.topK / E * (etp / tp);
     const double local = E / p.ep;
     addWithBackward(out, {"expert_gate_up", perExpert, gated * c.moe.expertWidth / etp, d, local, GemmPass::Forward, local},
                     bwd);

@@ -52,7 +52,7 @@ ElementwiseBytes elementwiseBytesPerLayer(const ModelConfig& c, const ParallelCo
         e.other += act(T, c.mlpWidth / t);
     } else {
         const double etp = p.expertTensorParallel();
-        const double routed = T * c.moe.topK * (t / etp); // token copies reaching this GPU's experts
+        const double routed = T * c.moe.topK * (etp / t); // token copies reaching this GPU's experts
         e.other += act(routed, c.moe.expertWidth / etp);
         if (c.moe.sharedExperts > 0)
             e.other += act(T, double(c.moe.sharedExperts) * c.sharedWidth() / t);
@@ -188,10 +188,9 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         add("pp send_recv", CollectiveOp::SendRecv, actBytes / p.tp, 2,
             p.tp * p.cp * p.dp >= gpn, 2 * mb * std::max(1, p.vpp), &otherSeconds);
     if (c.isMoe())
-        // Each rank dispatches its tokens' top-k copies (its sequence shard with SP); with etp < tp
-        // the tokens of tp/etp attention ranks meet on one expert rank.
-        add("ep all_to_all", CollectiveOp::AllToAll,
-            T * c.moe.topK * c.dModel * wb / (p.sequenceParallel ? p.tp : 1) * (p.tp / etp), p.ep,
+        // Each expert-TP group dispatches the top-k copies of its tokens: T·etp/tp per rank (T when
+        // etp = tp, the sequence-parallel shard when etp = 1).
+        add("ep all_to_all", CollectiveOp::AllToAll, T * c.moe.topK * c.dModel * wb * (etp / p.tp), p.ep,
             etp * p.ep > gpn || p.tp * p.cp * p.ep > gpn, 4 * moeOnStage * mb, &otherSeconds);
     if (p.cp > 1) {
         const double kvBytes = kvCacheBytes(c, double(p.microBatch) * p.seqLen, int(wb)) / c.layers / p.tp;

@@ -165,7 +165,7 @@ TEST(Experts, EpFoldsOverTensorContextAndDataRanks)
     EXPECT_EQ(p.expertDataParallel(), 4);
     EXPECT_THROW(parallelLayout(c, "dp=16,tp=8,ep=32", ParallelConfig{}), std::invalid_argument); // etp=tp=8: 256 > 128
     EXPECT_NO_THROW(parallelLayout(c, "dp=32,tp=8,ep=32", ParallelConfig{}));
-    // With etp=1 an expert GEMM sees the tokens of all 8 TP ranks and the full expert width.
+    // With etp=1 each rank brings its T/tp sequence-parallel tokens and holds whole experts.
     GemmSet set;
     p.seqLen = 4096;
     layerGemms(c, p, {true, false}, false, set);
@@ -174,7 +174,7 @@ TEST(Experts, EpFoldsOverTensorContextAndDataRanks)
         if (std::string(g.name) == "expert_gate_up")
             up = &g;
     ASSERT_TRUE(up);
-    EXPECT_DOUBLE_EQ(up->m, 4096.0 * 32 * 8 / 256 * 8); // T·ep·k/E x tp/etp
+    EXPECT_DOUBLE_EQ(up->m, 4096.0 / 8 * 32 * 8 / 256); // T/tp · ep·k/E
     EXPECT_DOUBLE_EQ(up->n, 2.0 * 2048);
     EXPECT_DOUBLE_EQ(up->batch, 256 / 32);
 }
