@@ -35,6 +35,10 @@ struct ParallelConfig
     double dpOverlap = -1;
     double tpOverlap = 0;   // TP collectives are on the critical path unless TP comm overlap is on
     bool dropout = false;   // attention/hidden dropout (GPT-3-era recipes); adds mask traffic
+    // Weight gradients accumulate into the fp32 main grads inside the wgrad GEMM (Megatron's
+    // --gradient-accumulation-fusion, on by default since Megatron-LM 3.0); false: a separate
+    // kernel adds each micro-batch's bf16 gradient into them (read 2 + 4 B, write 4 B per parameter).
+    bool gradAccumulationFusion = true;
     std::string dtype = "bf16";
     int weightBytes = 2;    // bf16 weights and gradients, fp32 optimizer states (12 B/param)
 

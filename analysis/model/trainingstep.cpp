@@ -214,7 +214,10 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     // grads, master weights, m and v, writes the last three and the bf16 weights.
     const double localParams = e.memory.optimizer / 12;
     e.optimizerSeconds = localParams * kAdamBytesPerParam / streamBw;
-    e.stepSeconds = e.computeSeconds + e.bubbleSeconds + e.exposedCommSeconds + e.optimizerSeconds;
+    if (!p.gradAccumulationFusion)
+        e.gradAccumulationSeconds = e.memory.params * kGradAccumBytesPerParam / streamBw * mb;
+    e.stepSeconds = e.computeSeconds + e.bubbleSeconds + e.exposedCommSeconds + e.optimizerSeconds +
+                    e.gradAccumulationSeconds;
 
     e.tokensPerStep = p.tokensPerStep();
     const auto tf = trainingFlopsPerToken(fwd, p.recompute);

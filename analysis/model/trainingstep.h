@@ -31,6 +31,8 @@ inline constexpr double kMemoryHeadroom = 0.10;
 // Mixed-precision Adam: read fp32 grad, master, m, v (16 B), write master, m, v (12 B) and the
 // bf16 weights (2 B) per parameter.
 inline constexpr double kAdamBytesPerParam = 30;
+// Unfused gradient accumulation: read the bf16 gradient and the fp32 main grad, write it back.
+inline constexpr double kGradAccumBytesPerParam = 10;
 // Host-side cost of one kernel launch that the GPU cannot hide (small kernels back to back).
 inline constexpr double kLaunchSeconds = 4e-6;
 
@@ -42,6 +44,7 @@ struct StepEstimate
     double recomputeSeconds = 0;
     double bubbleSeconds = 0;    // (pp-1)/vpp micro-batch stage times
     double optimizerSeconds = 0; // the optimizer step (memory-bound)
+    double gradAccumulationSeconds = 0; // unfused fp32 gradient accumulation, all micro-batches
     double commSeconds = 0;      // all communication
     double exposedCommSeconds = 0;
     double stepSeconds = 0;

@@ -85,6 +85,7 @@ std::vector<ValidationRun> loadValidationRuns(const std::string& path)
         p.sequenceParallel = j.value("sp", false);
         p.flashAttention = j.value("flash", true);
         p.dropout = j.value("dropout", false);
+        p.gradAccumulationFusion = j.value("grad_accumulation_fusion", true);
         if (j.contains("dp_overlap") && j["dp_overlap"].is_number())
             p.dpOverlap = j["dp_overlap"].get<double>();
         if (j.contains("tp_overlap") && j["tp_overlap"].is_number())

@@ -12,10 +12,11 @@
 namespace rl::model {
 
 // The error the model reaches on the bundled table, uncalibrated, rounded up (asserted by the
-// tests): median 15.2 %, max 22.6 %, every row predicted too fast (the 2021-22 Megatron runs ran
-// their GEMMs below today's measured max-achievable rates). The target is 10 % / 25 %.
-inline constexpr double kValidationMedianBound = 0.16;
-inline constexpr double kValidationMaxBound = 0.23;
+// tests): median 13.7 %, max 21.9 %, every row predicted too fast (the 2021-22 Megatron runs, e.g.
+// in the pytorch:20.12 / CUDA 11.1 container, ran their GEMMs below today's measured max-achievable
+// rates). The target is 10 % / 25 %.
+inline constexpr double kValidationMedianBound = 0.14;
+inline constexpr double kValidationMaxBound = 0.22;
 // On the holdout runs (NeMo 24.12, H100 FP8), not used while building the model: 11.4 % / 19.6 %.
 inline constexpr double kHoldoutMedianBound = 0.12;
 inline constexpr double kHoldoutMaxBound = 0.20;

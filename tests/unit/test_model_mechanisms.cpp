@@ -304,3 +304,23 @@ TEST(Config, Gpt2AndNeoXKeys)
     EXPECT_TRUE(back.linearBias);
     EXPECT_DOUBLE_EQ(countParams(back).total(), countParams(g).total());
 }
+
+TEST(Step, UnfusedGradientAccumulationCostsTenBytesPerParameterPerMicroBatch)
+{
+    const auto r = shipped("a100-80gb");
+    ProfileCollectiveTime coll(r);
+    const auto c = gpt(4096, 32, 36);
+    ParallelConfig p;
+    p.tp = 4;
+    p.seqLen = 2048;
+    p.microBatches = 6;
+    const auto params = countParams(c);
+    const auto fwd = forwardFlopsPerToken(c, {2048, true});
+    const auto fused = estimateStep(c, params, fwd, p, r, {}, coll);
+    EXPECT_DOUBLE_EQ(fused.gradAccumulationSeconds, 0);
+    p.gradAccumulationFusion = false;
+    const auto unfused = estimateStep(c, params, fwd, p, r, {}, coll);
+    // params / tp x (2 + 4 read, 4 write) B x 6 micro-batches over 0.9 x 2039 GB/s.
+    EXPECT_NEAR(unfused.gradAccumulationSeconds, params.total() / 4 * 10 * 6 / (0.9 * 2039e9), 1e-12);
+    EXPECT_NEAR(unfused.stepSeconds - fused.stepSeconds, unfused.gradAccumulationSeconds, 1e-12);
+}
