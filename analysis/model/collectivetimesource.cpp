@@ -1,12 +1,21 @@
 #include "model/collectivetimesource.h"
 
+#include <algorithm>
+
 namespace rl::model {
 
 double ProfileCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const
 {
     if (ranks <= 1 || bytes <= 0)
         return 0;
-    const double bw = crossNode ? m_rates.nicBytesPerSec : m_rates.intraNodeBytesPerSec;
+    const double intra = m_rates.intraNodeBytesPerSec * kIntraLinkEfficiency;
+    double bw = intra;
+    if (crossNode) {
+        const bool ring = op == CollectiveOp::AllReduce || op == CollectiveOp::AllGather || op == CollectiveOp::ReduceScatter;
+        bw = ring ? kInterRingFraction * m_rates.nicBytesPerSec * m_rates.gpusPerNode : m_rates.nicBytesPerSec;
+        if (intra > 0)
+            bw = std::min(bw, intra);
+    }
     if (bw <= 0)
         return 0;
     return (crossNode ? m_interUs : m_intraUs) + bytes * busFactor(op, ranks) / bw * 1e6;

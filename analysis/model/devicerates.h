@@ -7,17 +7,37 @@
 
 namespace rl::model {
 
+// Efficiency of streaming (element-wise) kernels against the datasheet HBM bandwidth: STREAM-like
+// kernels reach ~90 % of it on A100/H100/MI300X (e.g. AMD's and NVIDIA's published STREAM/babelstream
+// figures); used for norms, activations, softmax and dropout, never for GEMMs (roofline as is).
+inline constexpr double kStreamEfficiency = 0.9;
+// Large-GEMM ceiling when a profile has no max-achievable figure: 0.8 of peak, the middle of the
+// measured NVIDIA rows (A100 86.9 %, H100 80.3 %, B200 77.6 %) of the mamf-finder table cited in
+// resources/hardware/*.json.
+inline constexpr double kUnpublishedCeiling = 0.8;
+
 struct DeviceRates
 {
     std::string dtype = "bf16";
     double peakFlops = 0;         // FLOP/s for dtype
-    double maxAchievableFlops = 0; // FLOP/s; = peak when the vendor publishes none
+    double maxAchievableFlops = 0; // FLOP/s; the profile's figure, else kUnpublishedCeiling x peak
+    bool maxAchievablePublished = false;
+    std::string maxAchievableSource; // the profile's source, or "default: ..."
+    // BF16 rates for the GEMMs an FP8 recipe keeps in BF16 (attention scores, router, LM head);
+    // equal to the above when dtype is bf16 (or the profile has no bf16).
+    double bf16PeakFlops = 0;
+    double bf16MaxAchievableFlops = 0;
     double hbmBytesPerSec = 0;
     double hbmCapacityBytes = 0;
     int computeUnits = 0;
     double intraNodeBytesPerSec = 0; // per GPU, one direction
     double nicBytesPerSec = 0;       // per GPU
-    int gpusPerNode = 8;
+    std::string nicSource;           // where nicBytesPerSec came from ("" when none)
+    int gpusPerNode = 8;             // the scale-up domain (NVLink / xGMI) when the profile gives one
+
+    // The rate a GEMM of this precision can at most run at (FLOP/s).
+    double ceilingFlops(bool bf16Only) const { return bf16Only ? bf16MaxAchievableFlops : maxAchievableFlops; }
+    double peakFor(bool bf16Only) const { return bf16Only ? bf16PeakFlops : peakFlops; }
 };
 
 // Throws std::runtime_error when the profile has no peak for dtype or no HBM bandwidth.

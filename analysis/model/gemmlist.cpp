@@ -23,8 +23,8 @@ void addWithBackward(GemmSet& out, Gemm g, bool withBackward, bool batched = fal
     out.add(g);
     if (!withBackward)
         return;
-    out.add({g.name, g.m, g.k, g.n, g.count, GemmPass::Dgrad});
-    out.add({g.name, g.k, g.n, g.m, g.count, batched ? GemmPass::Dgrad : GemmPass::Wgrad});
+    out.add({g.name, g.m, g.k, g.n, g.count, GemmPass::Dgrad, g.batch, g.bf16Only});
+    out.add({g.name, g.k, g.n, g.m, g.count, batched ? GemmPass::Dgrad : GemmPass::Wgrad, g.batch, g.bf16Only});
 }
 } // namespace
 
@@ -55,8 +55,9 @@ void layerGemms(const ModelConfig& c, const ParallelConfig& p, LayerKind kind, b
     const double frac = meanContext(p.seqLen, window, true) / keys;
     const double batches = p.microBatch * (h / tp) * frac;
     const double q = double(p.seqLen) / p.cp;
-    addWithBackward(out, {"attn_qk", q, keys, double(c.qkHeadDim()), batches}, bwd, true);
-    addWithBackward(out, {"attn_av", q, double(c.vHeadDim()), keys, batches}, bwd, true);
+    const double heads = p.microBatch * (h / tp);
+    addWithBackward(out, {"attn_qk", q, keys, double(c.qkHeadDim()), batches, GemmPass::Forward, heads, true}, bwd, true);
+    addWithBackward(out, {"attn_av", q, double(c.vHeadDim()), keys, batches, GemmPass::Forward, heads, true}, bwd, true);
 
     const double gated = c.mlp == MlpType::SwiGlu ? 2 : 1;
     if (!kind.moe) {
@@ -65,12 +66,17 @@ void layerGemms(const ModelConfig& c, const ParallelConfig& p, LayerKind kind, b
         return;
     }
     const double E = c.moe.experts;
-    addWithBackward(out, {"router", T, E, d}, bwd);
+    addWithBackward(out, {"router", T, E, d, 1, GemmPass::Forward, 1, true}, bwd);
     // Tokens of the whole EP group reach this GPU's E/ep experts: M = T·ep·k/E per expert.
-    const double perExpert = T * p.ep * c.moe.topK / E;
+    // With expert-tensor parallelism (Megatron-Core folding) the expert weights split over etp
+    // ranks instead of tp: each rank brings its T/tp sequence-parallel tokens, gathered over the
+    // etp group, so an expert rank sees T·etp/tp tokens per EP peer (T when etp = tp).
+    const double etp = p.expertTensorParallel();
+    const double perExpert = T * p.ep * c.moe.topK / E * (etp / tp);
     const double local = E / p.ep;
-    addWithBackward(out, {"expert_gate_up", perExpert, gated * c.moe.expertWidth / tp, d, local}, bwd);
-    addWithBackward(out, {"expert_down", perExpert, d, c.moe.expertWidth / tp, local}, bwd);
+    addWithBackward(out, {"expert_gate_up", perExpert, gated * c.moe.expertWidth / etp, d, local, GemmPass::Forward, local},
+                    bwd);
+    addWithBackward(out, {"expert_down", perExpert, d, c.moe.expertWidth / etp, local, GemmPass::Forward, local}, bwd);
     if (c.moe.sharedExperts > 0) {
         const double sw = double(c.moe.sharedExperts) * c.sharedWidth();
         addWithBackward(out, {"shared_gate_up", T, gated * sw / tp, d}, bwd);
@@ -81,7 +87,7 @@ void layerGemms(const ModelConfig& c, const ParallelConfig& p, LayerKind kind, b
 void outputLayerGemms(const ModelConfig& c, const ParallelConfig& p, bool bwd, GemmSet& out)
 {
     const double T = double(p.microBatch) * p.seqLen / p.cp;
-    addWithBackward(out, {"lm_head", T, double(c.vocab) / p.tp, double(c.dModel)}, bwd);
+    addWithBackward(out, {"lm_head", T, double(c.vocab) / p.tp, double(c.dModel), 1, GemmPass::Forward, 1, true}, bwd);
 }
 
 std::vector<Gemm> stepGemms(const ModelConfig& c, const ParallelConfig& p)
@@ -117,17 +123,44 @@ std::vector<Gemm> stepGemms(const ModelConfig& c, const ParallelConfig& p)
     return all;
 }
 
+const char* toString(GemmEfficiencyOrigin o)
+{
+    switch (o) {
+    case GemmEfficiencyOrigin::Measured: return "measured GEMM session";
+    case GemmEfficiencyOrigin::Flat: return "flat default";
+    case GemmEfficiencyOrigin::Shape: return "by shape (roofline, tile/wave quantisation, small K, max-achievable cap)";
+    }
+    return "";
+}
+
+GemmEfficiencyOrigin efficiencyOrigin(const GemmTiming& t)
+{
+    return t.measured ? GemmEfficiencyOrigin::Measured
+                      : t.defaultEfficiency > 0 ? GemmEfficiencyOrigin::Flat : GemmEfficiencyOrigin::Shape;
+}
+
+double gemmEfficiency(const Gemm& g, const DeviceRates& r, const GemmTiming& t)
+{
+    if (t.measured)
+        if (auto e = t.measured->efficiency(g.m, g.n, g.k))
+            return *e;
+    if (t.defaultEfficiency > 0)
+        return t.defaultEfficiency;
+    const double peak = r.peakFor(g.bf16Only);
+    return gemmShapeEfficiency(g.m, g.n, g.k, g.batch, r.computeUnits, peak > 0 ? r.ceilingFlops(g.bf16Only) / peak : 1)
+        .efficiency();
+}
+
 double gemmSeconds(const Gemm& g, const DeviceRates& r, const GemmTiming& t)
 {
     if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.count <= 0)
         return 0;
-    double eff = t.defaultEfficiency;
-    if (t.measured)
-        if (auto e = t.measured->efficiency(g.m, g.n, g.k))
-            eff = *e;
+    const double peak = r.peakFor(g.bf16Only);
+    const double rate = std::min(peak * gemmEfficiency(g, r, t), r.ceilingFlops(g.bf16Only));
     const double one = 2 * g.m * g.n * g.k;
-    const double compute = one / (r.peakFlops * eff);
-    const double memory = t.elemBytes * (g.m * g.k + g.k * g.n + g.m * g.n) / r.hbmBytesPerSec;
+    const double compute = one / rate;
+    const double elem = g.bf16Only ? std::max(2, t.elemBytes) : t.elemBytes;
+    const double memory = elem * (g.m * g.k + g.k * g.n + g.m * g.n) / r.hbmBytesPerSec;
     return std::max(compute, memory) * g.count;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/devicerates.h"
+#include "model/gemmefficiencymodel.h"
 #include "model/gemmefficiencysource.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
@@ -21,6 +22,8 @@ struct Gemm
     double m = 0, n = 0, k = 0;
     double count = 1; // per layer (or per step in stepGemms)
     GemmPass pass = GemmPass::Forward;
+    double batch = 1;      // independent instances in one launch (attention heads, local experts)
+    bool bf16Only = false; // kept in BF16 by an FP8 recipe (attention scores, router, LM head)
 
     double flops() const { return 2 * m * n * k * count; }
     double intensity(int elemBytes) const { return 2 * m * n * k / (elemBytes * (m * k + k * n + m * n)); }
@@ -56,12 +59,21 @@ std::vector<Gemm> stepGemms(const ModelConfig& c, const ParallelConfig& p);
 
 struct GemmTiming
 {
-    double defaultEfficiency = 0.7; // fraction of peak when no measurement covers the shape
+    // Fraction of peak when no measurement covers the shape; 0: by shape (gemmefficiencymodel.h).
+    double defaultEfficiency = 0;
     const GemmEfficiencySource* measured = nullptr;
-    int elemBytes = 2;
+    int elemBytes = 2; // of the dtype's GEMMs (1 for fp8); BF16-only GEMMs use 2
 };
 
-// Roofline: max(FLOPs / (peak·efficiency), bytes / HBM bandwidth), for all `count` calls.
+// Where a GEMM's efficiency comes from.
+enum class GemmEfficiencyOrigin { Measured, Flat, Shape };
+const char* toString(GemmEfficiencyOrigin o);
+GemmEfficiencyOrigin efficiencyOrigin(const GemmTiming& t);
+// Fraction of the GEMM's dtype peak: measured (interpolated), else the flat default, else by shape.
+double gemmEfficiency(const Gemm& g, const DeviceRates& r, const GemmTiming& t);
+
+// Roofline: max(FLOPs / rate, bytes / HBM bandwidth), for all `count` calls, where rate =
+// min(peak x efficiency, max-achievable): no GEMM runs above the profile's max-achievable rate.
 double gemmSeconds(const Gemm& g, const DeviceRates& r, const GemmTiming& t);
 double totalSeconds(const GemmSet& set, const DeviceRates& r, const GemmTiming& t);
 } // namespace rl::model

@@ -37,7 +37,12 @@ struct HardwareProfile
     Sourced computeUnits;      // CUs (AMD) or SMs (NVIDIA)
     Sourced intraNodeLinkGBs;  // per-GPU unidirectional intra-node bandwidth (xGMI / NVLink), GB/s
     std::string intraNodeTopology; // "fully connected xGMI, 8 GPUs", "NVSwitch", ...
-    Sourced nicGBsPerGpu;      // scale-out bandwidth per GPU, GB/s
+    Sourced nicGBsPerGpu;      // scale-out bandwidth per GPU, GB/s (given, or derived from the NIC fields)
+    // Scale-up domain and scale-out network (the platform the GPU ships in, each with its source).
+    Sourced scaleUpGpus;       // GPUs in one NVLink / xGMI domain
+    Sourced nicsPerNode;       // backend (compute-fabric) NICs per node
+    Sourced nicLineRateGbps;   // line rate of one NIC, Gb/s (bits)
+    Sourced gpusPerNic;        // GPUs sharing one NIC
     int gpusPerNode = 8;
     std::vector<MemoryLevel> memoryLevels; // fastest first; the roofline's bandwidth ceilings
     std::string notes;

@@ -103,6 +103,21 @@ HardwareProfile hardwareProfileFromJson(const json& j, const std::string& origin
     one("compute_units", hw.computeUnits, !hw.measured);
     one("intra_node_link_gbs", hw.intraNodeLinkGBs, false);
     one("nic_gbs_per_gpu", hw.nicGBsPerGpu, false);
+    one("scale_up_gpus", hw.scaleUpGpus, false);
+    one("nics_per_node", hw.nicsPerNode, false);
+    one("nic_line_rate_gbps", hw.nicLineRateGbps, false);
+    one("gpus_per_nic", hw.gpusPerNic, false);
+    // Per-GPU scale-out bandwidth follows from the NIC: line rate (bits) / 8 / GPUs sharing it.
+    if (hw.nicGBsPerGpu.value <= 0 && hw.nicLineRateGbps.value > 0) {
+        const double share = hw.gpusPerNic.value > 0 ? hw.gpusPerNic.value : 1.0;
+        hw.nicGBsPerGpu = {hw.nicLineRateGbps.value / 8 / share,
+                           "derived: nic_line_rate_gbps / 8 / gpus_per_nic (" + hw.nicLineRateGbps.source + ")"};
+    }
+    for (const auto& [dtype, ach] : hw.maxAchievableTflops) {
+        auto peak = hw.peakTflops.find(dtype);
+        if (peak != hw.peakTflops.end() && ach.value > peak->second.value)
+            fail(origin, "max_achievable_tflops." + dtype, "above the peak for that dtype");
+    }
     if (j.contains("memory_levels")) {
         if (!j["memory_levels"].is_array())
             fail(origin, "memory_levels", "expected an array");
@@ -168,7 +183,12 @@ json toJson(const HardwareProfile& hw)
     put("hbm_bandwidth_gbs", hw.hbmBandwidthGBs);
     put("compute_units", hw.computeUnits);
     put("intra_node_link_gbs", hw.intraNodeLinkGBs);
-    put("nic_gbs_per_gpu", hw.nicGBsPerGpu);
+    if (!hw.nicGBsPerGpu.source.starts_with("derived:"))
+        put("nic_gbs_per_gpu", hw.nicGBsPerGpu);
+    put("scale_up_gpus", hw.scaleUpGpus);
+    put("nics_per_node", hw.nicsPerNode);
+    put("nic_line_rate_gbps", hw.nicLineRateGbps);
+    put("gpus_per_nic", hw.gpusPerNic);
     if (!hw.intraNodeTopology.empty())
         j["intra_node_topology"] = hw.intraNodeTopology;
     j["memory_levels"] = json::array();

@@ -44,8 +44,11 @@ DecodeEstimate decodeStep(const ModelConfig& c, const ParamCounts& params, const
     const double scores = 2.0 * c.heads * (c.qkHeadDim() + c.vHeadDim())
                           * ((c.layers - sliding) * double(o.contextTokens) + sliding * ctxSliding);
     const double flops = b * (2 * params.matmulActive() + scores);
-    const double eff = t.defaultEfficiency;
-    d.computeSeconds = flops / (r.peakFlops * eff * o.tp);
+    // Decode's GEMMs are skinny: the compute side at the flat default, else at the ceiling (the
+    // roofline's memory side decides anyway at small batch).
+    const double rate = t.defaultEfficiency > 0 ? std::min(r.peakFlops * t.defaultEfficiency, r.maxAchievableFlops)
+                                                : r.maxAchievableFlops;
+    d.computeSeconds = flops / (rate * o.tp);
 
     double expertBytes = 0;
     if (c.isMoe()) {

@@ -1,5 +1,7 @@
 #include "model/memorymodel.h"
 
+#include <cstdio>
+
 #include "units/units.h"
 
 #include <algorithm>
@@ -9,9 +11,11 @@ namespace rl::model {
 TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, const ParallelConfig& p)
 {
     TrainingMemory m;
-    const double dense = params.denseTotal() / (double(p.tp) * p.pp);
-    const double expert = params.experts / (double(p.tp) * p.pp * p.ep);
-    const double dp = p.dp, edp = p.expertDataParallel();
+    // The busiest stage's share of the layers (uneven pipelines put more on some stages).
+    const double share = c.layers > 0 ? std::max(stageLayers(c, p), firstStageLayers(c, p)) / c.layers : 1.0 / p.pp;
+    const double dense = params.denseTotal() * share / p.tp;
+    const double expert = params.experts * share / (double(p.expertTensorParallel()) * p.ep);
+    const double dp = double(p.dp) * p.cp, edp = p.expertDataParallel(); // Megatron shards over DP x CP
     m.params = dense + expert;
     const double wb = p.weightBytes;
     auto shard = [&](double bytesPerParam, bool sharded) {
@@ -20,10 +24,15 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
     m.optimizer = shard(12, p.zeroStage >= 1);
     m.gradients = shard(wb, p.zeroStage >= 2);
     m.weights = shard(wb, p.zeroStage >= 3);
-    // 1F1B: the first stage holds pp micro-batches of its layers/pp layers, i.e. all layers' worth.
+    // 1F1B: the first stage holds min(pp, m) micro-batches of its layers; interleaving adds
+    // (pp-1)/(pp·vpp) of a stage (Narayanan et al. 2021, §2.2.2; Korthikanti et al. 2022, §4.2.3).
     const int moeLayers = c.moeLayerCount();
-    m.activations = activationBytesPerLayer(c, p, false) * (c.layers - moeLayers)
-                    + activationBytesPerLayer(c, p, true) * moeLayers;
+    const double perLayer = c.layers > 0 ? (activationBytesPerLayer(c, p, false) * (c.layers - moeLayers)
+                                            + activationBytesPerLayer(c, p, true) * moeLayers) / c.layers
+                                         : 0;
+    const double inFlight = std::min<double>(p.pp, p.effectiveMicroBatches());
+    const double interleave = p.vpp > 1 ? 1 + double(p.pp - 1) / (double(p.pp) * p.vpp) : 1;
+    m.activations = perLayer * firstStageLayers(c, p) * inFlight * interleave;
     return m;
 }
 
@@ -53,10 +62,18 @@ double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes)
     const double slidingTokens = std::min<double>(contextTokens, c.slidingWindow > 0 ? c.slidingWindow : contextTokens);
     return perTokenLayer * ((c.layers - sliding) * contextTokens + sliding * slidingTokens);
 }
-std::string memoryFitProblem(double neededBytes, double capacityBytes)
+bool fitsMemory(double neededBytes, double capacityBytes, double headroom)
 {
-    if (capacityBytes <= 0 || neededBytes <= capacityBytes)
+    return capacityBytes <= 0 || neededBytes <= capacityBytes * (1 - headroom);
+}
+
+std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom)
+{
+    if (fitsMemory(neededBytes, capacityBytes, headroom))
         return {};
-    return "does not fit: " + units::formatMemoryGB(neededBytes) + " needed of " + units::formatMemoryGB(capacityBytes);
+    char kept[48];
+    std::snprintf(kept, sizeof kept, " (%.0f %% kept free)", headroom * 100);
+    return "does not fit: " + units::formatMemoryGB(neededBytes) + " needed, "
+           + units::formatMemoryGB(capacityBytes * (1 - headroom)) + " usable of " + units::formatMemoryGB(capacityBytes) + kept;
 }
 } // namespace rl::model

@@ -31,7 +31,14 @@ double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bo
 // (pass the context length so they can be capped).
 double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes = 2);
 
-// Empty when `neededBytes` fits `capacityBytes` (or the capacity is unknown), otherwise
-// "does not fit: 221.4 GB needed of 192 GB", in the decimal GB HBM capacities are quoted in.
-std::string memoryFitProblem(double neededBytes, double capacityBytes);
+// Memory kept free for the framework: CUDA/HIP context, NCCL/RCCL buffers, allocator
+// fragmentation (PyTorch's caching allocator typically leaves 5-10 % unusable).
+inline constexpr double kMemoryHeadroom = 0.10;
+
+// The one fit rule: `neededBytes` within capacity x (1 - headroom); an unknown capacity (<= 0) fits.
+bool fitsMemory(double neededBytes, double capacityBytes, double headroom = kMemoryHeadroom);
+
+// Empty when it fits, otherwise "does not fit: 221.4 GB needed, 172.8 GB usable of 192 GB
+// (10 % kept free)", in the decimal GB HBM capacities are quoted in.
+std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom = kMemoryHeadroom);
 } // namespace rl::model

@@ -119,20 +119,41 @@ ModelConfig fromHuggingFace(const json& root, const std::string& origin)
         c.family = optString(root, "model_type");
     const std::string& f = c.family;
     c.name = optString(root, "_name_or_path");
-    c.dModel = requireInt(j, "hidden_size", origin);
-    c.layers = requireInt(j, "num_hidden_layers", origin);
-    c.heads = requireInt(j, "num_attention_heads", origin);
+    // GPT-2 style keys (gpt2, gpt_bigcode) name the same shapes differently.
+    const bool gpt2Keys = !j.contains("hidden_size") && j.contains("n_embd");
+    c.dModel = requireInt(j, gpt2Keys ? "n_embd" : "hidden_size", origin);
+    c.layers = requireInt(j, gpt2Keys ? "n_layer" : "num_hidden_layers", origin);
+    c.heads = requireInt(j, gpt2Keys ? "n_head" : "num_attention_heads", origin);
     c.kvHeads = optInt(j, "num_key_value_heads", c.heads, origin);
     if (c.kvHeads == 0)
         c.kvHeads = c.heads;
     c.headDim = optInt(j, "head_dim", c.dModel / c.heads, origin);
     c.vocab = requireInt(j, "vocab_size", origin);
     const bool gemma = f.starts_with("gemma");
-    c.tiedEmbeddings = optBool(j, "tie_word_embeddings", optBool(root, "tie_word_embeddings", gemma));
-    c.seqLen = std::min(4096, optInt(j, "max_position_embeddings", 4096, origin));
-    const bool ungated = f == "gpt2" || f == "gpt_neox" || f == "opt" || f == "gpt_bigcode";
+    c.tiedEmbeddings = optBool(j, "tie_word_embeddings",
+                               optBool(root, "tie_word_embeddings", gemma || f == "gpt2" || gpt2Keys || f == "opt"));
+    const int positions = optInt(j, gpt2Keys ? "n_positions" : "max_position_embeddings", 4096, origin);
+    c.seqLen = std::min(4096, positions);
+    // Non-gated MLPs (2 matrices) are the GPT-2/3, NeoX, OPT, BigCode, Falcon and Phi-1/2 families;
+    // Llama-family code (llama, mistral, qwen, ...) always builds gate_proj whatever hidden_act says,
+    // so a "llama" with hidden_act gelu is GeGLU: gated, 3 matrices, as HF's LlamaMLP runs it.
+    const bool ungated = f == "gpt2" || f == "gpt_neox" || f == "opt" || f == "gpt_bigcode" || f == "falcon" ||
+                         f == "phi" || f == "gptj" || f == "gpt_neo" || f == "starcoder2" || gpt2Keys;
     c.mlp = ungated ? MlpType::Gelu : MlpType::SwiGlu;
-    c.mlpWidth = optInt(j, "intermediate_size", 0, origin);
+    c.activation = optString(j, gpt2Keys ? "activation_function" : "hidden_act");
+    if (c.activation.empty())
+        c.activation = optString(j, "activation_function");
+    c.mlpWidth = optInt(j, gpt2Keys ? "n_inner" : f == "opt" ? "ffn_dim" : "intermediate_size", 0, origin);
+    if (ungated && c.mlpWidth == 0)
+        c.mlpWidth = 4 * c.dModel; // GPT-2: n_inner null means 4 x n_embd
+    // LayerNorm with bias and biased projections: the GPT-2/3, NeoX, OPT, BigCode, Falcon, Phi families.
+    c.linearBias = f == "gpt2" || f == "gpt_neox" || f == "opt" || f == "gpt_bigcode" || f == "phi" || f == "gptj" ||
+                   f == "gpt_neo" || f == "starcoder2" || gpt2Keys || optBool(j, "mlp_bias", false);
+    c.normBias = c.linearBias || f == "falcon";
+    if (f == "gpt2" || f == "opt" || f == "gpt_bigcode" || f == "gpt_neo" || gpt2Keys)
+        c.positionEmbeddings = positions + (f == "opt" ? 2 : 0); // OPT's table has a 2-row offset
+    if (f == "gpt_bigcode" && optBool(j, "multi_query", true))
+        c.kvHeads = 1;
     c.qkvBias = optBool(j, "attention_bias", f == "qwen2" || f == "qwen2_moe");
     c.qkNorm = f == "qwen3" || f == "qwen3_moe" || gemma || f == "olmoe" || f == "olmo2";
     c.qkNormFullWidth = f == "olmoe" || f == "olmo2";
@@ -213,6 +234,10 @@ json toJson(const ModelConfig& c)
               {"qk_norm", c.qkNorm},
               {"qk_norm_full_width", c.qkNormFullWidth},
               {"norms_per_layer", c.normsPerLayer},
+              {"norm_bias", c.normBias},
+              {"linear_bias", c.linearBias},
+              {"position_embeddings", c.positionEmbeddings},
+              {"activation", c.activation},
               {"sliding_window", c.slidingWindow},
               {"sliding_pattern", c.slidingPattern},
               {"mtp_layers", c.mtpLayers}};
@@ -254,6 +279,10 @@ ModelConfig fromJson(const json& j, const std::string& origin)
     c.qkNorm = optBool(j, "qk_norm", false);
     c.qkNormFullWidth = optBool(j, "qk_norm_full_width", false);
     c.normsPerLayer = optInt(j, "norms_per_layer", 2, origin);
+    c.normBias = optBool(j, "norm_bias", false);
+    c.linearBias = optBool(j, "linear_bias", false);
+    c.positionEmbeddings = optInt(j, "position_embeddings", 0, origin);
+    c.activation = optString(j, "activation");
     c.slidingWindow = optInt(j, "sliding_window", 0, origin);
     c.slidingPattern = optInt(j, "sliding_pattern", 0, origin);
     c.mtpLayers = optInt(j, "mtp_layers", 0, origin);

@@ -56,6 +56,10 @@ struct ModelConfig
     bool qkNorm = false;   // Qwen3, OLMoE (per head_dim), Gemma 3
     bool qkNormFullWidth = false; // OLMoE normalises all of q (heads*head_dim) and k (kv*head_dim)
     int normsPerLayer = 2; // Gemma 3 has 4
+    bool normBias = false;   // LayerNorm (weight and bias) instead of RMSNorm (weight only)
+    bool linearBias = false; // biases on every projection (GPT-2/3, NeoX, OPT): out-proj and MLP too
+    int positionEmbeddings = 0; // learned absolute position table (GPT-2/3, OPT); 0: rotary/none
+    std::string activation;  // "silu", "gelu", "gelu_new", ... as the config names it (informational)
     AttentionType attention = AttentionType::Standard;
     MlaConfig mla;
     int slidingWindow = 0;  // tokens; 0 = full attention

@@ -23,12 +23,16 @@ double attentionMatmulParams(const ModelConfig& c)
 
 double attentionExtraParams(const ModelConfig& c) // biases
 {
-    return c.qkvBias && c.attention == AttentionType::Standard ? (c.heads + 2.0 * c.kvHeads) * c.headDim : 0.0;
+    double b = (c.qkvBias || c.linearBias) && c.attention == AttentionType::Standard
+                    ? (c.heads + 2.0 * c.kvHeads) * c.headDim : 0.0;
+    if (c.linearBias)
+        b += c.dModel; // output projection
+    return b;
 }
 
 double layerNormParams(const ModelConfig& c)
 {
-    double n = double(c.normsPerLayer) * c.dModel;
+    double n = double(c.normsPerLayer) * c.dModel * (c.normBias ? 2 : 1);
     if (c.qkNorm)
         n += c.qkNormFullWidth ? double(c.heads + c.kvHeads) * c.headDim : 2.0 * c.headDim;
     if (c.attention == AttentionType::Mla)
@@ -61,14 +65,14 @@ ParamCounts countParams(const ModelConfig& c)
 {
     ParamCounts p;
     const double d = c.dModel;
-    p.embedding = double(c.vocab) * d;
+    p.embedding = double(c.vocab) * d + double(c.positionEmbeddings) * d;
     p.output = c.tiedEmbeddings ? 0.0 : double(c.vocab) * d;
     const double attn = attentionMatmulParams(c) + attentionExtraParams(c);
     const int moeLayers = c.moeLayerCount();
     const int denseLayers = c.layers - moeLayers;
     p.attention = attn * c.layers;
-    p.norms = layerNormParams(c) * c.layers + d;
-    p.mlp = mlpMatrices(c) * d * c.mlpWidth * denseLayers;
+    p.norms = layerNormParams(c) * c.layers + d * (c.normBias ? 2 : 1);
+    p.mlp = (mlpMatrices(c) * d * c.mlpWidth + (c.linearBias ? (mlpMatrices(c) - 1) * c.mlpWidth + d : 0.0)) * denseLayers;
     if (moeLayers > 0) {
         const auto m = moeLayer(c);
         p.experts = m.experts * moeLayers;

@@ -37,7 +37,7 @@ MoeSweepRow evaluateMoeConfig(const ModelConfig& c, const ParallelConfig& p, con
     row.flopsPerToken = fwd.forward();
     const auto step = estimateStep(c, params, fwd, p, rates, timing, coll);
     row.memoryPerGpuBytes = step.memory.total();
-    row.fits = rates.hbmCapacityBytes <= 0 || row.memoryPerGpuBytes <= rates.hbmCapacityBytes;
+    row.fits = step.fitsMemory();
     row.stepSeconds = step.stepSeconds;
     row.tokensPerSecond = step.tokensPerSecond;
     row.mfu = step.mfu;

@@ -39,7 +39,7 @@ struct MoeSweepRow
     double memoryPerGpuBytes = 0;
     double stepSeconds = 0, tokensPerSecond = 0, mfu = 0;
     double decodeSecondsPerToken = 0;
-    bool fits = true;   // memoryPerGpuBytes within the device's HBM (true when the capacity is unknown)
+    bool fits = true;   // the training step fits the device with headroom (StepEstimate::fitsMemory; true when capacity is unknown)
     bool pareto = false; // never set on a row that does not fit: it cannot be run as swept
 };
 

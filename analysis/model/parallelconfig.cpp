@@ -1,5 +1,7 @@
 #include "model/parallelconfig.h"
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -27,26 +29,79 @@ void parseParallelSpec(const std::string& spec, ParallelConfig& into)
         else if (key == "pp") into.pp = n;
         else if (key == "ep") into.ep = n;
         else if (key == "cp") into.cp = n;
-        else throw std::invalid_argument("unknown parallel degree '" + key + "' (dp, tp, pp, ep, cp)");
+        else if (key == "etp") into.etp = n;
+        else if (key == "vpp") into.vpp = n;
+        else throw std::invalid_argument("unknown parallel degree '" + key + "' (dp, tp, pp, ep, cp, etp, vpp)");
     }
+}
+
+double firstStageLayers(const ModelConfig& c, const ParallelConfig& p)
+{
+    if (p.pp <= 1)
+        return c.layers;
+    if (p.firstStageLayers > 0)
+        return p.firstStageLayers;
+    return p.lastStageLayers > 0 ? double(c.layers - p.lastStageLayers) / (p.pp - 1) : double(c.layers) / p.pp;
+}
+
+double lastStageLayers(const ModelConfig& c, const ParallelConfig& p)
+{
+    if (p.pp <= 1)
+        return c.layers;
+    if (p.lastStageLayers > 0)
+        return p.lastStageLayers;
+    return p.firstStageLayers > 0 ? double(c.layers - p.firstStageLayers) / (p.pp - 1) : double(c.layers) / p.pp;
+}
+
+double stageLayers(const ModelConfig& c, const ParallelConfig& p)
+{
+    if (p.pp <= 1)
+        return c.layers;
+    const int fixed = (p.firstStageLayers > 0) + (p.lastStageLayers > 0);
+    if (fixed > 0) {
+        const int rest = c.layers - p.firstStageLayers - p.lastStageLayers;
+        const double middle = p.pp > fixed ? std::ceil(double(rest) / (p.pp - fixed)) : 0;
+        return std::max({double(p.firstStageLayers), double(p.lastStageLayers), middle});
+    }
+    // Uneven without an explicit split: the slowest stage holds ceil(layers/pp) (whole layers per
+    // virtual stage when interleaved).
+    const int chunks = p.pp * std::max(1, p.vpp);
+    return std::ceil(double(c.layers) / chunks) * std::max(1, p.vpp);
 }
 
 std::string checkParallel(const ModelConfig& c, const ParallelConfig& p)
 {
     auto str = [](int v) { return std::to_string(v); };
-    if (p.dp % p.ep != 0)
-        return "ep=" + str(p.ep) + " does not divide dp=" + str(p.dp);
+    const int etp = p.expertTensorParallel();
+    const int stageRanks = p.tp * p.cp * p.dp;
+    if (stageRanks % (p.ep * etp) != 0)
+        return p.tp * p.cp == 1 && etp == 1
+                   ? "ep=" + str(p.ep) + " does not divide dp=" + str(p.dp)
+                   : "ep=" + str(p.ep) + " x etp=" + str(etp) + " does not divide tp x cp x dp = " + str(stageRanks);
     if (c.isMoe() && c.moe.experts % p.ep != 0)
         return "ep=" + str(p.ep) + " does not divide the " + str(c.moe.experts) + " experts";
     if (!c.isMoe() && p.ep > 1)
         return "ep=" + str(p.ep) + " on a dense model";
-    if (c.layers % p.pp != 0)
-        return "pp=" + str(p.pp) + " does not divide the " + str(c.layers) + " layers";
+    if (c.isMoe() && c.moe.expertWidth % etp != 0)
+        return "etp=" + str(etp) + " does not divide the expert width " + str(c.moe.expertWidth);
+    if (p.vpp < 1 || (p.vpp > 1 && p.pp == 1))
+        return "vpp=" + str(p.vpp) + " needs pp > 1";
+    if (c.layers < p.pp * p.vpp)
+        return "pp=" + str(p.pp) + " x vpp=" + str(p.vpp) + " stages exceed the " + str(c.layers) + " layers";
+    if (p.firstStageLayers < 0 || p.lastStageLayers < 0)
+        return "stage layer counts must be positive";
+    if (p.firstStageLayers > 0 || p.lastStageLayers > 0) {
+        const int fixed = (p.firstStageLayers > 0) + (p.lastStageLayers > 0);
+        const int rest = c.layers - p.firstStageLayers - p.lastStageLayers;
+        if (p.pp <= fixed ? rest != 0 : (rest < p.pp - fixed || rest % (p.pp - fixed) != 0))
+            return "first/last stage layers leave " + str(rest) + " layers that do not split evenly over the other " +
+                   str(p.pp - fixed) + " stages";
+    }
     if (p.seqLen % p.cp != 0)
         return "cp=" + str(p.cp) + " does not divide the sequence length " + str(p.seqLen);
     if (p.zeroStage < 0 || p.zeroStage > 3)
         return "ZeRO stage must be 0..3";
-    if (p.overlap < 0 || p.overlap > 1)
+    if (p.overlap > 1 || p.dpOverlap > 1 || p.tpOverlap < 0 || p.tpOverlap > 1)
         return "overlap must be within 0..1";
     return {};
 }

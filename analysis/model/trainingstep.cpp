@@ -1,39 +1,87 @@
 #include "model/trainingstep.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace rl::model {
 namespace {
 struct StageTimes
 {
-    double fwd = 0, total = 0, scoresFwd = 0;
+    double fwd = 0, total = 0, scoresFwd = 0, qkFwd = 0, launches = 0;
+    double fp8CastBytes = 0; // quantising FP8 GEMM operands (Transformer Engine style)
 };
 
 StageTimes timesOf(const GemmSet& set, const DeviceRates& r, const GemmTiming& t)
 {
     StageTimes s;
+    const bool fp8 = t.elemBytes == 1;
     for (const auto& g : set) {
         const double sec = gemmSeconds(g, r, t);
         s.total += sec;
+        s.launches += std::max(1.0, g.count / std::max(1.0, g.batch));
         if (g.pass == GemmPass::Forward) {
             s.fwd += sec;
             if (std::strncmp(g.name, "attn_", 5) == 0 && g.name[5] != 'o')
                 s.scoresFwd += sec;
+            if (std::strcmp(g.name, "attn_qk") == 0)
+                s.qkFwd += sec;
         }
+        // FP8 operands are cast from BF16 before each GEMM: the input (read 2 B, write 1 B, plus a
+        // 1 B transposed copy for the weight gradient) and, in the forward, the weight (read 2, write 1).
+        if (fp8 && !g.bf16Only && g.pass != GemmPass::Wgrad)
+            s.fp8CastBytes += g.count * (4 * g.m * g.k + (g.pass == GemmPass::Forward ? 3 * g.k * g.n : 0));
     }
     return s;
 }
 } // namespace
+
+ElementwiseBytes elementwiseBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, LayerKind kind)
+{
+    ElementwiseBytes e;
+    const double wb = p.weightBytes;
+    const double T = double(p.microBatch) * p.seqLen / p.cp, h = c.dModel, t = p.tp;
+    const double seqDiv = p.sequenceParallel ? t : 1; // norms and residuals split over TP only with SP
+    // Norms read and write T x h; each residual join reads two and writes one (+ a 1-byte mask
+    // each with dropout, Megatron's fused bias-dropout-add).
+    e.other += c.normsPerLayer * 2 * wb * T * h / seqDiv;
+    e.other += 2 * (3 * wb + (p.dropout ? 1 : 0)) * T * h / seqDiv;
+    const double gatedRead = c.mlp == MlpType::SwiGlu ? 2 : 1; // SwiGLU reads gate and up, writes one
+    auto act = [&](double tokens, double width) { return (gatedRead + 1) * wb * tokens * width; };
+    if (!kind.moe) {
+        e.other += act(T, c.mlpWidth / t);
+    } else {
+        const double etp = p.expertTensorParallel();
+        const double routed = T * c.moe.topK * (etp / t); // token copies reaching this GPU's experts
+        e.other += act(routed, c.moe.expertWidth / etp);
+        if (c.moe.sharedExperts > 0)
+            e.other += act(T, double(c.moe.sharedExperts) * c.sharedWidth() / t);
+        // Permute before and un-permute (with the top-k weighting) after the experts: read + write.
+        e.other += 2 * 2 * wb * routed * h;
+        e.other += 2 * wb * T * c.moe.experts / t; // router softmax/top-k over the logits
+    }
+    if (!p.flashAttention) {
+        const int window = kind.sliding ? c.slidingWindow : 0;
+        const double keys = window > 0 ? std::min(window, p.seqLen) : p.seqLen;
+        const double scores = p.microBatch * (c.heads / t) * (double(p.seqLen) / p.cp) * keys;
+        // Fused scale-mask-softmax reads and writes the scores; dropout reads them and writes
+        // them and a 1-byte mask.
+        e.scores = scores * (2 * wb + (p.dropout ? 2 * wb + 1 : 0));
+    }
+    return e;
+}
 
 StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const FlopCounts& fwd,
                           const ParallelConfig& p, const DeviceRates& r, const GemmTiming& timing,
                           const CollectiveTimeSource& coll)
 {
     StepEstimate e;
-    e.defaultEfficiency = timing.defaultEfficiency;
+    e.defaultEfficiency = timing.measured ? 0 : timing.defaultEfficiency;
     e.measuredGemm = timing.measured != nullptr;
     e.memory = trainingMemory(c, params, p);
+    e.memoryCapacity = r.hbmCapacityBytes;
     const double mb = p.effectiveMicroBatches();
+    const double streamBw = r.hbmBytesPerSec * kStreamEfficiency;
 
     int counts[2][2] = {{0, 0}, {0, 0}}; // [moe][sliding]
     if (c.slidingWindow <= 0 || !c.isMoe()) {
@@ -45,78 +93,131 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         for (int i = 0; i < c.layers; ++i)
             ++counts[c.isMoeLayer(i)][c.isSlidingLayer(i)];
     }
-    double stage = 0, recompute = 0;
+    // Per micro-batch on one stage; the layer mix of every stage is the model's.
+    e.stageLayers = stageLayers(c, p);
+    const double lastLayers = lastStageLayers(c, p);
+    double perLayer = 0, perLayerGemm = 0, perLayerRecompute = 0, perLayerBwd = 0;
     for (int moe = 0; moe < 2; ++moe)
         for (int sl = 0; sl < 2; ++sl) {
             if (counts[moe][sl] == 0)
                 continue;
             GemmSet set;
-            layerGemms(c, p, {moe == 1, sl == 1}, true, set);
+            const LayerKind kind{moe == 1, sl == 1};
+            layerGemms(c, p, kind, true, set);
             const auto t = timesOf(set, r, timing);
-            const double layersOnStage = double(counts[moe][sl]) / p.pp;
-            const double extra = p.recompute == Recompute::Full        ? t.fwd
-                                 : p.recompute == Recompute::Selective ? t.scoresFwd
+            const auto ew = elementwiseBytesPerLayer(c, p, kind);
+            const double ewFwd = ew.total() / streamBw;
+            // Flash attention's backward recomputes S = QK^T per tile (Dao 2023, FlashAttention-2,
+            // Algorithm 2): one more QK^T GEMM, not counted as model FLOPs.
+            const double flashBwd = p.flashAttention ? t.qkFwd : 0;
+            const double cast = t.fp8CastBytes / streamBw;
+            const double extra = p.recompute == Recompute::Full        ? t.fwd + ewFwd
+                                 : p.recompute == Recompute::Selective ? t.scoresFwd + ew.scores / streamBw
                                                                        : 0.0;
-            stage += layersOnStage * (t.total + extra);
-            recompute += layersOnStage * extra;
+            const double share = double(counts[moe][sl]) / c.layers;
+            const double gemm = t.total + flashBwd + t.launches * kLaunchSeconds;
+            perLayerGemm += share * gemm;
+            perLayer += share * (gemm + 3 * ewFwd + cast + extra);
+            perLayerRecompute += share * extra;
+            perLayerBwd += share * (t.total - t.fwd + flashBwd + 2 * ewFwd + extra);
         }
     GemmSet out;
     outputLayerGemms(c, p, true, out);
-    stage += totalSeconds(out, r, timing); // the last stage carries the LM head
+    const double head = totalSeconds(out, r, timing) + 3 * 2.0 * p.weightBytes * p.microBatch * p.seqLen / p.cp *
+                                                            double(c.vocab) / p.tp / streamBw; // softmax + CE
+    // The busiest stage: a middle one, or the last with the LM head.
+    const double stage = std::max(e.stageLayers * perLayer, lastLayers * perLayer + head);
+    const double stageLayersUsed = stage == e.stageLayers * perLayer ? e.stageLayers : lastLayers;
     e.computeSeconds = stage * mb;
-    e.recomputeSeconds = recompute * mb;
-    e.bubbleSeconds = stage * (p.pp - 1);
+    e.gemmSeconds = (stageLayersUsed * perLayerGemm + (stage == e.stageLayers * perLayer ? 0 : totalSeconds(out, r, timing))) * mb;
+    e.recomputeSeconds = stageLayersUsed * perLayerRecompute * mb;
+    e.elementwiseSeconds = e.computeSeconds - e.gemmSeconds - e.recomputeSeconds;
+    // Interleaved 1F1B: the bubble is (pp-1)/vpp micro-batch stage times (Narayanan et al. 2021, §2.2.2).
+    e.bubbleSeconds = stage * (p.pp - 1) / std::max(1, p.vpp);
 
     // Communication, Megatron rank order tp-cp-ep-dp-pp.
     const int gpn = r.gpusPerNode;
     const double wb = p.weightBytes;
     const double T = double(p.microBatch) * p.seqLen / p.cp;
     const double actBytes = T * c.dModel * wb;
-    const double layersOnStage = double(c.layers) / p.pp;
-    const double moeOnStage = double(c.moeLayerCount()) / p.pp;
-    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, bool cross, double count) {
+    const double layersOnStage = e.stageLayers;
+    const double moeOnStage = c.layers > 0 ? layersOnStage * c.moeLayerCount() / c.layers : 0;
+    double dpSeconds = 0, tpSeconds = 0, otherSeconds = 0;
+    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, bool cross, double count, double* bucket) {
         if (ranks <= 1 || count <= 0 || bytes <= 0 || e.commCount >= int(e.comm.size()))
             return;
         CommOp& o = e.comm[e.commCount++];
         o = {what, op, bytes, ranks, cross, count, coll.timeUs(op, bytes, ranks, cross), coll.isMeasured(op, ranks)};
         e.commSeconds += o.totalSeconds();
+        *bucket += o.totalSeconds();
     };
-    const double denseBytes = params.denseTotal() / (double(p.tp) * p.pp) * wb;
-    const double expertBytes = params.experts / (double(p.tp) * p.pp * p.ep) * wb;
+    const double etp = p.expertTensorParallel();
+    const double stageFraction = c.layers > 0 ? std::max(e.stageLayers, lastLayers) / c.layers : 1;
+    const double denseBytes = params.denseTotal() / p.tp * stageFraction * wb;
+    const double expertBytes = params.experts / (etp * p.ep) * stageFraction * wb;
+    const int dpRanks = p.dp * p.cp; // Megatron reduces dense gradients over DP x CP
+    const int edp = p.expertDataParallel();
     const bool dpCross = p.tp * p.cp * p.dp > gpn;
-    const bool edpCross = p.tp * p.cp * p.dp > gpn && p.tp * p.cp * p.ep * p.expertDataParallel() > gpn;
+    const bool edpCross = p.tp * p.cp * p.dp > gpn && etp * p.ep * edp > gpn && etp * p.ep < p.tp * p.cp * p.dp;
     if (p.zeroStage == 0) {
-        add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, p.dp, dpCross, 1);
-        add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, p.expertDataParallel(), edpCross, 1);
+        add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, dpRanks, dpCross, 1, &dpSeconds);
+        add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, edp, edpCross, 1, &dpSeconds);
     } else {
-        add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes, p.dp, dpCross, 1);
-        add("dp param all_gather", CollectiveOp::AllGather, denseBytes, p.dp, dpCross, p.zeroStage == 3 ? 2 : 1);
-        add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes, p.expertDataParallel(), edpCross, 1);
-        add("expert param all_gather", CollectiveOp::AllGather, expertBytes, p.expertDataParallel(), edpCross,
-            p.zeroStage == 3 ? 2 : 1);
+        add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes, dpRanks, dpCross, 1, &dpSeconds);
+        add("dp param all_gather", CollectiveOp::AllGather, denseBytes, dpRanks, dpCross, p.zeroStage == 3 ? 2 : 1,
+            &dpSeconds);
+        add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes, edp, edpCross, 1, &dpSeconds);
+        add("expert param all_gather", CollectiveOp::AllGather, expertBytes, edp, edpCross, p.zeroStage == 3 ? 2 : 1,
+            &dpSeconds);
     }
     const double tpPerLayer = p.recompute == Recompute::Full ? 6 : 4; // 2 fwd, 2 bwd, 2 recomputed fwd
     if (p.sequenceParallel) {
-        add("tp all_gather (SP)", CollectiveOp::AllGather, actBytes, p.tp, p.tp > gpn, tpPerLayer * layersOnStage * mb);
+        // Selective recompute with SP re-gathers the attention input (Korthikanti et al. 2022, §4.2).
+        const double agPerLayer = tpPerLayer + (p.recompute == Recompute::Selective ? 1 : 0);
+        add("tp all_gather (SP)", CollectiveOp::AllGather, actBytes, p.tp, p.tp > gpn, agPerLayer * layersOnStage * mb,
+            &tpSeconds);
         add("tp reduce_scatter (SP)", CollectiveOp::ReduceScatter, actBytes, p.tp, p.tp > gpn,
-            tpPerLayer * layersOnStage * mb);
+            tpPerLayer * layersOnStage * mb, &tpSeconds);
     } else {
-        add("tp all_reduce", CollectiveOp::AllReduce, actBytes, p.tp, p.tp > gpn, tpPerLayer * layersOnStage * mb);
+        add("tp all_reduce", CollectiveOp::AllReduce, actBytes, p.tp, p.tp > gpn, tpPerLayer * layersOnStage * mb,
+            &tpSeconds);
     }
+    // Each TP rank sends 1/tp of the boundary activation (Narayanan et al. 2021, §4.1 scatter/gather;
+    // with SP the activation is already split).
     if (p.pp > 1)
-        add("pp send_recv", CollectiveOp::SendRecv, actBytes / (p.sequenceParallel ? p.tp : 1), 2,
-            p.tp * p.cp * p.dp >= gpn, 2 * mb);
+        add("pp send_recv", CollectiveOp::SendRecv, actBytes / p.tp, 2,
+            p.tp * p.cp * p.dp >= gpn, 2 * mb * std::max(1, p.vpp), &otherSeconds);
     if (c.isMoe())
-        add("ep all_to_all", CollectiveOp::AllToAll, T * c.moe.topK * c.dModel * wb, p.ep, p.tp * p.cp * p.ep > gpn,
-            4 * moeOnStage * mb);
+        // Each expert-TP group dispatches the top-k copies of its tokens: T·etp/tp per rank (T when
+        // etp = tp, the sequence-parallel shard when etp = 1).
+        add("ep all_to_all", CollectiveOp::AllToAll, T * c.moe.topK * c.dModel * wb * (etp / p.tp), p.ep,
+            etp * p.ep > gpn || p.tp * p.cp * p.ep > gpn, 4 * moeOnStage * mb, &otherSeconds);
     if (p.cp > 1) {
         const double kvBytes = kvCacheBytes(c, double(p.microBatch) * p.seqLen, int(wb)) / c.layers / p.tp;
-        add("cp kv all_gather", CollectiveOp::AllGather, kvBytes, p.cp, p.tp * p.cp > gpn, layersOnStage * mb);
+        add("cp kv all_gather", CollectiveOp::AllGather, kvBytes, p.cp, p.tp * p.cp > gpn, layersOnStage * mb,
+            &otherSeconds);
         add("cp kv-grad reduce_scatter", CollectiveOp::ReduceScatter, kvBytes, p.cp, p.tp * p.cp > gpn,
-            layersOnStage * mb);
+            layersOnStage * mb, &otherSeconds);
     }
-    e.exposedCommSeconds = e.commSeconds * (1 - p.overlap);
-    e.stepSeconds = e.computeSeconds + e.bubbleSeconds + e.exposedCommSeconds;
+    // Exposed communication. DP by default hides behind the last micro-batch's backward (and,
+    // with ZeRO-3, forward) on this stage; otherwise the stated fractions.
+    double dpExposed = 0;
+    if (p.dpOverlapFraction() < 0) {
+        const double window = stageLayersUsed * perLayerBwd + (p.zeroStage == 3 ? stageLayersUsed * (perLayer - perLayerBwd) : 0);
+        dpExposed = std::max(0.0, dpSeconds - window);
+    } else {
+        dpExposed = dpSeconds * (1 - p.dpOverlapFraction());
+    }
+    const double otherOverlap = p.overlap >= 0 ? p.overlap : 0;
+    e.exposedCommSeconds = dpExposed + tpSeconds * (1 - p.tpOverlapFraction()) + otherSeconds * (1 - otherOverlap);
+    // Mixed-precision Adam once per step over this GPU's (ZeRO-sharded) parameters: reads fp32
+    // grads, master weights, m and v, writes the last three and the bf16 weights.
+    const double localParams = e.memory.optimizer / 12;
+    e.optimizerSeconds = localParams * kAdamBytesPerParam / streamBw;
+    if (!p.gradAccumulationFusion)
+        e.gradAccumulationSeconds = e.memory.params * kGradAccumBytesPerParam / streamBw * mb;
+    e.stepSeconds = e.computeSeconds + e.bubbleSeconds + e.exposedCommSeconds + e.optimizerSeconds +
+                    e.gradAccumulationSeconds;
 
     e.tokensPerStep = p.tokensPerStep();
     const auto tf = trainingFlopsPerToken(fwd, p.recompute);

@@ -1,8 +1,9 @@
 #pragma once
-// One training step on a parallel layout: GEMM time by roofline (per micro-batch, per pipeline
-// stage), pipeline bubble, recompute, communication by op and size, exposed communication after
-// the overlap fraction, and the resulting throughput, TFLOP/s per GPU, MFU and HFU.
-// Element-wise kernels (norms, activations, softmax outside flash attention) are not modelled.
+// One training step on a parallel layout: GEMM time by roofline (per micro-batch, on the busiest
+// pipeline stage), element-wise kernels (norms, residuals, activations, dropout, softmax outside
+// flash attention, MoE permutation) as bytes over HBM, the (interleaved) 1F1B bubble, recompute,
+// communication by op and size, exposed communication after overlap, and the resulting
+// throughput, TFLOP/s per GPU, MFU and HFU; and whether the step fits the device's memory.
 #include <array>
 
 #include "model/collectivetimesource.h"
@@ -24,11 +25,23 @@ struct CommOp
     double totalSeconds() const { return count * timeUs * 1e-6; }
 };
 
+// Mixed-precision Adam: read fp32 grad, master, m, v (16 B), write master, m, v (12 B) and the
+// bf16 weights (2 B) per parameter.
+inline constexpr double kAdamBytesPerParam = 30;
+// Unfused gradient accumulation: read the bf16 gradient and the fp32 main grad, write it back.
+inline constexpr double kGradAccumBytesPerParam = 10;
+// Host-side cost of one kernel launch that the GPU cannot hide (small kernels back to back).
+inline constexpr double kLaunchSeconds = 4e-6;
+
 struct StepEstimate
 {
-    double computeSeconds = 0;   // GEMMs of all micro-batches, recompute included
+    double computeSeconds = 0;   // GEMMs and element-wise kernels of all micro-batches, recompute included
+    double gemmSeconds = 0;      // of which GEMMs
+    double elementwiseSeconds = 0; // of which element-wise (memory-bound) kernels
     double recomputeSeconds = 0;
-    double bubbleSeconds = 0;    // (pp-1) stage times
+    double bubbleSeconds = 0;    // (pp-1)/vpp micro-batch stage times
+    double optimizerSeconds = 0; // the optimizer step (memory-bound)
+    double gradAccumulationSeconds = 0; // unfused fp32 gradient accumulation, all micro-batches
     double commSeconds = 0;      // all communication
     double exposedCommSeconds = 0;
     double stepSeconds = 0;
@@ -38,12 +51,27 @@ struct StepEstimate
     double mfu = 0;              // against peak
     double mfuMaxAchievable = 0; // against the vendor's max-achievable figure
     double hfu = 0;
-    double defaultEfficiency = 0;
+    double defaultEfficiency = 0; // 0: GEMM efficiency by shape
     bool measuredGemm = false;
+    double stageLayers = 0;       // layers on the busiest pipeline stage
     TrainingMemory memory;
+    double memoryCapacity = 0;    // bytes of the device (0: unknown)
+    double memoryHeadroom = kMemoryHeadroom;
+    // Fits when the total stays under capacity x (1 - headroom); unknown capacity counts as fitting.
+    bool fitsMemory() const { return model::fitsMemory(memory.total(), memoryCapacity, memoryHeadroom); }
     std::array<CommOp, 12> comm{};
     int commCount = 0;
 };
+
+// Bytes the element-wise kernels of one layer move in one micro-batch's forward pass on one GPU,
+// split into the attention-score part (softmax/dropout over s x s, 0 with flash attention) and
+// the rest. Backward moves about twice as much.
+struct ElementwiseBytes
+{
+    double scores = 0, other = 0;
+    double total() const { return scores + other; }
+};
+ElementwiseBytes elementwiseBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, LayerKind kind);
 
 StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const FlopCounts& fwd,
                           const ParallelConfig& p, const DeviceRates& rates, const GemmTiming& timing,

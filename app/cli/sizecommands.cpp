@@ -18,6 +18,7 @@
 #include "model/sizingrules.h"
 #include "model/storecalibration.h"
 #include "model/trainingstep.h"
+#include "model/validation.h"
 #include "store/workspace.h"
 #include "texttable.h"
 #include "units/units.h"
@@ -40,6 +41,26 @@ std::string flopsCount(double v) // FLOPs (not per second)
     return b;
 }
 
+std::string fitText(const StepEstimate& step)
+{
+    if (step.memoryCapacity <= 0)
+        return " (device capacity unknown)";
+    char b[160];
+    std::snprintf(b, sizeof b, " of %s: %s (%.0f %% headroom kept)", units::formatMemoryGB(step.memoryCapacity).c_str(),
+                  step.fitsMemory() ? "fits" : "DOES NOT FIT", step.memoryHeadroom * 100);
+    return b;
+}
+
+std::string bandText()
+{
+    const auto& band = modelErrorBand();
+    if (band.rows == 0)
+        return {};
+    char b[160];
+    std::snprintf(b, sizeof b, "median %.0f %%, max %.0f %% (%d runs)", band.median * 100, band.max * 100, band.rows);
+    return b;
+}
+
 void addSizeCommand(CLI::App& app, CliContext& ctx)
 {
     auto* cmd = app.add_subcommand("size", "Parameters, FLOPs, memory, step time and sizing rules of a model");
@@ -55,9 +76,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const auto r = resolveDevice(*d, a->dtype);
         const auto coll = collectivesFor(*a, r, ctx);
         const auto measured = measuredGemmsFor(*a, ctx);
-        GemmTiming timing;
-        timing.defaultEfficiency = a->efficiency;
-        timing.measured = measured.empty() ? nullptr : &measured;
+        const GemmTiming timing = gemmTimingFor(*a, measured);
         InferenceOptions inference;
         inference.batch = a->decodeBatch;
         inference.contextTokens = a->context;
@@ -83,7 +102,15 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                                     {"training_model", tf.model}, {"training_hardware", tf.hardware}};
             j["memory_per_gpu_bytes"] = {{"weights", step.memory.weights}, {"gradients", step.memory.gradients},
                                          {"optimizer", step.memory.optimizer},
-                                         {"activations", step.memory.activations}, {"total", step.memory.total()}};
+                                         {"activations", step.memory.activations}, {"total", step.memory.total()},
+                                         {"capacity", step.memoryCapacity}, {"headroom", step.memoryHeadroom},
+                                         {"fits", step.fitsMemory()}};
+            const auto& band = modelErrorBand();
+            j["device"] = {{"peak_tflops", r.peakFlops / 1e12}, {"max_achievable_tflops", r.maxAchievableFlops / 1e12},
+                           {"max_achievable_source", r.maxAchievableSource},
+                           {"nic_gbs_per_gpu", r.nicBytesPerSec / 1e9}, {"nic_source", r.nicSource},
+                           {"scale_up_gpus", r.gpusPerNode}};
+            j["expected_error"] = {{"median", band.median}, {"max", band.max}, {"validation_rows", band.rows}};
             nlohmann::json comm = nlohmann::json::array();
             for (int i = 0; i < step.commCount; ++i) {
                 const auto& o = step.comm[i];
@@ -92,11 +119,14 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                                 {"measured", o.measured}});
             }
             j["step"] = {{"compute_s", step.computeSeconds}, {"recompute_s", step.recomputeSeconds},
-                         {"bubble_s", step.bubbleSeconds}, {"comm_s", step.commSeconds},
+                         {"bubble_s", step.bubbleSeconds}, {"optimizer_s", step.optimizerSeconds}, {"comm_s", step.commSeconds},
                          {"exposed_comm_s", step.exposedCommSeconds}, {"step_s", step.stepSeconds},
                          {"tokens_per_s", step.tokensPerSecond}, {"tflops_per_gpu", step.modelTflopsPerGpu},
                          {"mfu", step.mfu}, {"mfu_max_achievable", step.mfuMaxAchievable}, {"hfu", step.hfu},
-                         {"gemm_efficiency_default", step.defaultEfficiency}, {"comm", comm}};
+                         {"gemm_s", step.gemmSeconds}, {"elementwise_s", step.elementwiseSeconds},
+                         {"stage_layers", step.stageLayers},
+                         {"gemm_efficiency_default", step.defaultEfficiency},
+                         {"gemm_efficiency_origin", toString(efficiencyOrigin(timing))}, {"comm", comm}};
             j["inference"] = {{"prefill_s", prefill}, {"decode_s_per_token", dec.secondsPerToken},
                               {"decode_memory_bound", dec.memoryBound()}, {"distinct_experts", dec.distinctExperts}};
             nlohmann::json rules = nlohmann::json::array();
@@ -140,26 +170,39 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"optimizer per GPU", units::formatBytes(step.memory.optimizer)});
         st.addRow({"activations per GPU", units::formatBytes(step.memory.activations)});
         // In decimal GB like the device's capacity (and the GUI), with the fit spelled out.
-        const std::string noFit = memoryFitProblem(step.memory.total(), r.hbmCapacityBytes);
-        st.addRow({"memory per GPU", units::formatMemoryGB(step.memory.total()) + " (" + units::formatBytes(step.memory.total())
-                                         + ")" + (noFit.empty() ? "" : ", " + noFit)});
-        st.addRow({"GEMM compute", units::formatTime(step.computeSeconds * 1e6)});
+        st.addRow({"memory per GPU", units::formatMemoryGB(step.memory.total()) + " (" + units::formatBytes(step.memory.total()) + ")"
+                                         + fitText(step)});
+        st.addRow({"compute (GEMMs + element-wise)", units::formatTime(step.computeSeconds * 1e6)});
+        st.addRow({"  of which GEMMs", units::formatTime(step.gemmSeconds * 1e6)});
+        st.addRow({"  of which element-wise kernels", units::formatTime(step.elementwiseSeconds * 1e6)});
         st.addRow({"  of which recompute", units::formatTime(step.recomputeSeconds * 1e6)});
         st.addRow({"pipeline bubble", units::formatTime(step.bubbleSeconds * 1e6)});
+        st.addRow({"optimizer step", units::formatTime(step.optimizerSeconds * 1e6)});
         st.addRow({"communication (exposed)", units::formatTime(step.commSeconds * 1e6) + " ("
                                                   + units::formatTime(step.exposedCommSeconds * 1e6) + ")"});
         st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6)});
+        if (const auto band = bandText(); !band.empty())
+            st.addRow({"  expected error (ridgeline-cli validate)", band});
         st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s"});
         st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12)});
         st.addRow({"MFU (peak / max achievable)", pct(step.mfu) + " / " + pct(step.mfuMaxAchievable)});
         st.addRow({"HFU", pct(step.hfu)});
-        st.addRow({"GEMM efficiency (default, unmeasured shapes)", pct(step.defaultEfficiency)});
+        st.addRow({"GEMM efficiency", efficiencyOrigin(timing) == GemmEfficiencyOrigin::Flat
+                                            ? "flat " + pct(step.defaultEfficiency) + " (--efficiency)"
+                                            : efficiencyOrigin(timing) == GemmEfficiencyOrigin::Measured
+                                                  ? std::string("measured (--gemm-session ") + std::to_string(a->gemmSession) + ")"
+                                                  : std::string("by shape, capped at max achievable")});
+        st.addRow({"max achievable (GEMM cap) [1]", units::formatFlops(r.maxAchievableFlops)});
+        st.addRow({"scale-out per GPU [2]", r.nicBytesPerSec > 0 ? units::formatBandwidth(r.nicBytesPerSec / 1e9)
+                                                                 : std::string("none (set --nic-gbs)")});
         st.addRow({"prefill of " + std::to_string(inf.promptTokens) + " tokens, batch " + std::to_string(inf.batch),
                    units::formatTime(prefill * 1e6)});
         st.addRow({"decode per token, batch " + std::to_string(inf.batch),
                    units::formatTime(dec.secondsPerToken * 1e6) + (dec.memoryBound() ? " (memory-bound)" : " (compute-bound)")});
         st.print(std::cout);
-        std::cout << '\n';
+        std::cout << "[1] " << r.maxAchievableSource << "\n[2] "
+                  << (r.nicSource.empty() ? std::string("no scale-out figure: cross-node collectives cost 0") : r.nicSource)
+                  << "\n\n";
         TextTable ct({"communication", "op", "size", "ranks", "calls/step", "time/call", "total", "source"});
         for (int i = 0; i < step.commCount; ++i) {
             const auto& o = step.comm[i];
@@ -248,9 +291,8 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
                     : s->hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
         if (spec.hold == SweepHold::None)
             spec.expertWidths = parseSweepValues(s->widths, "--widths");
-        spec.timing.defaultEfficiency = a->efficiency;
         const auto gemms = measuredGemmsFor(*a, ctx);
-        spec.timing.measured = gemms.empty() ? nullptr : &gemms;
+        spec.timing = gemmTimingFor(*a, gemms);
         spec.decode.batch = a->decodeBatch;
         spec.decode.contextTokens = a->context;
         spec.decode.tp = spec.parallel.tp;

@@ -25,7 +25,7 @@ void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
     cmd->add_option("--link-gbs", d.linkGBs, "Intra-node bandwidth per GPU, GB/s");
     cmd->add_option("--nic-gbs", d.nicGBs, "Scale-out bandwidth per GPU, GB/s");
     cmd->add_option_function<int>(
-           "--gpus-per-node", [&d](const int& n) { d.gpusPerNode = n, d.gpusPerNodeSet = true; }, "GPUs per node (default 8)");
+           "--gpus-per-node", [&d](const int& n) { d.gpusPerNode = n, d.gpusPerNodeSet = true; }, "GPUs per node = scale-up domain (default: the profile's, else 8)");
 }
 
 DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
@@ -49,8 +49,10 @@ DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
         hw.intraNodeLinkGBs = {d.linkGBs, "command line"};
     if (d.nicGBs > 0)
         hw.nicGBsPerGpu = {d.nicGBs, "command line"};
-    if (d.gpusPerNode > 0 && (d.hardware.empty() || d.gpusPerNodeSet))
+    if (d.gpusPerNode > 0 && (d.hardware.empty() || d.gpusPerNodeSet)) {
         hw.gpusPerNode = d.gpusPerNode;
+        hw.scaleUpGpus = {double(d.gpusPerNode), "command line"};
+    }
     return deviceRates(hw, dtype);
 }
 
@@ -66,9 +68,21 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
         ->check(CLI::IsMember({"none", "selective", "full"}));
     cmd->add_flag("--sp", a.sp, "Sequence parallelism with TP");
     cmd->add_flag("--no-flash", a.noFlash, "Keep the s² attention activations (no flash attention)");
-    cmd->add_option("--overlap", a.overlap, "Fraction of communication hidden behind compute")->capture_default_str()
+    cmd->add_option("--overlap", a.overlap,
+                    "Fraction of all communication hidden behind compute (default: DP behind the backward, TP and "
+                    "the rest exposed)")
         ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--efficiency", a.efficiency, "GEMM efficiency when none is measured")->capture_default_str()
+    cmd->add_option("--dp-overlap", a.dpOverlap,
+                    "Fraction of DP gradient/parameter traffic hidden (default: hidden behind the last "
+                    "micro-batch's backward, as --overlap-grad-reduce)")
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--tp-overlap", a.tpOverlap, "Fraction of TP collectives hidden (TP comm overlap)")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--first-stage-layers", a.firstStageLayers, "Layers on the first pipeline stage (uneven PP)");
+    cmd->add_option("--last-stage-layers", a.lastStageLayers, "Layers on the last pipeline stage (uneven PP)");
+    cmd->add_flag("--dropout", a.dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
+    cmd->add_option("--efficiency", a.efficiency,
+                    "Flat GEMM efficiency for unmeasured shapes (default: by shape, capped at max-achievable)")
         ->check(CLI::Range(0.01, 1.0));
     cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs")->capture_default_str();
     cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
@@ -101,6 +115,11 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
     p.sequenceParallel = a.sp;
     p.flashAttention = !a.noFlash;
     p.overlap = a.overlap;
+    p.dpOverlap = a.dpOverlap;
+    p.tpOverlap = a.tpOverlap;
+    p.firstStageLayers = a.firstStageLayers;
+    p.lastStageLayers = a.lastStageLayers;
+    p.dropout = a.dropout;
     p.dtype = a.dtype;
     return parallelLayout(c, a.parallel, p);
 }
@@ -130,5 +149,16 @@ MeasuredGemmEfficiency measuredGemmsFor(const StepArgs& a, const CliContext& ctx
         throw std::runtime_error("session " + std::to_string(a.gemmSession) +
                                  " has no GEMM points with an efficiency (run ridgeline-bench gemm)");
     return measured;
+}
+} // namespace rl::cli
+
+namespace rl::cli {
+model::GemmTiming gemmTimingFor(const StepArgs& a, const model::MeasuredGemmEfficiency& measured)
+{
+    model::GemmTiming t;
+    t.defaultEfficiency = a.efficiency;
+    t.measured = measured.empty() ? nullptr : &measured;
+    t.elemBytes = a.dtype == "fp8" || a.dtype == "int8" ? 1 : a.dtype == "fp32" || a.dtype == "tf32" ? 4 : 2;
+    return t;
 }
 } // namespace rl::cli

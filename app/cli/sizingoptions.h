@@ -12,6 +12,7 @@
 #include "model/collectivetimesource.h"
 #include "model/devicerates.h"
 #include "model/gemmefficiencysource.h"
+#include "model/gemmlist.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 
@@ -35,8 +36,9 @@ struct StepArgs
     std::string parallel = "dp=8";
     int microBatch = 1, microBatches = 0, seq = 4096, zero = 1;
     std::string recompute = "none";
-    bool sp = false, noFlash = false, calibrate = false;
-    double overlap = 0, efficiency = 0.7;
+    bool sp = false, noFlash = false, calibrate = false, dropout = false;
+    double overlap = -1, dpOverlap = -1, tpOverlap = 0, efficiency = 0;
+    int firstStageLayers = 0, lastStageLayers = 0;
     std::string dtype = "bf16";
     int decodeBatch = 1, context = 4096;
     std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
@@ -64,4 +66,7 @@ Collectives collectivesFor(const StepArgs& a, const model::DeviceRates& r, const
 // The measured GEMM efficiencies of --gemm-session (empty without one); throws when the session has
 // no GEMM points with an efficiency.
 model::MeasuredGemmEfficiency measuredGemmsFor(const StepArgs& a, const CliContext& ctx);
+// GEMM timing of the options: measured session, else --efficiency (flat), else by shape; FP8
+// GEMMs move 1-byte operands.
+model::GemmTiming gemmTimingFor(const StepArgs& a, const model::MeasuredGemmEfficiency& measured);
 } // namespace rl::cli

@@ -81,9 +81,7 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
         const auto r = resolveDevice(device, a->dtype);
         const auto coll = collectivesFor(*a, r, ctx);
         const auto gemms = measuredGemmsFor(*a, ctx);
-        GemmTiming timing;
-        timing.defaultEfficiency = a->efficiency;
-        timing.measured = gemms.empty() ? nullptr : &gemms;
+        const GemmTiming timing = gemmTimingFor(*a, gemms);
         const auto report = evaluateSizing(c, p, r, timing, coll.source(), InferenceOptions{});
         const auto cmp = comparePrediction(report, measured);
         if (ctx.json) {

@@ -379,10 +379,37 @@ TEST(Cli, SizeTimesGemmsWithAMeasuredSweepWhenGiven)
     const double a = json::parse(plain.out)["step"]["compute_s"].get<double>();
     const double b = json::parse(measured.out)["step"]["compute_s"].get<double>();
     EXPECT_GT(a, 0);
-    EXPECT_NE(a, b) << "the measured efficiencies (a CPU's, far from the default 70 %) must change the GEMM time";
+    EXPECT_NE(a, b) << "the measured efficiencies (a CPU's, far from the by-shape default) must change the GEMM time";
     auto bad = test::runToEnd(cli(db, {"size", "llama-3-8b", "--hardware", "mi300x", "--gemm-session", "99"}));
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_NE(bad.err.find("session 99"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, ValidatePrintsEveryPublishedRunAndTheErrorBand)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    auto run = test::runToEnd(cli(db, {"validate"}, true));
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const auto j = json::parse(run.out);
+    ASSERT_EQ(j["rows"].size(), 18u);
+    EXPECT_EQ(j["refused"], 0);
+    EXPECT_EQ(j["above_max_achievable"], 0);
+    for (const auto& r : j["rows"]) {
+        EXPECT_GT(r["predicted_step_s"].get<double>(), 0) << r["id"];
+        EXPECT_NEAR(r["error"].get<double>(), r["predicted_step_s"].get<double>() / r["measured_step_s"].get<double>() - 1,
+                    1e-12);
+    }
+    EXPECT_LE(j["median_abs_error"].get<double>(), j["max_abs_error"].get<double>());
+    // `size` states the same band next to its prediction, and whether the step fits.
+    auto size = test::runToEnd(cli(db, {"size", "mixtral-8x7b", "--hardware", "mi300x", "--parallel", "dp=8,ep=8"}, true));
+    ASSERT_EQ(size.exitCode, 0) << size.err;
+    const auto s = json::parse(size.out);
+    EXPECT_DOUBLE_EQ(s["expected_error"]["median"].get<double>(), j["median_abs_error"].get<double>());
+    EXPECT_TRUE(s["memory_per_gpu_bytes"].contains("fits"));
+    EXPECT_LT(s["step"]["tflops_per_gpu"].get<double>(), 708); // AMD's max-achievable BF16 rate
+    auto text = test::runToEnd(cli(db, {"validate"}));
+    EXPECT_NE(text.out.find("median |error|"), std::string::npos) << text.out;
 }
 
 TEST(Cli, ConfigsSavedInTheWorkspaceAreUsableByName)

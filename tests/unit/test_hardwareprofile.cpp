@@ -22,7 +22,37 @@ TEST(HardwareProfile, AllShippedProfilesLoadWithSources)
         EXPECT_GT(hw.hbmBandwidthGBs.value, 0) << hw.id;
         EXPECT_GT(hw.hbmCapacityGB.value, 0) << hw.id;
         EXPECT_FALSE(hw.memoryLevels.empty()) << hw.id;
+        // Every profile: a max-achievable BF16 figure with its source, below the peak; a network.
+        ASSERT_TRUE(hw.maxAchievableTflops.count("bf16")) << hw.id;
+        for (const auto& [dtype, s] : hw.maxAchievableTflops) {
+            EXPECT_TRUE(s.source.starts_with("http")) << hw.id << " " << dtype;
+            EXPECT_LT(s.value, hw.peakTflops.at(dtype).value) << hw.id << " " << dtype;
+        }
+        EXPECT_GT(hw.nicGBsPerGpu.value, 0) << hw.id;
+        EXPECT_GT(hw.scaleUpGpus.value, 0) << hw.id;
+        EXPECT_GT(hw.nicsPerNode.value, 0) << hw.id;
+        EXPECT_TRUE(hw.nicLineRateGbps.source.starts_with("http")) << hw.id;
     }
+}
+
+TEST(HardwareProfile, MaxAchievableAbovePeakIsRejectedAndRoundTrips)
+{
+    auto j = nlohmann::json{{"id", "x"}, {"name", "X"}, {"vendor", "V"},
+                            {"peak_tflops", {{"bf16", {{"value", 100}, {"source", "https://example.com/ds.pdf"}}}}},
+                            {"max_achievable_tflops", {{"bf16", {{"value", 120}, {"source", "https://example.com/maf"}}}}},
+                            {"hbm_capacity_gb", {{"value", 80}, {"source", "https://example.com/ds.pdf"}}},
+                            {"hbm_bandwidth_gbs", {{"value", 2000}, {"source", "https://example.com/ds.pdf"}}},
+                            {"compute_units", {{"value", 100}, {"source", "https://example.com/ds.pdf"}}},
+                            {"nic_line_rate_gbps", {{"value", 200}, {"source", "https://example.com/nic"}}},
+                            {"gpus_per_nic", {{"value", 2}, {"source", "https://example.com/nic"}}}};
+    EXPECT_THROW(hardwareProfileFromJson(j, "x.json"), ProfileError);
+    j["max_achievable_tflops"]["bf16"]["value"] = 80;
+    const auto hw = hardwareProfileFromJson(j, "x.json");
+    EXPECT_DOUBLE_EQ(hw.nicGBsPerGpu.value, 12.5); // 200 Gb/s / 8 / 2 GPUs per NIC
+    const auto back = hardwareProfileFromJson(toJson(hw), "back");
+    EXPECT_DOUBLE_EQ(back.nicGBsPerGpu.value, 12.5);
+    EXPECT_DOUBLE_EQ(back.gpusPerNic.value, 2);
+    EXPECT_FALSE(toJson(hw).contains("nic_gbs_per_gpu")); // derived, not stored
 }
 
 TEST(HardwareProfile, Mi300xFigures)
@@ -31,7 +61,14 @@ TEST(HardwareProfile, Mi300xFigures)
     EXPECT_DOUBLE_EQ(hw.peakTflops.at("bf16").value, 1307.4);
     EXPECT_DOUBLE_EQ(hw.hbmBandwidthGBs.value, 5300);
     EXPECT_DOUBLE_EQ(hw.computeUnits.value, 304);
-    EXPECT_FALSE(hw.maxAchievableTflops.count("bf16")); // not transcribed: null with a note
+    // AMD's max-achievable FLOPs (ROCm blog "Measuring max-achievable FLOPs", part 2).
+    EXPECT_DOUBLE_EQ(hw.maxAchievableTflops.at("bf16").value, 708);
+    EXPECT_DOUBLE_EQ(hw.maxAchievableTflops.at("fp16").value, 654);
+    EXPECT_DOUBLE_EQ(hw.maxAchievableTflops.at("fp8").value, 1273);
+    EXPECT_NE(hw.maxAchievableTflops.at("bf16").source.find("measuring-max-achievable-flops-part2"), std::string::npos);
+    // One 400 Gb/s NIC per GPU: 50 GB/s per GPU, derived; 8 GPUs per xGMI domain.
+    EXPECT_DOUBLE_EQ(hw.nicGBsPerGpu.value, 50);
+    EXPECT_DOUBLE_EQ(hw.scaleUpGpus.value, 8);
     const auto r = Roofline::fromProfile(hw);
     EXPECT_NEAR(*r.ridgePoint("bf16", "HBM3"), 1307.4e3 / 5300, 1e-9);
 }

@@ -202,7 +202,7 @@ TEST(ModelStep, CommunicationByParallelism)
     ASSERT_TRUE(find("pp send_recv"));
     EXPECT_NEAR(e.bubbleSeconds / e.computeSeconds, 3.0 / 16, 1e-12); // (p-1)/m
     EXPECT_GT(e.mfu, 0.05);
-    EXPECT_LT(e.mfu, 0.7); // never above the default GEMM efficiency
+    EXPECT_LT(e.mfu, 0.8); // never above the GEMM ceiling (no max-achievable here: 0.8 of peak)
     EXPECT_NEAR(e.tokensPerSecond * e.stepSeconds, 8.0 * 16 * 4096, 1e-3);
 
     p.sequenceParallel = true;
@@ -238,9 +238,12 @@ TEST(ModelCollectives, ProfileAndMeasuredSources)
 {
     const auto r = mi300x();
     ProfileCollectiveTime prof(r, 10, 25);
-    // all_reduce of 1 GB over 8 GPUs in a node: 2·7/8 · 1e9 B / 448 GB/s + 10 µs.
-    EXPECT_NEAR(prof.timeUs(CollectiveOp::AllReduce, 1e9, 8, false), 10 + 1.75e9 / 448e9 * 1e6, 1e-6);
-    EXPECT_NEAR(prof.timeUs(CollectiveOp::AllGather, 1e9, 16, true), 25 + 15.0 / 16 * 1e9 / 50e9 * 1e6, 1e-6);
+    // all_reduce of 1 GB over 8 GPUs in a node: 2·7/8 · 1e9 B / (0.8 x 448 GB/s) + 10 µs.
+    EXPECT_NEAR(prof.timeUs(CollectiveOp::AllReduce, 1e9, 8, false), 10 + 1.75e9 / (0.8 * 448e9) * 1e6, 1e-6);
+    // Across nodes a ring runs at 0.47 x 50 GB/s x 8 GPUs = 188 GB/s busbw (capped by 0.8 x 448).
+    EXPECT_NEAR(prof.timeUs(CollectiveOp::AllGather, 1e9, 16, true), 25 + 15.0 / 16 * 1e9 / 188e9 * 1e6, 1e-6);
+    // all_to_all across nodes goes through each GPU's own NIC.
+    EXPECT_NEAR(prof.timeUs(CollectiveOp::AllToAll, 1e9, 16, true), 25 + 15.0 / 16 * 1e9 / 50e9 * 1e6, 1e-6);
     EXPECT_EQ(prof.timeUs(CollectiveOp::AllReduce, 1e9, 1, false), 0);
     MeasuredCollectiveTime meas(&prof);
     fits::AlphaBeta ab;

@@ -124,7 +124,8 @@ TEST(VsMeasured, ParallelLayoutKeepsTheBaseAndChecksTheModel)
     EXPECT_EQ(p.tp, 2);
     EXPECT_EQ(p.microBatch, 4);
     EXPECT_EQ(p.zeroStage, 1);
-    EXPECT_THROW(parallelLayout(dense, "dp=8,pp=3", base), std::invalid_argument); // 32 layers
+    EXPECT_THROW(parallelLayout(dense, "dp=8,pp=40", base), std::invalid_argument); // 32 layers, 40 stages
+    EXPECT_NO_THROW(parallelLayout(dense, "dp=8,pp=3", base)); // uneven: the busiest stage holds 11
     EXPECT_THROW(parallelLayout(dense, "dp=x", base), std::invalid_argument);
 }
 

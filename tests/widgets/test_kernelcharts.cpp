@@ -157,16 +157,17 @@ TEST(KernelCharts, TraceKernelsPredictedGemmsAndASecondProfileJoinTheRoofline)
     EXPECT_DOUBLE_EQ(t.points[0].intensity, 2000);
     EXPECT_NE(describeScatterPoint(t, 0).find("gemm_a"), std::string::npos);
 
-    // One point per distinct GEMM of the step; compute-bound ones sit at the stated 70 % of peak.
+    // One point per distinct GEMM of the step; none above the profile's max-achievable rate (AMD's
+    // 708 TFLOP/s BF16), the large ones close under it (efficiency by shape).
     const auto& pr = *bySource[PointSource::Predicted];
     EXPECT_EQ(pr.points.size(), model::stepGemms(config, p).size());
-    const double peakGflops = mi300x.peakTflops.at("bf16").value * 1e3;
+    const double ceilingGflops = mi300x.maxAchievableTflops.at("bf16").value * 1e3;
     int atRoof = 0;
     for (const auto& pt : pr.points) {
-        EXPECT_LE(pt.gflops, 0.7 * peakGflops * (1 + 1e-9));
+        EXPECT_LE(pt.gflops, ceilingGflops * (1 + 1e-9));
         const double m = double(pt.m), n = double(pt.n), k = double(pt.k);
         EXPECT_NEAR(pt.intensity, 2 * m * n * k / (2 * (m * k + k * n + m * n)), 1e-6 * pt.intensity);
-        atRoof += std::abs(pt.gflops - 0.7 * peakGflops) < 1e-6 * peakGflops;
+        atRoof += pt.gflops > 0.9 * ceilingGflops;
     }
     EXPECT_GT(atRoof, 0);
     EXPECT_EQ(pr.labels.size(), pr.points.size());

@@ -312,7 +312,7 @@ TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
     };
     QTest::mouseMove(chart.view()->viewport(), viewportPos(rows.size() - 1));
     const QString needed = QString::fromStdString(rl::units::formatMemoryGB(222.0 * (1 << 30)));
-    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed of 192 GB")))
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed, 172.8 GB usable of 192 GB")))
         << chart.hoverText().toStdString();
     EXPECT_TRUE(chart.hoverText().contains(needed + QStringLiteral(" per GPU"))) << "memory in GB, as the device";
     EXPECT_FALSE(chart.hoverText().contains(QStringLiteral("GiB"))) << chart.hoverText().toStdString();

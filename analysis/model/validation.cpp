@@ -1,0 +1,207 @@
+#include "model/validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "io/resourcedirs.h"
+#include "model/hardwareprofileloader.h"
+#include "model/sizingreport.h"
+
+namespace rl::model {
+namespace {
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& where, const std::string& why) { throw std::runtime_error(where + ": " + why); }
+
+int intField(const json& j, const char* key, int fallback, const std::string& where)
+{
+    auto it = j.find(key);
+    if (it == j.end())
+        return fallback;
+    if (!it->is_number_integer() || it->get<long long>() < 0)
+        fail(where, std::string("field '") + key + "' must be a non-negative integer");
+    return int(it->get<long long>());
+}
+
+// Narayanan et al. 2021, eq. (3): FLOPs of one iteration with full recompute (what their
+// "achieved teraFLOP/s per GPU" counts): 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)).
+double narayananFlops(const ModelConfig& c, double batch, double seq)
+{
+    const double h = c.dModel, l = c.layers, V = c.vocab;
+    return 96 * batch * seq * l * h * h * (1 + seq / (6 * h) + V / (16 * l * h));
+}
+} // namespace
+
+std::vector<ValidationRun> loadValidationRuns(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        fail(path, "cannot open");
+    const json root = json::parse(in, nullptr, false);
+    if (root.is_discarded() || !root.is_object() || !root.contains("runs") || !root["runs"].is_array())
+        fail(path, "expected an object with a \"runs\" array");
+    std::vector<ValidationRun> out;
+    int i = 0;
+    for (const auto& j : root["runs"]) {
+        const std::string where = path + ": runs[" + std::to_string(i++) + "]";
+        ValidationRun r;
+        r.id = j.value("id", std::string{});
+        r.source = j.value("source", std::string{});
+        r.hardware = j.value("hardware", std::string{});
+        r.dtype = j.value("dtype", std::string("bf16"));
+        r.set = j.value("set", std::string("table"));
+        if (r.id.empty() || r.source.size() < 20 || r.hardware.empty())
+            fail(where, "needs id, hardware and a source (paper, table, row)");
+        if (!j.contains("model") || !j["model"].is_object())
+            fail(where, "needs a model");
+        json m = j["model"];
+        m["ridgeline_model"] = 1;
+        r.model = fromJson(m, where + ".model");
+        r.model.name = r.id;
+        ParallelConfig& p = r.parallel;
+        p.tp = std::max(1, intField(j, "tp", 1, where));
+        p.pp = std::max(1, intField(j, "pp", 1, where));
+        p.dp = std::max(1, intField(j, "dp", 1, where));
+        p.cp = std::max(1, intField(j, "cp", 1, where));
+        p.ep = std::max(1, intField(j, "ep", 1, where));
+        p.etp = intField(j, "etp", 0, where);
+        p.vpp = std::max(1, intField(j, "vpp", 1, where));
+        p.firstStageLayers = intField(j, "first_stage_layers", 0, where);
+        p.lastStageLayers = intField(j, "last_stage_layers", 0, where);
+        p.microBatch = std::max(1, intField(j, "micro_batch", 1, where));
+        p.seqLen = intField(j, "seq", 2048, where);
+        p.zeroStage = intField(j, "zero", 0, where);
+        r.globalBatch = intField(j, "global_batch", 0, where);
+        if (r.globalBatch <= 0 || r.globalBatch % (p.dp * p.microBatch) != 0)
+            fail(where, "global_batch must be a positive multiple of dp x micro_batch");
+        p.microBatches = r.globalBatch / (p.dp * p.microBatch);
+        const std::string rc = j.value("recompute", std::string("none"));
+        p.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
+        p.sequenceParallel = j.value("sp", false);
+        p.flashAttention = j.value("flash", true);
+        p.dropout = j.value("dropout", false);
+        p.gradAccumulationFusion = j.value("grad_accumulation_fusion", true);
+        if (j.contains("dp_overlap") && j["dp_overlap"].is_number())
+            p.dpOverlap = j["dp_overlap"].get<double>();
+        if (j.contains("tp_overlap") && j["tp_overlap"].is_number())
+            p.tpOverlap = j["tp_overlap"].get<double>();
+        p.dtype = r.dtype;
+        const json& meas = j.value("measured", json::object());
+        if (meas.contains("step_seconds") && meas["step_seconds"].is_number()) {
+            r.measuredStepSeconds = meas["step_seconds"].get<double>();
+            r.measuredHow = "step time";
+        } else if (meas.contains("tflops_per_gpu") && meas["tflops_per_gpu"].is_number()) {
+            const double rate = meas["tflops_per_gpu"].get<double>() * 1e12 * p.worldSize();
+            const std::string formula = meas.value("flops", std::string("narayanan21"));
+            if (formula == "narayanan21") {
+                r.measuredStepSeconds = narayananFlops(r.model, r.globalBatch, p.seqLen) / rate;
+                r.measuredHow = "published TFLOP/s per GPU x GPUs over the paper's FLOPs per iteration (eq. 3)";
+            } else if (formula == "6nd_attention") {
+                // Model FLOPs as our own count (forward x 3, causal attention): MFU-style tables.
+                const auto fwd = forwardFlopsPerToken(r.model, {p.seqLen, true});
+                r.measuredStepSeconds = 3 * fwd.forward() * double(r.globalBatch) * p.seqLen / rate;
+                r.measuredHow = "published model TFLOP/s per GPU over the model FLOPs of the step";
+            } else {
+                fail(where, "unknown measured.flops '" + formula + "'");
+            }
+        } else if (meas.contains("tokens_per_second_per_gpu") && meas["tokens_per_second_per_gpu"].is_number()) {
+            r.measuredStepSeconds = double(r.globalBatch) * p.seqLen /
+                                    (meas["tokens_per_second_per_gpu"].get<double>() * p.worldSize());
+            r.measuredHow = "global batch x sequence over published tokens/s per GPU x GPUs";
+        }
+        if (!(r.measuredStepSeconds > 0))
+            fail(where, "needs measured.step_seconds, tflops_per_gpu or tokens_per_second_per_gpu");
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::string validationTablePath()
+{
+    return (io::findResourceDir("validation") / "published_runs.json").string();
+}
+
+std::string holdoutTablePath()
+{
+    return (io::findResourceDir("validation") / "holdout_runs.json").string();
+}
+
+ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
+{
+    ValidationSummary s;
+    std::vector<double> abs;
+    double signedSum = 0;
+    for (const auto& run : runs) {
+        ValidationRow row;
+        row.run = run;
+        try {
+            const auto hw = loadHardwareProfile((std::filesystem::path(hardwareProfileDir()) / (run.hardware + ".json")).string());
+            const auto rates = deviceRates(hw, run.dtype);
+            ProfileCollectiveTime coll(rates);
+            GemmTiming timing;
+            timing.elemBytes = run.dtype == "fp8" ? 1 : 2;
+            const auto rep = evaluateSizing(run.model, run.parallel, rates, timing, coll, InferenceOptions{});
+            row.predictedStepSeconds = rep.step.stepSeconds;
+            row.error = row.predictedStepSeconds / run.measuredStepSeconds - 1;
+            // The hardware rate the prediction implies (recompute included), against the ceiling.
+            row.predictedTflopsPerGpu = rep.step.hfu * rates.peakFlops / 1e12;
+            row.maxAchievableTflops = rates.maxAchievableFlops / 1e12;
+            row.aboveMaxAchievable = row.predictedTflopsPerGpu > row.maxAchievableTflops * (1 + 1e-9);
+            row.memoryBytes = rep.step.memory.total();
+            row.memoryCapacity = rep.step.memoryCapacity;
+            row.fitsMemory = rep.step.fitsMemory();
+            row.gemmSeconds = rep.step.gemmSeconds;
+            row.elementwiseSeconds = rep.step.elementwiseSeconds;
+            row.recomputeSeconds = rep.step.recomputeSeconds;
+            row.bubbleSeconds = rep.step.bubbleSeconds;
+            row.exposedCommSeconds = rep.step.exposedCommSeconds;
+            row.commSeconds = rep.step.commSeconds;
+            row.optimizerSeconds = rep.step.optimizerSeconds;
+        } catch (const std::exception& e) {
+            row.refused = true;
+            row.why = e.what();
+        }
+        if (row.refused) {
+            ++s.refused;
+        } else {
+            const double a = std::abs(row.error);
+            abs.push_back(a);
+            signedSum += row.error;
+            if (a > s.maxAbsError) {
+                s.maxAbsError = a;
+                s.worstRow = run.id;
+            }
+            s.aboveMaxAchievable += row.aboveMaxAchievable;
+        }
+        s.rows.push_back(std::move(row));
+    }
+    if (!abs.empty()) {
+        std::sort(abs.begin(), abs.end());
+        const std::size_t n = abs.size();
+        s.medianAbsError = n % 2 ? abs[n / 2] : (abs[n / 2 - 1] + abs[n / 2]) / 2;
+        s.meanSignedError = signedSum / double(n);
+    }
+    return s;
+}
+
+const ErrorBand& modelErrorBand()
+{
+    static const ErrorBand band = [] {
+        ErrorBand b;
+        try {
+            const auto s = runValidation(loadValidationRuns(validationTablePath()));
+            b.median = s.medianAbsError;
+            b.max = s.maxAbsError;
+            b.rows = int(s.rows.size()) - s.refused;
+        } catch (const std::exception&) {
+        }
+        return b;
+    }();
+    return band;
+}
+} // namespace rl::model

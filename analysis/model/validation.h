@@ -1,0 +1,83 @@
+#pragma once
+// The sizing model against published, measured training runs: a bundled table
+// (resources/validation/published_runs.json, every row with its paper, table and row) is run
+// through the same model `ridgeline-cli size` uses, uncalibrated, and compared step time by step
+// time. The summary (median and maximum absolute error) is also the model's stated error band.
+#include <string>
+#include <vector>
+
+#include "model/modelconfig.h"
+#include "model/parallelconfig.h"
+
+namespace rl::model {
+
+// The error the model reaches on the bundled table, uncalibrated, rounded up (asserted by the
+// tests): median 13.7 %, max 21.9 %, every row predicted too fast (the 2021-22 Megatron runs, e.g.
+// in the pytorch:20.12 / CUDA 11.1 container, ran their GEMMs below today's measured max-achievable
+// rates). The target is 10 % / 25 %.
+inline constexpr double kValidationMedianBound = 0.14;
+inline constexpr double kValidationMaxBound = 0.22;
+// On the holdout runs (NeMo 24.12, H100 FP8), not used while building the model: 11.4 % / 19.6 %.
+inline constexpr double kHoldoutMedianBound = 0.12;
+inline constexpr double kHoldoutMaxBound = 0.20;
+
+struct ValidationRun
+{
+    std::string id;        // "narayanan21-t1-1.7B"
+    std::string source;    // paper, table, row (and where the configuration details come from)
+    std::string hardware;  // shipped profile id
+    std::string dtype = "bf16";
+    ModelConfig model;
+    ParallelConfig parallel;
+    int globalBatch = 0;
+    double measuredStepSeconds = 0;
+    std::string measuredHow; // "step time" or how it was derived from the published rate
+    std::string set;         // "calibration" rows tune nothing; "holdout" rows are kept apart in reports
+};
+
+struct ValidationRow
+{
+    ValidationRun run;
+    bool refused = false;
+    std::string why;             // when refused
+    double predictedStepSeconds = 0;
+    double error = 0;            // predicted / measured - 1
+    double predictedTflopsPerGpu = 0;
+    double maxAchievableTflops = 0;
+    bool aboveMaxAchievable = false;
+    double memoryBytes = 0, memoryCapacity = 0;
+    bool fitsMemory = true;
+    // Where the predicted step goes (seconds).
+    double gemmSeconds = 0, elementwiseSeconds = 0, recomputeSeconds = 0, bubbleSeconds = 0, exposedCommSeconds = 0,
+           commSeconds = 0, optimizerSeconds = 0;
+};
+
+struct ValidationSummary
+{
+    std::vector<ValidationRow> rows;
+    int refused = 0;
+    int aboveMaxAchievable = 0;
+    double medianAbsError = 0; // over rows not refused
+    double maxAbsError = 0;
+    double meanSignedError = 0;
+    std::string worstRow;
+};
+
+// Throws std::runtime_error naming the file and row on a malformed table.
+std::vector<ValidationRun> loadValidationRuns(const std::string& path);
+// The shipped table: <resources>/validation/published_runs.json; the holdout runs beside it.
+std::string validationTablePath();
+std::string holdoutTablePath();
+// Runs every row against the shipped hardware profiles (not the user's copies, so the figures
+// are reproducible), GEMM efficiency by shape, collectives from the profile.
+ValidationSummary runValidation(const std::vector<ValidationRun>& runs);
+
+// The error band the model states next to a prediction: the bundled table's median and maximum
+// absolute step-time error, computed once per process (0/0 when the table is missing).
+struct ErrorBand
+{
+    double median = 0, max = 0;
+    int rows = 0;
+};
+const ErrorBand& modelErrorBand();
+} // namespace rl::model

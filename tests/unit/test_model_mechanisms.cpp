@@ -1,0 +1,326 @@
+// The sizing model's mechanisms, each against a hand-computed case: GEMM efficiency by shape and
+// the max-achievable cap, FP8 with BF16 attention, interleaved 1F1B, uneven pipeline stages,
+// expert folding over TP x CP x DP, recompute/SP communication, element-wise traffic, DP overlap,
+// memory fit, and GPT-2 / NeoX config keys.
+#include <cmath>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "model/gemmlist.h"
+#include "model/hardwareprofileloader.h"
+#include "model/memorymodel.h"
+#include "model/sizingreport.h"
+#include "model/trainingstep.h"
+
+using namespace rl;
+using namespace rl::model;
+
+namespace {
+DeviceRates shipped(const char* id, const char* dtype = "bf16") { return deviceRates(findHardwareProfile(id), dtype); }
+
+// A Megatron GPT layer shape (the validation table's 1.7B model).
+ModelConfig gpt(int h, int a, int layers)
+{
+    ModelConfig c;
+    c.name = "gpt";
+    c.layers = layers;
+    c.dModel = h;
+    c.heads = a;
+    c.kvHeads = a;
+    c.headDim = h / a;
+    c.mlp = MlpType::Gelu;
+    c.mlpWidth = 4 * h;
+    c.vocab = 51200;
+    c.tiedEmbeddings = true;
+    c.linearBias = true;
+    c.normBias = true;
+    c.positionEmbeddings = 2048;
+    return c;
+}
+} // namespace
+
+TEST(GemmShape, EfficiencyIsCeilingTimesQuantisationTimesSmallK)
+{
+    // 4096^3 on H100 (132 SMs): 256x128 tiles -> 16 x 32 = 512 tiles in 4 waves of 132 = 0.9697;
+    // small K: (4096/4192) / (8192/8288); ceiling 794.5 / 989.4 (mamf-finder).
+    const auto e = gemmShapeEfficiency(4096, 4096, 4096, 1, 132, 794.5 / 989.4);
+    EXPECT_NEAR(e.quantization, 512.0 / 528, 1e-12);
+    EXPECT_EQ(e.tileM, 256);
+    EXPECT_NEAR(e.smallK, (4096.0 / 4192) / (8192.0 / 8288), 1e-12);
+    EXPECT_NEAR(e.efficiency(), 794.5 / 989.4 * 512.0 / 528 * (4096.0 / 4192) / (8192.0 / 8288), 1e-12);
+    // One partial wave: 2 x 2 tiles of 256x128 on 132 SMs is 4/132 busy; 64x128 tiles give 8 x 2 = 16
+    // tiles of 0.8 reuse, better.
+    const auto small = gemmShapeEfficiency(512, 256, 4096, 1, 132, 1);
+    EXPECT_EQ(small.tileM, 64);
+    EXPECT_NEAR(small.quantization, 16.0 / 132 * 0.8, 1e-12);
+    // A batch of independent GEMMs fills the machine: 132 of them, one tile each, is one full wave.
+    EXPECT_NEAR(gemmShapeEfficiency(256, 128, 8192, 132, 132, 1).quantization, 1.0, 1e-12);
+    // Attention-score GEMMs with K = head_dim 64 pay the prologue: 64/160 over 8192/8288.
+    EXPECT_NEAR(gemmShapeEfficiency(2048, 2048, 64, 64, 132, 1).smallK, (64.0 / 160) / (8192.0 / 8288), 1e-12);
+}
+
+TEST(GemmShape, NoGemmRunsAboveMaxAchievable)
+{
+    const auto r = shipped("mi300x");
+    EXPECT_DOUBLE_EQ(r.maxAchievableFlops, 708e12);
+    const Gemm g{"big", 8192, 8192, 8192};
+    GemmTiming flat;
+    flat.defaultEfficiency = 0.95; // 0.95 x 1307.4 = 1242 TFLOP/s asked for, 708 allowed
+    EXPECT_NEAR(gemmSeconds(g, r, flat), 2.0 * 8192 * 8192 * 8192 / 708e12, 1e-15);
+    GemmTiming byShape;
+    EXPECT_GE(gemmSeconds(g, r, byShape), 2.0 * 8192 * 8192 * 8192 / 708e12 * (1 - 1e-12));
+    // The step's rate never passes the cap either (mixtral-8x7b dp=8,ep=8 on MI300X: 828 TFLOP/s before).
+    const auto c = loadPreset("mixtral-8x7b");
+    const auto p = parallelLayout(c, "dp=8,ep=8", ParallelConfig{});
+    ProfileCollectiveTime coll(r);
+    const auto rep = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{});
+    EXPECT_LT(rep.step.hfu * r.peakFlops, 708e12);
+    EXPECT_LT(rep.step.mfuMaxAchievable, 1.0);
+    EXPECT_NE(rep.step.mfu, rep.step.mfuMaxAchievable); // two different denominators now
+}
+
+TEST(GemmShape, Fp8RecipeKeepsAttentionInBf16)
+{
+    const auto r8 = shipped("h100-sxm", "fp8");
+    EXPECT_DOUBLE_EQ(r8.maxAchievableFlops, 1402.6e12);
+    EXPECT_DOUBLE_EQ(r8.bf16MaxAchievableFlops, 794.5e12);
+    GemmTiming t;
+    t.defaultEfficiency = 1; // straight at the caps
+    t.elemBytes = 1;
+    const Gemm proj{"qkv_proj", 8192, 8192, 8192};
+    Gemm scores{"attn_qk", 8192, 8192, 8192};
+    scores.bf16Only = true;
+    EXPECT_NEAR(gemmSeconds(proj, r8, t), 2.0 * 8192 * 8192 * 8192 / 1402.6e12, 1e-15);
+    EXPECT_NEAR(gemmSeconds(scores, r8, t), 2.0 * 8192 * 8192 * 8192 / 794.5e12, 1e-15);
+    // A whole FP8 step is faster than BF16, but far from twice: attention stays BF16.
+    const auto c = loadPreset("llama-3-8b");
+    const auto p = parallelLayout(c, "dp=8", ParallelConfig{});
+    const auto r16 = shipped("h100-sxm");
+    ProfileCollectiveTime c8(r8), c16(r16);
+    GemmTiming t8;
+    t8.elemBytes = 1;
+    const auto fp8 = evaluateSizing(c, p, r8, t8, c8, InferenceOptions{}).step;
+    const auto bf16 = evaluateSizing(c, p, r16, GemmTiming{}, c16, InferenceOptions{}).step;
+    EXPECT_LT(fp8.stepSeconds, bf16.stepSeconds);
+    EXPECT_GT(fp8.stepSeconds, bf16.stepSeconds / 2); // attention, element-wise work and comm do not halve
+}
+
+TEST(Pipeline, InterleavedBubbleIsPMinusOneOverVM)
+{
+    const auto r = shipped("h100-sxm");
+    ProfileCollectiveTime coll(r);
+    const auto c = gpt(4096, 32, 32);
+    const auto params = countParams(c);
+    const auto fwd = forwardFlopsPerToken(c, {2048, true});
+    ParallelConfig p;
+    p.pp = 4;
+    p.seqLen = 2048;
+    p.microBatches = 8;
+    const auto plain = estimateStep(c, params, fwd, p, r, {}, coll);
+    p.vpp = 2;
+    const auto inter = estimateStep(c, params, fwd, p, r, {}, coll);
+    // The LM head makes the last stage the busiest; the bubble is (p-1)/(v·m) of the compute.
+    EXPECT_NEAR(plain.bubbleSeconds / plain.computeSeconds, 3.0 / 8, 1e-12);
+    EXPECT_NEAR(inter.bubbleSeconds / inter.computeSeconds, 3.0 / 16, 1e-12);
+    EXPECT_NEAR(inter.computeSeconds, plain.computeSeconds, 1e-12);
+    // Interleaving sends vpp times as many activations between stages.
+    auto calls = [](const StepEstimate& e) {
+        for (int i = 0; i < e.commCount; ++i)
+            if (std::string(e.comm[i].what) == "pp send_recv")
+                return e.comm[i].count;
+        return 0.0;
+    };
+    EXPECT_DOUBLE_EQ(calls(plain), 16);
+    EXPECT_DOUBLE_EQ(calls(inter), 32);
+}
+
+TEST(Pipeline, UnevenStagesAreAcceptedAndTheBusiestStageSetsTheTime)
+{
+    // Llama-3.1-405B: 126 layers over pp=8 (refused before): the busiest stage holds ceil(126/8) = 16.
+    auto c = loadPreset("llama-3-8b");
+    c.layers = 126;
+    ParallelConfig p = parallelLayout(c, "dp=1,tp=8,pp=8", ParallelConfig{});
+    EXPECT_DOUBLE_EQ(stageLayers(c, p), 16);
+    // Megatron's --decoder-first/last-pipeline-num-layers 15 and 15: the other 6 stages hold 16.
+    p.firstStageLayers = 15;
+    p.lastStageLayers = 15;
+    EXPECT_EQ(checkParallel(c, p), "");
+    EXPECT_DOUBLE_EQ(stageLayers(c, p), 16);
+    EXPECT_DOUBLE_EQ(firstStageLayers(c, p), 15);
+    p.firstStageLayers = 14; // leaves 97 for 6 stages
+    EXPECT_NE(checkParallel(c, p).find("do not split evenly"), std::string::npos);
+    // 32 layers over 3 stages: 11 on the busiest; over 40 stages: refused.
+    const auto l8 = loadPreset("llama-3-8b");
+    EXPECT_DOUBLE_EQ(stageLayers(l8, parallelLayout(l8, "pp=3", ParallelConfig{})), 11);
+    EXPECT_THROW(parallelLayout(l8, "pp=40", ParallelConfig{}), std::invalid_argument);
+}
+
+TEST(Experts, EpFoldsOverTensorContextAndDataRanks)
+{
+    const auto c = loadPreset("deepseek-v3");
+    // ep=32 over dp=16 was refused; with tp=8 the 128 ranks of a stage regroup as etp=1 x ep=32 x 4.
+    ParallelConfig p = parallelLayout(c, "dp=16,tp=8,ep=32,etp=1", ParallelConfig{});
+    EXPECT_EQ(p.expertTensorParallel(), 1);
+    EXPECT_EQ(p.expertDataParallel(), 4);
+    EXPECT_THROW(parallelLayout(c, "dp=16,tp=8,ep=32", ParallelConfig{}), std::invalid_argument); // etp=tp=8: 256 > 128
+    EXPECT_NO_THROW(parallelLayout(c, "dp=32,tp=8,ep=32", ParallelConfig{}));
+    // With etp=1 each rank brings its T/tp sequence-parallel tokens and holds whole experts.
+    GemmSet set;
+    p.seqLen = 4096;
+    layerGemms(c, p, {true, false}, false, set);
+    const Gemm* up = nullptr;
+    for (const auto& g : set)
+        if (std::string(g.name) == "expert_gate_up")
+            up = &g;
+    ASSERT_TRUE(up);
+    EXPECT_DOUBLE_EQ(up->m, 4096.0 / 8 * 32 * 8 / 256); // T/tp · ep·k/E
+    EXPECT_DOUBLE_EQ(up->n, 2.0 * 2048);
+    EXPECT_DOUBLE_EQ(up->batch, 256 / 32);
+}
+
+TEST(Step, SelectiveRecomputeWithSpRegathersOncePerLayer)
+{
+    const auto r = shipped("a100-80gb");
+    ProfileCollectiveTime coll(r);
+    const auto c = gpt(6144, 64, 48);
+    ParallelConfig p;
+    p.tp = 8;
+    p.seqLen = 2048;
+    p.microBatch = 4;
+    p.sequenceParallel = true;
+    p.recompute = Recompute::Selective;
+    p.flashAttention = false;
+    const auto e = estimateStep(c, countParams(c), forwardFlopsPerToken(c, {2048, true}), p, r, {}, coll);
+    double ag = 0, rs = 0;
+    for (int i = 0; i < e.commCount; ++i) {
+        if (std::string(e.comm[i].what) == "tp all_gather (SP)")
+            ag = e.comm[i].count;
+        if (std::string(e.comm[i].what) == "tp reduce_scatter (SP)")
+            rs = e.comm[i].count;
+    }
+    EXPECT_DOUBLE_EQ(ag, 5 * 48.0); // 2 fwd + 2 bwd + 1 re-gather for the recomputed attention
+    EXPECT_DOUBLE_EQ(rs, 4 * 48.0);
+    EXPECT_GT(e.recomputeSeconds, 0);
+}
+
+TEST(Step, ElementwiseBytesOfAGptLayer)
+{
+    // h = 2304, s = 2048, b = 16, a = 24, t = 1, GELU 4h, dropout on, no flash, 2 LayerNorms:
+    // norms 2·2·2·T·h, residuals 2·(3·2+1)·T·h, bias-GELU (1+1)·2·T·4h, scores 16·24·2048²·(4+5).
+    const auto c = gpt(2304, 24, 24);
+    ParallelConfig p;
+    p.seqLen = 2048;
+    p.microBatch = 16;
+    p.dropout = true;
+    p.flashAttention = false;
+    const double T = 16 * 2048.0, h = 2304;
+    const auto e = elementwiseBytesPerLayer(c, p, {});
+    EXPECT_DOUBLE_EQ(e.other, 8 * T * h + 14 * T * h + 4 * T * 4 * h);
+    EXPECT_DOUBLE_EQ(e.scores, 16 * 24 * 2048.0 * 2048 * 9);
+    p.flashAttention = true;
+    EXPECT_DOUBLE_EQ(elementwiseBytesPerLayer(c, p, {}).scores, 0);
+    // SP splits the norm and residual traffic over TP; the MLP part splits with TP anyway.
+    p.tp = 4;
+    p.sequenceParallel = true;
+    EXPECT_DOUBLE_EQ(elementwiseBytesPerLayer(c, p, {}).other, (22 * T * h + 4 * T * 4 * h) / 4);
+}
+
+TEST(Step, DataParallelTrafficHidesBehindBackwardByDefault)
+{
+    const auto r = shipped("h100-sxm");
+    ProfileCollectiveTime coll(r);
+    const auto c = loadPreset("llama-3-8b");
+    ParallelConfig p = parallelLayout(c, "dp=64", ParallelConfig{});
+    p.zeroStage = 1;
+    p.microBatches = 8;
+    const auto params = countParams(c);
+    const auto fwd = forwardFlopsPerToken(c, {4096, true});
+    const auto hidden = estimateStep(c, params, fwd, p, r, {}, coll);
+    EXPECT_GT(hidden.commSeconds, 0); // 64 GPUs: 8 nodes, the H100 profile's 8 x 400 Gb/s network
+    EXPECT_DOUBLE_EQ(hidden.exposedCommSeconds, 0); // fits under one micro-batch's backward
+    p.dpOverlap = 0;
+    const auto exposed = estimateStep(c, params, fwd, p, r, {}, coll);
+    EXPECT_NEAR(exposed.exposedCommSeconds, exposed.commSeconds, 1e-12);
+    p.overlap = 0.5; // the old single knob still applies to everything
+    EXPECT_NEAR(estimateStep(c, params, fwd, p, r, {}, coll).exposedCommSeconds, exposed.commSeconds / 2, 1e-12);
+}
+
+TEST(Memory, EveryPredictionSaysWhetherItFits)
+{
+    const auto r = shipped("h100-sxm"); // 80 GB, 10 % kept free: 72 GB usable
+    ProfileCollectiveTime coll(r);
+    const auto c = loadPreset("llama-3-8b");
+    ParallelConfig p = parallelLayout(c, "dp=8", ParallelConfig{});
+    p.zeroStage = 1;
+    auto rep = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{});
+    EXPECT_DOUBLE_EQ(rep.step.memoryCapacity, 80e9);
+    EXPECT_EQ(rep.step.fitsMemory(), rep.step.memory.total() <= 72e9);
+    p.zeroStage = 0; // 16 B/param x 8.03B = 128 GB of weights and optimizer alone
+    rep = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{});
+    EXPECT_GT(rep.step.memory.total(), 128e9);
+    EXPECT_FALSE(rep.step.fitsMemory());
+    // Interleaving keeps (1 + (p-1)/(p·v)) stages' worth of activations on the first stage.
+    ParallelConfig q;
+    q.pp = 4;
+    q.microBatches = 8;
+    const double one = trainingMemory(c, countParams(c), q).activations;
+    q.vpp = 2;
+    EXPECT_NEAR(trainingMemory(c, countParams(c), q).activations / one, 1 + 3.0 / 8, 1e-12);
+}
+
+TEST(Config, Gpt2AndNeoXKeys)
+{
+    // GPT-2 small as published (openai-community/gpt2 config.json): 124.4M parameters.
+    const nlohmann::json gpt2 = {{"model_type", "gpt2"}, {"n_embd", 768},      {"n_layer", 12},
+                                 {"n_head", 12},         {"n_positions", 1024}, {"n_inner", nullptr},
+                                 {"vocab_size", 50257},  {"activation_function", "gelu_new"}};
+    const auto g = fromHuggingFace(gpt2, "gpt2.json");
+    EXPECT_EQ(g.mlp, MlpType::Gelu);
+    EXPECT_EQ(g.mlpWidth, 3072);
+    EXPECT_EQ(g.positionEmbeddings, 1024);
+    EXPECT_TRUE(g.tiedEmbeddings);
+    EXPECT_EQ(g.activation, "gelu_new");
+    EXPECT_NEAR(countParams(g).total(), 124439808, 0.5);
+    // Pythia-160M (GPT-NeoX): untied, rotary, biased, LayerNorm with bias: 162,322,944 parameters.
+    const nlohmann::json neox = {{"model_type", "gpt_neox"}, {"hidden_size", 768}, {"num_hidden_layers", 12},
+                                 {"num_attention_heads", 12}, {"intermediate_size", 3072},
+                                 {"vocab_size", 50304},       {"hidden_act", "gelu"},
+                                 {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}};
+    const auto n = fromHuggingFace(neox, "neox.json");
+    EXPECT_EQ(n.mlp, MlpType::Gelu);
+    EXPECT_EQ(n.positionEmbeddings, 0);
+    EXPECT_NEAR(countParams(n).total(), 162322944, 0.5);
+    // A "llama" with hidden_act gelu is still gated (HF's LlamaMLP always has gate_proj): GeGLU.
+    nlohmann::json llama = {{"model_type", "llama"}, {"hidden_size", 4096}, {"num_hidden_layers", 32},
+                            {"num_attention_heads", 32}, {"intermediate_size", 11008}, {"vocab_size", 32000},
+                            {"hidden_act", "gelu"}};
+    const auto l = fromHuggingFace(llama, "llama.json");
+    EXPECT_EQ(l.mlp, MlpType::SwiGlu);
+    EXPECT_EQ(l.activation, "gelu");
+    // Our own format keeps the new fields.
+    const auto back = fromJson(toJson(g), "back");
+    EXPECT_EQ(back.positionEmbeddings, 1024);
+    EXPECT_TRUE(back.linearBias);
+    EXPECT_DOUBLE_EQ(countParams(back).total(), countParams(g).total());
+}
+
+TEST(Step, UnfusedGradientAccumulationCostsTenBytesPerParameterPerMicroBatch)
+{
+    const auto r = shipped("a100-80gb");
+    ProfileCollectiveTime coll(r);
+    const auto c = gpt(4096, 32, 36);
+    ParallelConfig p;
+    p.tp = 4;
+    p.seqLen = 2048;
+    p.microBatches = 6;
+    const auto params = countParams(c);
+    const auto fwd = forwardFlopsPerToken(c, {2048, true});
+    const auto fused = estimateStep(c, params, fwd, p, r, {}, coll);
+    EXPECT_DOUBLE_EQ(fused.gradAccumulationSeconds, 0);
+    p.gradAccumulationFusion = false;
+    const auto unfused = estimateStep(c, params, fwd, p, r, {}, coll);
+    // params / tp x (2 + 4 read, 4 write) B x 6 micro-batches over 0.9 x 2039 GB/s.
+    EXPECT_NEAR(unfused.gradAccumulationSeconds, params.total() / 4 * 10 * 6 / (0.9 * 2039e9), 1e-12);
+    EXPECT_NEAR(unfused.stepSeconds - fused.stepSeconds, unfused.gradAccumulationSeconds, 1e-12);
+}
