@@ -366,9 +366,9 @@ void ConfigEditor::showReport()
         // Decimal GB as the device's capacity is quoted, binary in brackets as the parts below.
         {tr("Memory per GPU"), qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) +
                                    QStringLiteral(")") +
-                                   (mem > m_hbmBytes && m_hbmBytes > 0
-                                        ? QStringLiteral(" — ") + qs(model::memoryFitProblem(mem, m_hbmBytes))
-                                        : QString())},
+                                   (model::fitsMemory(mem, m_hbmBytes)
+                                        ? QString()
+                                        : QStringLiteral(" — ") + qs(model::memoryFitProblem(mem, m_hbmBytes)))},
         {tr("  weights / grads / optimizer / activations"),
          qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
