@@ -1,0 +1,126 @@
+#include "storage/fiocompare.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "collectives/launchcommand.h"
+#include "importers/fiojson.h"
+#include "storage/iophase.h"
+#include "units/units.h"
+
+namespace rl::storage {
+namespace {
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Runs fio for one direction and returns its bandwidth in GB/s; throws with fio's output on failure.
+double runFio(const FioCompareSpec& s, const std::string& path, const char* rw)
+{
+    std::vector<std::string> argv{s.fio, "--name=ridgeline-compare", "--filename=" + path, std::string("--rw=") + rw,
+                                  "--bs=" + std::to_string(s.blockBytes), "--size=" + std::to_string(s.fileBytes),
+                                  "--ioengine=psync", std::string("--direct=") + (s.direct ? "1" : "0"),
+                                  "--output-format=json"};
+    if (!s.direct && std::string_view(rw) == "write")
+        argv.push_back("--end_fsync=1"); // like our --fsync: the data is on the device when the clock stops
+    if (std::string_view(rw) == "read")
+        argv.push_back("--invalidate=1"); // drop the file's pages first, as our reads do
+    const std::string cmd = displayCommand(argv) + " 2>&1";
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    if (!pipe)
+        throw std::runtime_error("cannot run " + s.fio);
+    std::string out;
+    std::array<char, 4096> buf;
+    while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe))
+        out.append(buf.data(), n);
+    const int rc = ::pclose(pipe);
+    const auto brace = out.find('{');
+    const auto doc = brace == std::string::npos ? nlohmann::json()
+                                                : nlohmann::json::parse(out.substr(brace), nullptr, false);
+    if (rc != 0 || !doc.is_object())
+        throw std::runtime_error(s.fio + " failed (" + cmd + "):\n" + out.substr(0, 2000));
+    const auto points = fioStoragePoints(doc);
+    for (const auto& p : points)
+        if (p.op == rw)
+            return p.aggregateGBs;
+    throw std::runtime_error("fio reported no " + std::string(rw) + " bandwidth");
+}
+} // namespace
+
+FioComparison compareWithFio(const FioCompareSpec& s)
+{
+    FioComparison c;
+    const std::string base = (s.dir.empty() ? std::string(".") : s.dir) + "/ridgeline-compare." + std::to_string(getpid());
+    ScratchFiles files;
+    const std::string fioPath = base + ".fio", oursPath = base + ".ours";
+    files.add(fioPath);
+    files.add(oursPath);
+    std::vector<double> fw, fr, ow, orr;
+    std::ostringstream report;
+    try {
+        IoRange r;
+        r.path = oursPath;
+        r.bytes = s.fileBytes;
+        r.blockBytes = s.blockBytes;
+        r.direct = s.direct;
+        r.fsync = !s.direct;
+        if (auto why = checkRange(r); !why.empty())
+            throw std::runtime_error(why);
+        report << "fio vs ridgeline-bench io: one file of " << units::formatBytes(double(s.fileBytes)) << " in "
+               << units::formatBytes(double(s.blockBytes)) << " blocks in " << s.dir << ", "
+               << (s.direct ? "O_DIRECT" : "buffered, fsync before close; reads after dropping the file's pages")
+               << ", psync, " << s.rounds << " alternating rounds\n";
+        for (int round = 0; round < s.rounds; ++round) {
+            fw.push_back(runFio(s, fioPath, "write"));
+            fr.push_back(runFio(s, fioPath, "read"));
+            files.remove(fioPath);
+            const auto w = writeRange(r);
+            if (w.error)
+                throw std::runtime_error(w.message);
+            dropCachedRange(oursPath, 0, s.fileBytes);
+            const auto rd = readRange(r);
+            if (rd.error)
+                throw std::runtime_error(rd.message);
+            files.remove(oursPath);
+            ow.push_back(double(w.bytesDone) / w.totalS / 1e9);
+            orr.push_back(double(rd.bytesDone) / rd.totalS / 1e9);
+            char line[200];
+            std::snprintf(line, sizeof line, "round %d: write fio %s ours %s (%.3f), read fio %s ours %s (%.3f)\n",
+                          round + 1, units::formatBandwidth(fw.back()).c_str(), units::formatBandwidth(ow.back()).c_str(),
+                          ow.back() / fw.back(), units::formatBandwidth(fr.back()).c_str(),
+                          units::formatBandwidth(orr.back()).c_str(), orr.back() / fr.back());
+            report << line;
+        }
+    } catch (const std::exception& e) {
+        c.report = report.str() + "error: " + e.what() + '\n';
+        return c;
+    }
+    c.fioWriteGBs = median(fw);
+    c.oursWriteGBs = median(ow);
+    c.fioReadGBs = median(fr);
+    c.oursReadGBs = median(orr);
+    c.writeRatio = c.oursWriteGBs / c.fioWriteGBs;
+    c.readRatio = c.oursReadGBs / c.fioReadGBs;
+    char line[300];
+    std::snprintf(line, sizeof line,
+                  "median write: fio %s, ridgeline %s, ratio %.3f\nmedian read:  fio %s, ridgeline %s, ratio %.3f\n%s\n",
+                  units::formatBandwidth(c.fioWriteGBs).c_str(), units::formatBandwidth(c.oursWriteGBs).c_str(),
+                  c.writeRatio, units::formatBandwidth(c.fioReadGBs).c_str(),
+                  units::formatBandwidth(c.oursReadGBs).c_str(), c.readRatio,
+                  std::abs(c.writeRatio - 1) <= 0.10 && std::abs(c.readRatio - 1) <= 0.10 ? "within 10 %: yes"
+                                                                                         : "within 10 %: NO");
+    report << line;
+    c.report = report.str();
+    c.ok = true;
+    return c;
+}
+} // namespace rl::storage
