@@ -29,6 +29,9 @@ double runFio(const FioCompareSpec& s, const std::string& path, const char* rw)
     std::vector<std::string> argv{s.fio, "--name=ridgeline-compare", "--filename=" + path, std::string("--rw=") + rw,
                                   "--bs=" + std::to_string(s.blockBytes), "--size=" + std::to_string(s.fileBytes),
                                   "--ioengine=psync", std::string("--direct=") + (s.direct ? "1" : "0"),
+                                  // fio preallocates with fallocate by default; our runner extends the file
+                                  // as it writes (as checkpoint writers do), so fio must too.
+                                  "--fallocate=none",
                                   "--output-format=json"};
     if (!s.direct && std::string_view(rw) == "write")
         argv.push_back("--end_fsync=1"); // like our --fsync: the data is on the device when the clock stops

@@ -269,3 +269,36 @@ TEST(StorageStore, SessionWithPointsRoundTripsAndDeletesWithItsSession)
     ws.deleteSession(id);
     EXPECT_TRUE(store::storagePoints(ws.database(), id).empty());
 }
+
+#include "storage/storagechartdata.h"
+
+TEST(StorageCharts, SeriesPerOpAccessRanksAndBlockSortedByX)
+{
+    auto point = [](const char* op, const char* access, int ranks, std::int64_t file, double gbs) {
+        StoragePoint p;
+        p.op = op;
+        p.access = access;
+        p.nranks = ranks;
+        p.fileBytes = file;
+        p.blockBytes = 1 << 20;
+        p.aggregateGBs = gbs;
+        return p;
+    };
+    const storage::StorageSessionPoints s{"run", {point("write", storage_access::FilePerProcess, 2, 4 << 20, 2.0),
+                                                  point("write", storage_access::FilePerProcess, 2, 1 << 20, 1.0),
+                                                  point("read", storage_access::FilePerProcess, 2, 1 << 20, 3.0),
+                                                  point("write", storage_access::FilePerProcess, 1, 1 << 20, 0.6),
+                                                  point("write", storage_access::SharedFile, 2, 1 << 20, 0.9)}};
+    const auto bySize = storage::storageSeries({s}, storage::StorageAxis::FileSize);
+    ASSERT_EQ(bySize.size(), 4u);
+    EXPECT_EQ(bySize[0].label, "write fpp 2 ranks, 1 MiB blocks");
+    EXPECT_EQ(bySize[0].xy, (std::vector<std::pair<double, double>>{{1 << 20, 1.0}, {4 << 20, 2.0}}));
+    EXPECT_EQ(bySize[2].label, "write fpp 1 rank, 1 MiB blocks");
+    const auto byRanks = storage::storageSeries({s}, storage::StorageAxis::Ranks);
+    ASSERT_EQ(byRanks.size(), 4u); // write fpp 4M, write fpp 1M (ranks 1 and 2), read fpp 1M, write shared 1M
+    EXPECT_EQ(byRanks[1].label, "write fpp 1 MiB/rank, 1 MiB blocks");
+    EXPECT_EQ(byRanks[1].xy, (std::vector<std::pair<double, double>>{{1, 0.6}, {2, 1.0}}));
+    const auto csv = storage::storageSeriesCsv(byRanks, storage::StorageAxis::Ranks);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), "series,ranks,aggregate_gbs");
+    EXPECT_NE(csv.find("\"write fpp 1 MiB/rank, 1 MiB blocks\",1,0.6\n"), std::string::npos) << csv;
+}
