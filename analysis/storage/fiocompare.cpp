@@ -32,6 +32,9 @@ double runFio(const FioCompareSpec& s, const std::string& path, const char* rw)
                                   // fio preallocates with fallocate by default; our runner extends the file
                                   // as it writes (as checkpoint writers do), so fio must too.
                                   "--fallocate=none",
+                                  // fio at its leanest, like our bare loop: the job in a thread (no fork) and no
+                                  // per-I/O clock reads for latency statistics (its bandwidth is still timed).
+                                  "--thread", "--gtod_reduce=1",
                                   "--output-format=json"};
     if (!s.direct && std::string_view(rw) == "write")
         argv.push_back("--end_fsync=1"); // like our --fsync: the data is on the device when the clock stops
@@ -113,14 +116,22 @@ FioComparison compareWithFio(const FioCompareSpec& s)
     c.oursReadGBs = median(orr);
     c.writeRatio = c.oursWriteGBs / c.fioWriteGBs;
     c.readRatio = c.oursReadGBs / c.fioReadGBs;
-    char line[300];
+    std::vector<double> pw, pr;
+    for (std::size_t i = 0; i < fw.size(); ++i) {
+        pw.push_back(ow[i] / fw[i]);
+        pr.push_back(orr[i] / fr[i]);
+    }
+    c.pairedWriteRatio = median(pw);
+    c.pairedReadRatio = median(pr);
+    char line[600];
     std::snprintf(line, sizeof line,
-                  "median write: fio %s, ridgeline %s, ratio %.3f\nmedian read:  fio %s, ridgeline %s, ratio %.3f\n%s\n",
+                  "median write: fio %s, ridgeline %s, ratio %.3f; median of the rounds' ratios %.3f\n"
+                  "median read:  fio %s, ridgeline %s, ratio %.3f; median of the rounds' ratios %.3f\n"
+                  "within 10 %% (median of the rounds' ratios): %s\n",
                   units::formatBandwidth(c.fioWriteGBs).c_str(), units::formatBandwidth(c.oursWriteGBs).c_str(),
-                  c.writeRatio, units::formatBandwidth(c.fioReadGBs).c_str(),
-                  units::formatBandwidth(c.oursReadGBs).c_str(), c.readRatio,
-                  std::abs(c.writeRatio - 1) <= 0.10 && std::abs(c.readRatio - 1) <= 0.10 ? "within 10 %: yes"
-                                                                                         : "within 10 %: NO");
+                  c.writeRatio, c.pairedWriteRatio, units::formatBandwidth(c.fioReadGBs).c_str(),
+                  units::formatBandwidth(c.oursReadGBs).c_str(), c.readRatio, c.pairedReadRatio,
+                  std::abs(c.pairedWriteRatio - 1) <= 0.10 && std::abs(c.pairedReadRatio - 1) <= 0.10 ? "yes" : "NO");
     report << line;
     c.report = report.str();
     c.ok = true;

@@ -14,6 +14,9 @@ struct FioComparison
     double fioWriteGBs = 0, oursWriteGBs = 0; // medians over the rounds, GB/s (1e9 B/s)
     double fioReadGBs = 0, oursReadGBs = 0;
     double writeRatio = 0, readRatio = 0;     // ours / fio of the medians
+    // Median of each round's ours / fio: the two runs of a round are back to back and share the
+    // machine's load at that moment, so this is the verdict on a shared VM.
+    double pairedWriteRatio = 0, pairedReadRatio = 0;
     std::string report;                       // human text, or the error
 };
 
