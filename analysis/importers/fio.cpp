@@ -8,6 +8,7 @@
 
 #include "importers/fiojson.h"
 #include "importers/formats.h"
+#include "records/wireformat.h"
 #include "units/units.h"
 
 namespace rl {
@@ -90,7 +91,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
     s.session.title = std::filesystem::path(input.path).filename().string() + " (fio)";
     json jobs = json::array();
     for (const auto& j : doc.at("jobs"))
-        jobs.push_back({{"jobname", j.value("jobname", std::string{})}, {"groupid", j.value("groupid", 0)},
+        jobs.push_back({{"jobname", j.value("jobname", std::string{})}, {"groupid", wire::integerField<int>(j, "groupid", 0)},
                         {"options", j.value("job options", json::object())}});
     s.session.params = {{"global_options", doc.value("global options", json::object())}, {"jobs", jobs},
                         {"bandwidth", "fio bw_bytes (B/s) as GB/s = 1e9 B/s"}};
@@ -116,8 +117,11 @@ std::vector<StoragePoint> fioStoragePoints(const json& doc, std::vector<std::str
     };
     // Entries per (group, job name): one entry for numjobs > 1 means group_reporting merged them.
     std::map<std::pair<int, std::string>, int> entries;
-    for (const auto& j : *jobsIt)
-        ++entries[{j.value("groupid", 0), j.value("jobname", std::string{})}];
+    for (const auto& j : *jobsIt) {
+        if (!j.is_object())
+            throw std::runtime_error("a \"jobs\" entry is not an object");
+        ++entries[{wire::integerField<int>(j, "groupid", 0), j.value("jobname", std::string{})}];
+    }
 
     struct Group
     {
@@ -133,19 +137,19 @@ std::vector<StoragePoint> fioStoragePoints(const json& doc, std::vector<std::str
     for (const auto& j : *jobsIt) {
         const json& opts = j.contains("job options") ? j["job options"] : json::object();
         const std::string name = j.value("jobname", std::string{});
-        if (j.value("error", 0) != 0)
-            note("job " + name + " ended with error " + std::to_string(j.value("error", 0)) + "; its figures are kept");
+        if (const int err = wire::integerField<int>(j, "error", 0); err != 0)
+            note("job " + name + " ended with error " + std::to_string(err) + "; its figures are kept");
         const std::string rw = option(opts, global, "rw").empty() ? option(opts, global, "readwrite") : option(opts, global, "rw");
         if (rw.find("rand") != std::string::npos)
             note("job " + name + " uses random access (" + rw + "); stored as its read/write bandwidth");
-        const int numjobs = std::max(1, std::atoi(option(opts, global, "numjobs").c_str()));
-        const int groupid = j.value("groupid", 0);
+        const int numjobs = std::clamp(std::atoi(option(opts, global, "numjobs").c_str()), 1, 1 << 20);
+        const int groupid = wire::integerField<int>(j, "groupid", 0);
         const bool merged = numjobs > 1 && entries[{groupid, name}] == 1;
         for (const char* op : {"read", "write"}) {
             const auto dir = j.find(op);
             if (dir == j.end() || !dir->is_object())
                 continue;
-            const auto bytes = dir->value("io_bytes", std::int64_t{0});
+            const auto bytes = wire::integerField<std::int64_t>(*dir, "io_bytes", 0);
             if (bytes <= 0)
                 continue;
             const std::pair<int, std::string> key{groupid, op};

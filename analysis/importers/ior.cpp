@@ -2,6 +2,7 @@
 // test, columns found by their header names (they moved between versions: 4.x added Stonewall).
 // One "storage" session per file; bandwidths are IOR's MiB/s, stored as GB/s (1e9 B/s).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -95,7 +96,11 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             return units::parseDouble(words[it->second]);
         };
         const auto mean = number("Mean(MiB)"), tasks = number("#Tasks"), blk = number("blksiz"), xfer = number("xsize");
-        if (!mean || !tasks || !blk || !xfer) {
+        const auto whole = [](std::optional<double> v, double most) {
+            return v && std::isfinite(*v) && *v >= 0 && *v <= most && *v == std::floor(*v);
+        };
+        if (!mean || !whole(tasks, 1e7) || !whole(blk, 1e12) || !whole(xfer, 1e12) ||
+            !whole(number("segcnt").value_or(1), 1e6) || !whole(number("reps").value_or(1), 1e7) || !std::isfinite(*mean)) {
             result.warnings.push_back({reader.location(), "summary row without Mean(MiB), #Tasks, blksiz or xsize: skipped"});
             continue;
         }
