@@ -205,7 +205,11 @@ TEST(CliCheckpoint, MtbfFromATrainingLogAndClearErrors)
                                                      "10GB/s", "--mtbf", "log:" + id, "--log-nodes", "2"},
                                                 true)));
     EXPECT_NE(plan["failures"]["source"].get<std::string>().find("training log session"), std::string::npos);
-    EXPECT_GT(plan["failures"]["node_mtbf_hours"].get<double>(), 0);
+    // The sample log: 1 restart in 17,568.9 s of wall time, on the 2 nodes given: node MTBF
+    // 2 x 17,568.9 s = 9.76 h; the relaunch is the 1,380 s gap before the first step after the restart.
+    EXPECT_NEAR(plan["failures"]["node_mtbf_hours"].get<double>(), 2 * 17568.91 / 3600, 1e-3);
+    EXPECT_NEAR(plan["failures"]["relaunch_s"].get<double>(), 1380.084, 1e-3);
+    EXPECT_NEAR(plan["failures"]["restart_s"].get<double>(), 1380.084 + plan["times"]["load_s"].get<double>(), 1e-6);
     for (const auto& [args, message] :
          std::vector<std::pair<std::vector<std::string>, std::string>>{
              {{"checkpoint", "llama-3-8b", "--storage", "fast"}, "not a bandwidth"},
