@@ -152,9 +152,17 @@ TEST(CliIo, FioAndIorImportsAreStorageSessions)
     ASSERT_EQ(list.size(), 2u);
     for (const auto& s : list)
         EXPECT_EQ(s.value("kind", std::string{}), "storage");
-    const auto points = jsonOf(test::runToEnd(cli(db, {"results", std::to_string(list[0].value("id", 0))}, true)));
+    const auto id = std::to_string(list[0].value("id", 0));
+    const auto points = jsonOf(test::runToEnd(cli(db, {"results", id}, true)));
     EXPECT_FALSE(points.empty());
     EXPECT_EQ(points[0].value("record", std::string{}), "storage");
+    // Raw points out as JSON lines and back in as an equal session.
+    const auto jsonl = dir.path / "points.jsonl";
+    ASSERT_EQ(test::runToEnd(cli(db, {"export", id, "--points", "-o", jsonl.string()})).exitCode, 0);
+    const auto db2 = dir.path / "w2.db";
+    ASSERT_EQ(test::runToEnd(cli(db2, {"import", jsonl.string()})).exitCode, 0);
+    const auto again = jsonOf(test::runToEnd(cli(db2, {"results", "1"}, true)));
+    EXPECT_EQ(again, points);
 }
 
 TEST(CliCheckpoint, JsonPlanWithTypedStorageAndPublishedFailureRate)
