@@ -373,14 +373,43 @@ void addReshapeCommand(CLI::App& app, CliContext& ctx)
     auto from = std::make_shared<std::string>(), to = std::make_shared<std::string>();
     auto toZero = std::make_shared<int>(-1);
     auto network = std::make_shared<double>(0);
+    auto networkSession = std::make_shared<std::int64_t>(0);
     auto shards = std::make_shared<bool>(false);
     addPlanOptions(cmd, *a);
     cmd->add_option("--from", *from, "Layout the checkpoint was saved with, e.g. tp=8,pp=4,dp=16")->required();
     cmd->add_option("--to", *to, "Layout to load it into, e.g. tp=4,pp=4,dp=32")->required();
     cmd->add_option("--to-zero", *toZero, "ZeRO stage of the new layout (default: --zero)")->check(CLI::Range(0, 3));
-    cmd->add_option("--network-gbs", *network, "Per-rank network GB/s: also time reading once and scattering");
+    auto* netOpt = cmd->add_option("--network-gbs", *network, "Per-rank network GB/s: also time reading once and scattering");
+    cmd->add_option("--network", *networkSession,
+                    "A collectives session: its all_gather (else its op's) bus bandwidth at the largest size is the "
+                    "per-rank network figure for reading once and scattering")
+        ->excludes(netOpt);
     cmd->add_flag("--shards", *shards, "List every shard each new rank reads");
-    cmd->callback([&ctx, a, from, to, toZero, network, shards] {
+    cmd->callback([&ctx, a, from, to, toZero, network, networkSession, shards] {
+        std::string networkSource = *network > 0 ? "typed" : "";
+        if (*networkSession > 0) {
+            store::Workspace ws(ctx.workspacePath());
+            const Session s = requireSession(ws, *networkSession);
+            if (s.kind != kind::Collectives)
+                throw std::invalid_argument("--network " + std::to_string(s.id) + " is a " + s.kind +
+                                            " session, not collectives");
+            // all_gather moves what a scatter of shards moves; another op's bus bandwidth stands in
+            // when the session has none (nccl-tests logs hold one op each).
+            const auto points = ws.collectivePoints(s.id);
+            const CollectivePoint* best = nullptr;
+            for (const char* op : {"all_gather", ""})
+                for (const auto& p : points)
+                    if (!best && (p.op == op || !*op))
+                        best = &p;
+                    else if (best && p.op == best->op &&
+                             (p.bytes > best->bytes || (p.bytes == best->bytes && p.busbwGBs > best->busbwGBs)))
+                        best = &p;
+            if (!best)
+                throw std::invalid_argument("--network " + std::to_string(s.id) + ": the session has no points");
+            *network = best->busbwGBs;
+            networkSource = "session " + std::to_string(s.id) + ", " + best->op + " busbw at " +
+                            units::formatBytes(double(best->bytes));
+        }
         const auto c = configOf(*a, ctx);
         const auto pf = layoutOf(c, *from, a->zero, "--from");
         const auto pt = layoutOf(c, *to, *toZero >= 0 ? *toZero : a->zero, "--to");
@@ -409,6 +438,8 @@ void addReshapeCommand(CLI::App& app, CliContext& ctx)
                                         {"mean_rank_bytes", plan.meanRankBytes},
                                         {"storage_read_s", a->storage.empty() ? nlohmann::json() : nlohmann::json(plan.storageReadS)},
                                         {"read_once_scatter_s", *network > 0 ? nlohmann::json(plan.readOnceScatterS) : nlohmann::json()},
+                                        {"network_gbs", *network},
+                                        {"network_source", networkSource},
                                         {"ranks", ranks}}
                              .dump(2)
                       << '\n';
@@ -433,7 +464,8 @@ void addReshapeCommand(CLI::App& app, CliContext& ctx)
         if (!a->storage.empty())
             std::cout << "every rank reads from storage: " << seconds(plan.storageReadS) << " (" << in.storage.source << ")\n";
         if (*network > 0)
-            std::cout << "read once, scatter over the network: " << seconds(plan.readOnceScatterS) << '\n';
+            std::cout << "read once, scatter over the network: " << seconds(plan.readOnceScatterS) << " ("
+                      << units::formatBandwidth(*network) << " per rank, " << networkSource << ")\n";
     });
 }
 

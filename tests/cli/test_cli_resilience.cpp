@@ -246,4 +246,24 @@ TEST(CliReshape, ListsEveryShardAsJson)
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_NE(text.out.find("512 new ranks"), std::string::npos) << text.out.substr(text.out.size() - 500);
     EXPECT_NE(text.out.find("read once, scatter"), std::string::npos);
+    // The network figure from a measured collectives session: all_gather busbw at its largest size.
+    ASSERT_EQ(test::runToEnd(cli(db, {"import", std::string(RIDGELINE_SAMPLE_DATA) + "/nccl-tests_8xH100_all_collectives.txt"}))
+                  .exitCode,
+              0);
+    const auto points = jsonOf(test::runToEnd(cli(db, {"results", "2"}, true))); // all_gather_perf
+    double busbw = 0;
+    std::int64_t largest = 0;
+    for (const auto& p : points)
+        if (p.value("op", std::string{}) == "all_gather" && p.value("bytes", std::int64_t{0}) >= largest) {
+            busbw = p.value("bytes", std::int64_t{0}) > largest ? p.value("busbw_gbs", 0.0)
+                                                                : std::max(busbw, p.value("busbw_gbs", 0.0));
+            largest = p.value("bytes", std::int64_t{0});
+        }
+    ASSERT_GT(busbw, 0);
+    const auto net = jsonOf(test::runToEnd(cli(db, {"reshape", "llama-3-8b", "--from", "dp=2", "--to", "tp=2", "--storage",
+                                                    "10GB/s", "--network", "2"},
+                                               true)));
+    EXPECT_DOUBLE_EQ(net["network_gbs"].get<double>(), busbw);
+    EXPECT_NE(net["network_source"].get<std::string>().find("all_gather busbw"), std::string::npos);
+    EXPECT_GT(net["read_once_scatter_s"].get<double>(), 0);
 }
