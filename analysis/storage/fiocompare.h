@@ -14,8 +14,8 @@ struct FioComparison
     double fioWriteGBs = 0, oursWriteGBs = 0; // medians over the rounds, GB/s (1e9 B/s)
     double fioReadGBs = 0, oursReadGBs = 0;
     double writeRatio = 0, readRatio = 0;     // ours / fio of the medians
-    // Median of each round's ours / fio: the two runs of a round are back to back and share the
-    // machine's load at that moment, so this is the verdict on a shared VM.
+    // Geometric mean of each round's ours / fio (rounds made even, order flipped every round): the
+    // two runs of a direction are back to back and share the machine's load; the verdict.
     double pairedWriteRatio = 0, pairedReadRatio = 0;
     std::string report;                       // human text, or the error
 };
