@@ -37,7 +37,7 @@ struct PlanArgs
 
 void addPlanOptions(CLI::App* cmd, PlanArgs& a)
 {
-    cmd->add_option("config", a.config, "config.json (Hugging Face or Ridgeline), a saved config or a preset")->required();
+    cmd->add_option("config", a.config, "config.json (Hugging Face or Ridgeline), a saved config or a preset");
     cmd->add_option("--zero", a.zero, "ZeRO stage 0..3")->capture_default_str()->check(CLI::Range(0, 3));
     cmd->add_option("--storage", a.storage,
                     "A storage session id (ridgeline-cli run io, fio or IOR import), or typed aggregate bandwidth: "
@@ -64,6 +64,8 @@ model::ParallelConfig layoutOf(const model::ModelConfig& c, const std::string& s
 
 model::ModelConfig configOf(const PlanArgs& a, const CliContext& ctx)
 {
+    if (a.config.empty())
+        throw std::invalid_argument("a model config is required (config.json, a saved config or a preset)");
     StepArgs s;
     s.config = a.config;
     return loadConfigFor(s, ctx);

@@ -191,6 +191,20 @@ TEST(CliCheckpoint, JsonPlanWithTypedStorageAndPublishedFailureRate)
         ASSERT_EQ(r.exitCode, 0) << r.err;
         EXPECT_GT(fs::file_size(png), 1000u) << chart;
     }
+    // The failure-rate table, to edit and pass back.
+    const auto rates = jsonOf(test::runToEnd(cli(db, {"checkpoint", "--list-failure-rates"})));
+    ASSERT_GE(rates.size(), 3u);
+    EXPECT_EQ(rates[0]["interruptions"].get<int>(), 419);
+    const auto edited = dir.path / "rates.json";
+    {
+        auto table = rates;
+        table[0]["interruptions"] = 838; // twice the failures: half the MTBF
+        std::ofstream(edited) << table.dump();
+    }
+    const auto halved = jsonOf(test::runToEnd(cli(db, {"checkpoint", "llama-3-8b", "--parallel", "dp=8", "--storage",
+                                                       "10GB/s", "--failure-table", edited.string()},
+                                                  true)));
+    EXPECT_NEAR(halved["failures"]["node_mtbf_hours"].get<double>(), 54.0 * 24 * 2048 / 838, 1e-6);
     // Text output names the numbers.
     const auto text = test::runToEnd(cli(db, {"checkpoint", "llama-3-8b", "--parallel", "dp=8", "--storage", "10GB/s",
                                               "--mtbf", "2000", "--async"}));
@@ -223,6 +237,7 @@ TEST(CliCheckpoint, MtbfFromATrainingLogAndClearErrors)
              {{"checkpoint", "llama-3-8b", "--storage", "fast"}, "not a bandwidth"},
              {{"checkpoint", "llama-3-8b", "--storage", "10GB/s", "--mtbf", "table:nope"}, "not in the failure table"},
              {{"checkpoint", "llama-3-8b", "--storage", id}, "not storage"},
+             {{"checkpoint", "--storage", "10GB/s"}, "a model config is required"},
              {{"reshape", "llama-3-8b", "--from", "tp=8", "--to", "dp=3,ep=2"}, "--to dp=3,ep=2: parallel layout"}}) {
         const auto r = test::runToEnd(cli(db, args));
         EXPECT_NE(r.exitCode, 0) << args.back();
