@@ -18,6 +18,8 @@ const std::vector<ImporterFactory>& importerFactories()
         gemmCsvImporter,
         streamImporter,
         hpccImporter,
+        fioImporter,
+        iorImporter,
     };
     return list;
 }

@@ -23,5 +23,7 @@ ImporterInfo hipblasltBenchImporter(); // hipblasltbench.cpp
 ImporterInfo gemmCsvImporter();        // gemmcsv.cpp
 ImporterInfo streamImporter();         // stream.cpp
 ImporterInfo hpccImporter();           // hpcc.cpp
+ImporterInfo fioImporter();            // fio.cpp (fio --output-format=json)
+ImporterInfo iorImporter();            // ior.cpp (IOR text output)
 const std::vector<ImporterFactory>& importerFactories();
 } // namespace rl

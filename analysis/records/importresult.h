@@ -7,6 +7,7 @@
 #include "records/collectivepoint.h"
 #include "records/kernelpoints.h"
 #include "records/session.h"
+#include "records/storagepoint.h"
 #include "records/trainlogrecords.h"
 #include "records/tracerecords.h"
 
@@ -42,6 +43,7 @@ struct SessionData
     std::vector<TimelineEvent> timeline = {};
     std::vector<TrainStep> trainSteps = {};
     std::vector<TrainEvent> trainEvents = {};
+    std::vector<StoragePoint> storage = {}; // storage benchmark points (ridgeline-bench io, fio, IOR)
 };
 
 struct ImportResult

@@ -95,6 +95,8 @@ std::optional<Record> parseLine(std::string_view line)
             return memCeilingFromJson(j);
         if (record == "peakflops")
             return peakFlopsFromJson(j);
+        if (record == "storage")
+            return storageFromJson(j);
         return RawRecord{record, std::move(j)};
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("bad record: ") + e.what());

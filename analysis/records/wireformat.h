@@ -20,6 +20,7 @@
 #include "records/collectivepoint.h"
 #include "records/kernelpoints.h"
 #include "records/session.h"
+#include "records/storagepoint.h"
 
 namespace rl::wire {
 
@@ -38,7 +39,7 @@ struct RawRecord
     nlohmann::json object;
 };
 using Record = std::variant<SessionHeader, CollectivePoint, End, RawRecord, GemmPoint, MemBwPoint, MemCeiling,
-                            PeakFlopsPoint>;
+                            PeakFlopsPoint, StoragePoint>;
 
 nlohmann::json toJson(const CollectivePoint& p);
 CollectivePoint collectiveFromJson(const nlohmann::json& j); // throws nlohmann::json::exception
@@ -53,6 +54,9 @@ GemmPoint gemmFromJson(const nlohmann::json& j);          // throws nlohmann::js
 MemBwPoint memBwFromJson(const nlohmann::json& j);
 MemCeiling memCeilingFromJson(const nlohmann::json& j);
 PeakFlopsPoint peakFlopsFromJson(const nlohmann::json& j);
+// Storage records (records/storagewire.cpp): "storage".
+nlohmann::json toJson(const StoragePoint& p);
+StoragePoint storageFromJson(const nlohmann::json& j); // throws nlohmann::json::exception, std::invalid_argument
 // An integer field, range-checked: nlohmann's get<int>() casts 1e97 or 3.5 without a check, which is
 // undefined behaviour on hostile input. Integral floats (1e6) are accepted. Throws
 // std::invalid_argument naming the key when the field is missing (and no fallback), not a number,

@@ -196,6 +196,32 @@ CREATE TABLE trace_timeline (
 );
 CREATE INDEX trace_timeline_session ON trace_timeline(session_id, rank, start_us);
 )sql";
+
+// v6: storage benchmark points (ridgeline-bench io, fio, IOR); per-rank bandwidths as a JSON array.
+constexpr std::string_view kV6 = R"sql(
+CREATE TABLE storage_results (
+    id                 INTEGER PRIMARY KEY,
+    session_id         INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    op                 TEXT NOT NULL CHECK (op IN ('write','read')),
+    access             TEXT NOT NULL,
+    nranks             INTEGER NOT NULL,
+    file_bytes         INTEGER NOT NULL,
+    block_bytes        INTEGER NOT NULL DEFAULT 0,
+    fsync              INTEGER NOT NULL DEFAULT 0,
+    direct             INTEGER NOT NULL DEFAULT 0,
+    aggregate_gbs      REAL NOT NULL,
+    mean_rank_gbs      REAL NOT NULL DEFAULT 0,
+    min_rank_gbs       REAL NOT NULL DEFAULT 0,
+    max_rank_gbs       REAL NOT NULL DEFAULT 0,
+    slowest_rank       INTEGER NOT NULL DEFAULT -1,
+    time_s             REAL NOT NULL DEFAULT 0,
+    first_byte_us      REAL NOT NULL DEFAULT 0,
+    first_byte_mean_us REAL NOT NULL DEFAULT 0,
+    repeats            INTEGER NOT NULL DEFAULT 1,
+    rank_gbs           TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX storage_results_session ON storage_results(session_id, op, access, nranks, file_bytes, block_bytes);
+)sql";
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -206,6 +232,7 @@ const std::vector<Migration>& migrations()
         {3, kV3},
         {4, kV4},
         {5, kV5},
+        {6, kV6},
     };
     return list;
 }

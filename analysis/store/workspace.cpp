@@ -8,6 +8,7 @@
 #include "io/userpaths.h"
 #include "store/kernelresults.h"
 #include "store/migrations.h"
+#include "store/storageresults.h"
 #include "store/traceresults.h"
 
 namespace rl::store {
@@ -248,6 +249,7 @@ std::int64_t Workspace::insertSessionData(const SessionData& data, std::optional
         insertCollective(id, p);
     insertKernelRecords(m_db, id, data);
     insertTraceRecords(m_db, id, data);
+    insertStorageRecords(m_db, id, data);
     return id;
 }
 

@@ -14,6 +14,7 @@
 #include "clicommands.h"
 #include "importers/collectivecsv.h"
 #include "records/wireformat.h"
+#include "store/storageresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
 
@@ -101,12 +102,17 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
         for (auto id : a.sessions) {
             const Session s = requireSession(ws, id);
             const auto points = ws.collectivePoints(id);
+            const auto storage = store::storagePoints(ws.database(), id);
+            if (ext == ".csv" && !storage.empty())
+                throw std::runtime_error("session " + std::to_string(id) + " holds storage points: export them to .jsonl");
             if (ext == ".csv") {
                 writeCollectiveCsv(f, points);
                 continue;
             }
             f << wire::toJson(s).dump() << '\n';
             for (const auto& p : points)
+                f << wire::toJson(p).dump() << '\n';
+            for (const auto& p : storage)
                 f << wire::toJson(p).dump() << '\n';
             f << wire::endRecord(s.status).dump() << '\n';
         }

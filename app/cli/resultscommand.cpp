@@ -9,6 +9,7 @@
 #include "clicommands.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
+#include "store/storageresults.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "texttable.h"
@@ -89,6 +90,29 @@ void printKernelPoints(store::Workspace& ws, const Session& s, bool json)
                       p.theoreticalGflops > 0 ? percentCell(p.gflops / p.theoreticalGflops) : "n/a", p.derivation});
         t.print(std::cout);
     }
+}
+
+void printStorage(store::Workspace& ws, const Session& s, bool json)
+{
+    const auto points = store::storagePoints(ws.database(), s.id);
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& p : points)
+            out.push_back(wire::toJson(p));
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    auto bw = [](double v) { return v > 0 ? units::formatBandwidth(v) : std::string("n/a"); };
+    TextTable t({"op", "access", "ranks", "file/rank", "block", "fsync", "direct", "aggregate", "per rank min",
+                 "mean", "max", "slowest", "time", "first byte"});
+    for (const auto& p : points)
+        t.addRow({p.op, p.access, std::to_string(p.nranks), units::formatBytes(double(p.fileBytes)),
+                  p.blockBytes > 0 ? units::formatBytes(double(p.blockBytes)) : "n/a", p.fsync ? "yes" : "no",
+                  p.direct ? "yes" : "no", bw(p.aggregateGBs), bw(p.minRankGBs), bw(p.meanRankGBs), bw(p.maxRankGBs),
+                  p.slowestRank >= 0 ? "rank " + std::to_string(p.slowestRank) : "n/a",
+                  p.timeS > 0 ? units::formatTime(p.timeS * 1e6) : "n/a",
+                  p.firstByteUs > 0 ? units::formatTime(p.firstByteUs) : "n/a"});
+    t.print(std::cout);
 }
 
 void printTrace(store::Workspace& ws, const Session& s, bool json)
@@ -184,6 +208,8 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
             printTrainingLog(ws, s, ctx.json);
         else if (s.kind == kind::Gemm || s.kind == kind::MemBandwidth || s.kind == kind::PeakFlops)
             printKernelPoints(ws, s, ctx.json);
+        else if (s.kind == kind::Storage)
+            printStorage(ws, s, ctx.json);
         else
             printCollectives(ws, s, ctx.json);
     });

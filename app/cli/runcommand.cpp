@@ -1,10 +1,12 @@
 // ridgeline-cli run collectives -np N [...] -- <runner args>
+// ridgeline-cli run io -np N [...] -- <runner args>            (storage, ridgeline-bench io under MPI)
 // ridgeline-cli run peakflops|membw|gemm -- <runner args>
 // Launches ridgeline-bench (collectives under mpirun, a hostfile or a launcher template such as
 // srun; kernel benchmarks directly), stores every point in the workspace as it arrives (one
 // transaction each) and echoes it on stdout as a JSON line with its session id. SIGTERM/SIGINT
 // cancel the run on every rank.
 #include <filesystem>
+#include <tuple>
 #include <iostream>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include "launcher.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
+#include "store/storageresults.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -111,6 +114,9 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
             } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
                 store([&](store::Database& db) { store::insertPeakFlops(db, id, *f); });
                 emit(wire::toJson(*f), id);
+            } else if (auto* st = std::get_if<StoragePoint>(&*rec)) {
+                store([&](store::Database& db) { store::insertStorage(db, id, *st); });
+                emit(wire::toJson(*st), id);
             } else if (auto* e = std::get_if<wire::End>(&*rec)) {
                 end = *e;
             }
@@ -146,7 +152,9 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
     return status == SessionStatus::Complete ? 0 : 1;
 }
 
-int runCollectives(const CliContext& ctx, const RunArgs& a)
+// An MPI benchmark of ridgeline-bench (collectives, io) under the launcher the arguments ask for.
+int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const std::string& subcommand,
+                    const RunArgs& a)
 {
     LaunchSpec spec;
     spec.kind = !a.templ.empty() ? LaunchSpec::Kind::Template
@@ -160,6 +168,7 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
     spec.ppn = a.ppn;
     spec.bench = a.bench.empty() ? findBench() : a.bench;
     spec.benchArgs = a.benchArgs;
+    spec.subcommand = subcommand;
     const auto argv = buildLaunchCommand(spec);
     if (a.dryRun) {
         std::cout << displayCommand(argv) << '\n';
@@ -170,8 +179,10 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
     }
     Session s;
-    s.kind = kind::Collectives;
-    s.title = a.title.empty() ? "collectives, " + std::to_string(a.np) + " ranks" : a.title;
+    s.kind = sessionKind;
+    s.title = a.title.empty() ? (sessionKind == kind::Storage ? std::string("storage I/O") : sessionKind) + ", " +
+                                    std::to_string(a.np) + " ranks"
+                              : a.title;
     s.params = {{"launcher", spec.kind == LaunchSpec::Kind::Template ? "template"
                              : spec.kind == LaunchSpec::Kind::Hostfile ? "hostfile" : "mpirun"},
                 {"np", a.np}, {"runner_args", a.benchArgs}};
@@ -198,7 +209,13 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
 {
     auto* run = app.add_subcommand("run", "Run a benchmark and store its points as they arrive");
     run->require_subcommand(1);
-    auto* coll = run->add_subcommand("collectives", "Collective sweep with ridgeline-bench under MPI or Slurm");
+    // The MPI benchmarks: the same launch options, each stored as a session of its kind.
+    for (const auto& [name, sessionKind, help] :
+         {std::tuple{"collectives", kind::Collectives, "Collective sweep with ridgeline-bench under MPI or Slurm"},
+          std::tuple{"io", kind::Storage,
+                     "Storage write/read bandwidth (ridgeline-bench io) under MPI or Slurm; pass --dir after --"}}) {
+    const std::string subcommand = name, sessionKindName = sessionKind;
+    auto* coll = run->add_subcommand(subcommand, help);
     auto a = std::make_shared<RunArgs>();
     coll->add_option("-n,--np", a->np, "Number of ranks")->capture_default_str()->check(CLI::PositiveNumber);
     coll->add_option("--hostfile", a->hostfile, "Launch with mpirun -hostfile FILE");
@@ -213,12 +230,13 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
     coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
     coll->add_option("--title", a->title, "Session title");
     coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
-    coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench collectives (after --)");
-    coll->callback([&ctx, a] {
-        const int rc = runCollectives(ctx, *a);
+    coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench " + subcommand + " (after --)");
+    coll->callback([&ctx, a, subcommand, sessionKindName] {
+        const int rc = runMpiBenchmark(ctx, sessionKindName, subcommand, *a);
         if (rc != 0)
             throw ExitCode{rc};
     });
+    }
 
     // The kernel benchmarks run where ridgeline-cli runs; each is stored as a session of its kind.
     for (const char* bench : {kind::PeakFlops, kind::MemBandwidth, kind::Gemm}) {
