@@ -18,7 +18,8 @@ struct LaunchSpec
     int nodes = 1;
     int ppn = 1;
     std::string bench = "ridgeline-bench";
-    std::vector<std::string> benchArgs;  // after "collectives"
+    std::string subcommand = "collectives"; // or "pairs"
+    std::vector<std::string> benchArgs;     // after the subcommand
 };
 
 // argv to exec; a template becomes {"/bin/sh", "-c", expanded} so users' shell syntax works.

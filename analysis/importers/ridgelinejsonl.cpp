@@ -66,6 +66,9 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
             ensureSession();
             current->peaks.push_back(*f);
+        } else if (auto* pp = std::get_if<PairPoint>(&*rec)) {
+            ensureSession();
+            current->pairs.push_back(*pp);
         } else if (auto* e = std::get_if<wire::End>(&*rec)) {
             ensureSession();
             current->session.status = e->status;

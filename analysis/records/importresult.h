@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "records/collectivepoint.h"
+#include "records/pairpoint.h"
 #include "records/kernelpoints.h"
 #include "records/session.h"
 #include "records/trainlogrecords.h"
@@ -42,6 +43,7 @@ struct SessionData
     std::vector<TimelineEvent> timeline = {};
     std::vector<TrainStep> trainSteps = {};
     std::vector<TrainEvent> trainEvents = {};
+    std::vector<PairPoint> pairs = {}; // `ridgeline-bench pairs` matrix
 };
 
 struct ImportResult

@@ -15,6 +15,7 @@
 #include "launcher.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
+#include "store/pairresults.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -111,6 +112,9 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
             } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
                 store([&](store::Database& db) { store::insertPeakFlops(db, id, *f); });
                 emit(wire::toJson(*f), id);
+            } else if (auto* pp = std::get_if<PairPoint>(&*rec)) {
+                store([&](store::Database& db) { store::insertPair(db, id, *pp); });
+                emit(wire::toJson(*pp), id);
             } else if (auto* e = std::get_if<wire::End>(&*rec)) {
                 end = *e;
             }
@@ -146,7 +150,7 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
     return status == SessionStatus::Complete ? 0 : 1;
 }
 
-int runCollectives(const CliContext& ctx, const RunArgs& a)
+int runCollectives(const CliContext& ctx, const RunArgs& a, const std::string& subcommand)
 {
     LaunchSpec spec;
     spec.kind = !a.templ.empty() ? LaunchSpec::Kind::Template
@@ -159,6 +163,7 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
     spec.nodes = a.nodes;
     spec.ppn = a.ppn;
     spec.bench = a.bench.empty() ? findBench() : a.bench;
+    spec.subcommand = subcommand;
     spec.benchArgs = a.benchArgs;
     const auto argv = buildLaunchCommand(spec);
     if (a.dryRun) {
@@ -170,8 +175,8 @@ int runCollectives(const CliContext& ctx, const RunArgs& a)
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
     }
     Session s;
-    s.kind = kind::Collectives;
-    s.title = a.title.empty() ? "collectives, " + std::to_string(a.np) + " ranks" : a.title;
+    s.kind = subcommand == "pairs" ? kind::Pairs : kind::Collectives;
+    s.title = a.title.empty() ? subcommand + ", " + std::to_string(a.np) + " ranks" : a.title;
     s.params = {{"launcher", spec.kind == LaunchSpec::Kind::Template ? "template"
                              : spec.kind == LaunchSpec::Kind::Hostfile ? "hostfile" : "mpirun"},
                 {"np", a.np}, {"runner_args", a.benchArgs}};
@@ -198,27 +203,34 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
 {
     auto* run = app.add_subcommand("run", "Run a benchmark and store its points as they arrive");
     run->require_subcommand(1);
-    auto* coll = run->add_subcommand("collectives", "Collective sweep with ridgeline-bench under MPI or Slurm");
-    auto a = std::make_shared<RunArgs>();
-    coll->add_option("-n,--np", a->np, "Number of ranks")->capture_default_str()->check(CLI::PositiveNumber);
-    coll->add_option("--hostfile", a->hostfile, "Launch with mpirun -hostfile FILE");
-    coll->add_option("--launcher", a->templ,
-                     "Launcher template, e.g. 'srun -N {nodes} --ntasks-per-node {ppn} {bench}' "
-                     "(placeholders: {bench} {np} {nodes} {ppn} {hostfile})");
-    coll->add_option("--nodes", a->nodes, "Nodes, for {nodes}")->capture_default_str();
-    coll->add_option("--ppn", a->ppn, "Processes per node, for {ppn}")->capture_default_str();
-    coll->add_option("--mpirun", a->mpirun, "mpirun to use")->capture_default_str();
-    coll->add_option("--mpirun-arg", a->mpirunArgs, "Extra mpirun argument (repeatable), e.g. --oversubscribe")
-        ->allow_extra_args(false);
-    coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
-    coll->add_option("--title", a->title, "Session title");
-    coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
-    coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench collectives (after --)");
-    coll->callback([&ctx, a] {
-        const int rc = runCollectives(ctx, *a);
-        if (rc != 0)
-            throw ExitCode{rc};
-    });
+    // Collectives and the point-to-point pair matrix launch the same way (mpirun, hostfile, template).
+    for (const char* mpiBench : {"collectives", "pairs"}) {
+        const std::string name = mpiBench;
+        auto* coll = run->add_subcommand(name, name == "collectives"
+                                                   ? "Collective sweep with ridgeline-bench under MPI or Slurm"
+                                                   : "Point-to-point latency and bandwidth of every pair of ranks "
+                                                     "(ridgeline-bench pairs) under MPI or Slurm");
+        auto a = std::make_shared<RunArgs>();
+        coll->add_option("-n,--np", a->np, "Number of ranks")->capture_default_str()->check(CLI::PositiveNumber);
+        coll->add_option("--hostfile", a->hostfile, "Launch with mpirun -hostfile FILE");
+        coll->add_option("--launcher", a->templ,
+                         "Launcher template, e.g. 'srun -N {nodes} --ntasks-per-node {ppn} {bench}' "
+                         "(placeholders: {bench} {np} {nodes} {ppn} {hostfile})");
+        coll->add_option("--nodes", a->nodes, "Nodes, for {nodes}")->capture_default_str();
+        coll->add_option("--ppn", a->ppn, "Processes per node, for {ppn}")->capture_default_str();
+        coll->add_option("--mpirun", a->mpirun, "mpirun to use")->capture_default_str();
+        coll->add_option("--mpirun-arg", a->mpirunArgs, "Extra mpirun argument (repeatable), e.g. --oversubscribe")
+            ->allow_extra_args(false);
+        coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
+        coll->add_option("--title", a->title, "Session title");
+        coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
+        coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench " + name + " (after --)");
+        coll->callback([&ctx, a, name] {
+            const int rc = runCollectives(ctx, *a, name);
+            if (rc != 0)
+                throw ExitCode{rc};
+        });
+    }
 
     // The kernel benchmarks run where ridgeline-cli runs; each is stored as a session of its kind.
     for (const char* bench : {kind::PeakFlops, kind::MemBandwidth, kind::Gemm}) {
