@@ -101,6 +101,22 @@ std::int64_t countWrong(const PlannedPoint& p, int rank, int nranks, const T* se
             for (std::int64_t j = 0; j < c; ++j)
                 check(recv[std::int64_t(q) * c + j], valueAt(q, std::int64_t(rank) * c + j));
         break;
+    case CollectiveOp::AllToAllV: {
+        if (!p.routing)
+            return -1;
+        const int w = elementSize(p.dtype);
+        std::int64_t at = 0; // where q's block lands in recv
+        for (int q = 0; q < nranks; ++q) {
+            std::int64_t from = 0; // where our block starts in q's send buffer
+            for (int m = 0; m < rank; ++m)
+                from += pairElements(*p.routing, p.routingScale, w, q, m);
+            const std::int64_t len = pairElements(*p.routing, p.routingScale, w, q, rank);
+            for (std::int64_t j = 0; j < len; ++j)
+                check(recv[at + j], valueAt(q, from + j));
+            at += len;
+        }
+        break;
+    }
     default:
         return -1; // not an op the runner measures
     }

@@ -32,6 +32,7 @@ const char* toString(CollectiveOp op)
     case CollectiveOp::AllToAll: return "all_to_all";
     case CollectiveOp::Reduce: return "reduce";
     case CollectiveOp::SendRecv: return "send_recv";
+    case CollectiveOp::AllToAllV: return "all_to_allv";
     }
     return "all_reduce";
 }
@@ -43,7 +44,7 @@ std::optional<CollectiveOp> collectiveOpFromString(std::string_view name)
         {"reducescatterblock", CollectiveOp::ReduceScatter}, {"allgather", CollectiveOp::AllGather},
         {"broadcast", CollectiveOp::Broadcast},         {"bcast", CollectiveOp::Broadcast},
         {"alltoall", CollectiveOp::AllToAll},           {"reduce", CollectiveOp::Reduce},
-        {"sendrecv", CollectiveOp::SendRecv},
+        {"sendrecv", CollectiveOp::SendRecv},           {"alltoallv", CollectiveOp::AllToAllV},
     };
     const std::string key = squash(name);
     for (const auto& [k, op] : table)
@@ -68,7 +69,8 @@ double busFactor(CollectiveOp op, int n)
     case CollectiveOp::AllReduce: return 2.0 * (n - 1) / n;
     case CollectiveOp::ReduceScatter:
     case CollectiveOp::AllGather:
-    case CollectiveOp::AllToAll: return double(n - 1) / n;
+    case CollectiveOp::AllToAll:
+    case CollectiveOp::AllToAllV: return double(n - 1) / n;
     case CollectiveOp::Broadcast:
     case CollectiveOp::Reduce:
     case CollectiveOp::SendRecv: return 1.0;

@@ -7,16 +7,16 @@
 
 namespace rl {
 
-enum class CollectiveOp { AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll, Reduce, SendRecv };
+enum class CollectiveOp { AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll, Reduce, SendRecv, AllToAllV };
 
 const char* toString(CollectiveOp op); // canonical: "all_reduce", "reduce_scatter", ...
 // Accepts canonical names and the spellings other tools use: "allreduce", "all_reduce_perf",
 // "AllReduce", "osu_allreduce", "Allreduce" (IMB), "alltoall", "Reduce_scatter", "bcast", ...
 std::optional<CollectiveOp> collectiveOpFromString(std::string_view name);
-const std::vector<CollectiveOp>& benchmarkedOps(); // the five the runner measures
+const std::vector<CollectiveOp>& benchmarkedOps(); // the five "all" stands for (all_to_allv needs a matrix)
 
 // busbw = algbw x busFactor(op, n): 2(n-1)/n all_reduce; (n-1)/n reduce_scatter, all_gather,
-// all_to_all; 1 broadcast, reduce, send_recv.
+// all_to_all, all_to_allv; 1 broadcast, reduce, send_recv.
 double busFactor(CollectiveOp op, int nranks);
 bool hasReduction(CollectiveOp op);
 bool hasRoot(CollectiveOp op);

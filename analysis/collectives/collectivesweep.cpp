@@ -66,9 +66,10 @@ std::vector<CollectiveOp> parseOpList(std::string_view text)
         }
         const auto op = collectiveOpFromString(item);
         const auto& known = benchmarkedOps();
-        if (!op || std::find(known.begin(), known.end(), *op) == known.end())
+        if (!op || (*op != CollectiveOp::AllToAllV && std::find(known.begin(), known.end(), *op) == known.end()))
             throw std::invalid_argument("unknown op \"" + item +
-                                        "\" (use all_reduce, reduce_scatter, all_gather, broadcast, all_to_all or all)");
+                                        "\" (use all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, "
+                                        "all_to_allv or all)");
         appendUnique(ops, *op);
     }
     return ops;
@@ -178,20 +179,46 @@ PointShape pointShape(CollectiveOp op, std::int64_t requestedBytes, int elemSize
     return s;
 }
 
+PointShape allToAllVShape(const RoutingMatrix& m, double scale, int elemSize)
+{
+    PointShape s;
+    std::int64_t total = 0;
+    for (int i = 0; i < m.n; ++i) {
+        std::int64_t row = 0, column = 0;
+        for (int j = 0; j < m.n; ++j) {
+            row += pairElements(m, scale, elemSize, i, j);
+            column += pairElements(m, scale, elemSize, j, i);
+        }
+        total += row;
+        s.sendElems = std::max(s.sendElems, row);
+        s.recvElems = std::max(s.recvElems, column);
+    }
+    const std::int64_t n = std::max(m.n, 1);
+    s.bytes = total * elemSize / n;
+    s.count = total / (n * n);
+    return s;
+}
+
 std::vector<PlannedPoint> planSweep(const SweepParams& p, int nranks)
 {
     if (nranks < 1)
         throw std::invalid_argument("no ranks");
-    if (p.iters < 1)
-        throw std::invalid_argument("--iters must be at least 1");
-    if (p.warmup < 0)
-        throw std::invalid_argument("--warmup must not be negative");
+    validate(p.timing);
+    if (p.offCacheBytes < 0)
+        throw std::invalid_argument("--off-cache must not be negative");
     if (p.ops.empty() || p.dtypes.empty() || p.redops.empty())
         throw std::invalid_argument("nothing to run: empty op, dtype or redop list");
     const bool rooted = std::any_of(p.ops.begin(), p.ops.end(), hasRoot);
     if (rooted && (p.root < 0 || p.root >= nranks))
         throw std::invalid_argument("--root " + std::to_string(p.root) + " is outside the " + std::to_string(nranks) +
                                     " ranks (use 0.." + std::to_string(nranks - 1) + ")");
+    const bool v = std::find(p.ops.begin(), p.ops.end(), CollectiveOp::AllToAllV) != p.ops.end();
+    if (v && !p.routing)
+        throw std::invalid_argument("all_to_allv needs a routing matrix: --routing FILE.csv or --moe-experts N");
+    if (v && p.routing->n != nranks)
+        throw std::invalid_argument("the routing matrix is " + std::to_string(p.routing->n) + " x " +
+                                    std::to_string(p.routing->n) + " but the run has " + std::to_string(nranks) +
+                                    " ranks");
     const auto sizes = sweepSizes(p);
     std::vector<bool> variants;
     if (p.inPlace != InPlaceMode::InPlace)
@@ -210,8 +237,19 @@ std::vector<PlannedPoint> planSweep(const SweepParams& p, int nranks)
             for (const auto& redop : redops)
                 for (auto size : sizes)
                     for (bool inPlace : variants) {
+                        if (op == CollectiveOp::AllToAllV && inPlace)
+                            continue; // MPI_IN_PLACE all_to_allv needs a symmetric matrix
                         PlannedPoint pt{op, dtype, redop, pointShape(op, size, elementSize(dtype), nranks), inPlace,
-                                        hasRoot(op) ? p.root : -1};
+                                        hasRoot(op) ? p.root : -1, nullptr, 0.0};
+                        if (op == CollectiveOp::AllToAllV) {
+                            pt.routing = p.routing;
+                            pt.routingScale = routingScale(*p.routing, size);
+                            pt.shape = allToAllVShape(*p.routing, pt.routingScale, elementSize(dtype));
+                            if (std::max(pt.shape.sendElems, pt.shape.recvElems) > INT_MAX)
+                                throw std::invalid_argument(std::to_string(size) + " B is too large for all_to_allv: " +
+                                                            "MPI counts and displacements stop at " +
+                                                            std::to_string(INT_MAX) + " elements");
+                        }
                         if (pt.shape.count > INT_MAX)
                             throw std::invalid_argument(std::to_string(size) + " B is too large for " + toString(op) +
                                                         " in " + toString(dtype) + ": MPI counts stop at " +
@@ -222,15 +260,23 @@ std::vector<PlannedPoint> planSweep(const SweepParams& p, int nranks)
     return plan;
 }
 
-BufferBytes bufferBytes(const std::vector<PlannedPoint>& plan)
+BufferBytes callBytes(const PlannedPoint& p)
+{
+    const int w = elementSize(p.dtype);
+    // In place, reduce_scatter's receive buffer holds the whole input.
+    const std::int64_t recvElems = p.inPlace ? std::max(p.shape.sendElems, p.shape.recvElems) : p.shape.recvElems;
+    return {p.inPlace ? 0 : p.shape.sendElems * w, recvElems * w};
+}
+
+BufferBytes bufferBytes(const std::vector<PlannedPoint>& plan, std::int64_t offCacheBytes)
 {
     BufferBytes b;
     for (const auto& p : plan) {
-        const int w = elementSize(p.dtype);
-        b.send = std::max(b.send, p.shape.sendElems * w);
-        // In place, reduce_scatter's receive buffer holds the whole input.
-        const std::int64_t recvElems = p.inPlace ? std::max(p.shape.sendElems, p.shape.recvElems) : p.shape.recvElems;
-        b.recv = std::max(b.recv, recvElems * w);
+        const BufferBytes c = callBytes(p);
+        // The checked call fills the send buffer in place too (it is simply not read).
+        b.send = std::max({b.send, p.shape.sendElems * elementSize(p.dtype),
+                           offCacheBytes > 0 ? offCacheLayout(c.send, offCacheBytes).poolBytes() : 0});
+        b.recv = std::max(b.recv, offCacheBytes > 0 ? offCacheLayout(c.recv, offCacheBytes).poolBytes() : c.recv);
     }
     return b;
 }
@@ -250,6 +296,15 @@ CollectivePoint makePoint(const PlannedPoint& p, int nranks, double timeUs, std:
     c.algbwGBs = timeUs > 0 ? double(p.shape.bytes) / (timeUs * 1e-6) / 1e9 : 0.0;
     c.busbwGBs = c.algbwGBs * busFactor(p.op, nranks);
     c.wrong = wrong;
+    if (p.routing)
+        c.imbalance = loadImbalance(scaledMatrix(*p.routing, p.routingScale, elementSize(p.dtype)));
+    return c;
+}
+
+CollectivePoint makePoint(const PlannedPoint& p, int nranks, const CallStats& stats, std::int64_t wrong)
+{
+    CollectivePoint c = makePoint(p, nranks, stats.meanUs, wrong);
+    c.stats = stats;
     return c;
 }
 
@@ -270,10 +325,14 @@ nlohmann::json toJson(const SweepParams& p)
             {"dtypes", dtypes},
             {"redops", redops},
             {"in_place", p.inPlace == InPlaceMode::Both ? "both" : p.inPlace == InPlaceMode::InPlace ? "1" : "0"},
-            {"warmup_iters", p.warmup},
-            {"iters", p.iters},
+            {"warmup_iters", p.timing.warmup ? nlohmann::json(*p.timing.warmup) : nlohmann::json("auto")},
+            {"iters", p.timing.iters ? nlohmann::json(*p.timing.iters) : nlohmann::json("auto")},
+            {"timing", toJson(p.timing)},
+            {"off_cache_bytes", p.offCacheBytes},
             {"root", p.root},
+            {"routing", p.routingSource},
             {"time", "max over ranks of the mean time per call"},
+            {"stats", "mean, min, max, p50, p99 and CV over each rank's timed samples, each the max over ranks"},
             {"size_convention", "nccl-tests PERFORMANCE.md"}};
 }
 } // namespace rl

@@ -3,6 +3,7 @@
 // launcher: option parsing, the size list (-b/-e/-f/-i as nccl-tests), and nccl-tests'
 // PERFORMANCE.md rules for message size, element count and bandwidth.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/collectiveop.h"
+#include "collectives/routingmatrix.h"
+#include "collectives/timingpolicy.h"
 #include "records/collectivepoint.h"
 
 namespace rl {
@@ -33,9 +36,12 @@ struct SweepParams
     std::vector<DataType> dtypes{DataType::Float32};
     std::vector<ReduceOp> redops{ReduceOp::Sum};
     InPlaceMode inPlace = InPlaceMode::Both;
-    int warmup = 5;
-    int iters = 20;
+    TimingPolicy timing;            // calls per point: a time budget, or fixed with -n/-w
+    std::int64_t offCacheBytes = 0; // > 0: rotate buffers through this much memory (IMB -off_cache)
     int root = 0;
+    // all_to_allv: who sends how much to whom (routingmatrix.h), scaled to each size of the sweep.
+    std::shared_ptr<const RoutingMatrix> routing;
+    std::string routingSource; // for the session header: "routing.csv", "moe experts=8 topk=2 zipf:1.2"
 };
 
 // Comma lists; each throws std::invalid_argument naming the bad item and what is accepted.
@@ -61,6 +67,10 @@ struct PointShape
     std::int64_t recvElems = 0; // elements each rank's receive buffer holds
 };
 PointShape pointShape(CollectiveOp op, std::int64_t requestedBytes, int elemSize, int nranks);
+// all_to_allv at a requested size: bytes = the mean bytes a rank sends (all_to_all's size when the
+// matrix is uniform), count = the mean elements per pair, sendElems/recvElems = the largest row /
+// column of the rounded element matrix (every rank allocates for the busiest one).
+PointShape allToAllVShape(const RoutingMatrix& m, double scale, int elemSize);
 
 struct PlannedPoint
 {
@@ -70,24 +80,31 @@ struct PlannedPoint
     PointShape shape;
     bool inPlace = false;
     int root = -1; // -1 for ops without a root
+    // all_to_allv only: the matrix and its scale at this size (pair counts: routingmatrix.h).
+    std::shared_ptr<const RoutingMatrix> routing;
+    double routingScale = 0;
 };
 
 // Every measurement in run order: op, dtype, redop, size, then out-of-place before in-place.
 // Throws std::invalid_argument for a root outside the communicator, counts MPI cannot address
-// (> INT_MAX elements), fewer than one iteration or a negative warmup.
+// (> INT_MAX elements) or a timing policy validate() rejects.
 std::vector<PlannedPoint> planSweep(const SweepParams& params, int nranks);
 
 // Buffer sizes to allocate once for the whole sweep (reusing them avoids the glibc mmap threshold
-// trap that slows later sizes down when buffers are allocated per size).
+// trap that slows later sizes down when buffers are allocated per size). With an off-cache size
+// the pools hold every rotation slot (timingpolicy.h).
 struct BufferBytes
 {
     std::int64_t send = 0;
     std::int64_t recv = 0;
 };
-BufferBytes bufferBytes(const std::vector<PlannedPoint>& plan);
+BufferBytes bufferBytes(const std::vector<PlannedPoint>& plan, std::int64_t offCacheBytes = 0);
+// Bytes of the send and receive buffers one call of the point uses (in place: receive only).
+BufferBytes callBytes(const PlannedPoint& p);
 
 // algbw = bytes / time, busbw = algbw x busFactor (collectiveop.h); GB/s are 1e9 B/s.
 CollectivePoint makePoint(const PlannedPoint& p, int nranks, double timeUs, std::int64_t wrong);
+CollectivePoint makePoint(const PlannedPoint& p, int nranks, const CallStats& stats, std::int64_t wrong);
 
 // The sweep parameters for the session header's "params".
 nlohmann::json toJson(const SweepParams& params);

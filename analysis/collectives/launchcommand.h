@@ -18,8 +18,8 @@ struct LaunchSpec
     int nodes = 1;
     int ppn = 1;
     std::string bench = "ridgeline-bench";
-    std::string subcommand = "collectives"; // of ridgeline-bench: "collectives" or "io"
-    std::vector<std::string> benchArgs;  // after the subcommand
+    std::string subcommand = "collectives"; // of ridgeline-bench: "collectives", "pairs" or "io"
+    std::vector<std::string> benchArgs;     // after the subcommand
 };
 
 // argv to exec; a template becomes {"/bin/sh", "-c", expanded} so users' shell syntax works.

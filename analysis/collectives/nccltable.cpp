@@ -13,7 +13,11 @@ std::string format(const char* fmt, auto... args)
 
 std::string perfName(CollectiveOp op)
 {
-    return op == CollectiveOp::AllToAll ? std::string("alltoall_perf") : std::string(toString(op)) + "_perf";
+    if (op == CollectiveOp::AllToAll)
+        return "alltoall_perf";
+    if (op == CollectiveOp::AllToAllV)
+        return "alltoallv_perf";
+    return std::string(toString(op)) + "_perf";
 }
 
 bool sameRow(const PlannedPoint& a, const PlannedPoint& b)
@@ -58,8 +62,11 @@ void NcclTableWriter::begin(const std::vector<std::string>& rankDescriptions, co
                                                     : format("%d(factor)", m_params.stepFactor);
     m_out << format("# nThread 1 nGpus 1 minBytes %lld maxBytes %lld step: %s warmup iters: %d iters: %d "
                     "agg iters: 1 validation: 1 graph: 0\n",
-                    (long long)m_params.minBytes, (long long)m_params.maxBytes, step.c_str(), m_params.warmup,
-                    m_params.iters);
+                    (long long)m_params.minBytes, (long long)m_params.maxBytes, step.c_str(),
+                    m_params.timing.warmup.value_or(0), m_params.timing.iters.value_or(0));
+    if (!m_params.timing.iters)
+        m_out << format("# iters 0: timed calls chosen per size, %d..%d within %g s per size (IMB-style)\n",
+                        m_params.timing.minIters, m_params.timing.maxIters, m_params.timing.secondsPerPoint);
     m_out << "#\n# ridgeline-bench " << RIDGELINE_VERSION << " (MPI, host memory), " << m_nranks << " ranks, "
           << libraryVersion << "\n#\n# Using devices\n";
     for (const auto& r : rankDescriptions)

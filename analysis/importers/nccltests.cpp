@@ -293,7 +293,7 @@ void resolveRun(const ImportInput& input, Run& run, std::vector<ImportWarning>& 
         // Old logs often lack the program name; the file name is the last place it may be.
         const std::string name = importers::baseName(input.path);
         for (const char* key : {"reduce_scatter", "reducescatter", "all_reduce", "allreduce", "all_gather", "allgather",
-                                "alltoall", "all_to_all", "broadcast", "bcast", "sendrecv"})
+                                "alltoallv", "all_to_allv", "alltoall", "all_to_all", "broadcast", "bcast", "sendrecv"})
             if (name.find(key) != std::string::npos) {
                 op = collectiveOpFromString(key);
                 break;
@@ -321,7 +321,8 @@ void resolveRun(const ImportInput& input, Run& run, std::vector<ImportWarning>& 
     int nranks = static_cast<int>(run.ranks.size());
     if (nranks == 0 && run.launcherRanks > 0)
         nranks = run.launcherRanks * static_cast<int>(std::max<std::int64_t>(1, run.nThread * run.nGpus));
-    if (nranks == 0 && (*op == CollectiveOp::ReduceScatter || *op == CollectiveOp::AllGather || *op == CollectiveOp::AllToAll) && ratio > 0)
+    if (nranks == 0 && (*op == CollectiveOp::ReduceScatter || *op == CollectiveOp::AllGather || *op == CollectiveOp::AllToAll ||
+                        *op == CollectiveOp::AllToAllV) && ratio > 0)
         nranks = static_cast<int>(ratio);
     if (nranks == 0 && run.nThread * run.nGpus > 0) {
         nranks = static_cast<int>(run.nThread * run.nGpus);
@@ -341,6 +342,10 @@ void resolveRun(const ImportInput& input, Run& run, std::vector<ImportWarning>& 
             p.algbwGBs = static_cast<double>(p.bytes) / (p.timeUs * 1e3);
             p.busbwGBs = p.algbwGBs * busFactor(*op, nranks);
         }
+        // rccl-tests' alltoallv_perf sends (peer + rank) mod n chunks to each peer: the pairs differ,
+        // but every rank sends and receives the same total, so the load imbalance is 1.
+        if (*op == CollectiveOp::AllToAllV)
+            p.imbalance = 1.0;
     }
 }
 

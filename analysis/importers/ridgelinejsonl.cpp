@@ -69,6 +69,9 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         } else if (auto* st = std::get_if<StoragePoint>(&*rec)) {
             ensureSession();
             current->storage.push_back(*st);
+        } else if (auto* pp = std::get_if<PairPoint>(&*rec)) {
+            ensureSession();
+            current->pairs.push_back(*pp);
         } else if (auto* e = std::get_if<wire::End>(&*rec)) {
             ensureSession();
             current->session.status = e->status;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "records/collectivepoint.h"
+#include "records/pairpoint.h"
 #include "records/kernelpoints.h"
 #include "records/session.h"
 #include "records/storagepoint.h"
@@ -44,6 +45,7 @@ struct SessionData
     std::vector<TrainStep> trainSteps = {};
     std::vector<TrainEvent> trainEvents = {};
     std::vector<StoragePoint> storage = {}; // storage benchmark points (ridgeline-bench io, fio, IOR)
+    std::vector<PairPoint> pairs = {}; // `ridgeline-bench pairs` matrix
 };
 
 struct ImportResult

@@ -17,6 +17,7 @@ inline constexpr const char* PeakFlops = "peakflops";
 inline constexpr const char* Trace = "trace";
 inline constexpr const char* TrainingLog = "trainlog";
 inline constexpr const char* Storage = "storage"; // ridgeline-bench io, fio, IOR
+inline constexpr const char* Pairs = "pairs"; // point-to-point matrix of `ridgeline-bench pairs`
 } // namespace kind
 
 enum class SessionStatus { Running, Complete, Cancelled, Failed, Incomplete };

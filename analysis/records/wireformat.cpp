@@ -5,13 +5,63 @@
 namespace rl::wire {
 using nlohmann::json;
 
+json toJson(const CallStats& s)
+{
+    return json{{"iters", s.iters},   {"warmup", s.warmup}, {"calls_per_sample", s.callsPerSample},
+                {"mean_us", s.meanUs}, {"min_us", s.minUs}, {"max_us", s.maxUs},
+                {"p50_us", s.p50Us},   {"p99_us", s.p99Us}, {"cv", s.cv}};
+}
+
+CallStats callStatsFromJson(const json& j)
+{
+    CallStats s;
+    s.iters = integerField<int>(j, "iters", 0);
+    s.warmup = integerField<int>(j, "warmup", 0);
+    s.callsPerSample = integerField<int>(j, "calls_per_sample", 1);
+    s.meanUs = j.at("mean_us").get<double>();
+    s.minUs = j.value("min_us", 0.0);
+    s.maxUs = j.value("max_us", 0.0);
+    s.p50Us = j.value("p50_us", 0.0);
+    s.p99Us = j.value("p99_us", 0.0);
+    s.cv = j.value("cv", 0.0);
+    return s;
+}
+
+json toJson(const PairPoint& p)
+{
+    return json{{"record", "pair"},           {"rank_a", p.rankA},         {"rank_b", p.rankB},
+                {"host_a", p.hostA},          {"host_b", p.hostB},         {"latency_bytes", p.latencyBytes},
+                {"latency_us", p.latencyUs},  {"bandwidth_bytes", p.bandwidthBytes},
+                {"bandwidth_gbs", p.bandwidthGBs}, {"iters", p.iters}};
+}
+
+PairPoint pairFromJson(const json& j)
+{
+    PairPoint p;
+    p.rankA = integerField<int>(j, "rank_a");
+    p.rankB = integerField<int>(j, "rank_b");
+    p.hostA = j.value("host_a", std::string{});
+    p.hostB = j.value("host_b", std::string{});
+    p.latencyBytes = integerField<std::int64_t>(j, "latency_bytes", 0);
+    p.latencyUs = j.at("latency_us").get<double>();
+    p.bandwidthBytes = integerField<std::int64_t>(j, "bandwidth_bytes", 0);
+    p.bandwidthGBs = j.at("bandwidth_gbs").get<double>();
+    p.iters = integerField<int>(j, "iters", 0);
+    return p;
+}
+
 json toJson(const CollectivePoint& p)
 {
-    return json{{"record", "collective"}, {"op", p.op},           {"nranks", p.nranks},
-                {"dtype", p.dtype},       {"redop", p.redop},     {"bytes", p.bytes},
-                {"count", p.count},       {"in_place", p.inPlace}, {"root", p.root},
-                {"time_us", p.timeUs},    {"algbw_gbs", p.algbwGBs}, {"busbw_gbs", p.busbwGBs},
-                {"wrong", p.wrong}};
+    json j{{"record", "collective"}, {"op", p.op},           {"nranks", p.nranks},
+           {"dtype", p.dtype},       {"redop", p.redop},     {"bytes", p.bytes},
+           {"count", p.count},       {"in_place", p.inPlace}, {"root", p.root},
+           {"time_us", p.timeUs},    {"algbw_gbs", p.algbwGBs}, {"busbw_gbs", p.busbwGBs},
+           {"wrong", p.wrong}};
+    if (p.stats)
+        j["stats"] = toJson(*p.stats);
+    if (p.imbalance > 0)
+        j["imbalance"] = p.imbalance;
+    return j;
 }
 
 CollectivePoint collectiveFromJson(const json& j)
@@ -30,6 +80,9 @@ CollectivePoint collectiveFromJson(const json& j)
     p.algbwGBs = j.value("algbw_gbs", 0.0);
     p.busbwGBs = j.value("busbw_gbs", 0.0);
     p.wrong = integerField<std::int64_t>(j, "wrong", 0);
+    if (const auto it = j.find("stats"); it != j.end() && it->is_object())
+        p.stats = callStatsFromJson(*it);
+    p.imbalance = j.value("imbalance", 0.0);
     return p;
 }
 
@@ -97,6 +150,8 @@ std::optional<Record> parseLine(std::string_view line)
             return peakFlopsFromJson(j);
         if (record == "storage")
             return storageFromJson(j);
+        if (record == "pair")
+            return pairFromJson(j);
         return RawRecord{record, std::move(j)};
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("bad record: ") + e.what());

@@ -3,7 +3,9 @@
 //   {"record":"session", "kind":"collectives", "tool":"ridgeline-bench", "version":..., "host":...,
 //    "command_line":..., "params":{...}}                              first line of a run
 //   {"record":"collective", "op":..., "nranks":..., "dtype":..., "redop":..., "bytes":..., "count":...,
-//    "in_place":..., "root":..., "time_us":..., "algbw_gbs":..., "busbw_gbs":..., "wrong":...}
+//    "in_place":..., "root":..., "time_us":..., "algbw_gbs":..., "busbw_gbs":..., "wrong":...,
+//    "stats":{"iters", "warmup", "calls_per_sample", "mean_us", "min_us", "max_us", "p50_us",
+//             "p99_us", "cv"}, "imbalance":...}          stats: runner points; imbalance: all_to_allv
 //   {"record":"end", "status":"complete"|"cancelled"|"failed", "message":...}   last line
 // Lines with another "record" are passed through as RawRecord so later kinds can add their own.
 #include <cmath>
@@ -19,6 +21,7 @@
 
 #include "records/collectivepoint.h"
 #include "records/kernelpoints.h"
+#include "records/pairpoint.h"
 #include "records/session.h"
 #include "records/storagepoint.h"
 
@@ -39,9 +42,15 @@ struct RawRecord
     nlohmann::json object;
 };
 using Record = std::variant<SessionHeader, CollectivePoint, End, RawRecord, GemmPoint, MemBwPoint, MemCeiling,
-                            PeakFlopsPoint, StoragePoint>;
+                            PeakFlopsPoint, StoragePoint, PairPoint>;
 
 nlohmann::json toJson(const CollectivePoint& p);
+nlohmann::json toJson(const CallStats& s);
+CallStats callStatsFromJson(const nlohmann::json& j); // throws nlohmann::json::exception
+// {"record":"pair", "rank_a", "rank_b", "host_a", "host_b", "latency_bytes", "latency_us",
+//  "bandwidth_bytes", "bandwidth_gbs", "iters"}
+nlohmann::json toJson(const PairPoint& p);
+PairPoint pairFromJson(const nlohmann::json& j);
 CollectivePoint collectiveFromJson(const nlohmann::json& j); // throws nlohmann::json::exception
 nlohmann::json toJson(const Session& s);                     // as a "session" header record
 Session sessionFromJson(const nlohmann::json& j);

@@ -221,6 +221,34 @@ CREATE TABLE storage_results (
     rank_gbs           TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX storage_results_session ON storage_results(session_id, op, access, nranks, file_bytes, block_bytes);
+
+// v7: how the runner's time was measured, per point: the timed and warm-up calls (now chosen per
+// size) and the distribution over the timed samples (NULL for points of other tools); the load
+// imbalance of all_to_allv points (0 for other ops); the point-to-point matrix of `pairs` sessions.
+constexpr std::string_view kV7 = R"sql(
+ALTER TABLE collective_results ADD COLUMN iters INTEGER;
+ALTER TABLE collective_results ADD COLUMN warmup INTEGER;
+ALTER TABLE collective_results ADD COLUMN calls_per_sample INTEGER;
+ALTER TABLE collective_results ADD COLUMN time_min_us REAL;
+ALTER TABLE collective_results ADD COLUMN time_max_us REAL;
+ALTER TABLE collective_results ADD COLUMN time_p50_us REAL;
+ALTER TABLE collective_results ADD COLUMN time_p99_us REAL;
+ALTER TABLE collective_results ADD COLUMN time_cv REAL;
+ALTER TABLE collective_results ADD COLUMN imbalance REAL NOT NULL DEFAULT 0;
+CREATE TABLE pair_results (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    rank_a          INTEGER NOT NULL,
+    rank_b          INTEGER NOT NULL,
+    host_a          TEXT NOT NULL DEFAULT '',
+    host_b          TEXT NOT NULL DEFAULT '',
+    latency_bytes   INTEGER NOT NULL DEFAULT 0,
+    latency_us      REAL NOT NULL,
+    bandwidth_bytes INTEGER NOT NULL DEFAULT 0,
+    bandwidth_gbs   REAL NOT NULL,
+    iters           INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX pair_results_session ON pair_results(session_id, rank_a, rank_b);
 )sql";
 } // namespace
 
@@ -233,6 +261,7 @@ const std::vector<Migration>& migrations()
         {4, kV4},
         {5, kV5},
         {6, kV6},
+        {7, kV7},
     };
     return list;
 }

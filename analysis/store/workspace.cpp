@@ -7,6 +7,7 @@
 
 #include "io/userpaths.h"
 #include "store/kernelresults.h"
+#include "store/pairresults.h"
 #include "store/migrations.h"
 #include "store/storageresults.h"
 #include "store/traceresults.h"
@@ -180,10 +181,20 @@ int Workspace::markOrphanedRuns()
 void Workspace::insertCollective(std::int64_t sessionId, const CollectivePoint& p)
 {
     Statement q(m_db, "INSERT INTO collective_results (session_id, op, nranks, dtype, redop, bytes, count, "
-                      "in_place, root, time_us, algbw, busbw, wrong) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                      "in_place, root, time_us, algbw, busbw, wrong, iters, warmup, calls_per_sample, time_min_us, "
+                      "time_max_us, time_p50_us, time_p99_us, time_cv, imbalance) "
+                      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     q.bind(1, sessionId).bind(2, p.op).bind(3, p.nranks).bind(4, p.dtype).bind(5, p.redop);
     q.bind(6, p.bytes).bind(7, p.count).bind(8, p.inPlace ? 1 : 0).bind(9, p.root);
     q.bind(10, p.timeUs).bind(11, p.algbwGBs).bind(12, p.busbwGBs).bind(13, p.wrong);
+    if (const auto& s = p.stats) {
+        q.bind(14, s->iters).bind(15, s->warmup).bind(16, s->callsPerSample).bind(17, s->minUs).bind(18, s->maxUs);
+        q.bind(19, s->p50Us).bind(20, s->p99Us).bind(21, s->cv);
+    } else {
+        for (int i = 14; i <= 21; ++i)
+            q.bindNull(i);
+    }
+    q.bind(22, p.imbalance);
     q.run();
 }
 
@@ -196,7 +207,8 @@ void Workspace::addCollectivePoint(std::int64_t sessionId, const CollectivePoint
 
 std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
 {
-    Statement q(m_db, "SELECT op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw, wrong "
+    Statement q(m_db, "SELECT op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw, wrong, "
+                      "iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us, time_p99_us, time_cv, imbalance "
                       "FROM collective_results WHERE session_id = ? ORDER BY op, in_place, bytes, id");
     q.bind(1, sessionId);
     std::vector<CollectivePoint> out;
@@ -214,6 +226,20 @@ std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
         p.algbwGBs = q.real(9);
         p.busbwGBs = q.real(10);
         p.wrong = q.int64(11);
+        if (!q.isNull(12)) {
+            CallStats s;
+            s.iters = static_cast<int>(q.int64(12));
+            s.warmup = static_cast<int>(q.int64(13));
+            s.callsPerSample = static_cast<int>(q.int64(14));
+            s.meanUs = p.timeUs;
+            s.minUs = q.real(15);
+            s.maxUs = q.real(16);
+            s.p50Us = q.real(17);
+            s.p99Us = q.real(18);
+            s.cv = q.real(19);
+            p.stats = s;
+        }
+        p.imbalance = q.real(20);
         out.push_back(std::move(p));
     }
     return out;
@@ -250,6 +276,8 @@ std::int64_t Workspace::insertSessionData(const SessionData& data, std::optional
     insertKernelRecords(m_db, id, data);
     insertTraceRecords(m_db, id, data);
     insertStorageRecords(m_db, id, data);
+    for (const auto& p : data.pairs)
+        insertPair(m_db, id, p);
     return id;
 }
 

@@ -7,9 +7,12 @@
 
 #include "benchcommands.h"
 #include "collectives/nccltable.h"
+#include "kernels/cpuinfo.h"
 #include "mpicollectiverunner.h"
 #include "mpienvironment.h"
+#include "routingoptions.h"
 #include "records/wireformat.h"
+#include "tickclock.h"
 #include "units/units.h"
 
 namespace rl::bench {
@@ -27,9 +30,15 @@ struct Options
     std::string dtypes = "float32";
     std::string redops = "sum";
     std::string inPlace = "both";
-    int warmup = 5;
-    int iters = 20;
+    int warmup = -1; // -1: chosen per size
+    int iters = -1;
+    double secondsPerSize = TimingPolicy{}.secondsPerPoint;
+    double totalSeconds = TimingPolicy{}.totalSeconds;
+    int minIters = TimingPolicy{}.minIters;
+    int maxIters = TimingPolicy{}.maxIters;
+    std::string offCache;
     int root = 0;
+    RoutingOptions routing;
     std::string format = "json";
 };
 
@@ -39,6 +48,16 @@ std::int64_t parseSize(const std::string& text, const char* option)
     if (!v)
         throw std::invalid_argument(std::string(option) + ": \"" + text + "\" is not a size (e.g. 8, 64K, 256M, 1G)");
     return *v;
+}
+
+// IMB's -off_cache default is the last-level cache; twice it leaves no part of a buffer in cache
+// when it comes round again, whatever the replacement policy.
+std::int64_t defaultOffCacheBytes()
+{
+    std::int64_t llc = 0;
+    for (const auto& c : kernels::detectCpu().dataCaches)
+        llc = std::max(llc, c.sizeBytes);
+    return llc > 0 ? 2 * llc : std::int64_t{64} << 20;
 }
 
 SweepParams toParams(const Options& o)
@@ -56,10 +75,20 @@ SweepParams toParams(const Options& o)
     p.dtypes = parseDtypeList(o.dtypes);
     p.redops = parseRedopList(o.redops);
     p.inPlace = parseInPlace(o.inPlace);
-    p.warmup = o.warmup;
-    p.iters = o.iters;
+    if (o.warmup != -1)
+        p.timing.warmup = o.warmup;
+    if (o.iters != -1)
+        p.timing.iters = o.iters;
+    p.timing.secondsPerPoint = o.secondsPerSize;
+    p.timing.totalSeconds = o.totalSeconds;
+    p.timing.minIters = o.minIters;
+    p.timing.maxIters = o.maxIters;
+    if (!o.offCache.empty())
+        p.offCacheBytes = o.offCache == "auto" ? defaultOffCacheBytes() : parseSize(o.offCache, "--off-cache");
     p.root = o.root;
-    sweepSizes(p); // reject a bad size range before MPI starts
+    sweepSizes(p); // reject a bad size range or timing before MPI starts
+    validate(p.timing);
+    readRoutingCsv(o.routing, p);
     return p;
 }
 
@@ -108,7 +137,7 @@ Session sessionHeader(const SweepParams& params, int nranks, const std::vector<R
 }
 
 // Returns the exit code; runs on every rank.
-int runSweep(const SweepParams& params, bool ncclFormat)
+int runSweep(SweepParams params, const RoutingOptions& routing, bool ncclFormat)
 {
     int code = 0;
     {
@@ -117,17 +146,18 @@ int runSweep(const SweepParams& params, bool ncclFormat)
         installStopHandlers();
         std::vector<PlannedPoint> plan;
         try {
+            applyRouting(routing, params, mpi.size());
             plan = planSweep(params, mpi.size());
         } catch (const std::exception& e) {
             if (root)
                 std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
             return 2;
         }
-        const BufferBytes buffers = bufferBytes(plan);
+        const BufferBytes buffers = bufferBytes(plan, params.offCacheBytes);
         std::unique_ptr<MpiCollectiveRunner> runner;
         int allocated = 1;
         try {
-            runner = std::make_unique<MpiCollectiveRunner>(MPI_COMM_WORLD, buffers);
+            runner = std::make_unique<MpiCollectiveRunner>(MPI_COMM_WORLD, buffers, params.offCacheBytes);
         } catch (const std::bad_alloc&) {
             allocated = 0;
         }
@@ -156,12 +186,15 @@ int runSweep(const SweepParams& params, bool ncclFormat)
             }
         }
         std::size_t done = 0;
+        const double start = steadySeconds();
         for (const auto& p : plan) {
             if (stopRequested())
                 break;
-            const auto r = runner->measure(p, params.warmup, params.iters);
+            const double budget = pointBudgetSeconds(params.timing, steadySeconds() - start,
+                                                     std::int64_t(plan.size() - done));
+            const auto r = runner->measure(p, params.timing, budget);
             if (root) {
-                const CollectivePoint point = makePoint(p, mpi.size(), r.timeUs, r.wrong);
+                const CollectivePoint point = makePoint(p, mpi.size(), r.stats, r.wrong);
                 if (table)
                     table->add(p, point);
                 else
@@ -200,9 +233,13 @@ void addCollectivesCommand(CLI::App& app)
         "Sizes and bandwidths follow nccl-tests' PERFORMANCE.md: size is the full buffer for reduce_scatter,\n"
         "all_gather and all_to_all; algbw = size / time in GB/s (1e9 B/s); busbw = algbw x 2(n-1)/n\n"
         "(all_reduce), (n-1)/n (reduce_scatter, all_gather, all_to_all), 1 (broadcast). time is the\n"
-        "maximum over ranks of the mean time per call, in microseconds.");
+        "maximum over ranks of the mean time per call, in microseconds; each point also carries the\n"
+        "min, max, p50, p99 and coefficient of variation of the timed samples (each the max over ranks).\n"
+        "Timed calls per point follow IMB: as many as fit in --time-per-size (at most --max-iters, at\n"
+        "least --min-iters, the sweep within --time-budget), warm-up a tenth of them; -n/-w fix them.");
     cmd->add_option("--ops", opts->ops,
-                    "Comma list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, or all")
+                    "Comma list of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, all (these five), "
+                    "all_to_allv (needs --routing or --moe-experts)")
         ->capture_default_str();
     cmd->add_option("-b,--minbytes", opts->minBytes, "Smallest message size in bytes (K/M/G suffixes are binary: 64K = 65536 B)")
         ->capture_default_str();
@@ -218,15 +255,30 @@ void addCollectivesCommand(CLI::App& app)
         ->capture_default_str();
     cmd->add_option("--inplace", opts->inPlace, "0 = out-of-place only, 1 = in-place only (MPI_IN_PLACE), both")
         ->capture_default_str();
-    cmd->add_option("-w,--warmup", opts->warmup, "Untimed calls before each point (count)")->capture_default_str();
-    cmd->add_option("-n,--iters", opts->iters, "Timed calls per point (count); the mean is reported")->capture_default_str();
+    cmd->add_option("-w,--warmup", opts->warmup,
+                    "Untimed calls before each point (count; default: a tenth of the timed calls, at least 2)");
+    cmd->add_option("-n,--iters", opts->iters,
+                    "Timed calls per point (count; default: chosen per size from the time budget)");
+    cmd->add_option("--time-per-size", opts->secondsPerSize,
+                    "Time budget of one point (one size of one op and variant) in seconds, warm-up included")
+        ->capture_default_str();
+    cmd->add_option("--time-budget", opts->totalSeconds,
+                    "Time budget of the whole sweep in seconds; points share what is left (0 = no limit)")
+        ->capture_default_str();
+    cmd->add_option("--min-iters", opts->minIters, "Fewest timed calls per point (count)")->capture_default_str();
+    cmd->add_option("--max-iters", opts->maxIters, "Most timed calls per point (count; IMB uses 1000)")
+        ->capture_default_str();
+    cmd->add_option("--off-cache", opts->offCache,
+                    "Rotate the buffers through this many bytes (K/M/G binary) so no call finds its data in "
+                    "cache, like IMB -off_cache; auto = twice the largest CPU cache");
     cmd->add_option("--root", opts->root, "Root rank of broadcast")->capture_default_str();
     cmd->add_option("--format", opts->format,
                     "json: one JSON object per line (session header, points, end record); "
                     "nccl: an nccl-tests style table")
         ->check(CLI::IsMember({"json", "nccl"}))
         ->capture_default_str();
-    cmd->callback([opts] {
+    addRoutingOptions(*cmd, opts->routing);
+    cmd->callback([opts, cmd] {
         SweepParams params;
         try {
             params = toParams(*opts);
@@ -235,7 +287,8 @@ void addCollectivesCommand(CLI::App& app)
                 std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
             throw CLI::RuntimeError(2);
         }
-        const int code = runSweep(params, opts->format == "nccl");
+        opts->routing.sizesGiven = cmd->count("--minbytes") + cmd->count("--maxbytes") > 0;
+        const int code = runSweep(params, opts->routing, opts->format == "nccl");
         if (code != 0)
             throw CLI::RuntimeError(code);
     });

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "collectives/collectivecheck.h"
+#include "tickclock.h"
 
 namespace rl {
 namespace {
@@ -16,6 +17,18 @@ std::byte* allocate(std::size_t bytes)
     auto* p = static_cast<std::byte*>(::operator new(std::max<std::size_t>(bytes, 1), kAlign));
     std::memset(p, 0, std::max<std::size_t>(bytes, 1)); // fault the pages in before timing
     return p;
+}
+
+// The tick rate against steady_clock over 10 ms: 60 ns of clock reads in 10 ms is 6 ppm.
+double secondsPerTick()
+{
+    const double w0 = steadySeconds();
+    const std::uint64_t t0 = readTicks();
+    double w1 = w0;
+    while (w1 - w0 < 0.01)
+        w1 = steadySeconds();
+    const std::uint64_t t1 = readTicks();
+    return t1 > t0 ? (w1 - w0) / double(t1 - t0) : 1e-9;
 }
 } // namespace
 
@@ -51,8 +64,9 @@ std::string mpiLibraryVersion()
     return v;
 }
 
-MpiCollectiveRunner::MpiCollectiveRunner(MPI_Comm comm, BufferBytes sizes)
-    : m_comm(comm), m_sendBytes(std::size_t(sizes.send)), m_recvBytes(std::size_t(sizes.recv))
+MpiCollectiveRunner::MpiCollectiveRunner(MPI_Comm comm, BufferBytes sizes, std::int64_t offCacheBytes)
+    : m_comm(comm), m_offCacheBytes(offCacheBytes), m_sendBytes(std::size_t(sizes.send)),
+      m_recvBytes(std::size_t(sizes.recv))
 {
     MPI_Comm_rank(comm, &m_rank);
     MPI_Comm_size(comm, &m_size);
@@ -63,6 +77,7 @@ MpiCollectiveRunner::MpiCollectiveRunner(MPI_Comm comm, BufferBytes sizes)
         ::operator delete(m_send, kAlign);
         throw;
     }
+    m_secondsPerTick = secondsPerTick();
 }
 
 MpiCollectiveRunner::~MpiCollectiveRunner()
@@ -71,53 +86,149 @@ MpiCollectiveRunner::~MpiCollectiveRunner()
     ::operator delete(m_recv, kAlign);
 }
 
+void MpiCollectiveRunner::setRotation(const PlannedPoint& p, bool on)
+{
+    const BufferBytes c = callBytes(p);
+    const OffCacheLayout send = offCacheLayout(c.send, on ? m_offCacheBytes : 0);
+    const OffCacheLayout recv = offCacheLayout(c.recv, on ? m_offCacheBytes : 0);
+    m_sendStride = send.stride;
+    m_recvStride = recv.stride;
+    m_sendSlots = send.slots;
+    m_recvSlots = recv.slots;
+    m_sendSlot = m_recvSlot = 0;
+    if (p.routing)
+        m_v = rankCounts(*p.routing, p.routingScale, elementSize(p.dtype), m_rank);
+}
+
 void MpiCollectiveRunner::call(const PlannedPoint& p)
 {
+    std::byte* sendBuf = m_send;
+    std::byte* recvBuf = m_recv;
+    if (m_sendSlots > 1) {
+        sendBuf += m_sendSlot * m_sendStride;
+        m_sendSlot = m_sendSlot + 1 == m_sendSlots ? 0 : m_sendSlot + 1;
+    }
+    if (m_recvSlots > 1) {
+        recvBuf += m_recvSlot * m_recvStride;
+        m_recvSlot = m_recvSlot + 1 == m_recvSlots ? 0 : m_recvSlot + 1;
+    }
     const MPI_Datatype type = mpiType(p.dtype);
     const MPI_Op op = mpiOp(p.redop.value_or(ReduceOp::Sum));
     const int count = static_cast<int>(p.shape.count); // planSweep() keeps counts within int
-    void* send = p.inPlace ? MPI_IN_PLACE : static_cast<void*>(m_send);
+    void* send = p.inPlace ? MPI_IN_PLACE : static_cast<void*>(sendBuf);
     switch (p.op) {
-    case CollectiveOp::AllReduce: MPI_Allreduce(send, m_recv, count, type, op, m_comm); break;
-    case CollectiveOp::ReduceScatter: MPI_Reduce_scatter_block(send, m_recv, count, type, op, m_comm); break;
+    case CollectiveOp::AllReduce: MPI_Allreduce(send, recvBuf, count, type, op, m_comm); break;
+    case CollectiveOp::ReduceScatter: MPI_Reduce_scatter_block(send, recvBuf, count, type, op, m_comm); break;
     case CollectiveOp::AllGather:
         if (p.inPlace)
-            MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, m_recv, count, type, m_comm);
+            MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recvBuf, count, type, m_comm);
         else
-            MPI_Allgather(m_send, count, type, m_recv, count, type, m_comm);
+            MPI_Allgather(sendBuf, count, type, recvBuf, count, type, m_comm);
         break;
     case CollectiveOp::Broadcast:
         // MPI_Bcast has one buffer: out of place the root sends from its send buffer and the
         // others receive into their receive buffer; in place everyone uses the receive buffer.
-        MPI_Bcast(!p.inPlace && m_rank == p.root ? m_send : m_recv, count, type, p.root, m_comm);
+        MPI_Bcast(!p.inPlace && m_rank == p.root ? sendBuf : recvBuf, count, type, p.root, m_comm);
         break;
     case CollectiveOp::AllToAll:
         if (p.inPlace)
-            MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, m_recv, count, type, m_comm);
+            MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, recvBuf, count, type, m_comm);
         else
-            MPI_Alltoall(m_send, count, type, m_recv, count, type, m_comm);
+            MPI_Alltoall(sendBuf, count, type, recvBuf, count, type, m_comm);
+        break;
+    case CollectiveOp::AllToAllV: // out of place only (planSweep)
+        MPI_Alltoallv(sendBuf, m_v.sendCounts.data(), m_v.sendDispls.data(), type, recvBuf, m_v.recvCounts.data(),
+                      m_v.recvDispls.data(), type, m_comm);
         break;
     default: break; // planSweep() only plans the benchmarked ops
     }
 }
 
-double MpiCollectiveRunner::timeCalls(const PlannedPoint& p, int warmup, int iters)
+double MpiCollectiveRunner::meanCallSeconds(const PlannedPoint& p, int calls)
 {
-    for (int i = 0; i < warmup; ++i)
+    const std::uint64_t start = readTicks();
+    for (int i = 0; i < calls; ++i)
         call(p);
-    MPI_Barrier(m_comm);
-    const double start = MPI_Wtime();
-    for (int i = 0; i < iters; ++i)
-        call(p);
-    return (MPI_Wtime() - start) * 1e6 / std::max(iters, 1);
+    return double(readTicks() - start) * m_secondsPerTick / std::max(calls, 1);
 }
 
-MpiCollectiveRunner::Result MpiCollectiveRunner::measure(const PlannedPoint& p, int warmup, int iters)
+SampleSummary MpiCollectiveRunner::timedLoop(const PlannedPoint& p, int iters, int callsPerSample)
 {
-    Result r;
-    const double meanUs = timeCalls(p, warmup, iters);
-    MPI_Reduce(&meanUs, &r.timeUs, 1, MPI_DOUBLE, MPI_MAX, 0, m_comm);
+    const int samples = (iters + callsPerSample - 1) / callsPerSample;
+    m_ticks.assign(std::size_t(samples) + 1, 0);
+    MPI_Barrier(m_comm);
+    // One counter read per sample and nothing else: the loop is the bare MPI loop plus ~10 ns a
+    // sample, and samples are at least minSampleUs long.
+    std::uint64_t* tick = m_ticks.data();
+    tick[0] = readTicks();
+    int left = iters;
+    for (int s = 1; s <= samples; ++s) {
+        const int k = std::min(callsPerSample, left);
+        for (int c = 0; c < k; ++c)
+            call(p);
+        left -= k;
+        tick[s] = readTicks();
+    }
+    m_samples.resize(std::size_t(samples));
+    left = iters;
+    for (int s = 0; s < samples; ++s) {
+        const int k = std::min(callsPerSample, left);
+        left -= k;
+        m_samples[std::size_t(s)] = double(tick[s + 1] - tick[s]) * m_secondsPerTick * 1e6 / k;
+    }
+    SampleSummary sum = summarizeSamples(m_samples);
+    // The mean per call over the whole loop, as a bare loop reports it (a short last sample would
+    // otherwise weigh as much as a full one).
+    sum.mean = double(tick[samples] - tick[0]) * m_secondsPerTick * 1e6 / iters;
+    return sum;
+}
 
+MpiCollectiveRunner::Result MpiCollectiveRunner::measure(const PlannedPoint& p, const TimingPolicy& policy,
+                                                         double budgetSeconds)
+{
+    setRotation(p, true);
+    // Pilot: one call, then a few more at its pace; their time sizes the loop. Every rank sees the
+    // slowest rank's first call, so all of them run the same number of pilot calls.
+    int pilot = 0;
+    double pilotSeconds = 0;
+    if (policy.warmup.value_or(1) > 0) {
+        double first = meanCallSeconds(p, 1), slowest = 0;
+        MPI_Allreduce(&first, &slowest, 1, MPI_DOUBLE, MPI_MAX, m_comm);
+        const int more = pilotCalls(policy, slowest * 1e6);
+        pilotSeconds = more > 0 ? meanCallSeconds(p, more) : slowest;
+        pilot = 1 + more;
+    }
+    double pilotMax = 0;
+    MPI_Reduce(&pilotSeconds, &pilotMax, 1, MPI_DOUBLE, MPI_MAX, 0, m_comm);
+    // Rank 0 alone applies the budget (its clock decides what time is left) and tells the others.
+    int reps[3] = {0, 0, 0};
+    if (m_rank == 0) {
+        const Repetitions r = chooseRepetitions(policy, pilot > 0 ? pilotMax * 1e6 : 0.0, budgetSeconds);
+        reps[0] = r.warmup;
+        reps[1] = r.iters;
+        reps[2] = pilot > 0 ? r.callsPerSample : 1;
+    }
+    MPI_Bcast(reps, 3, MPI_INT, 0, m_comm);
+    for (int i = pilot; i < reps[0]; ++i)
+        call(p);
+    const SampleSummary local = timedLoop(p, reps[1], reps[2]);
+
+    Result r;
+    const double mine[6] = {local.mean, local.min, local.max, local.p50, local.p99, local.cv};
+    double worst[6] = {};
+    MPI_Reduce(mine, worst, 6, MPI_DOUBLE, MPI_MAX, 0, m_comm);
+    r.timeUs = worst[0];
+    r.stats.iters = reps[1];
+    r.stats.warmup = std::max(reps[0], pilot);
+    r.stats.callsPerSample = reps[2];
+    r.stats.meanUs = worst[0];
+    r.stats.minUs = worst[1];
+    r.stats.maxUs = worst[2];
+    r.stats.p50Us = worst[3];
+    r.stats.p99Us = worst[4];
+    r.stats.cv = worst[5];
+
+    setRotation(p, false);
     fillCheckBuffers(p, m_rank, m_size, m_send, m_recv);
     call(p);
     const long long wrong = countWrongElements(p, m_rank, m_size, m_send, m_recv);
@@ -125,5 +236,13 @@ MpiCollectiveRunner::Result MpiCollectiveRunner::measure(const PlannedPoint& p, 
     MPI_Reduce(&wrong, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, m_comm);
     r.wrong = total;
     return r;
+}
+
+MpiCollectiveRunner::Result MpiCollectiveRunner::measure(const PlannedPoint& p, int warmup, int iters)
+{
+    TimingPolicy fixed;
+    fixed.warmup = warmup;
+    fixed.iters = iters;
+    return measure(p, fixed, 0.0);
 }
 } // namespace rl

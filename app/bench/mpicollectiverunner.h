@@ -1,13 +1,16 @@
 #pragma once
 // The MPI measuring loop of `ridgeline-bench collectives` (library ridgeline_mpi_runner, built only
-// when MPI is found). Planning, checking and bandwidth rules live MPI-free in analysis/collectives.
+// when MPI is found). Planning, checking, bandwidth rules and the repetition policy live MPI-free
+// in analysis/collectives.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <mpi.h>
 
+#include "collectives/callstats.h"
 #include "collectives/collectivesweep.h"
 
 namespace rl {
@@ -16,8 +19,9 @@ class MpiCollectiveRunner
 {
 public:
     // Allocates and touches both buffers once for the whole sweep: allocating per size moves
-    // glibc's mmap threshold and later sizes run several times slower. Throws std::bad_alloc.
-    MpiCollectiveRunner(MPI_Comm comm, BufferBytes sizes);
+    // glibc's mmap threshold and later sizes run several times slower. `sizes` must include the
+    // off-cache pools (bufferBytes(plan, offCacheBytes)). Throws std::bad_alloc.
+    MpiCollectiveRunner(MPI_Comm comm, BufferBytes sizes, std::int64_t offCacheBytes = 0);
     ~MpiCollectiveRunner();
     MpiCollectiveRunner(const MpiCollectiveRunner&) = delete;
     MpiCollectiveRunner& operator=(const MpiCollectiveRunner&) = delete;
@@ -26,25 +30,40 @@ public:
     {
         double timeUs = 0;       // max over ranks of the mean time per call (valid on rank 0)
         std::int64_t wrong = -1; // wrong elements summed over ranks (valid on rank 0)
+        CallStats stats;         // valid on rank 0
     };
-    // warmup calls, barrier, `iters` timed calls, then one checked call on fresh inputs.
+    // Pilot calls size the loop (rank 0 applies the policy with budgetSeconds, its own choice, and
+    // tells the others), the rest of the warm-up, barrier, the timed calls sample by sample, then
+    // one checked call on fresh inputs.
+    Result measure(const PlannedPoint& p, const TimingPolicy& policy, double budgetSeconds);
+    // Fixed counts: `warmup` untimed calls, then `iters` timed ones.
     Result measure(const PlannedPoint& p, int warmup, int iters);
-    // Only the timing part: mean time per call on this rank, in µs (no reduction over ranks).
-    double timeCalls(const PlannedPoint& p, int warmup, int iters);
 
     int rank() const { return m_rank; }
     int size() const { return m_size; }
 
 private:
     void call(const PlannedPoint& p);
+    void setRotation(const PlannedPoint& p, bool on);
+    double meanCallSeconds(const PlannedPoint& p, int calls); // this rank's mean, untimed by others
+    SampleSummary timedLoop(const PlannedPoint& p, int iters, int callsPerSample);
 
     MPI_Comm m_comm;
     int m_rank = 0;
     int m_size = 1;
+    std::int64_t m_offCacheBytes = 0;
     std::size_t m_sendBytes = 0;
     std::size_t m_recvBytes = 0;
     std::byte* m_send = nullptr;
     std::byte* m_recv = nullptr;
+    double m_secondsPerTick = 0;
+    std::vector<std::uint64_t> m_ticks;
+    std::vector<double> m_samples;
+    // Off-cache rotation of the current point: call i uses slot i mod slots.
+    std::int64_t m_sendStride = 0, m_recvStride = 0;
+    int m_sendSlots = 1, m_recvSlots = 1;
+    int m_sendSlot = 0, m_recvSlot = 0;
+    RankCounts m_v; // all_to_allv counts and displacements of the current point on this rank
 };
 
 MPI_Datatype mpiType(DataType t);

@@ -1,6 +1,7 @@
 // ridgeline-cli results SESSION: a session's stored records, in the table its kind calls for
 // (collective points; GEMM, memory-bandwidth or peak-FLOP/s points; a trace's per-step breakdown
 // and top kernels; a training log's steps, events and goodput), or as JSON with --json.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -8,8 +9,10 @@
 
 #include "clicommands.h"
 #include "records/wireformat.h"
+#include "collectives/pairs.h"
 #include "store/kernelresults.h"
 #include "store/storageresults.h"
+#include "store/pairresults.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "texttable.h"
@@ -34,13 +37,82 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json)
         std::cout << out.dump(2) << '\n';
         return;
     }
-    TextTable t({"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw", "wrong"});
-    for (const auto& p : points)
-        t.addRow({p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
-                  std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
-                  units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
-                  p.wrong < 0 ? "n/a" : std::to_string(p.wrong)});
+    // The runner's points carry the distribution over the timed calls; imports of other tools do not.
+    const bool stats = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.stats.has_value(); });
+    std::vector<std::string> header{"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw", "wrong"};
+    const bool imbalance = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.imbalance > 0; });
+    if (stats)
+        header.insert(header.end(), {"calls", "min", "p50", "p99", "max", "CV"});
+    if (imbalance)
+        header.push_back("imbalance");
+    TextTable t(header);
+    for (const auto& p : points) {
+        std::vector<std::string> row{p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
+                                     std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
+                                     units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
+                                     p.wrong < 0 ? "n/a" : std::to_string(p.wrong)};
+        if (const auto& c = p.stats)
+            row.insert(row.end(), {std::to_string(c->iters), us(c->minUs), us(c->p50Us), us(c->p99Us), us(c->maxUs),
+                                   percentCell(c->cv)});
+        else if (stats)
+            row.insert(row.end(), {"n/a", "n/a", "n/a", "n/a", "n/a", "n/a"});
+        if (imbalance)
+            row.push_back(p.imbalance > 0 ? numberCell(p.imbalance, 3) : "");
+        t.addRow(std::move(row));
+    }
     t.print(std::cout);
+    if (stats)
+        std::cout << "time is the slowest rank's mean per call; calls = timed calls per rank; min/p50/p99/max/CV are\n"
+                     "over each rank's timed samples, the largest over ranks\n";
+    if (imbalance)
+        std::cout << "imbalance (all_to_allv) = the busiest rank's bytes sent or received / the mean bytes a rank sends\n";
+}
+
+// A pairs session: every pair, then the pairs below `fraction` of the median and the ranks they share.
+void printPairs(store::Workspace& ws, const Session& s, bool json, double fraction)
+{
+    const auto pairs = store::pairPoints(ws.database(), s.id);
+    const PairReport report = findSlowPairs(pairs, fraction);
+    if (json) {
+        nlohmann::json out{{"pairs", nlohmann::json::array()}, {"slow", nlohmann::json::array()},
+                           {"median_bandwidth_gbs", report.medianBandwidthGBs},
+                           {"median_latency_us", report.medianLatencyUs}, {"fraction", fraction},
+                           {"suspects", nlohmann::json::array()}};
+        for (const auto& p : pairs)
+            out["pairs"].push_back(wire::toJson(p));
+        for (const auto& p : report.slow) {
+            auto j = wire::toJson(p.pair);
+            j["bandwidth_fraction"] = p.bandwidthFraction;
+            j["latency_ratio"] = p.latencyRatio;
+            j["why"] = p.why;
+            out["slow"].push_back(j);
+        }
+        for (const auto& [rank, n] : report.suspects)
+            out["suspects"].push_back({{"rank", rank}, {"slow_pairs", n}});
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    const auto label = [](int rank, const std::string& host) { return std::to_string(rank) + (host.empty() ? "" : " (" + host + ")"); };
+    TextTable t({"rank a", "rank b", "latency", "bandwidth", "of median"});
+    for (const auto& p : pairs)
+        t.addRow({label(p.rankA, p.hostA), label(p.rankB, p.hostB), us(p.latencyUs), units::formatBandwidth(p.bandwidthGBs),
+                  report.medianBandwidthGBs > 0 ? percentCell(p.bandwidthGBs / report.medianBandwidthGBs) : "n/a"});
+    t.print(std::cout);
+    std::cout << "\nmedian " << units::formatBandwidth(report.medianBandwidthGBs) << ", " << us(report.medianLatencyUs)
+              << "; slow = bandwidth below " << percentCell(fraction) << " of the median or latency above the median / "
+              << numberCell(fraction, 3) << '\n';
+    if (report.slow.empty()) {
+        std::cout << "no slow pairs\n";
+        return;
+    }
+    std::cout << report.slow.size() << " slow pair(s):\n";
+    TextTable slow({"rank a", "rank b", "latency", "bandwidth", "why"});
+    for (const auto& p : report.slow)
+        slow.addRow({label(p.pair.rankA, p.pair.hostA), label(p.pair.rankB, p.pair.hostB), us(p.pair.latencyUs),
+                     units::formatBandwidth(p.pair.bandwidthGBs), p.why});
+    slow.print(std::cout);
+    for (const auto& [rank, n] : report.suspects)
+        std::cout << "rank " << rank << " is in " << n << " of the slow pairs\n";
 }
 
 void printKernelPoints(store::Workspace& ws, const Session& s, bool json)
@@ -199,13 +271,20 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
     auto* cmd = app.add_subcommand("results", "Print the results of a session (its kind's records)");
     auto id = std::make_shared<std::int64_t>(0);
     cmd->add_option("session", *id, "Session id")->required();
-    cmd->callback([&ctx, id] {
+    auto fraction = std::make_shared<double>(0.8);
+    cmd->add_option("--slow-below", *fraction,
+                    "pairs sessions: list pairs whose bandwidth is below this fraction of the median (or latency "
+                    "above the median / fraction)")
+        ->capture_default_str();
+    cmd->callback([&ctx, id, fraction] {
         store::Workspace ws(ctx.workspacePath());
         const Session s = requireSession(ws, *id);
         if (s.kind == kind::Trace)
             printTrace(ws, s, ctx.json);
         else if (s.kind == kind::TrainingLog)
             printTrainingLog(ws, s, ctx.json);
+        else if (s.kind == kind::Pairs)
+            printPairs(ws, s, ctx.json, *fraction);
         else if (s.kind == kind::Gemm || s.kind == kind::MemBandwidth || s.kind == kind::PeakFlops)
             printKernelPoints(ws, s, ctx.json);
         else if (s.kind == kind::Storage)

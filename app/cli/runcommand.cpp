@@ -17,6 +17,7 @@
 #include "launcher.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
+#include "store/pairresults.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
 
@@ -114,6 +115,9 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
             } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
                 store([&](store::Database& db) { store::insertPeakFlops(db, id, *f); });
                 emit(wire::toJson(*f), id);
+            } else if (auto* pp = std::get_if<PairPoint>(&*rec)) {
+                store([&](store::Database& db) { store::insertPair(db, id, *pp); });
+                emit(wire::toJson(*pp), id);
             } else if (auto* st = std::get_if<StoragePoint>(&*rec)) {
                 store([&](store::Database& db) { store::insertStorage(db, id, *st); });
                 emit(wire::toJson(*st), id);
@@ -152,7 +156,7 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
     return status == SessionStatus::Complete ? 0 : 1;
 }
 
-// An MPI benchmark of ridgeline-bench (collectives, io) under the launcher the arguments ask for.
+// An MPI benchmark of ridgeline-bench (collectives, pairs, io) under the launcher the arguments ask for.
 int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const std::string& subcommand,
                     const RunArgs& a)
 {
@@ -167,8 +171,8 @@ int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const
     spec.nodes = a.nodes;
     spec.ppn = a.ppn;
     spec.bench = a.bench.empty() ? findBench() : a.bench;
-    spec.benchArgs = a.benchArgs;
     spec.subcommand = subcommand;
+    spec.benchArgs = a.benchArgs;
     const auto argv = buildLaunchCommand(spec);
     if (a.dryRun) {
         std::cout << displayCommand(argv) << '\n';
@@ -212,6 +216,8 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
     // The MPI benchmarks: the same launch options, each stored as a session of its kind.
     for (const auto& [name, sessionKind, help] :
          {std::tuple{"collectives", kind::Collectives, "Collective sweep with ridgeline-bench under MPI or Slurm"},
+          std::tuple{"pairs", kind::Pairs,
+                     "Point-to-point latency and bandwidth of every pair of ranks (ridgeline-bench pairs) under MPI or Slurm"},
           std::tuple{"io", kind::Storage,
                      "Storage write/read bandwidth (ridgeline-bench io) under MPI or Slurm; pass --dir after --"}}) {
     const std::string subcommand = name, sessionKindName = sessionKind;

@@ -11,38 +11,18 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "benchlaunch.h"
 #include "childprocess.h"
 #include "collectives/collectivesweep.h"
+#include "collectives/routingmatrix.h"
 #include "io/linereader.h"
 #include "records/wireformat.h"
 
 using namespace rl;
 
 namespace {
-bool haveLauncher() { return access(RIDGELINE_MPIEXEC, X_OK) == 0; }
-
-bool isOpenMpi()
-{
-    static const bool openMpi = [] {
-        const auto v = test::runToEnd({RIDGELINE_MPIEXEC, "--version"}, 30);
-        return (v.out + v.err).find("Open MPI") != std::string::npos ||
-               (v.out + v.err).find("OpenRTE") != std::string::npos;
-    }();
-    return openMpi;
-}
-
-// Launcher flags per flavour: Open MPI needs root permission, oversubscription and the shared
-// memory transports spelled out; MPICH's hydra takes -n and none of those.
-std::vector<std::string> launch(int np, const std::vector<std::string>& benchArgs)
-{
-    std::vector<std::string> argv{RIDGELINE_MPIEXEC, "-n", std::to_string(np)};
-    if (isOpenMpi())
-        argv.insert(argv.end(), {"--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader", "--mca",
-                                 "pml", "ob1"});
-    argv.push_back(RIDGELINE_BENCH);
-    argv.insert(argv.end(), benchArgs.begin(), benchArgs.end());
-    return argv;
-}
+using test::haveLauncher;
+using test::launch;
 
 struct BenchOutput
 {
@@ -327,6 +307,124 @@ TEST_F(BenchCollectives, SigtermToTheLauncherGroupCancelsBetweenPoints)
     checkCancelled(c, c.exitCode, "SIGTERM");
 }
 
+TEST_F(BenchCollectives, DefaultPolicyTimesManyCallsAtSmallSizesWithStatistics)
+{
+    // No -n/-w: the time budget picks the counts (capped at --max-iters), warm-up a tenth of them.
+    const auto r = test::runToEnd(launch(2, {"collectives", "--ops", "all_reduce,all_to_all", "--inplace", "0", "-b",
+                                             "8", "-e", "4M", "-f", "64", "--time-per-size", "0.05", "--max-iters",
+                                             "400"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    ASSERT_TRUE(run.header);
+    EXPECT_EQ(run.header->params.value("iters", std::string{}), "auto");
+    ASSERT_EQ(run.points.size(), 2u * 4u); // 8 B, 512 B, 32 KiB, 2 MiB
+    for (const auto& p : run.points) {
+        ASSERT_TRUE(p.stats) << p.op << ' ' << p.bytes;
+        const CallStats& s = *p.stats;
+        EXPECT_EQ(p.wrong, 0);
+        EXPECT_DOUBLE_EQ(s.meanUs, p.timeUs);
+        EXPECT_GE(s.iters, 10);
+        EXPECT_LE(s.iters, 400 + s.callsPerSample);
+        EXPECT_GE(s.warmup, std::max(2, s.iters / 10));
+        EXPECT_EQ(s.iters % s.callsPerSample, 0);
+        EXPECT_GT(s.minUs, 0);
+        EXPECT_LE(s.minUs, s.p50Us);
+        EXPECT_LE(s.p50Us, s.p99Us);
+        EXPECT_LE(s.p99Us, s.maxUs * (1 + 1e-12));
+        EXPECT_LE(s.minUs, s.meanUs * (1 + 1e-12));
+        EXPECT_LE(s.meanUs, s.maxUs * (1 + 1e-12));
+        EXPECT_GE(s.cv, 0);
+        // Calls of microseconds get far more than the minimum (400 when the machine is quiet).
+        if (p.bytes <= 512) {
+            EXPECT_GE(s.iters, 100) << p.op << ' ' << p.bytes;
+        }
+        // Samples group short calls so that one is at least ~1 µs.
+        if (s.callsPerSample > 1) {
+            EXPECT_GE(s.p50Us * s.callsPerSample, 0.5) << p.op << ' ' << p.bytes;
+        }
+    }
+}
+
+TEST_F(BenchCollectives, FixedCountsAreKeptAndOffCacheRotationStaysCorrect)
+{
+    const auto r = test::runToEnd(launch(4, {"collectives", "--ops", "all", "-b", "64", "-e", "64K", "-f", "32",
+                                             "-n", "7", "-w", "3", "--off-cache", "1M"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    checkRun(run, 4, kAllOps, {64, 2048, 65536}, {"float32"}, {"sum"});
+    EXPECT_EQ(run.header->params.value("off_cache_bytes", 0), 1 << 20);
+    for (const auto& p : run.points) {
+        ASSERT_TRUE(p.stats);
+        EXPECT_EQ(p.stats->iters, 7);
+        EXPECT_EQ(p.stats->warmup, 3);
+    }
+}
+
+TEST_F(BenchCollectives, AllToAllVFromAMoeRoutingRunsAtItsOwnSizeWithItsImbalance)
+{
+    // 8 experts over 4 ranks, top-2, 64 tokens of 32 float32, Zipf 1: expected matrix computed here.
+    const auto r = test::runToEnd(launch(4, {"collectives", "--ops", "all_to_allv", "--moe-experts", "8", "--moe-topk",
+                                             "2", "--moe-tokens", "64", "--moe-hidden", "32", "--moe-dtype", "float32",
+                                             "--moe-skew", "zipf:1", "-n", "3", "-w", "1"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    ASSERT_TRUE(run.header);
+    EXPECT_NE(run.header->params.value("routing", std::string{}).find("skew=zipf:1"), std::string::npos);
+    ASSERT_EQ(run.points.size(), 1u); // no -b/-e: the matrix's own size, out of place only
+    const auto& p = run.points[0];
+    EXPECT_EQ(p.op, "all_to_allv");
+    EXPECT_EQ(p.wrong, 0);
+    EXPECT_FALSE(p.inPlace);
+    MoeRouting moe;
+    moe.experts = 8;
+    moe.topK = 2;
+    moe.tokensPerRank = 64;
+    moe.bytesPerToken = 32 * 4;
+    parseSkew("zipf:1", moe);
+    const auto m = moeRoutingMatrix(moe, 4);
+    // Every rank sends all its token copies, rounded to whole elements per pair.
+    EXPECT_NEAR(double(p.bytes), 64 * 2 * 32 * 4, 4 * 4);
+    EXPECT_NEAR(p.imbalance, loadImbalance(m), 1e-3);
+    EXPECT_GT(p.imbalance, 1.5); // experts 0 and 1 (60 % of the load at s = 1) share rank 0
+    EXPECT_NEAR(p.busbwGBs, p.algbwGBs * 3 / 4, 1e-9 * (1 + p.algbwGBs));
+}
+
+TEST_F(BenchCollectives, AllToAllVFromACsvMatrixSweepsSizesAndMixesWithOtherOps)
+{
+    const std::string csv = ::testing::TempDir() + "/routing-2x2.csv";
+    {
+        std::ofstream f(csv);
+        f << "# rank 0 sends three times what rank 1 sends\n0,300\n100,0\n";
+    }
+    const auto r = test::runToEnd(launch(2, {"collectives", "--ops", "all_to_all,all_to_allv", "--routing", csv, "-b",
+                                             "1K", "-e", "16K", "-f", "4", "-n", "3", "-w", "1"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    int v = 0, balanced = 0;
+    for (const auto& p : run.points) {
+        EXPECT_EQ(p.wrong, 0) << p.op << ' ' << p.bytes;
+        if (p.op == "all_to_allv") {
+            ++v;
+            EXPECT_FALSE(p.inPlace);
+            EXPECT_DOUBLE_EQ(p.imbalance, 1.5); // 300 of a mean 200 (sizes are whole float32 multiples)
+            EXPECT_NEAR(p.busbwGBs, p.algbwGBs / 2, 1e-9 * (1 + p.algbwGBs));
+        } else {
+            ++balanced;
+            EXPECT_EQ(p.imbalance, 0);
+        }
+    }
+    EXPECT_EQ(v, 3);        // 1, 4, 16 KiB
+    EXPECT_EQ(balanced, 6); // in and out of place
+    std::remove(csv.c_str());
+    // A 2 x 2 matrix on 4 ranks fails once, before any point.
+    std::ofstream(csv) << "0,300\n100,0\n";
+    const auto bad = test::runToEnd(launch(4, {"collectives", "--ops", "all_to_allv", "--routing", csv}));
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("the routing matrix is 2 x 2 but the run has 4 ranks"), std::string::npos) << bad.err;
+    EXPECT_EQ(bad.out.find("\"record\":\"collective\""), std::string::npos);
+    std::remove(csv.c_str());
+}
+
 TEST(BenchCollectivesArgs, BadArgumentsFailWithAClearMessage)
 {
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
@@ -339,6 +437,10 @@ TEST(BenchCollectivesArgs, BadArgumentsFailWithAClearMessage)
         {{"-f", "2", "-i", "8"}, "excludes"},
         {{"--format", "csv"}, "--format"},
         {{"-n", "many"}, "--iters"},
+        {{"-w", "0"}, "--warmup 0 needs --iters"},
+        {{"--max-iters", "5"}, "--max-iters (5) is below --min-iters (10)"},
+        {{"--off-cache", "lots"}, "--off-cache"},
+        {{"--ops", "all_to_allv", "--routing", "/no/such.csv"}, "--routing: cannot read /no/such.csv"},
     };
     for (const auto& [args, message] : cases) {
         std::vector<std::string> argv{RIDGELINE_BENCH, "collectives"};
@@ -365,6 +467,7 @@ TEST(BenchCollectivesArgs, HelpDocumentsEveryOptionWithUnitsAndDefaults)
     const auto r = test::runToEnd({RIDGELINE_BENCH, "collectives", "--help"}, 60);
     EXPECT_EQ(r.exitCode, 0);
     for (const char* opt : {"--ops", "--minbytes", "--maxbytes", "--stepfactor", "--stepbytes", "--dtype", "--redop",
-                            "--inplace", "--warmup", "--iters", "--root", "--format", "bytes", "GB/s", "256M"})
+                            "--inplace", "--warmup", "--iters", "--root", "--format", "bytes", "GB/s", "256M",
+                            "--time-per-size", "--time-budget", "--min-iters", "--max-iters", "--off-cache", "p99"})
         EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
 }

@@ -140,9 +140,9 @@ TEST(CollectiveSweep, PlanRejectsBadRootIterationsAndHugeCounts)
     EXPECT_THROW(planSweep(p, 2), std::invalid_argument);
     p.ops = {CollectiveOp::AllReduce}; // no root needed
     EXPECT_NO_THROW(planSweep(p, 2));
-    p.iters = 0;
+    p.timing.iters = 0;
     EXPECT_THROW(planSweep(p, 2), std::invalid_argument);
-    p.iters = 1;
+    p.timing.iters = 1;
     p.minBytes = p.maxBytes = 16ll << 30; // 4 Gi float32 elements
     EXPECT_THROW(planSweep(p, 2), std::invalid_argument);
 }
@@ -185,6 +185,8 @@ TEST(NcclTable, PrintsOneRowPerSizeWithBothVariants)
     p.minBytes = 8;
     p.maxBytes = 32;
     p.stepFactor = 4;
+    p.timing.warmup = 5;
+    p.timing.iters = 20;
     const auto plan = planSweep(p, 2);
     std::ostringstream out;
     NcclTableWriter w(out, p, 2);

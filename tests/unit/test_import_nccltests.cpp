@@ -161,6 +161,26 @@ TEST(ImportNcclTests, RcclTestsOnMi300x)
     EXPECT_EQ(s.session.params["devices"][0], "AMD Instinct MI300X");
 }
 
+TEST(ImportNcclTests, RcclAlltoallvIsItsOwnOpWithAllToAllConventions)
+{
+    auto r = load("rccl_mi300x_alltoallv.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    EXPECT_EQ(s.session.tool, "rccl-tests");
+    ASSERT_EQ(s.collectives.size(), 8u); // 4 sizes, out of place and in place
+    for (const auto& p : s.collectives) {
+        EXPECT_EQ(p.op, "all_to_allv");
+        EXPECT_EQ(p.nranks, 8);
+        EXPECT_EQ(p.redop, "");
+        EXPECT_EQ(p.count * 8 * 4, p.bytes); // size = count x nranks x 4 B, as all_to_all
+        EXPECT_NEAR(p.busbwGBs, p.algbwGBs * 7 / 8, 1e-9);
+        EXPECT_DOUBLE_EQ(p.imbalance, 1.0); // rccl-tests' pattern: equal totals per rank
+    }
+    const auto& first = s.collectives.front();
+    EXPECT_EQ(first.bytes, 1048576);
+    EXPECT_NEAR(first.algbwGBs, 1048576 / 40.12e3, 1e-6);
+}
+
 TEST(ImportNcclTests, TruncatedFileKeepsCompleteRows)
 {
     auto r = load("nccl_truncated.txt");

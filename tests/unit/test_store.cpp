@@ -172,3 +172,42 @@ TEST(Store, ConcurrentOpensOfANewWorkspaceMigrateOnce)
             fs::remove(db.string() + suffix);
     }
 }
+
+TEST(Store, RunnerStatisticsRoundTripAndImportsHaveNone)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    const auto id = ws.createSession(Session{});
+    CollectivePoint withStats = point(4096, 2.5);
+    withStats.stats = CallStats{1000, 100, 2, 2.5, 2.25, 9.5, 2.4, 4.75, 0.125};
+    ws.addCollectivePoint(id, withStats);
+    ws.addCollectivePoint(id, point(8, 1.0));
+    const auto pts = ws.collectivePoints(id);
+    ASSERT_EQ(pts.size(), 2u);
+    EXPECT_EQ(pts[0], point(8, 1.0));
+    EXPECT_FALSE(pts[0].stats);
+    EXPECT_EQ(pts[1], withStats);
+}
+
+TEST(Store, VersionFiveWorkspaceGainsStatisticColumnsAndKeepsItsPoints)
+{
+    TempDir dir;
+    const auto file = (dir.path / "old.db").string();
+    {
+        store::Database db(file, true);
+        for (const auto& m : store::migrations())
+            if (m.toVersion <= 5)
+                db.exec(m.sql);
+        db.exec("PRAGMA user_version = 5");
+        db.exec("INSERT INTO sessions (kind, created, status) VALUES ('collectives', '2026-01-01T00:00:00Z', 'complete')");
+        db.exec("INSERT INTO collective_results (session_id, op, nranks, bytes, time_us, algbw, busbw) "
+                "VALUES (1, 'all_reduce', 2, 1024, 3.0, 0.34, 0.34)");
+    }
+    Workspace ws(file);
+    EXPECT_EQ(ws.schemaVersion(), store::latestSchemaVersion());
+    const auto pts = ws.collectivePoints(1);
+    ASSERT_EQ(pts.size(), 1u);
+    EXPECT_EQ(pts[0].bytes, 1024);
+    EXPECT_DOUBLE_EQ(pts[0].timeUs, 3.0);
+    EXPECT_FALSE(pts[0].stats);
+}

@@ -65,3 +65,20 @@ TEST(WireFormat, ImportOfAFileWithAHugeNumberKeepsTheGoodLinesAndNamesTheBadOne)
     EXPECT_EQ(r.warnings[0].where.line, 3);
     EXPECT_NE(r.warnings[0].message.find("bytes"), std::string::npos);
 }
+
+TEST(WireFormat, RunnerStatisticsRoundTripAndAreOptional)
+{
+    CollectivePoint p{"all_reduce", 2, "float32", "sum", 1024, 256, false, -1, 3.5, 0.29, 0.29, 0};
+    p.stats = CallStats{1000, 100, 1, 3.5, 3.0, 40.0, 3.25, 12.5, 0.4};
+    const auto j = wire::toJson(p);
+    EXPECT_EQ(j.at("stats").at("p99_us"), 12.5);
+    const auto back = std::get<CollectivePoint>(*wire::parseLine(j.dump()));
+    EXPECT_EQ(back, p);
+    p.stats.reset();
+    EXPECT_FALSE(wire::toJson(p).contains("stats"));
+    EXPECT_FALSE(std::get<CollectivePoint>(*wire::parseLine(wire::toJson(p).dump())).stats);
+    // Counts in the statistics are range-checked like every other integer field.
+    const std::string bad = R"({"record":"collective","op":"all_reduce","nranks":2,"bytes":8,"time_us":1,)"
+                            R"("stats":{"iters":1e30,"mean_us":1}})";
+    EXPECT_ANY_THROW(wire::parseLine(bad));
+}

@@ -1,0 +1,118 @@
+// `ridgeline-bench pairs` under the real launcher: every pair once, one JSON line each, and a rank
+// slowed on purpose (the stand-in delay) shows up in every slow pair.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "benchlaunch.h"
+#include "collectives/pairs.h"
+#include "records/wireformat.h"
+
+using namespace rl;
+
+namespace {
+struct PairsOutput
+{
+    std::optional<Session> header;
+    std::vector<PairPoint> pairs;
+    std::optional<wire::End> end;
+    std::vector<std::string> other;
+};
+
+PairsOutput parse(const std::string& out)
+{
+    PairsOutput run;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+        try {
+            const auto rec = wire::parseLine(line);
+            if (!rec)
+                continue;
+            if (auto* h = std::get_if<wire::SessionHeader>(&*rec))
+                run.header = h->session;
+            else if (auto* p = std::get_if<PairPoint>(&*rec))
+                run.pairs.push_back(*p);
+            else if (auto* e = std::get_if<wire::End>(&*rec))
+                run.end = *e;
+            else
+                run.other.push_back(line);
+        } catch (const std::exception&) {
+            run.other.push_back(line);
+        }
+    }
+    return run;
+}
+
+class BenchPairs : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        if (!test::haveLauncher())
+            GTEST_SKIP() << "no MPI launcher at " << RIDGELINE_MPIEXEC;
+    }
+};
+} // namespace
+
+TEST_F(BenchPairs, TwoRanksGiveOnePairWithLatencyAndBandwidth)
+{
+    const auto r = test::runToEnd(test::launch(2, {"pairs", "--bandwidth-bytes", "64K", "--latency-iters", "20",
+                                                   "--bandwidth-iters", "5"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const PairsOutput run = parse(r.out);
+    EXPECT_TRUE(run.other.empty()) << run.other.front();
+    ASSERT_TRUE(run.header);
+    EXPECT_EQ(run.header->kind, "pairs");
+    EXPECT_EQ(run.header->params.value("nranks", 0), 2);
+    ASSERT_EQ(run.pairs.size(), 1u);
+    const PairPoint& p = run.pairs[0];
+    EXPECT_EQ(p.rankA, 0);
+    EXPECT_EQ(p.rankB, 1);
+    EXPECT_FALSE(p.hostA.empty());
+    EXPECT_EQ(p.latencyBytes, 8);
+    EXPECT_EQ(p.bandwidthBytes, 65536);
+    EXPECT_GT(p.latencyUs, 0);
+    EXPECT_GT(p.bandwidthGBs, 0);
+    ASSERT_TRUE(run.end);
+    EXPECT_EQ(run.end->status, SessionStatus::Complete);
+}
+
+TEST_F(BenchPairs, ARankSlowedOnPurposeIsInEverySlowPair)
+{
+    // 4 ranks, rank 2 spins 3 ms before every send: its three pairs take milliseconds per round trip
+    // where the others take microseconds. One pair at a time: oversubscribed on a small machine, a
+    // spinning rank would otherwise starve the pair running next to it of its core.
+    const auto r = test::runToEnd(test::launch(4, {"pairs", "--bandwidth-bytes", "256K", "--latency-iters", "10",
+                                                   "--bandwidth-iters", "5", "-w", "2", "--delay-rank", "2",
+                                                   "--delay-us", "3000", "--one-pair-at-a-time"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const PairsOutput run = parse(r.out);
+    ASSERT_EQ(run.pairs.size(), 6u);
+    std::set<std::pair<int, int>> seen;
+    for (const auto& p : run.pairs)
+        seen.insert({p.rankA, p.rankB});
+    EXPECT_EQ(seen.size(), 6u);
+    EXPECT_EQ(run.header->params.at("stand_in_delay").value("rank", -1), 2);
+    const PairReport report = findSlowPairs(run.pairs, 0.8);
+    std::set<std::pair<int, int>> slow;
+    for (const auto& s : report.slow)
+        slow.insert({s.pair.rankA, s.pair.rankB});
+    EXPECT_EQ(slow, (std::set<std::pair<int, int>>{{0, 2}, {1, 2}, {2, 3}})) << r.out;
+    ASSERT_FALSE(report.suspects.empty());
+    EXPECT_EQ(report.suspects.front(), std::make_pair(2, 3));
+}
+
+TEST_F(BenchPairs, PerNodeOnOneHostMeasuresNothingAndSaysSo)
+{
+    const auto r = test::runToEnd(test::launch(2, {"pairs", "--per-node", "--bandwidth-bytes", "4K"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const PairsOutput run = parse(r.out);
+    ASSERT_TRUE(run.header);
+    EXPECT_TRUE(run.header->params.value("per_node", false));
+    EXPECT_EQ(run.header->params.value("measured_ranks", 0), 1);
+    EXPECT_TRUE(run.pairs.empty());
+    ASSERT_TRUE(run.end);
+    EXPECT_EQ(run.end->message, "0 of 0 pairs");
+}
