@@ -75,7 +75,7 @@ Repetitions chooseRepetitions(const TimingPolicy& p, double estCallUs, double bu
     return r;
 }
 
-std::int64_t OffCacheLayout::poolBytes() const { return std::int64_t(slots - 1) * stride + bufferBytes; }
+std::int64_t OffCacheLayout::poolBytes() const { return std::int64_t(slotCount - 1) * stride + bufferBytes; }
 
 OffCacheLayout offCacheLayout(std::int64_t bufferBytes, std::int64_t cacheBytes)
 {
@@ -84,7 +84,7 @@ OffCacheLayout offCacheLayout(std::int64_t bufferBytes, std::int64_t cacheBytes)
     // Page-aligned slots keep every call's alignment the same as the unrotated buffer's.
     l.stride = std::max<std::int64_t>((l.bufferBytes + kPage - 1) / kPage * kPage, kPage);
     if (cacheBytes > 0 && l.bufferBytes < cacheBytes)
-        l.slots = static_cast<int>(1 + (cacheBytes + l.stride - 1) / l.stride);
+        l.slotCount = static_cast<int>(1 + (cacheBytes + l.stride - 1) / l.stride);
     return l;
 }
 

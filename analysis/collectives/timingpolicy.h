@@ -51,7 +51,7 @@ Repetitions chooseRepetitions(const TimingPolicy& p, double estCallUs, double bu
 struct OffCacheLayout
 {
     std::int64_t stride = 0;
-    int slots = 1;
+    int slotCount = 1; // not `slots`: a Qt keyword macro where this header meets Qt code
     std::int64_t poolBytes() const; // (slots - 1) x stride + the buffer
     std::int64_t bufferBytes = 0;
 };

@@ -221,6 +221,7 @@ CREATE TABLE storage_results (
     rank_gbs           TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX storage_results_session ON storage_results(session_id, op, access, nranks, file_bytes, block_bytes);
+)sql";
 
 // v7: how the runner's time was measured, per point: the timed and warm-up calls (now chosen per
 // size) and the distribution over the timed samples (NULL for points of other tools); the load

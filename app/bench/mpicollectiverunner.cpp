@@ -93,8 +93,8 @@ void MpiCollectiveRunner::setRotation(const PlannedPoint& p, bool on)
     const OffCacheLayout recv = offCacheLayout(c.recv, on ? m_offCacheBytes : 0);
     m_sendStride = send.stride;
     m_recvStride = recv.stride;
-    m_sendSlots = send.slots;
-    m_recvSlots = recv.slots;
+    m_sendSlots = send.slotCount;
+    m_recvSlots = recv.slotCount;
     m_sendSlot = m_recvSlot = 0;
     if (p.routing)
         m_v = rankCounts(*p.routing, p.routingScale, elementSize(p.dtype), m_rank);

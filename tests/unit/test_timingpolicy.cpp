@@ -139,13 +139,13 @@ TEST(OffCache, SmallBuffersRotateThroughTheCacheSizeLargeOnesDoNot)
 {
     const OffCacheLayout small = offCacheLayout(1000, 64 << 10);
     EXPECT_EQ(small.stride, 4096);
-    EXPECT_EQ(small.slots, 17); // one, plus 64 KiB of others between two uses
+    EXPECT_EQ(small.slotCount, 17); // one, plus 64 KiB of others between two uses
     EXPECT_EQ(small.poolBytes(), 16 * 4096 + 1000);
     const OffCacheLayout odd = offCacheLayout(5000, 64 << 10);
     EXPECT_EQ(odd.stride, 8192);
-    EXPECT_EQ(odd.slots, 9);
-    EXPECT_EQ(offCacheLayout(1 << 20, 64 << 10).slots, 1);
-    EXPECT_EQ(offCacheLayout(1000, 0).slots, 1);
+    EXPECT_EQ(odd.slotCount, 9);
+    EXPECT_EQ(offCacheLayout(1 << 20, 64 << 10).slotCount, 1);
+    EXPECT_EQ(offCacheLayout(1000, 0).slotCount, 1);
     EXPECT_EQ(offCacheLayout(1000, 0).poolBytes(), 1000);
 }
 
