@@ -10,6 +10,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
@@ -76,6 +78,10 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_name->setObjectName(QStringLiteral("modelName"));
 
     m_form = new QFormLayout;
+    // Two editors share the sizing window: the form keeps to the width of its fields, combos included
+    // (sized to their longest item they pushed the results out of view).
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(10);
     auto* presetRow = new QHBoxLayout;
     presetRow->addWidget(m_preset, 1);
     presetRow->addWidget(open);
@@ -126,6 +132,8 @@ ConfigEditor::ConfigEditor(QWidget* parent)
         m_hardware->setToolTip(qs(e.what()));
     }
     m_hardware->setCurrentText(QStringLiteral("mi300x"));
+    m_hardware->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_hardware->setMinimumContentsLength(10);
     m_form->addRow(tr("Hardware:"), m_hardware);
     m_parallel = new QLineEdit(QStringLiteral("dp=8"));
     m_parallel->setObjectName(QStringLiteral("parallel"));
@@ -152,30 +160,40 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     // Two editors share the sizing window, so cells are narrow: values and findings wrap and rows
     // grow to fit (an elided "269 GiB (exceed…" hid the out-of-memory warning), and every cell
     // carries its full text as a tooltip.
-    m_results->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_results->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    // Quantity names wrap too: sized to their contents, the longest ("weights / grads / optimizer /
+    // activations") pushed the values out of sight.
+    m_results->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_results->setWordWrap(true);
     m_results->setTextElideMode(Qt::ElideNone);
     m_results->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Rule and result stay narrow; the finding and its proposal share the rest.
-    m_findings->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // The result ("ok", "warn") stays narrow; rule, finding and proposal share the rest and wrap.
+    m_findings->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_findings->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_findings->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_findings->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
     m_findings->setWordWrap(true);
     m_findings->setTextElideMode(Qt::ElideNone);
     m_findings->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
-    auto* left = new QWidget;
-    left->setLayout(m_form);
-    left->setMaximumWidth(320);
+    // Form and results side by side; the findings below, across the editor's whole width, so their
+    // four columns have room when two editors share the sizing window. The form scrolls rather
+    // than setting the height of the top row.
+    auto* formWidget = new QWidget;
+    formWidget->setLayout(m_form);
+    auto* left = new QScrollArea;
+    left->setWidget(formWidget);
+    left->setWidgetResizable(true);
+    left->setFrameShape(QFrame::NoFrame);
+    left->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As narrow as the form allows: the results need the width more.
+    left->setFixedWidth(formWidget->minimumSizeHint().width() + left->verticalScrollBar()->sizeHint().width());
     auto* right = new QVBoxLayout;
     right->addWidget(m_problem);
-    right->addWidget(m_results, 3);
-    right->addWidget(m_findings, 2);
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left);
-    layout->addLayout(right, 1);
+    right->addWidget(m_results, 1);
+    auto* top = new QHBoxLayout;
+    top->addWidget(left);
+    top->addLayout(right, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top, 3);
+    layout->addWidget(m_findings, 2);
 
     connect(m_preset, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_loading || index < 0)

@@ -22,5 +22,7 @@ SizingWindow::SizingWindow(QWidget* parent) : QWidget(parent), m_a(new ConfigEdi
     }
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
+    // Two editors, each a form next to its results: below ~1400 px the results wrap into slivers.
+    resize(1500, 900);
 }
 } // namespace rl

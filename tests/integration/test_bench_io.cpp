@@ -9,34 +9,19 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "childprocess.h"
+#include "benchlaunch.h"
 #include "records/wireformat.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
 
 namespace {
-bool haveLauncher() { return access(RIDGELINE_MPIEXEC, X_OK) == 0; }
+using test::haveLauncher;
 
-bool isOpenMpi()
+std::vector<std::string> launch(int np, std::vector<std::string> ioArgs)
 {
-    static const bool openMpi = [] {
-        const auto v = test::runToEnd({RIDGELINE_MPIEXEC, "--version"}, 30);
-        return (v.out + v.err).find("Open MPI") != std::string::npos;
-    }();
-    return openMpi;
-}
-
-std::vector<std::string> launch(int np, const std::vector<std::string>& benchArgs)
-{
-    std::vector<std::string> argv{RIDGELINE_MPIEXEC, "-n", std::to_string(np)};
-    if (isOpenMpi())
-        argv.insert(argv.end(), {"--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader", "--mca",
-                                 "pml", "ob1"});
-    argv.push_back(RIDGELINE_BENCH);
-    argv.push_back("io");
-    argv.insert(argv.end(), benchArgs.begin(), benchArgs.end());
-    return argv;
+    ioArgs.insert(ioArgs.begin(), "io");
+    return test::launch(np, ioArgs);
 }
 
 struct IoRun
