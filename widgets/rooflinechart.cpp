@@ -297,10 +297,13 @@ void layoutRooflineLabels(QChart* chart)
         const double fractions[] = {0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9, 0.05};
         if (kind == LabelKind::Roof) {
             const double x0 = toPixel(a, c).x(), x1 = toPixel(b, c).x(), yy = toPixel(a, c).y();
-            for (const double above : {1.0, 0.0})
-                for (const double f : fractions)
-                    corners.emplace_back(x0 + f * (x1 - x0) - size.width() / 2,
-                                         above > 0 ? yy - 2 - size.height() : yy + 2);
+            // On the line (above, then below); where roofs lie a few pixels apart (two profiles'
+            // peaks and max-achievable rates) one or two label heights further out, still in colour.
+            for (const double away : {0.0, 1.0, 2.0})
+                for (const double above : {1.0, 0.0})
+                    for (const double f : fractions)
+                        corners.emplace_back(x0 + f * (x1 - x0) - size.width() / 2,
+                                             above > 0 ? yy - 2 - size.height() * (1 + away) : yy + 2 + size.height() * away);
         } else if (kind == LabelKind::Slope) {
             // Above-left of the rising line (its bottom-right corner on it), else below-right.
             const double slopeFractions[] = {0.3, 0.2, 0.4, 0.1, 0.5, 0.6, 0.7, 0.05, 0.8};
