@@ -1,5 +1,6 @@
 #include "kernelview.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -43,7 +44,19 @@ KernelView::KernelView(QWidget* parent)
     m_parallel->setObjectName(QStringLiteral("kernelParallel"));
     m_parallel->setToolTip(tr("Parallel layout of the model's step, e.g. dp=8,tp=8 (TP splits the GEMMs)"));
     m_parallel->setMaximumWidth(140);
+    m_parallel->setMinimumWidth(80);
+    // Sized to their longest item ("h100-sxm — NVIDIA H100 SXM5 80GB ...") the combos made this bar,
+    // and with it the main window, wider than the screen whenever the kernel view was built; the
+    // open list still shows the full names.
+    for (QComboBox* box : {m_profile, m_compare, m_model}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+        box->view()->setMinimumWidth(box->view()->sizeHintForColumn(0) + 20);
+    }
     m_note->setObjectName(QStringLiteral("kernelNote"));
+    // A long note (an error naming a file) wraps instead of widening the window.
+    m_note->setWordWrap(true);
+    m_note->setMinimumWidth(60);
     connect(m_profile, &QComboBox::currentIndexChanged, this,
             [this] { setHardwareProfile(m_profile->currentData().toString()); });
     connect(m_compare, &QComboBox::currentIndexChanged, this,

@@ -66,6 +66,9 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     auto* detailsDock = new QDockWidget(tr("Details"), this);
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
     detailsDock->setWidget(m_details);
+    // Wide enough for "2 sessions selected (overlaid in the charts)" and a parameter table;
+    // resizeDocks below is only a wish before the window is first shown.
+    detailsDock->setMinimumWidth(210);
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
     // The chart gets most of the width: its legend names session, op and fit.
     resizeDocks({sessionsDock, detailsDock}, {340, 250}, Qt::Horizontal);

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QTabWidget>
 
 #include <cstdio>
 #include <cstdlib>
@@ -35,7 +36,12 @@ StartupOptions parseStartup(const QStringList& arguments, const QString& lastWor
                                     QStringLiteral("IDS"));
     parser.addOption(db);
     parser.addOption(shot);
+    const QCommandLineOption tab(QStringLiteral("tab"),
+                                 QCoreApplication::translate("main", "Bring the tab with this title to the front "
+                                                                     "(repeatable), e.g. --tab Timeline."),
+                                 QStringLiteral("TITLE"));
     parser.addOption(select);
+    parser.addOption(tab);
     parser.addPositionalArgument(QStringLiteral("paths"),
                                  QCoreApplication::translate("main", "Files or folders to import."),
                                  QStringLiteral("[PATHS...]"));
@@ -50,6 +56,7 @@ StartupOptions parseStartup(const QStringList& arguments, const QString& lastWor
     o.workspace = QFileInfo(o.workspace).absoluteFilePath();
     o.firstStart = !QFileInfo::exists(o.workspace);
     o.screenshot = parser.value(shot);
+    o.tabs = parser.values(tab);
     for (const auto& id : parser.value(select).split(u',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const qlonglong v = id.trimmed().toLongLong(&ok);
@@ -101,6 +108,16 @@ void startWindow(MainWindow& window, const StartupOptions& options, const QStrin
                 return;
             *done = true;
             window.sessionBrowser()->selectSessions(select);
+        });
+    }
+    if (!options.tabs.isEmpty()) {
+        // Each time the charts are shown (the view for the selection is in front by then).
+        QObject::connect(&window, &MainWindow::chartsShown, &window, [&window, tabs = options.tabs](int) {
+            for (auto* tabWidget : window.findChildren<QTabWidget*>())
+                for (int i = 0; i < tabWidget->count(); ++i)
+                    for (const auto& wanted : tabs)
+                        if (tabWidget->tabText(i).remove(u'&').compare(wanted, Qt::CaseInsensitive) == 0)
+                            tabWidget->setCurrentIndex(i);
         });
     }
 }

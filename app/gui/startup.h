@@ -1,5 +1,5 @@
 #pragma once
-// What `ridgeline [--db FILE] [--select IDS] [--screenshot FILE.png] [PATHS...]` asks for, and where the bundled
+// What `ridgeline [--db FILE] [--select IDS] [--screenshot FILE.png] [--tab TITLE] [PATHS...]` asks for, and where the bundled
 // sample data lives.
 #include <QString>
 #include <QStringList>
@@ -16,6 +16,7 @@ struct StartupOptions
     QString workspace;  // resolved: --db, else the last one used, else the per-user default
     bool firstStart = false; // the workspace file does not exist yet: import the samples
     QString screenshot; // render the window to this PNG and quit
+    QStringList tabs;   // tabs to bring to front by their title (--tab Timeline), for screenshots
     QStringList paths;  // files and folders to import
     std::vector<std::int64_t> select; // sessions to show first (--select 3,5); empty: the newest two
 };
