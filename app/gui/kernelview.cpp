@@ -151,7 +151,7 @@ void KernelView::updatePredicted()
     try {
         const auto config = model::loadPreset(preset.toStdString());
         const auto p = model::parallelLayout(config, m_parallel->text().trimmed().toStdString(), {});
-        // Stated default: 70 % of peak where no measurement covers the shape (model::GemmTiming).
+        // No measurement: GEMM efficiency by shape, capped at max-achievable (model::GemmTiming).
         m_roofline->setPredictedGemms(
             charts::predictedGemms(config, p, findHardwareProfile(hardware.toStdString()), model::GemmTiming{}));
     } catch (const std::exception& e) {

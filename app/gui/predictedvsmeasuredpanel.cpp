@@ -47,9 +47,9 @@ ShownUnit shownUnit(const model::ComparisonRow& r)
 QString columnTitle(const model::ComparisonRow& r)
 {
     static const std::map<std::string, const char*> shortNames{
-        {"exposed communication", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Exposed comm.")},
-        {"idle and bubble", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Idle + bubble")},
-        {"TFLOP/s per GPU", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Model TFLOP/s\nper GPU")}};
+        {"exposed communication", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Exposed\ncomm.")},
+        {"idle and bubble", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Idle +\nbubble")},
+        {"TFLOP/s per GPU", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "TFLOP/s\nper GPU")}};
     const auto it = shortNames.find(r.quantity);
     QString name = it != shortNames.end() ? PredictedVsMeasuredPanel::tr(it->second) : qs(r.quantity);
     if (!name.isEmpty() && name.front().isLower())
@@ -130,7 +130,8 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     form->addRow(tr("Micro-batch:"), m_microBatch);
     form->addRow(tr("Sequence length:"), m_seqLen);
     form->addRow(tr("ZeRO stage:"), m_zero);
-    auto* note = new QLabel(tr("GEMMs at 70 % of peak, collectives from the profile's links, bf16, as "
+    auto* note = new QLabel(tr("GEMM efficiency by shape (roofline, tile and wave quantisation, capped at the "
+                               "device's max-achievable rate), collectives from the profile's links, bf16, as "
                                "ridgeline-cli vs-measured without --calibrate."));
     note->setWordWrap(true);
     form->addRow(note);
@@ -328,7 +329,7 @@ void PredictedVsMeasuredPanel::recompute()
             ids.push_back(m_hardware->itemText(i).toStdString());
         m_inputs = model::applyMeasuredRun(m_run, base, m_hardware->currentText().toStdString(), ids, userSet());
         m_inputs.assumed.insert(m_inputs.assumed.begin(), "model " + config.name);
-        m_inputs.assumed.push_back("GEMMs at 70 % of peak");
+        m_inputs.assumed.push_back("GEMM efficiency by shape, capped at max-achievable");
         const auto layout = model::parallelLayout(config, model::parallelSpec(m_inputs.parallel), m_inputs.parallel);
         const auto rates = model::deviceRates(findHardwareProfile(m_hardware->currentText().toStdString()), layout.dtype);
         const model::ProfileCollectiveTime collectives(rates);
