@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "texttable.h"
+#include "tieroptions.h"
 #include "units/units.h"
 
 namespace rl::cli {
@@ -27,19 +29,71 @@ nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlo
 std::string ms(double v) { return cellOrNa(v, [](double x) { return units::formatTime(x * 1e3); }); }
 std::string us(double v) { return units::formatTime(v); }
 
-void printCollectives(store::Workspace& ws, const Session& s, bool json)
+std::string tierCell(const std::optional<TierPeak>& tier, double busbwGBs)
+{
+    return tier ? percentCell(busbwGBs / tier->peakBusGBs) : "";
+}
+
+// The tier ceiling of each (op, ranks) of a session, looked up once; the reason when there is none.
+struct TierLookup
+{
+    const Session& s;
+    const TierArgs& args;
+    std::map<std::pair<std::string, int>, std::pair<std::optional<TierPeak>, std::string>> cache;
+
+    const std::pair<std::optional<TierPeak>, std::string>& of(const CollectivePoint& p)
+    {
+        const auto key = std::make_pair(p.op, p.nranks);
+        if (auto it = cache.find(key); it != cache.end())
+            return it->second;
+        std::string why;
+        auto tier = resolveTier(s, p.op, p.nranks, args, &why);
+        return cache[key] = {std::move(tier), why};
+    }
+};
+
+// Per op and rank count: the tier, its ceiling with the reasoning, and the best busbw against it.
+void printTierSummary(const std::vector<CollectivePoint>& points, TierLookup& tiers)
+{
+    std::map<std::pair<std::string, int>, const CollectivePoint*> best;
+    for (const auto& p : points) {
+        auto& b = best[{p.op, p.nranks}];
+        if (!b || p.busbwGBs > b->busbwGBs)
+            b = &p;
+    }
+    for (const auto& [key, p] : best) {
+        const auto& [tier, why] = tiers.of(*p);
+        if (!tier) {
+            std::cout << key.first << ", " << key.second << " ranks: no tier peak (" << why << ")\n";
+            continue;
+        }
+        std::cout << tier->reasoning << "; " << describeShareOfPeak(*tier, p->busbwGBs) << " (at "
+                  << units::formatBytes(double(p->bytes)) << "). Source: " << tier->source << '\n';
+    }
+}
+
+void printCollectives(store::Workspace& ws, const Session& s, bool json, const TierArgs& tierArgs)
 {
     const auto points = ws.collectivePoints(s.id);
+    TierLookup tiers{s, tierArgs, {}};
     if (json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const auto& p : points)
-            out.push_back(wire::toJson(p));
+        for (const auto& p : points) {
+            auto j = wire::toJson(p);
+            if (const auto& tier = tiers.of(p).first) {
+                j["tier"] = tier->interNode ? "inter-node" : "intra-node";
+                j["tier_peak_busbw_gbs"] = tier->peakBusGBs;
+                j["busbw_percent_of_tier_peak"] = 100 * p.busbwGBs / tier->peakBusGBs;
+            }
+            out.push_back(std::move(j));
+        }
         std::cout << out.dump(2) << '\n';
         return;
     }
     // The runner's points carry the distribution over the timed calls; imports of other tools do not.
     const bool stats = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.stats.has_value(); });
-    std::vector<std::string> header{"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw", "wrong"};
+    std::vector<std::string> header{"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw",
+                                    "of peak", "wrong"};
     const bool imbalance = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.imbalance > 0; });
     if (stats)
         header.insert(header.end(), {"calls", "min", "p50", "p99", "max", "CV"});
@@ -50,7 +104,7 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json)
         std::vector<std::string> row{p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
                                      std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
                                      units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
-                                     p.wrong < 0 ? "n/a" : std::to_string(p.wrong)};
+                                     tierCell(tiers.of(p).first, p.busbwGBs), p.wrong < 0 ? "n/a" : std::to_string(p.wrong)};
         if (const auto& c = p.stats)
             row.insert(row.end(), {std::to_string(c->iters), us(c->minUs), us(c->p50Us), us(c->p99Us), us(c->maxUs),
                                    percentCell(c->cv)});
@@ -61,6 +115,7 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json)
         t.addRow(std::move(row));
     }
     t.print(std::cout);
+    printTierSummary(points, tiers);
     if (stats)
         std::cout << "time is the slowest rank's mean per call; calls = timed calls per rank; min/p50/p99/max/CV are\n"
                      "over each rank's timed samples, the largest over ranks\n";
@@ -276,7 +331,9 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
                     "pairs sessions: list pairs whose bandwidth is below this fraction of the median (or latency "
                     "above the median / fraction)")
         ->capture_default_str();
-    cmd->callback([&ctx, id, fraction] {
+    auto tierArgs = std::make_shared<TierArgs>();
+    addTierOptions(cmd, *tierArgs);
+    cmd->callback([&ctx, id, fraction, tierArgs] {
         store::Workspace ws(ctx.workspacePath());
         const Session s = requireSession(ws, *id);
         if (s.kind == kind::Trace)
@@ -290,7 +347,7 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
         else if (s.kind == kind::Storage)
             printStorage(ws, s, ctx.json);
         else
-            printCollectives(ws, s, ctx.json);
+            printCollectives(ws, s, ctx.json, *tierArgs);
     });
 }
 

@@ -9,7 +9,9 @@
 #include "fits/alphabetafit.h"
 #include "records/wireformat.h"
 #include "store/workspace.h"
+#include "collectives/collectiveop.h"
 #include "texttable.h"
+#include "tieroptions.h"
 #include "units/units.h"
 
 namespace rl::cli {
@@ -64,30 +66,47 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--min-size", a->minSize, "Smallest message size to fit (e.g. 1M)")->capture_default_str();
     cmd->add_option("--max-size", a->maxSize, "Largest message size to fit (e.g. 1G); default: no limit");
     cmd->add_option("--op", a->op, "Only this op");
-    cmd->callback([&ctx, a] {
+    auto tierArgs = std::make_shared<TierArgs>();
+    addTierOptions(cmd, *tierArgs);
+    cmd->callback([&ctx, a, tierArgs] {
         const auto lo = units::parseBytes(a->minSize);
         const auto hi = a->maxSize.empty() ? std::optional<std::int64_t>(INT64_MAX) : units::parseBytes(a->maxSize);
         if (!lo || !hi)
             throw std::runtime_error("bad --min-size/--max-size: use sizes like 8, 64K, 1M, 2G");
         store::Workspace ws(ctx.workspacePath());
-        requireSession(ws, a->id);
+        const Session session = requireSession(ws, a->id);
         const auto points = ws.collectivePoints(a->id);
         std::set<std::pair<std::string, bool>> keys;
         for (const auto& p : points)
             if (a->op.empty() || p.op == a->op)
                 keys.insert({p.op, p.inPlace});
         nlohmann::json out = nlohmann::json::array();
-        TextTable t({"op", "in-place", "alpha", "beta", "rms error", "points", "sizes"});
+        // beta is an algorithm bandwidth; against the tier's busbw ceiling it is first put in busbw terms.
+        TextTable t({"op", "in-place", "alpha", "beta", "beta as busbw, of tier peak", "rms error", "points", "sizes"});
+        std::vector<std::string> tierNotes;
         for (const auto& [op, inPlace] : keys) {
             auto f = fits::fitCollective(points, op, inPlace, *lo, *hi);
             if (!f)
                 continue;
-            out.push_back({{"op", op}, {"in_place", inPlace}, {"alpha_us", f->alphaUs}, {"beta_gbs", f->betaGBs},
-                           {"rms_rel_error", f->rmsRelError}, {"points", f->points},
-                           {"min_bytes", f->minBytes}, {"max_bytes", f->maxBytes}});
+            nlohmann::json row{{"op", op}, {"in_place", inPlace}, {"alpha_us", f->alphaUs}, {"beta_gbs", f->betaGBs},
+                               {"rms_rel_error", f->rmsRelError}, {"points", f->points},
+                               {"min_bytes", f->minBytes}, {"max_bytes", f->maxBytes}};
+            const auto sample = std::find_if(points.begin(), points.end(), [&](const CollectivePoint& p) { return p.op == op; });
+            std::string why, ofPeak;
+            if (const auto tier = resolveTier(session, op, sample->nranks, *tierArgs, &why)) {
+                const auto parsed = collectiveOpFromString(op);
+                const double betaBus = f->betaGBs * (parsed ? busFactor(*parsed, sample->nranks) : 1.0);
+                row["beta_busbw_gbs"] = betaBus;
+                row["beta_percent_of_tier_peak"] = 100 * betaBus / tier->peakBusGBs;
+                ofPeak = units::formatBandwidth(betaBus) + ", " + percentCell(betaBus / tier->peakBusGBs);
+                tierNotes.push_back(tier->reasoning);
+            } else {
+                tierNotes.push_back(op + ": no tier peak (" + why + ")");
+            }
+            out.push_back(std::move(row));
             char rms[32];
             std::snprintf(rms, sizeof rms, "%.1f %%", f->rmsRelError * 100);
-            t.addRow({op, inPlace ? "yes" : "no", units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs),
+            t.addRow({op, inPlace ? "yes" : "no", units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs), ofPeak,
                       rms, std::to_string(f->points),
                       units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes))});
         }
@@ -95,8 +114,13 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
             std::cout << out.dump(2) << '\n';
         else if (out.empty())
             throw std::runtime_error("nothing to fit: need two or more sizes per op in the size range");
-        else
+        else {
             t.print(std::cout);
+            std::sort(tierNotes.begin(), tierNotes.end());
+            tierNotes.erase(std::unique(tierNotes.begin(), tierNotes.end()), tierNotes.end());
+            for (const auto& n : tierNotes)
+                std::cout << n << '\n';
+        }
     });
 }
 

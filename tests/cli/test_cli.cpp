@@ -519,3 +519,45 @@ TEST(Cli, ResultsOfATraceALogAndAKernelRunShowTheirOwnRecords)
     EXPECT_NE(streamTable.find("41.0 GB/s"), std::string::npos) << streamTable;
     EXPECT_EQ(streamTable.find("busbw"), std::string::npos) << "not a collective table";
 }
+
+// "Is this number good?": a real two-node nccl-tests run is put against its tier's ceiling (the
+// profile its devices name), in the table, the summary, the JSON and the fit; a run that names no
+// device says what to pass instead.
+TEST(Cli, ResultsAndFitSayHowFarBelowTheTierPeakASessionIs)
+{
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    const std::string samples = std::string(RIDGELINE_TEST_DATA) + "/../../sample_data/";
+    const auto imported = test::runToEnd(cli(db, {"import", samples + "nccl-tests_2node_16xH100_all_reduce.txt"}, true));
+    ASSERT_EQ(imported.exitCode, 0) << imported.err;
+    const auto id = std::to_string(json::parse(imported.out)[0]["session_ids"][0].get<std::int64_t>());
+
+    const auto table = test::runToEnd(cli(db, {"results", id}));
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("all_reduce over 2 nodes is bounded by 8 x 400 Gb/s NICs = 400 GB/s per node"),
+              std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("% of it (at 8 GiB)"), std::string::npos) << table.out;
+
+    const auto points = json::parse(test::runToEnd(cli(db, {"results", id}, true)).out);
+    ASSERT_FALSE(points.empty());
+    for (const auto& p : points) {
+        EXPECT_EQ(p["tier"], "inter-node");
+        EXPECT_DOUBLE_EQ(p["tier_peak_busbw_gbs"].get<double>(), 400);
+        EXPECT_NEAR(p["busbw_percent_of_tier_peak"].get<double>(), p["busbw_gbs"].get<double>() / 4, 1e-9);
+    }
+    // Named as one node of MI300X instead: the ceiling is the xGMI links.
+    const auto asMi300x = json::parse(test::runToEnd(cli(db, {"results", id, "--hardware", "mi300x", "--nodes", "1"}, true)).out);
+    EXPECT_DOUBLE_EQ(asMi300x[0]["tier_peak_busbw_gbs"].get<double>(), 448);
+
+    const auto fit = json::parse(test::runToEnd(cli(db, {"fit", id, "--min-size", "1M"}, true)).out);
+    ASSERT_FALSE(fit.empty());
+    // beta is algbw; as busbw on 16 ranks it is 2 x 15 / 16 of it.
+    EXPECT_NEAR(fit[0]["beta_busbw_gbs"].get<double>(), fit[0]["beta_gbs"].get<double>() * 30 / 16, 1e-9);
+    EXPECT_NEAR(fit[0]["beta_percent_of_tier_peak"].get<double>(), fit[0]["beta_busbw_gbs"].get<double>() / 4, 1e-9);
+
+    const auto imb = test::runToEnd(cli(db, {"import", samples + "imb_mpi1_allreduce_allgather_pingpong.txt"}, true));
+    ASSERT_EQ(imb.exitCode, 0) << imb.err;
+    const auto imbId = std::to_string(json::parse(imb.out)[0]["session_ids"][1].get<std::int64_t>());
+    const auto noDevice = test::runToEnd(cli(db, {"results", imbId}));
+    EXPECT_NE(noDevice.out.find("pass --hardware PROFILE"), std::string::npos) << noDevice.out;
+}

@@ -1,0 +1,134 @@
+#include "collectives/tierpeak.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+
+namespace rl {
+namespace {
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+std::string gbs(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.0f GB/s", v);
+    return b;
+}
+
+void setWhy(std::string* why, std::string text)
+{
+    if (why)
+        *why = std::move(text);
+}
+} // namespace
+
+int sessionNodes(const Session& s)
+{
+    if (const auto it = s.params.find("hosts"); it != s.params.end() && it->is_array() && !it->empty())
+        return int(it->size());
+    if (s.host.empty())
+        return 0;
+    return int(std::count(s.host.begin(), s.host.end(), ',')) + 1;
+}
+
+std::string profileForSession(const Session& s, const std::vector<HardwareProfile>& profiles)
+{
+    const auto it = s.params.find("devices");
+    if (it == s.params.end() || !it->is_array())
+        return {};
+    std::string best;
+    std::size_t bestLength = 0;
+    for (const auto& d : *it) {
+        if (!d.is_string())
+            continue;
+        const std::string device = lower(d.get<std::string>());
+        for (const auto& p : profiles) {
+            // The model part of the id: "h100-sxm" -> "h100", "a100-80gb" -> "a100", "mi300x".
+            const std::string key = lower(p.id.substr(0, p.id.find('-')));
+            if (key.size() >= 4 && device.find(key) != std::string::npos && key.size() > bestLength) {
+                best = p.id;
+                bestLength = key.size();
+            }
+        }
+    }
+    return best;
+}
+
+std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, const HardwareProfile& hw,
+                                 std::string* why)
+{
+    static const char* const collectives[] = {"all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce",
+                                              "all_to_all", "all_to_allv"};
+    if (std::find(std::begin(collectives), std::end(collectives), op) == std::end(collectives)) {
+        setWhy(why, op + " is point-to-point: its bandwidth is one link's, not a tier's");
+        return std::nullopt;
+    }
+    if (ranks < 2 || nodes < 1) {
+        setWhy(why, "the session does not say how many ranks and nodes it ran on");
+        return std::nullopt;
+    }
+    TierPeak t;
+    t.ranks = ranks;
+    t.nodes = nodes;
+    t.interNode = nodes > 1;
+    t.profileId = hw.id;
+    const double link = hw.intraNodeLinkGBs.value;
+    std::ostringstream r;
+    if (!t.interNode) {
+        if (link <= 0) {
+            setWhy(why, "profile " + hw.id + " has no intra-node link bandwidth");
+            return std::nullopt;
+        }
+        t.peakBusGBs = link;
+        t.source = hw.intraNodeLinkGBs.source;
+        r << op << " on one node is bounded by each GPU's intra-node links (" << hw.id << ": "
+          << (hw.intraNodeTopology.empty() ? std::string("xGMI / NVLink") : hw.intraNodeTopology) << ") = "
+          << gbs(link) << " per direction";
+        t.reasoning = r.str();
+        return t;
+    }
+    const double nics = hw.nicsPerNode.value, lineGbps = hw.nicLineRateGbps.value;
+    if (nics <= 0 || lineGbps <= 0) {
+        setWhy(why, "profile " + hw.id + " has no scale-out network (NICs per node and line rate)");
+        return std::nullopt;
+    }
+    const double nodeNic = nics * lineGbps / 8; // Gb/s to GB/s
+    double peak = nodeNic;
+    char nicText[96];
+    std::snprintf(nicText, sizeof nicText, "%.0f x %.0f Gb/s NICs = %s per node", nics, lineGbps, gbs(nodeNic).c_str());
+    r << op << " over " << nodes << " nodes is bounded by " << nicText;
+    if (op == "all_to_all" || op == "all_to_allv") {
+        // Every rank sends to every other: per rank, the node's NICs shared by its G ranks, over the
+        // share of its bytes that leaves the node.
+        const double perNode = double(ranks) / nodes;
+        const double offNode = (ranks - perNode) / (ranks - 1);
+        peak = nodeNic / perNode / offNode;
+        char b[160];
+        std::snprintf(b, sizeof b, ", shared by %g ranks per node = %s per rank, of whose bytes %.0f %% leave the node "
+                      "(%g of %d peers elsewhere): %s",
+                      perNode, gbs(nodeNic / perNode).c_str(), offNode * 100, ranks - perNode, ranks - 1, gbs(peak).c_str());
+        r << b;
+    }
+    if (link > 0 && link < peak) {
+        peak = link;
+        r << ", capped by the intra-node links at " << gbs(link);
+    }
+    t.peakBusGBs = peak;
+    t.source = hw.nicsPerNode.source;
+    t.reasoning = r.str();
+    return t;
+}
+
+std::string describeShareOfPeak(const TierPeak& tier, double busbwGBs)
+{
+    char b[96];
+    std::snprintf(b, sizeof b, "busbw %s is %.0f %% of it", gbs(busbwGBs).c_str(),
+                  tier.peakBusGBs > 0 ? 100 * busbwGBs / tier.peakBusGBs : 0.0);
+    return b;
+}
+} // namespace rl

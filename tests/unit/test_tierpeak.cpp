@@ -1,0 +1,77 @@
+// "Is this number good?": the tier of a collective session and its busbw ceiling from the shipped
+// profiles' topology, each checked by hand, and on the bundled nccl-tests / rccl-tests samples.
+#include <gtest/gtest.h>
+
+#include "collectives/tierpeak.h"
+#include "importers/importerregistry.h"
+#include "model/hardwareprofileloader.h"
+
+using namespace rl;
+
+namespace {
+Session importedSession(const std::string& file)
+{
+    const auto r = importFile(std::string(RIDGELINE_TEST_DATA) + "/../../sample_data/" + file);
+    EXPECT_TRUE(r.ok) << r.error;
+    return r.sessions.empty() ? Session{} : r.sessions.front().session;
+}
+} // namespace
+
+TEST(TierPeak, OneNodeIsBoundedByEachGpusLinks)
+{
+    std::string why;
+    const auto t = tierPeak("all_reduce", 8, 1, findHardwareProfile("mi300x"), &why);
+    ASSERT_TRUE(t) << why;
+    EXPECT_FALSE(t->interNode);
+    EXPECT_DOUBLE_EQ(t->peakBusGBs, 448); // 7 xGMI links, 896 GB/s bidirectional: 448 per direction
+    EXPECT_NE(t->reasoning.find("448 GB/s per direction"), std::string::npos) << t->reasoning;
+    EXPECT_FALSE(t->source.empty());
+}
+
+TEST(TierPeak, SeveralNodesAreBoundedByTheNodesNics)
+{
+    // H100 SXM: 8 x 400 Gb/s NICs = 3200 Gb/s = 400 GB/s per node, under NVLink's 450.
+    const auto t = tierPeak("all_reduce", 16, 2, findHardwareProfile("h100-sxm"));
+    ASSERT_TRUE(t);
+    EXPECT_TRUE(t->interNode);
+    EXPECT_DOUBLE_EQ(t->peakBusGBs, 400);
+    EXPECT_NE(t->reasoning.find("over 2 nodes is bounded by 8 x 400 Gb/s NICs = 400 GB/s per node"), std::string::npos)
+        << t->reasoning;
+    EXPECT_EQ(describeShareOfPeak(*t, 185), "busbw 185 GB/s is 46 % of it");
+}
+
+TEST(TierPeak, AllToAllAcrossNodesSharesTheNicsAndSendsOnlyPartOff)
+{
+    // 16 ranks on 2 nodes: 400 GB/s / 8 ranks = 50 GB/s per rank; 8 of 15 peers elsewhere, so the
+    // ceiling is 50 x 15 / 8 = 93.75 GB/s.
+    const auto t = tierPeak("all_to_all", 16, 2, findHardwareProfile("mi300x"));
+    ASSERT_TRUE(t);
+    EXPECT_DOUBLE_EQ(t->peakBusGBs, 50.0 * 15 / 8);
+    // On one node all_to_all has the same ceiling as the other collectives.
+    EXPECT_DOUBLE_EQ(tierPeak("all_to_all", 8, 1, findHardwareProfile("mi300x"))->peakBusGBs, 448);
+}
+
+TEST(TierPeak, PointToPointAndUnknownLayoutsHaveNoCeiling)
+{
+    std::string why;
+    EXPECT_FALSE(tierPeak("sendrecv", 2, 1, findHardwareProfile("mi300x"), &why));
+    EXPECT_NE(why.find("point-to-point"), std::string::npos);
+    EXPECT_FALSE(tierPeak("all_reduce", 8, 0, findHardwareProfile("mi300x"), &why));
+    HardwareProfile bare;
+    bare.id = "bare";
+    EXPECT_FALSE(tierPeak("all_reduce", 16, 2, bare, &why));
+    EXPECT_NE(why.find("no scale-out network"), std::string::npos) << why;
+}
+
+TEST(TierPeak, SamplesNameTheirDevicesAndNodes)
+{
+    const auto profiles = availableHardwareProfiles();
+    const Session h100 = importedSession("nccl-tests_2node_16xH100_all_reduce.txt");
+    EXPECT_EQ(profileForSession(h100, profiles), "h100-sxm");
+    EXPECT_EQ(sessionNodes(h100), 2);
+    const Session mi300x = importedSession("rccl-tests_8xMI300X_all_collectives.txt");
+    EXPECT_EQ(profileForSession(mi300x, profiles), "mi300x");
+    EXPECT_EQ(sessionNodes(mi300x), 1);
+    const Session imb = importedSession("imb_mpi1_allreduce_allgather_pingpong.txt");
+    EXPECT_EQ(profileForSession(imb, profiles), ""); // IMB names no device
+}
