@@ -11,6 +11,7 @@
 #include "clicommands.h"
 #include "records/wireformat.h"
 #include "collectives/pairs.h"
+#include "collectives/referencecheck.h"
 #include "store/kernelresults.h"
 #include "store/storageresults.h"
 #include "store/pairresults.h"
@@ -72,14 +73,32 @@ void printTierSummary(const std::vector<CollectivePoint>& points, TierLookup& ti
     }
 }
 
-void printCollectives(store::Workspace& ws, const Session& s, bool json, const TierArgs& tierArgs)
+struct ReferenceArgs
+{
+    std::int64_t session = 0; // 0: no reference
+    double below = 0.9;
+};
+
+void printCollectives(store::Workspace& ws, const Session& s, bool json, const TierArgs& tierArgs,
+                      const ReferenceArgs& ref)
 {
     const auto points = ws.collectivePoints(s.id);
     TierLookup tiers{s, tierArgs, {}};
+    std::vector<std::optional<ReferenceVerdict>> verdicts(points.size());
+    if (ref.session > 0) {
+        requireSession(ws, ref.session);
+        verdicts = compareToReference(points, ws.collectivePoints(ref.session), ref.below);
+    }
     if (json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const auto& p : points) {
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const auto& p = points[i];
             auto j = wire::toJson(p);
+            if (const auto& v = verdicts[i]) {
+                j["reference_busbw_gbs"] = v->expectedBusGBs;
+                j["busbw_vs_reference"] = v->ratio;
+                j["below_reference"] = v->flagged;
+            }
             if (const auto& tier = tiers.of(p).first) {
                 j["tier"] = tier->interNode ? "inter-node" : "intra-node";
                 j["tier_peak_busbw_gbs"] = tier->peakBusGBs;
@@ -99,8 +118,12 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
         header.insert(header.end(), {"calls", "min", "p50", "p99", "max", "CV"});
     if (imbalance)
         header.push_back("imbalance");
+    if (ref.session > 0)
+        header.insert(header.end(), {"ref busbw", "vs ref"});
     TextTable t(header);
-    for (const auto& p : points) {
+    int flagged = 0, compared = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
         std::vector<std::string> row{p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
                                      std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
                                      units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
@@ -112,10 +135,20 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
             row.insert(row.end(), {"n/a", "n/a", "n/a", "n/a", "n/a", "n/a"});
         if (imbalance)
             row.push_back(p.imbalance > 0 ? numberCell(p.imbalance, 3) : "");
+        if (ref.session > 0) {
+            const auto& v = verdicts[i];
+            compared += v.has_value();
+            flagged += v && v->flagged;
+            row.push_back(v ? units::formatBandwidth(v->expectedBusGBs) : "n/a");
+            row.push_back(v ? percentCell(v->ratio) + (v->flagged ? " BELOW" : "") : "n/a");
+        }
         t.addRow(std::move(row));
     }
     t.print(std::cout);
     printTierSummary(points, tiers);
+    if (ref.session > 0)
+        std::cout << flagged << " of " << compared << " points below " << percentCell(ref.below)
+                  << " of the busbw session " << ref.session << "'s alpha-beta fit expects at their size\n";
     if (stats)
         std::cout << "time is the slowest rank's mean per call; calls = timed calls per rank; min/p50/p99/max/CV are\n"
                      "over each rank's timed samples, the largest over ranks\n";
@@ -333,7 +366,13 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
         ->capture_default_str();
     auto tierArgs = std::make_shared<TierArgs>();
     addTierOptions(cmd, *tierArgs);
-    cmd->callback([&ctx, id, fraction, tierArgs] {
+    auto ref = std::make_shared<ReferenceArgs>();
+    cmd->add_option("--reference", ref->session,
+                    "Collective sessions: compare each point with the busbw this session's alpha-beta fit expects");
+    cmd->add_option("--flag-below", ref->below, "With --reference: flag points below this fraction of the expected busbw")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 10.0));
+    cmd->callback([&ctx, id, fraction, tierArgs, ref] {
         store::Workspace ws(ctx.workspacePath());
         const Session s = requireSession(ws, *id);
         if (s.kind == kind::Trace)
@@ -347,7 +386,7 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
         else if (s.kind == kind::Storage)
             printStorage(ws, s, ctx.json);
         else
-            printCollectives(ws, s, ctx.json, *tierArgs);
+            printCollectives(ws, s, ctx.json, *tierArgs, *ref);
     });
 }
 

@@ -555,6 +555,22 @@ TEST(Cli, ResultsAndFitSayHowFarBelowTheTierPeakASessionIs)
     EXPECT_NEAR(fit[0]["beta_busbw_gbs"].get<double>(), fit[0]["beta_gbs"].get<double>() * 30 / 16, 1e-9);
     EXPECT_NEAR(fit[0]["beta_percent_of_tier_peak"].get<double>(), fit[0]["beta_busbw_gbs"].get<double>() / 4, 1e-9);
 
+    // Against itself nothing is below; against the one-node 8xH100 run every point is.
+    const auto self = test::runToEnd(cli(db, {"results", id, "--reference", id}));
+    EXPECT_NE(self.out.find("0 of 62 points below 90 %"), std::string::npos) << self.out;
+    const auto node = test::runToEnd(cli(db, {"import", samples + "nccl-tests_8xH100_all_collectives.txt"}, true));
+    ASSERT_EQ(node.exitCode, 0) << node.err;
+    const auto nodeIds = json::parse(node.out)[0]["session_ids"];
+    std::string allReduce;
+    for (const auto& sid : nodeIds) {
+        const auto pts = json::parse(test::runToEnd(cli(db, {"results", std::to_string(sid.get<std::int64_t>())}, true)).out);
+        if (!pts.empty() && pts[0]["op"] == "all_reduce")
+            allReduce = std::to_string(sid.get<std::int64_t>());
+    }
+    ASSERT_FALSE(allReduce.empty());
+    const auto vsNode = json::parse(test::runToEnd(cli(db, {"results", id, "--reference", allReduce}, true)).out);
+    EXPECT_TRUE(vsNode.back()["below_reference"].get<bool>()); // 188 GB/s over the NICs vs ~465 on NVLink
+
     const auto imb = test::runToEnd(cli(db, {"import", samples + "imb_mpi1_allreduce_allgather_pingpong.txt"}, true));
     ASSERT_EQ(imb.exitCode, 0) << imb.err;
     const auto imbId = std::to_string(json::parse(imb.out)[0]["session_ids"][1].get<std::int64_t>());
