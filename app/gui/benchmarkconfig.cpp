@@ -68,9 +68,11 @@ QStringList BenchmarkConfig::runnerArguments() const
                      QStringLiteral("-f"), QString::number(factor),
                      QStringLiteral("-d"), dtypes.join(u','),
                      QStringLiteral("-o"), redop,
-                     QStringLiteral("--inplace"), inPlace ? QStringLiteral("both") : QStringLiteral("0"),
-                     QStringLiteral("-n"), QString::number(iterations),
-                     QStringLiteral("-w"), QString::number(warmup)};
+                     QStringLiteral("--inplace"), inPlace ? QStringLiteral("both") : QStringLiteral("0")};
+    if (iterations > 0)
+        args << QStringLiteral("-n") << QString::number(iterations);
+    if (warmup >= 0)
+        args << QStringLiteral("-w") << QString::number(warmup);
     return args;
 }
 

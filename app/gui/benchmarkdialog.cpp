@@ -92,8 +92,13 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_inPlace = new QCheckBox(tr("Also in-place"));
     m_inPlace->setObjectName(QStringLiteral("inPlace"));
     m_inPlace->setToolTip(tr("Measure the in-place variant (MPI_IN_PLACE) as well as out-of-place (--inplace both)"));
-    m_iterations = spin(QStringLiteral("iterations"), 1, 100000, tr(" iterations"), tr("Timed iterations per size (-n)"));
-    m_warmup = spin(QStringLiteral("warmup"), 0, 100000, tr(" iterations"), tr("Untimed warm-up iterations per size (-w)"));
+    m_iterations = spin(QStringLiteral("iterations"), 0, 100000, tr(" iterations"),
+                        tr("Timed iterations per size (-n); auto: as many as fit the time budget per size (like IMB: "
+                           "many for small messages, few for large)"));
+    m_iterations->setSpecialValueText(tr("auto (time budget)"));
+    m_warmup = spin(QStringLiteral("warmup"), -1, 100000, tr(" iterations"),
+                    tr("Untimed warm-up iterations per size (-w); auto: in proportion to the timed ones"));
+    m_warmup->setSpecialValueText(tr("auto"));
     m_np = spin(QStringLiteral("np"), 1, 1000000, tr(" ranks"), tr("Total MPI ranks (-np)"));
 
     m_launcher = new QComboBox;

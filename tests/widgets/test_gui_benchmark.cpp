@@ -274,4 +274,25 @@ TEST(GuiBenchmark, CommandPreviewsShowTheWholeCommand)
     QApplication::processEvents();
     EXPECT_TRUE(showsWholeCommand(collective.findChild<QWidget*>(QStringLiteral("commandPreview")), &why))
         << why.toStdString();
+    if (const QByteArray dir = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        kernel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/kernel-dialog.png"));
+        collective.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/collective-dialog.png"));
+    }
+}
+
+// Issue 13: the dialog's defaults leave the repetitions to the runner's time budget (IMB's policy)
+// instead of a fixed -n 20 that got the latency regime wrong; a number typed in is passed on.
+TEST(GuiBenchmark, RepetitionsDefaultToTheRunnersTimeBudget)
+{
+    const BenchmarkConfig defaults;
+    const QStringList args = defaults.runnerArguments();
+    EXPECT_FALSE(args.contains(QStringLiteral("-n"))) << args.join(u' ').toStdString();
+    EXPECT_FALSE(args.contains(QStringLiteral("-w"))) << args.join(u' ').toStdString();
+    BenchmarkDialog dialog(QStringLiteral("cli"), QStringLiteral("/w.db"));
+    dialog.setConfig(defaults);
+    auto* iterations = dialog.findChild<QSpinBox*>(QStringLiteral("iterations"));
+    ASSERT_TRUE(iterations);
+    EXPECT_EQ(iterations->text(), QStringLiteral("auto (time budget)"));
+    iterations->setValue(1000);
+    EXPECT_TRUE(dialog.config().runnerArguments().join(u' ').contains(QStringLiteral("-n 1000")));
 }
