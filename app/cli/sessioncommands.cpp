@@ -91,7 +91,9 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
             nlohmann::json row{{"op", op}, {"in_place", inPlace}, {"alpha_us", f->alphaUs}, {"beta_gbs", f->betaGBs},
                                {"rms_rel_error", f->rmsRelError}, {"points", f->points},
                                {"min_bytes", f->minBytes}, {"max_bytes", f->maxBytes}};
-            const auto sample = std::find_if(points.begin(), points.end(), [&](const CollectivePoint& p) { return p.op == op; });
+            const std::string& opName = op; // clang 14 cannot capture structured bindings
+            const auto sample =
+                std::find_if(points.begin(), points.end(), [&](const CollectivePoint& p) { return p.op == opName; });
             std::string why, ofPeak;
             if (const auto tier = resolveTier(session, op, sample->nranks, *tierArgs, &why)) {
                 const auto parsed = collectiveOpFromString(op);
