@@ -33,9 +33,18 @@ int main(int argc, char** argv)
     rl::cli::CliContext ctx;
     CLI::App app{"ridgeline-cli: import, inspect, fit, export and run benchmarks without the GUI"};
     app.set_version_flag("--version", std::string("ridgeline-cli ") + RIDGELINE_VERSION);
+    // Global options go before or after the subcommand ("import run.txt --json"): an option a
+    // subcommand does not know falls through to its parent. Subcommands copy the setting when
+    // they are created, so it is set before any is added.
+    app.fallthrough();
     app.add_option("--db", ctx.dbPath, "Workspace file (SQLite); default: the per-user workspace");
     app.add_flag("--json", ctx.json, "Machine-readable JSON output");
     app.require_subcommand(1);
+    app.footer("--db and --json go before or after the subcommand.\n"
+               "Exit codes: 0    done\n"
+               "            1    failed: the message says why and what to do next\n"
+               "            2    bad usage: unknown option or command, missing or malformed argument\n"
+               "            130  a run was cancelled (Ctrl-C, SIGTERM)");
     for (auto add : rl::cli::registeredCommands())
         add(app, ctx);
     // mpirun spells it "-np"; CLI11 takes single-dash names of one letter only, so map it before
@@ -51,7 +60,10 @@ int main(int argc, char** argv)
     try {
         app.parse(args);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version end here too, with CLI11's success code; every other parse error
+        // is a usage error, 2 as is usual for command-line tools (CLI11's own codes are 100+).
+        const int rc = app.exit(e);
+        return rc == static_cast<int>(CLI::ExitCodes::Success) ? 0 : 2;
     } catch (const rl::cli::ExitCode& e) {
         return e.code;
     } catch (const std::exception& e) {
