@@ -4,29 +4,41 @@
 
 namespace rl::model {
 
-SizingReport evaluateSizing(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& r,
-                            const GemmTiming& timing, const CollectiveTimeSource& collectives,
-                            InferenceOptions inference)
+ModelSizing evaluateModelSizing(const ModelConfig& c, const ParallelConfig& p, int computeUnits)
 {
     if (const auto why = checkParallel(c, p); !why.empty())
         throw std::invalid_argument("parallel layout: " + why);
-    SizingReport s;
-    s.params = countParams(c);
-    s.forward = forwardFlopsPerToken(c, {p.seqLen, true});
-    s.training = trainingFlopsPerToken(s.forward, p.recompute);
-    s.step = estimateStep(c, s.params, s.forward, p, r, timing, collectives);
-    inference.tp = p.tp;
-    s.inference = inference;
-    s.decode = decodeStep(c, s.params, inference, r, timing);
-    s.prefillSeconds = prefillSeconds(c, inference, r, timing);
+    ModelSizing m;
+    m.params = countParams(c);
+    m.forward = forwardFlopsPerToken(c, {p.seqLen, true});
+    m.training = trainingFlopsPerToken(m.forward, p.recompute);
+    m.memory = trainingMemory(c, m.params, p);
     RuleOptions ro;
     ro.tp = p.tp;
     ro.ep = p.ep;
     ro.microBatch = p.microBatch;
     ro.seqLen = p.seqLen;
-    if (r.computeUnits > 0)
-        ro.computeUnits = r.computeUnits;
-    s.findings = checkSizingRules(c, ro);
+    ro.computeUnits = computeUnits;
+    m.findings = checkSizingRules(c, ro);
+    return m;
+}
+
+SizingReport evaluateSizing(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& r,
+                            const GemmTiming& timing, const CollectiveTimeSource& collectives,
+                            InferenceOptions inference)
+{
+    // A device without a compute-unit count is judged as the rules' default device.
+    ModelSizing m = evaluateModelSizing(c, p, r.computeUnits > 0 ? r.computeUnits : RuleOptions{}.computeUnits);
+    SizingReport s;
+    s.params = m.params;
+    s.forward = m.forward;
+    s.training = m.training;
+    s.findings = std::move(m.findings);
+    s.step = estimateStep(c, s.params, s.forward, p, r, timing, collectives); // its memory is m.memory
+    inference.tp = p.tp;
+    s.inference = inference;
+    s.decode = decodeStep(c, s.params, inference, r, timing);
+    s.prefillSeconds = prefillSeconds(c, inference, r, timing);
     return s;
 }
 } // namespace rl::model

@@ -15,6 +15,22 @@
 
 namespace rl::model {
 
+// What needs no hardware: what the model is (parameters, FLOPs per token), what one GPU holds for
+// training under the layout, and the shape rules (the wave-quantization rule only with a known
+// compute-unit count: computeUnits 0 leaves it out). `ridgeline-cli size` without a device
+// prints this much.
+struct ModelSizing
+{
+    ParamCounts params;
+    FlopCounts forward;
+    TrainingFlops training;
+    TrainingMemory memory; // per GPU
+    std::vector<RuleFinding> findings;
+};
+
+// Throws std::invalid_argument when the layout does not fit the model (checkParallel's message).
+ModelSizing evaluateModelSizing(const ModelConfig& c, const ParallelConfig& p, int computeUnits = 0);
+
 struct SizingReport
 {
     ParamCounts params;
@@ -27,8 +43,8 @@ struct SizingReport
     std::vector<RuleFinding> findings;
 };
 
-// `inference.tp` is taken from the parallel layout. Throws std::invalid_argument when the layout
-// does not fit the model (checkParallel's message).
+// The above plus what the device decides (the step, prefill, decode); `inference.tp` is taken
+// from the parallel layout. Throws std::invalid_argument when the layout does not fit the model.
 SizingReport evaluateSizing(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& r,
                             const GemmTiming& timing, const CollectiveTimeSource& collectives,
                             InferenceOptions inference);

@@ -129,6 +129,8 @@ std::vector<RuleFinding> checkSizingRules(const ModelConfig& c, const RuleOption
                               {"attn_out", c.dModel}};
     if (c.mlpWidth > 0 && (!c.isMoe() || c.moe.firstKDense > 0 || c.moe.everyN > 1))
         shapes.push_back({"mlp_up", (long long)(c.mlp == MlpType::SwiGlu ? 2 : 1) * c.mlpWidth / tp});
+    if (o.computeUnits <= 0)
+        shapes.clear(); // no device: no waves to fill
     for (const auto& s : shapes) {
         const auto w = waveQuantization(tokens, s.n, o.computeUnits, o.tile);
         RuleFinding f{"wave_quantization", RuleSeverity::Pass, {}, {}};

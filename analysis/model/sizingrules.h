@@ -29,7 +29,7 @@ struct RuleOptions
     int ep = 1;
     int microBatch = 1;
     int seqLen = 4096;
-    int computeUnits = 304; // MI300X; H100 SXM has 132 SMs
+    int computeUnits = 304; // MI300X; H100 SXM has 132 SMs. 0: no device, no wave-quantization rule
     TileShape tile;
     double minWaveEfficiency = 0.9;
     int minExpertTokens = 256; // below this per-expert M, grouped GEMMs fall well off peak

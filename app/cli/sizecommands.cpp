@@ -1,5 +1,6 @@
 // ridgeline-cli size CONFIG | moe-sweep CONFIG: the sizing model from the command line.
 // CONFIG is a config.json (Hugging Face or Ridgeline) or a preset name from resources/models/.
+// `size` without a device prints what needs none (parameters, FLOPs, memory per GPU, shape rules).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -41,13 +42,14 @@ std::string flopsCount(double v) // FLOPs (not per second)
     return b;
 }
 
-std::string fitText(const StepEstimate& step)
+// " of 192 GB: fits (10 % headroom kept)", or how to find out.
+std::string fitText(double needed, double capacity, double headroom)
 {
-    if (step.memoryCapacity <= 0)
-        return " (device capacity unknown)";
+    if (capacity <= 0)
+        return " (capacity unknown: --hbm-gb or --hardware checks the fit)";
     char b[160];
-    std::snprintf(b, sizeof b, " of %s: %s (%.0f %% headroom kept)", units::formatMemoryGB(step.memoryCapacity).c_str(),
-                  step.fitsMemory() ? "fits" : "DOES NOT FIT", step.memoryHeadroom * 100);
+    std::snprintf(b, sizeof b, " of %s: %s (%.0f %% headroom kept)", units::formatMemoryGB(capacity).c_str(),
+                  fitsMemory(needed, capacity, headroom) ? "fits" : "DOES NOT FIT", headroom * 100);
     return b;
 }
 
@@ -61,9 +63,144 @@ std::string bandText()
     return b;
 }
 
+// What needs no device is printed by the same code with or without one; `size` without a device
+// prints only this and says what the rest needs.
+const std::string kNeedsDevice =
+    std::string("Step time, MFU, throughput, communication, prefill and decode need a device: give ") + kDeviceHint;
+
+nlohmann::json modelJson(const ModelConfig& c, const ModelSizing& m, double capacity, double headroom)
+{
+    const auto& params = m.params;
+    const auto& mem = m.memory;
+    const bool known = capacity > 0;
+    nlohmann::json j;
+    j["model"] = toJson(c);
+    j["params"] = {{"embedding", params.embedding}, {"attention", params.attention}, {"mlp", params.mlp},
+                   {"experts", params.experts}, {"router", params.router}, {"norms", params.norms},
+                   {"output", params.output}, {"total", params.total()}, {"active", params.active()},
+                   {"mtp", params.mtp}};
+    j["flops_per_token"] = {{"forward", m.forward.forward()}, {"attention_scores", m.forward.attentionScores},
+                            {"training_model", m.training.model}, {"training_hardware", m.training.hardware}};
+    j["memory_per_gpu_bytes"] = {{"weights", mem.weights}, {"gradients", mem.gradients}, {"optimizer", mem.optimizer},
+                                 {"activations", mem.activations}, {"total", mem.total()},
+                                 {"capacity", known ? nlohmann::json(capacity) : nlohmann::json()},
+                                 {"headroom", headroom},
+                                 {"fits", known ? nlohmann::json(fitsMemory(mem.total(), capacity, headroom))
+                                                : nlohmann::json()}};
+    nlohmann::json rules = nlohmann::json::array();
+    for (const auto& f : m.findings)
+        rules.push_back({{"rule", f.rule}, {"severity", toString(f.severity)}, {"message", f.message},
+                         {"proposal", f.proposal}});
+    j["rules"] = rules;
+    return j;
+}
+
+// Every GEMM of the step; timed when there is a device (r), else shapes only.
+nlohmann::json gemmsJson(const ModelConfig& c, const ParallelConfig& p, const std::string& dtype,
+                         const DeviceRates* r, const GemmTiming& timing)
+{
+    nlohmann::json g = nlohmann::json::array();
+    for (const auto& x : stepGemms(c, p))
+        g.push_back({{"name", x.name}, {"pass", toString(x.pass)}, {"m", x.m}, {"n", x.n}, {"k", x.k},
+                     {"count", x.count}, {"dtype", dtype}, {"intensity", x.intensity(2)},
+                     {"seconds", r ? nlohmann::json(gemmSeconds(x, *r, timing)) : nlohmann::json()}});
+    return g;
+}
+
+void printGemms(const ModelConfig& c, const ParallelConfig& p, const DeviceRates* r, const GemmTiming& timing)
+{
+    TextTable gt({"GEMM", "pass", "M", "N", "K", "count", "intensity", "time"});
+    for (const auto& x : stepGemms(c, p)) {
+        char m[32], n[32], k[32], cnt[32], ai[32];
+        std::snprintf(m, sizeof m, "%.0f", x.m);
+        std::snprintf(n, sizeof n, "%.0f", x.n);
+        std::snprintf(k, sizeof k, "%.0f", x.k);
+        std::snprintf(cnt, sizeof cnt, "%.4g", x.count);
+        std::snprintf(ai, sizeof ai, "%.0f FLOP/B", x.intensity(2));
+        gt.addRow({x.name, toString(x.pass), m, n, k, cnt, ai,
+                   r ? units::formatTime(gemmSeconds(x, *r, timing) * 1e6) : std::string("needs a device")});
+    }
+    gt.print(std::cout);
+    std::cout << '\n';
+}
+
+void printParams(const ModelConfig& c, const ParamCounts& params)
+{
+    TextTable pt({"parameters", "count"});
+    pt.addRow({"embedding", units::formatCount(params.embedding)});
+    pt.addRow({"attention", units::formatCount(params.attention)});
+    pt.addRow({"MLP + shared experts", units::formatCount(params.mlp)});
+    if (c.isMoe()) {
+        pt.addRow({"routed experts", units::formatCount(params.experts)});
+        pt.addRow({"router", units::formatCount(params.router)});
+    }
+    pt.addRow({"norms", units::formatCount(params.norms)});
+    pt.addRow({"output", units::formatCount(params.output)});
+    pt.addRow({"total", units::formatCount(params.total())});
+    pt.addRow({"active per token", units::formatCount(params.active())});
+    if (params.mtp > 0)
+        pt.addRow({"MTP modules (not in total)", units::formatCount(params.mtp)});
+    pt.print(std::cout);
+    std::cout << '\n';
+}
+
+// The FLOPs and memory rows of the "training step" table.
+void addModelRows(TextTable& st, const ModelSizing& m, double capacity, double headroom)
+{
+    st.addRow({"forward FLOPs per token", flopsCount(m.forward.forward())});
+    st.addRow({"training FLOPs per token (model / hardware)",
+               flopsCount(m.training.model) + " / " + flopsCount(m.training.hardware)});
+    st.addRow({"weights per GPU", units::formatBytes(m.memory.weights)});
+    st.addRow({"gradients per GPU", units::formatBytes(m.memory.gradients)});
+    st.addRow({"optimizer per GPU", units::formatBytes(m.memory.optimizer)});
+    st.addRow({"activations per GPU", units::formatBytes(m.memory.activations)});
+    // In decimal GB like the device's capacity (and the GUI), with the fit spelled out.
+    const double total = m.memory.total();
+    st.addRow({"memory per GPU", units::formatMemoryGB(total) + " (" + units::formatBytes(total) + ")" +
+                                     fitText(total, capacity, headroom)});
+}
+
+void printRules(const std::vector<RuleFinding>& findings)
+{
+    TextTable rt({"rule", "result", "finding", "nearest compliant"});
+    for (const auto& f : findings)
+        rt.addRow({f.rule, toString(f.severity), f.message, f.proposal});
+    rt.print(std::cout);
+}
+
+// `size` without --hardware or device figures: --hbm-gb still checks the fit, --cus the waves.
+void printWithoutDevice(const CliContext& ctx, const StepArgs& a, const DeviceArgs& d, bool gemms)
+{
+    const auto c = loadConfigFor(a, ctx);
+    const auto p = parallelOf(a, c);
+    const auto m = evaluateModelSizing(c, p, d.cus);
+    const double capacity = d.hbmGB * 1e9;
+    if (ctx.json) {
+        auto j = modelJson(c, m, capacity, kMemoryHeadroom);
+        const std::vector<std::string> needing{"device", "step", "inference", "expected_error"};
+        for (const auto& k : needing)
+            j[k] = nullptr;
+        j["needs_hardware"] = {{"fields", needing}, {"message", kNeedsDevice}};
+        if (gemms)
+            j["gemms"] = gemmsJson(c, p, a.dtype, nullptr, {});
+        std::cout << j.dump(2) << '\n';
+        return;
+    }
+    std::cout << c.name << " (" << c.family << "), " << p.worldSize() << " GPUs, " << a.dtype << ", no device\n\n";
+    printParams(c, m.params);
+    TextTable st({"training step", "value"});
+    addModelRows(st, m, capacity, kMemoryHeadroom);
+    st.print(std::cout);
+    std::cout << '\n' << kNeedsDevice << ".\n\n";
+    if (gemms)
+        printGemms(c, p, nullptr, {});
+    printRules(m.findings);
+}
+
 void addSizeCommand(CLI::App& app, CliContext& ctx)
 {
-    auto* cmd = app.add_subcommand("size", "Parameters, FLOPs, memory, step time and sizing rules of a model");
+    auto* cmd = app.add_subcommand("size", "Parameters, FLOPs, memory, step time and sizing rules of a model "
+                                           "(without a device: what needs none)");
     auto a = std::make_shared<StepArgs>();
     auto d = std::make_shared<DeviceArgs>();
     auto gemms = std::make_shared<bool>(false);
@@ -71,6 +208,10 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
     addDeviceOptions(cmd, *d);
     cmd->add_flag("--gemms", *gemms, "Also list every GEMM of the step");
     cmd->callback([&ctx, a, d, gemms] {
+        if (!deviceGiven(*d)) {
+            printWithoutDevice(ctx, *a, *d, *gemms);
+            return;
+        }
         const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
@@ -82,29 +223,14 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         inference.contextTokens = a->context;
         inference.promptTokens = a->context;
         const auto report = evaluateSizing(c, p, r, timing, coll.source(), inference);
-        const auto& params = report.params;
-        const auto& fwd = report.forward;
-        const auto& tf = report.training;
+        const ModelSizing m{report.params, report.forward, report.training, report.step.memory, report.findings};
         const auto& step = report.step;
         const auto& inf = report.inference;
         const auto& dec = report.decode;
         const double prefill = report.prefillSeconds;
-        const auto& findings = report.findings;
 
         if (ctx.json) {
-            nlohmann::json j;
-            j["model"] = toJson(c);
-            j["params"] = {{"embedding", params.embedding}, {"attention", params.attention}, {"mlp", params.mlp},
-                           {"experts", params.experts}, {"router", params.router}, {"norms", params.norms},
-                           {"output", params.output}, {"total", params.total()}, {"active", params.active()},
-                           {"mtp", params.mtp}};
-            j["flops_per_token"] = {{"forward", fwd.forward()}, {"attention_scores", fwd.attentionScores},
-                                    {"training_model", tf.model}, {"training_hardware", tf.hardware}};
-            j["memory_per_gpu_bytes"] = {{"weights", step.memory.weights}, {"gradients", step.memory.gradients},
-                                         {"optimizer", step.memory.optimizer},
-                                         {"activations", step.memory.activations}, {"total", step.memory.total()},
-                                         {"capacity", step.memoryCapacity}, {"headroom", step.memoryHeadroom},
-                                         {"fits", step.fitsMemory()}};
+            auto j = modelJson(c, m, step.memoryCapacity, step.memoryHeadroom);
             const auto& band = modelErrorBand();
             j["device"] = {{"peak_tflops", r.peakFlops / 1e12}, {"max_achievable_tflops", r.maxAchievableFlops / 1e12},
                            {"max_achievable_source", r.maxAchievableSource},
@@ -129,49 +255,15 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                          {"gemm_efficiency_origin", toString(efficiencyOrigin(timing))}, {"comm", comm}};
             j["inference"] = {{"prefill_s", prefill}, {"decode_s_per_token", dec.secondsPerToken},
                               {"decode_memory_bound", dec.memoryBound()}, {"distinct_experts", dec.distinctExperts}};
-            nlohmann::json rules = nlohmann::json::array();
-            for (const auto& f : findings)
-                rules.push_back({{"rule", f.rule}, {"severity", toString(f.severity)}, {"message", f.message},
-                                 {"proposal", f.proposal}});
-            j["rules"] = rules;
-            if (*gemms) {
-                nlohmann::json g = nlohmann::json::array();
-                for (const auto& x : stepGemms(c, p))
-                    g.push_back({{"name", x.name}, {"pass", toString(x.pass)}, {"m", x.m}, {"n", x.n}, {"k", x.k},
-                                 {"count", x.count}, {"dtype", a->dtype}, {"intensity", x.intensity(2)},
-                                 {"seconds", gemmSeconds(x, r, timing)}});
-                j["gemms"] = g;
-            }
+            if (*gemms)
+                j["gemms"] = gemmsJson(c, p, a->dtype, &r, timing);
             std::cout << j.dump(2) << '\n';
             return;
         }
         std::cout << c.name << " (" << c.family << "), " << p.worldSize() << " GPUs, " << a->dtype << "\n\n";
-        TextTable pt({"parameters", "count"});
-        pt.addRow({"embedding", units::formatCount(params.embedding)});
-        pt.addRow({"attention", units::formatCount(params.attention)});
-        pt.addRow({"MLP + shared experts", units::formatCount(params.mlp)});
-        if (c.isMoe()) {
-            pt.addRow({"routed experts", units::formatCount(params.experts)});
-            pt.addRow({"router", units::formatCount(params.router)});
-        }
-        pt.addRow({"norms", units::formatCount(params.norms)});
-        pt.addRow({"output", units::formatCount(params.output)});
-        pt.addRow({"total", units::formatCount(params.total())});
-        pt.addRow({"active per token", units::formatCount(params.active())});
-        if (params.mtp > 0)
-            pt.addRow({"MTP modules (not in total)", units::formatCount(params.mtp)});
-        pt.print(std::cout);
-        std::cout << '\n';
+        printParams(c, m.params);
         TextTable st({"training step", "value"});
-        st.addRow({"forward FLOPs per token", flopsCount(fwd.forward())});
-        st.addRow({"training FLOPs per token (model / hardware)", flopsCount(tf.model) + " / " + flopsCount(tf.hardware)});
-        st.addRow({"weights per GPU", units::formatBytes(step.memory.weights)});
-        st.addRow({"gradients per GPU", units::formatBytes(step.memory.gradients)});
-        st.addRow({"optimizer per GPU", units::formatBytes(step.memory.optimizer)});
-        st.addRow({"activations per GPU", units::formatBytes(step.memory.activations)});
-        // In decimal GB like the device's capacity (and the GUI), with the fit spelled out.
-        st.addRow({"memory per GPU", units::formatMemoryGB(step.memory.total()) + " (" + units::formatBytes(step.memory.total()) + ")"
-                                         + fitText(step)});
+        addModelRows(st, m, step.memoryCapacity, step.memoryHeadroom);
         st.addRow({"compute (GEMMs + element-wise)", units::formatTime(step.computeSeconds * 1e6)});
         st.addRow({"  of which GEMMs", units::formatTime(step.gemmSeconds * 1e6)});
         st.addRow({"  of which element-wise kernels", units::formatTime(step.elementwiseSeconds * 1e6)});
@@ -215,24 +307,9 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         }
         ct.print(std::cout);
         std::cout << '\n';
-        if (*gemms) {
-            TextTable gt({"GEMM", "pass", "M", "N", "K", "count", "intensity", "time"});
-            for (const auto& x : stepGemms(c, p)) {
-                char m[32], n[32], k[32], cnt[32], ai[32];
-                std::snprintf(m, sizeof m, "%.0f", x.m);
-                std::snprintf(n, sizeof n, "%.0f", x.n);
-                std::snprintf(k, sizeof k, "%.0f", x.k);
-                std::snprintf(cnt, sizeof cnt, "%.4g", x.count);
-                std::snprintf(ai, sizeof ai, "%.0f FLOP/B", x.intensity(2));
-                gt.addRow({x.name, toString(x.pass), m, n, k, cnt, ai, units::formatTime(gemmSeconds(x, r, timing) * 1e6)});
-            }
-            gt.print(std::cout);
-            std::cout << '\n';
-        }
-        TextTable rt({"rule", "result", "finding", "nearest compliant"});
-        for (const auto& f : findings)
-            rt.addRow({f.rule, toString(f.severity), f.message, f.proposal});
-        rt.print(std::cout);
+        if (*gemms)
+            printGemms(c, p, &r, timing);
+        printRules(m.findings);
     });
 }
 

@@ -28,6 +28,14 @@ void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
            "--gpus-per-node", [&d](const int& n) { d.gpusPerNode = n, d.gpusPerNodeSet = true; }, "GPUs per node = scale-up domain (default: the profile's, else 8)");
 }
 
+const char* const kDeviceHint = "--hardware PROFILE (`ridgeline-cli profile list` lists them), or the device's "
+                                "figures --peak-tflops and --hbm-gbs";
+
+bool deviceGiven(const DeviceArgs& d)
+{
+    return !d.hardware.empty() || d.peakTflops > 0 || d.maxAchievableTflops > 0 || d.hbmGBs > 0;
+}
+
 DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
 {
     HardwareProfile hw;
@@ -53,6 +61,24 @@ DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
         hw.gpusPerNode = d.gpusPerNode;
         hw.scaleUpGpus = {double(d.gpusPerNode), "command line"};
     }
+    // deviceRates() refuses the same gaps; here they are said in terms of options to add.
+    const auto peak = hw.peakTflops.find(dtype);
+    if (peak == hw.peakTflops.end() || peak->second.value <= 0) {
+        if (d.hardware.empty())
+            throw std::runtime_error(std::string("no device to time the step on: give ") + kDeviceHint);
+        std::string has;
+        for (const auto& [t, v] : hw.peakTflops)
+            if (v.value > 0)
+                has += (has.empty() ? "" : ", ") + t;
+        throw std::runtime_error("hardware profile '" + hw.id + "' has no peak TFLOP/s for " + dtype +
+                                 ": choose --dtype " + (has.empty() ? std::string("(none listed)") : "from " + has) +
+                                 ", or give --peak-tflops for " + dtype);
+    }
+    if (hw.hbmBandwidthGBs.value <= 0)
+        throw std::runtime_error(d.hardware.empty()
+                                     ? "the device given by --peak-tflops needs --hbm-gbs too (or use --hardware "
+                                       "PROFILE; `ridgeline-cli profile list` lists them)"
+                                     : "hardware profile '" + hw.id + "' has no HBM bandwidth: give --hbm-gbs");
     return deviceRates(hw, dtype);
 }
 

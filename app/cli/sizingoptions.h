@@ -28,7 +28,13 @@ struct DeviceArgs
 void addDeviceOptions(CLI::App* cmd, DeviceArgs& d);
 // --hardware names a profile in resources/hardware/ (or a profile file); the figure options
 // override single numbers of it, or describe the device entirely when no profile is given.
+// Throws naming the options that are missing for a timed step (peak and HBM bandwidth).
 model::DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype);
+// Whether the options name a device that times a step (a profile, or a peak or bandwidth figure
+// that resolveDevice would complete or refuse); --hbm-gb or --cus alone do not.
+bool deviceGiven(const DeviceArgs& d);
+// What to add for the figures that need a device, for messages and the JSON "needs_hardware" note.
+extern const char* const kDeviceHint;
 
 struct StepArgs
 {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +37,22 @@ json jsonOf(const rl::test::Finished& r)
     return json::parse(r.out);
 }
 
+// The value column of a text table row ("total   7.24 B" -> "7.24 B").
+std::string row(const std::string& table, const std::string& label)
+{
+    std::istringstream lines(table);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.starts_with(label + "  ")) {
+            const auto value = line.find_first_not_of(' ', label.size());
+            return value == std::string::npos ? std::string() : line.substr(value);
+        }
+    return {};
+}
+
 const std::string kNcclLog = RIDGELINE_TEST_DATA "/collectives/nccl_2.13_allreduce_8xh100.txt";
+// A real Hugging Face config.json (Gemma 3 27B), given as a file the way users pass theirs.
+const std::string kHfConfig = RIDGELINE_TEST_DATA "/model/gemma3_multimodal.json";
 } // namespace
 
 TEST(CliForgiving, GlobalOptionsGoBeforeOrAfterTheSubcommand)
@@ -88,4 +105,62 @@ TEST(CliForgiving, ExitCodesAreTheDocumentedOnes)
     }
     // A command that ran and failed: 1.
     EXPECT_EQ(cli({"results", "42", "--db", db}).exitCode, 1);
+}
+
+// The "size mistral.json" without --hardware: what needs no device, the same numbers as
+// with one, and a clear word on what the rest needs.
+TEST(CliForgiving, SizeWithoutHardwarePrintsWhatNeedsNone)
+{
+    TempDir dir;
+    const std::string db = (dir.path / "w.db").string();
+    const auto bare = cli({"size", kHfConfig, "--parallel", "dp=8,tp=4", "--db", db});
+    ASSERT_EQ(bare.exitCode, 0) << bare.err;
+    const auto withDevice = cli({"size", kHfConfig, "--parallel", "dp=8,tp=4", "--hardware", "mi300x", "--db", db});
+    ASSERT_EQ(withDevice.exitCode, 0) << withDevice.err;
+    for (const char* label : {"total", "active per token", "forward FLOPs per token", "weights per GPU",
+                              "optimizer per GPU", "activations per GPU"}) {
+        EXPECT_FALSE(row(bare.out, label).empty()) << label << '\n' << bare.out;
+        EXPECT_EQ(row(bare.out, label), row(withDevice.out, label)) << label;
+    }
+    EXPECT_NE(row(bare.out, "memory per GPU").find("capacity unknown"), std::string::npos) << bare.out;
+    EXPECT_TRUE(row(bare.out, "step time").empty()) << "a step time without a device would be made up";
+    EXPECT_NE(bare.out.find("Step time, MFU, throughput, communication, prefill and decode need a device: give "
+                            "--hardware PROFILE (`ridgeline-cli profile list` lists them)"),
+              std::string::npos)
+        << bare.out;
+    EXPECT_EQ(bare.err, "");
+
+    const auto j = jsonOf(cli({"size", kHfConfig, "--parallel", "dp=8,tp=4", "--db", db, "--json"}));
+    const auto jd = jsonOf(cli({"size", kHfConfig, "--parallel", "dp=8,tp=4", "--hardware", "mi300x", "--json"}));
+    EXPECT_EQ(j["params"], jd["params"]);
+    EXPECT_EQ(j["flops_per_token"], jd["flops_per_token"]);
+    EXPECT_GT(j["params"]["total"].get<double>(), 25e9) << "Gemma 3 27B";
+    EXPECT_LT(j["params"]["total"].get<double>(), 30e9);
+    for (const char* k : {"weights", "gradients", "optimizer", "activations", "total"})
+        EXPECT_EQ(j["memory_per_gpu_bytes"][k], jd["memory_per_gpu_bytes"][k]) << k;
+    EXPECT_TRUE(j["memory_per_gpu_bytes"]["capacity"].is_null());
+    EXPECT_TRUE(j["memory_per_gpu_bytes"]["fits"].is_null()) << "unknown, not 'fits'";
+    EXPECT_TRUE(jd["memory_per_gpu_bytes"]["fits"].is_boolean());
+    for (const char* k : {"device", "step", "inference", "expected_error"}) {
+        EXPECT_TRUE(j[k].is_null()) << k;
+        EXPECT_FALSE(jd[k].is_null()) << k;
+    }
+    EXPECT_EQ(j["needs_hardware"]["fields"], json({"device", "step", "inference", "expected_error"}));
+    EXPECT_NE(j["needs_hardware"]["message"].get<std::string>().find("--hardware PROFILE"), std::string::npos);
+    EXPECT_FALSE(jd.contains("needs_hardware"));
+    // Wave quantization needs the device's compute units: left out without one, there with one.
+    auto rulesOf = [](const json& out) {
+        std::set<std::string> names;
+        for (const auto& r : out["rules"])
+            names.insert(r["rule"].get<std::string>());
+        return names;
+    };
+    EXPECT_FALSE(rulesOf(j).count("wave_quantization"));
+    EXPECT_TRUE(rulesOf(jd).count("wave_quantization"));
+    EXPECT_TRUE(rulesOf(j).count("heads_tp"));
+
+    // --hbm-gb alone is enough for the fit; a preset works the same as a file.
+    const auto fit = jsonOf(cli({"size", "llama-3-8b", "--parallel", "dp=1", "--hbm-gb", "80", "--json"}));
+    EXPECT_EQ(fit["memory_per_gpu_bytes"]["fits"], false) << "8B with Adam on one 80 GB GPU";
+    EXPECT_DOUBLE_EQ(fit["memory_per_gpu_bytes"]["capacity"].get<double>(), 80e9);
 }
