@@ -296,7 +296,8 @@ HardwareProfile findHardwareProfile(const std::string& idOrPath)
     std::string known;
     for (const auto& p : all)
         known += (known.empty() ? "" : ", ") + p.id;
-    throw ProfileError("no hardware profile '" + idOrPath + "' in " + hardwareProfileDir() + " or " +
-                       userHardwareProfileDir() + " (known: " + (known.empty() ? "none" : known) + ")");
+    throw ProfileError("no hardware profile '" + idOrPath + "' (known: " + (known.empty() ? "none" : known) +
+                       "): use one of these ids, or the path of a profile file (shipped ones are in " +
+                       hardwareProfileDir() + ", yours in " + userHardwareProfileDir() + ")");
 }
 } // namespace rl

@@ -364,6 +364,16 @@ std::vector<std::string> presetNames()
     return names;
 }
 
+namespace {
+std::string presetList() // for messages: "deepseek-v3, gemma-3-1b, ..."
+{
+    std::string known;
+    for (const auto& n : presetNames())
+        known += (known.empty() ? "" : ", ") + n;
+    return known;
+}
+} // namespace
+
 ModelConfig loadPreset(const std::string& name)
 {
     for (const auto& dir : presetDirs()) {
@@ -374,10 +384,8 @@ ModelConfig loadPreset(const std::string& name)
             return c;
         }
     }
-    std::string known;
-    for (const auto& n : presetNames())
-        known += (known.empty() ? "" : ", ") + n;
-    throw std::runtime_error("unknown model preset '" + name + "' (known: " + known + ")");
+    throw std::runtime_error("unknown model preset '" + name + "' (known: " + presetList() +
+                             "): use one of these, or the path of a config.json");
 }
 
 ModelConfig loadModelConfig(const std::string& pathOrPreset)
@@ -385,6 +393,11 @@ ModelConfig loadModelConfig(const std::string& pathOrPreset)
     std::error_code ec;
     if (std::filesystem::is_regular_file(pathOrPreset, ec))
         return loadModelConfigFile(pathOrPreset);
+    // "mistral.json" that is not there was meant as a file: say so, not "unknown preset".
+    if (pathOrPreset.find('/') != std::string::npos || pathOrPreset.ends_with(".json")) {
+        throw std::runtime_error(pathOrPreset + ": no such file; give the path of a config.json, or a preset (known: " +
+                                 presetList() + ")");
+    }
     return loadPreset(pathOrPreset);
 }
 } // namespace rl::model

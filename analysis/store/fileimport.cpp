@@ -68,6 +68,10 @@ FileImportOutcome importIntoWorkspace(Workspace& ws, const std::string& path, co
     FileImportOutcome out;
     out.path = path;
     std::error_code dirEc;
+    if (!fs::exists(path, dirEc)) {
+        out.error = path + ": no such file or folder";
+        return out;
+    }
     const bool folder = fs::is_directory(path, dirEc);
     std::string sha;
     try {

@@ -26,8 +26,10 @@ using CommandAdder = void (*)(CLI::App& app, CliContext& ctx);
 bool registerCommand(CommandAdder adder);
 const std::vector<CommandAdder>& registeredCommands();
 
-// The session of that id, or std::runtime_error "no session ID in WORKSPACE".
+// The session of that id, or std::runtime_error "no session ID in WORKSPACE" and how to list them.
 Session requireSession(store::Workspace& ws, std::int64_t id);
+// "`ridgeline-cli sessions [--db WORKSPACE]` lists them": the next step after a wrong session id.
+std::string listSessionsHint(const store::Workspace& ws);
 
 // Thrown by a command to end the program with a given exit code after it printed its message.
 struct ExitCode

@@ -55,7 +55,8 @@ void addConfigCommand(CLI::App& app, CliContext& ctx)
         store::Workspace ws(ctx.workspacePath());
         const auto c = store::savedModelConfig(ws.database(), *name);
         if (!c)
-            throw std::runtime_error("no saved config '" + *name + "' in " + ws.path());
+            throw std::runtime_error("no saved config '" + *name + "' in " + ws.path() +
+                                     ": `ridgeline-cli config list` lists the saved ones, `config save NAME FILE` adds one");
         std::cout << nlohmann::json::parse(c->json).dump(2) << '\n';
     });
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
+#include "importers/importerregistry.h"
 #include "store/fileimport.h"
 
 namespace rl::cli {
@@ -15,12 +16,16 @@ void addImportCommand(CLI::App& app, CliContext& ctx)
     auto paths = std::make_shared<std::vector<std::string>>();
     auto format = std::make_shared<std::string>();
     cmd->add_option("paths", *paths, "Files or folders (recursively)")->required();
-    cmd->add_option("--format", *format, "Force an importer id instead of detecting the format");
+    std::vector<std::string> ids;
+    for (const auto& imp : importers())
+        ids.push_back(imp.id);
+    cmd->add_option("--format", *format, "Force an importer instead of detecting the format")->check(CLI::IsMember(ids));
     cmd->callback([&ctx, paths, format] {
         store::Workspace ws(ctx.workspacePath());
         nlohmann::json report = nlohmann::json::array();
         int failures = 0;
-        for (const auto& path : store::expandImportPaths(*paths)) {
+        const auto expanded = store::expandImportPaths(*paths);
+        for (const auto& path : expanded) {
             const auto r = store::importIntoWorkspace(ws, path, {}, *format);
             nlohmann::json entry{{"file", path}, {"ok", r.ok}, {"format", r.format},
                                  {"already_imported", r.alreadyImported}, {"session_ids", r.sessionIds}};
@@ -48,8 +53,14 @@ void addImportCommand(CLI::App& app, CliContext& ctx)
         }
         if (ctx.json)
             std::cout << report.dump(2) << '\n';
-        if (failures)
+        if (failures) {
+            // Importing again is safe (stored files are recognised), so the way out is to fix and rerun.
+            std::cerr << "ridgeline-cli: " << failures << " of " << expanded.size()
+                      << " not imported (the others are stored): fix or leave out the paths above and run the import "
+                         "again; files already imported are skipped. --format ID names a format that detection "
+                         "missed (`ridgeline-cli import --help` lists them).\n";
             throw ExitCode{1};
+        }
     });
 }
 const bool registered = registerCommand(&addImportCommand);

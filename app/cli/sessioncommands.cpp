@@ -15,11 +15,18 @@
 #include "units/units.h"
 
 namespace rl::cli {
+std::string listSessionsHint(const store::Workspace& ws)
+{
+    if (ws.path() != store::Workspace::defaultPath())
+        return "`ridgeline-cli sessions --db " + ws.path() + "` lists them with their kinds";
+    return "`ridgeline-cli sessions` lists them with their kinds (another workspace: --db FILE)";
+}
+
 Session requireSession(store::Workspace& ws, std::int64_t id)
 {
     auto s = ws.session(id);
     if (!s)
-        throw std::runtime_error("no session " + std::to_string(id) + " in " + ws.path());
+        throw std::runtime_error("no session " + std::to_string(id) + " in " + ws.path() + ": " + listSessionsHint(ws));
     return *s;
 }
 

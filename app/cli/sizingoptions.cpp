@@ -1,5 +1,6 @@
 #include "sizingoptions.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -127,6 +128,15 @@ ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
         if (const auto saved = store::savedModelConfig(w.database(), a.config))
             return fromJson(nlohmann::json::parse(saved->json), ws + ": config '" + a.config + "'");
     }
+    const auto presets = presetNames();
+    if (!std::filesystem::exists(a.config, ec) && std::find(presets.begin(), presets.end(), a.config) == presets.end()) {
+        std::string known;
+        for (const auto& n : presets)
+            known += (known.empty() ? "" : ", ") + n;
+        throw std::runtime_error("'" + a.config + "' is neither a file, a preset nor a config saved in " + ws +
+                                 ": give the path of a config.json, a preset (" + known +
+                                 ") or a name `ridgeline-cli config list` shows");
+    }
     return loadModelConfig(a.config);
 }
 
@@ -147,7 +157,20 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
     p.lastStageLayers = a.lastStageLayers;
     p.dropout = a.dropout;
     p.dtype = a.dtype;
-    return parallelLayout(c, a.parallel, p);
+    // The spec's syntax first, so each kind of mistake gets its own way out.
+    try {
+        ParallelConfig syntax;
+        parseParallelSpec(a.parallel, syntax);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("--parallel " + a.parallel + ": " + e.what() +
+                                    "; e.g. --parallel dp=8,tp=8,pp=2 (the degrees' product is the GPU count)");
+    }
+    try {
+        return parallelLayout(c, a.parallel, p);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("--parallel " + a.parallel + " for " + c.name + ": " + e.what() +
+                                    "; change the degree or option it names");
+    }
 }
 
 Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliContext& ctx)

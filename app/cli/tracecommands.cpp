@@ -25,17 +25,19 @@ void addTraceCollectivesCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--against", *against, "Collective benchmark session id to compare with");
     cmd->callback([&ctx, session, against] {
         store::Workspace ws(ctx.workspacePath());
-        const auto s = ws.session(*session);
-        if (!s || s->kind != kind::Trace)
-            throw std::runtime_error("session " + std::to_string(*session) + " is not a trace session in " + ws.path());
+        const auto s = requireSession(ws, *session);
+        if (s.kind != kind::Trace)
+            throw std::runtime_error("session " + std::to_string(*session) + " is not a trace session (it is '" + s.kind +
+                                     "'): " + listSessionsHint(ws));
         std::vector<CollectivePoint> bench;
         if (*against) {
-            const auto b = ws.session(*against);
-            if (!b || b->kind != kind::Collectives)
-                throw std::runtime_error("session " + std::to_string(*against) + " is not a collective benchmark");
-            bench = ws.collectivePoints(b->id);
+            const auto b = requireSession(ws, *against);
+            if (b.kind != kind::Collectives)
+                throw std::runtime_error("session " + std::to_string(*against) + " is not a collective benchmark (it is '" +
+                                         b.kind + "'): " + listSessionsHint(ws));
+            bench = ws.collectivePoints(b.id);
         }
-        const auto rows = trace::compareWithBenchmark(store::traceCollectives(ws.database(), s->id), bench);
+        const auto rows = trace::compareWithBenchmark(store::traceCollectives(ws.database(), s.id), bench);
         if (ctx.json) {
             nlohmann::json out = nlohmann::json::array();
             for (const auto& r : rows) {

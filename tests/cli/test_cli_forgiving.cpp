@@ -164,3 +164,49 @@ TEST(CliForgiving, SizeWithoutHardwarePrintsWhatNeedsNone)
     EXPECT_EQ(fit["memory_per_gpu_bytes"]["fits"], false) << "8B with Adam on one 80 GB GPU";
     EXPECT_DOUBLE_EQ(fit["memory_per_gpu_bytes"]["capacity"].get<double>(), 80e9);
 }
+
+// The common mistakes end with exit 1 and a message that names the way out, not only the fault.
+TEST(CliForgiving, ErrorsNameWhatToDoNext)
+{
+    TempDir dir;
+    const std::string db = (dir.path / "w.db").string();
+    ASSERT_EQ(cli({"import", kNcclLog, "--db", db}).exitCode, 0); // session 1, a collective benchmark
+    struct Case
+    {
+        std::vector<std::string> args;
+        int exitCode;
+        std::vector<std::string> says;
+    };
+    const std::string missing = (dir.path / "missing.txt").string();
+    const std::vector<Case> cases{
+        {{"results", "42"}, 1, {"no session 42 in " + db, "`ridgeline-cli sessions --db " + db + "` lists them"}},
+        {{"trace-collectives", "1"}, 1, {"not a trace session (it is 'collectives')", "lists them with their kinds"}},
+        {{"import", missing, kNcclLog}, 1,
+         {missing + ": no such file or folder", "1 of 2 not imported", "run the import again",
+          "already imported are skipped", "--format ID"}},
+        {{"import", "--format", "nccl", kNcclLog}, 2, {"nccl-tests", "osu", "kineto"}},
+        {{"size", "llama-3-8b", "--hardware", "mi301x"}, 1,
+         {"no hardware profile 'mi301x'", "mi300x", "use one of these ids, or the path of a profile file"}},
+        {{"size", "mistral.json"}, 1,
+         {"'mistral.json' is neither a file, a preset nor a config saved in " + db, "give the path of a config.json",
+          "mistral-7b-v0.1", "`ridgeline-cli config list`"}},
+        {{"size", "lama-3-8b"}, 1, {"'lama-3-8b' is neither", "llama-3-8b"}},
+        {{"size", "llama-3-8b", "--parallel", "dp8"}, 1,
+         {"--parallel dp8: parallel spec item 'dp8' is not key=value", "e.g. --parallel dp=8,tp=8,pp=2"}},
+        {{"size", "mixtral-8x7b", "--parallel", "dp=8,ep=3"}, 1,
+         {"--parallel dp=8,ep=3 for mixtral-8x7b", "ep=3", "change the degree or option it names"}},
+        {{"size", "llama-3-8b", "--hardware", "mi300x", "--dtype", "fp4"}, 1,
+         {"'mi300x' has no peak TFLOP/s for fp4", "choose --dtype from", "bf16", "--peak-tflops"}},
+        {{"size", "llama-3-8b", "--peak-tflops", "900"}, 1, {"needs --hbm-gbs too", "--hardware PROFILE"}},
+        {{"moe-sweep", "mixtral-8x7b"}, 1, {"no device", "--hardware PROFILE (`ridgeline-cli profile list`"}},
+        {{"config", "show", "nope"}, 1, {"no saved config 'nope'", "`ridgeline-cli config list`", "config save"}},
+    };
+    for (const auto& c : cases) {
+        auto args = c.args;
+        args.insert(args.end(), {"--db", db});
+        const auto r = cli(args);
+        EXPECT_EQ(r.exitCode, c.exitCode) << c.args[0] << ' ' << c.args[1] << ": " << r.err;
+        for (const auto& s : c.says)
+            EXPECT_NE(r.err.find(s), std::string::npos) << "wanted: " << s << "\ngot: " << r.err;
+    }
+}

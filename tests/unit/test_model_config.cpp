@@ -101,6 +101,22 @@ TEST(ModelConfig, UnknownPresetListsKnownOnes)
     }
 }
 
+// "mistral.json" that is not there was meant as a file: it is reported as one, with the presets.
+TEST(ModelConfig, AMissingFileIsNotCalledAnUnknownPreset)
+{
+    for (const std::string missing : {"mistral.json", "configs/llama"}) {
+        try {
+            loadModelConfig(missing);
+            FAIL() << "expected an error";
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(missing + ": no such file"), std::string::npos) << what;
+            EXPECT_EQ(what.find("unknown model preset"), std::string::npos) << what;
+            EXPECT_NE(what.find("mistral-7b-v0.1"), std::string::npos) << what;
+        }
+    }
+}
+
 TEST(ModelConfig, MoeLayerPlacement)
 {
     ModelConfig c = loadPreset("mixtral-8x7b");
