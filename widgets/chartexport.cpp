@@ -58,7 +58,8 @@ QString describeParameters(ChartKind kind, const std::vector<SessionCurves>& ses
     d += QStringLiteral("; sessions:");
     for (const auto& s : sessions)
         d += QStringLiteral(" [") % QString::number(s.session.id) % QStringLiteral("] ") % qs(s.session.title)
-            % QStringLiteral(" (") % qs(s.session.tool) % QStringLiteral(", ") % qs(s.session.host)
+            % QStringLiteral(" (") % qs(s.session.tool)
+            % (s.session.host.empty() ? QString() : QStringLiteral(", ") % qs(s.session.host))
             % QStringLiteral(", ") % qs(s.session.created) % QStringLiteral(", ")
             % QString::number(s.points.size()) % QStringLiteral(" points)");
     return d;

@@ -1,4 +1,5 @@
 #include "detailspanel.h"
+#include "sessionmodel.h"
 #include "textconv.h"
 
 #include <QFormLayout>
@@ -107,7 +108,9 @@ void DetailsPanel::setSession(const std::optional<Session>& session)
     m_title->setToolTip(qs(session->title));
     // Not after '-': options stay whole ("-np 8"); paths and key=value lists break.
     m_commandLine->setText(breakable(qs(session->commandLine), u"_./=,:"));
-    m_host->setText(qs(session->host));
+    m_host->setText(SessionModel::hostText(*session));
+    m_host->setToolTip(session->host.empty() ? tr("The imported file does not name the host its data came from")
+                                             : tr("Host the session ran on"));
     m_tool->setText(session->toolVersion.empty() ? qs(session->tool) : qs(session->tool + ' ' + session->toolVersion));
     m_status->setText(QString::fromLatin1(toString(session->status)));
     m_created->setText(qs(session->created));

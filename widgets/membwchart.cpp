@@ -149,7 +149,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
     d += QStringLiteral("; sessions:");
     for (const auto& s : data.sessions)
         d += QStringLiteral(" [") % QString::number(s.session.id) % QStringLiteral("] ") % qs(s.session.title)
-            % QStringLiteral(" (") % qs(s.session.host) % QStringLiteral(")");
+            % (s.session.host.empty() ? QString() : QStringLiteral(" (") % qs(s.session.host) % QStringLiteral(")"));
     return d;
 }
 

@@ -115,8 +115,8 @@ QString describe(const KernelChartData& data, const RooflineOptions& o, const Ro
     d += QStringLiteral("; sessions:");
     for (const auto& s : data.sessions)
         d += QStringLiteral(" [") % QString::number(s.session.id) % QStringLiteral("] ") % qs(s.session.title)
-            % QStringLiteral(" (") % qs(s.session.kind) % QStringLiteral(", ") % qs(s.session.host)
-            % QStringLiteral(")");
+            % QStringLiteral(" (") % qs(s.session.kind)
+            % (s.session.host.empty() ? QString() : QStringLiteral(", ") % qs(s.session.host)) % QStringLiteral(")");
     return d;
 }
 } // namespace

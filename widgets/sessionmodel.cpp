@@ -240,11 +240,13 @@ QVariant SessionModel::sessionData(const Session& s, int column, int role) const
         return QStringList{qs(s.title), qs(s.tool), qs(s.host), opsOf(s)}.join(u'\n');
     case Qt::ToolTipRole:
         return tr("%1\nTool: %2 %3\nHost: %4\nCreated: %5\nStatus: %6")
-            .arg(qs(s.title), qs(s.tool), qs(s.toolVersion), qs(s.host), displayTime(s.created),
+            .arg(qs(s.title), qs(s.tool), qs(s.toolVersion), hostText(s), displayTime(s.created),
                  statusDescription(s.status));
     }
     return {};
 }
+
+QString SessionModel::hostText(const Session& s) { return s.host.empty() ? tr("—") : qs(s.host); }
 
 QString SessionModel::statusText(SessionStatus status)
 {

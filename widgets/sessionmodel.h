@@ -36,6 +36,8 @@ public:
     static QString kindLabel(const QString& kind);
     static QString statusText(SessionStatus status);        // "running"
     static QString statusDescription(SessionStatus status); // "running — points are stored as …"
+    // The host, or "—" for an imported file that does not name one (the list column stays blank).
+    static QString hostText(const Session& s);
 
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;

@@ -1,6 +1,7 @@
 // HPC Challenge (hpcc) output, hpccoutf.txt: the "Begin of Summary section." key=value block
-// gives STREAM (Single and Star, GB = 1e9 B) and DGEMM results. Two sessions come out: the STREAM
-// bandwidths (kind membw) and the DGEMM rate (kind gemm); every summary value is kept in params.
+// gives STREAM (Single and Star, GB = 1e9 B) and DGEMM results, the header the host. Two sessions
+// come out: the STREAM bandwidths (kind membw) and the DGEMM rate (kind gemm); every summary value
+// is kept in params.
 #include <algorithm>
 #include <filesystem>
 #include <tuple>
@@ -25,7 +26,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
     nlohmann::json summary = nlohmann::json::object();
     bool inSummary = false;
     bool sawSummary = false;
-    std::string version;
+    std::string version, host;
     while (reader.next(line)) {
         if (!ticker.tick()) {
             result.cancelled = true;
@@ -36,6 +37,11 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             const auto words = io::splitWhitespace(text);
             if (words.size() > 8)
                 version = std::string(words[8]);
+        } else if (text.starts_with("Hostname:") && host.empty()) { // "Hostname: 'node01'" (rank 0's)
+            auto name = io::trim(text.substr(9));
+            if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'')
+                name = name.substr(1, name.size() - 2);
+            host = std::string(name);
         } else if (text == "Begin of Summary section.") {
             inSummary = sawSummary = true;
         } else if (text == "End of Summary section.") {
@@ -67,6 +73,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         s.session.kind = kind::MemBandwidth;
         s.session.tool = "hpcc";
         s.session.toolVersion = version;
+        s.session.host = host;
         s.session.title = title + " (STREAM)";
         s.session.params = summary;
         for (const auto& [name, key, arrays] : {std::tuple{"copy", "SingleSTREAM_Copy", 2}, {"scale", "SingleSTREAM_Scale", 2},
@@ -91,6 +98,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         s.session.kind = kind::Gemm;
         s.session.tool = "hpcc";
         s.session.toolVersion = version;
+        s.session.host = host;
         s.session.title = title + " (DGEMM)";
         s.session.params = {{"StarDGEMM_Gflops", num("StarDGEMM_Gflops")}, {"DGEMM_N", dgemmN}};
         GemmPoint p;

@@ -91,7 +91,6 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
     s.session.tool = tool;
     s.session.title = std::filesystem::path(input.path).filename().string() + " (" + tool + ")";
     s.session.created = nowIso8601();
-    s.session.host = hostName();
     s.session.params["tokens_per_sec_scope"] = tool == "megatron-lm" ? "job" : "per_gpu";
     if (!std::isnan(seqLength))
         s.session.params["seq_length"] = seqLength;

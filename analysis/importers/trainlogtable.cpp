@@ -266,7 +266,6 @@ ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, 
     s.session.tool = "metrics-table";
     s.session.title = std::filesystem::path(input.path).filename().string();
     s.session.created = nowIso8601();
-    s.session.host = hostName();
     s.session.params["columns"] = {{"step", m.step},     {"loss", m.loss},     {"step_time", m.stepTime},
                                    {"tokens_per_sec", m.tokensPerSec},         {"tflops", m.tflops},
                                    {"mfu", m.mfu},       {"wall_time", m.wallTime},

@@ -30,6 +30,10 @@ struct Session
     std::string kind = kind::Collectives;
     std::string title;       // short human name, e.g. "all_reduce_perf 8 ranks (nccl-tests 2.13)"
     std::string created;     // ISO 8601 UTC
+    // Where the data came from: the run's own host (ridgeline-bench, launched runs), or the host(s)
+    // an imported file names (nccl-tests "on <host>", IOR "Machine", hpcc "Hostname"); empty when
+    // the file does not say. Never the importing machine: that would label a trace recorded on a
+    // cluster node with the laptop that opened it.
     std::string host;
     std::string tool;        // "ridgeline-bench", "nccl-tests", "rccl-tests", "osu", "imb", ...
     std::string toolVersion;

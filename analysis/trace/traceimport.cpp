@@ -82,7 +82,7 @@ Session makeSession(const TraceData& first, const std::string& title)
     s.kind = kind::Trace;
     s.title = title;
     s.created = nowIso8601();
-    s.host = hostName();
+    // No host: Kineto writes none (deviceProperties name GPUs, distributedInfo ranks).
     s.tool = "pytorch-profiler";
     s.toolVersion = first.schemaEra == "2021" ? "kineto (2021 schema)" : "kineto";
     s.params["world_size"] = first.worldSize;

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -209,4 +211,66 @@ TEST(CliForgiving, ErrorsNameWhatToDoNext)
         for (const auto& s : c.says)
             EXPECT_NE(r.err.find(s), std::string::npos) << "wanted: " << s << "\ngot: " << r.err;
     }
+}
+
+// A session's host is where its data came from: the host an imported file names, else empty,
+// never the machine that imported it; a run keeps the host it ran on.
+TEST(CliForgiving, ImportedSessionsCarryTheFilesHostOrNone)
+{
+    TempDir dir;
+    const std::string db = (dir.path / "w.db").string();
+    // Each file and the host it names: nccl-tests "# Rank 0 ... on h100-node-07", IOR "Machine :
+    // Linux cpn-...", ridgeline-bench's own session header; OSU, IMB, Kineto traces (this one from
+    // MI250 nodes) and training logs name none.
+    const std::vector<std::pair<std::string, std::string>> files{
+        {kNcclLog, "h100-node-07"},
+        {RIDGELINE_TEST_DATA "/storage/ior-3.2.0-shared.txt", "cpn-d13-06.int.ccr.buffalo.edu"},
+        {RIDGELINE_TEST_DATA "/kernels/membw-zen5-2cpu-kvm.jsonl", "vm"},
+        {RIDGELINE_TEST_DATA "/collectives/osu_allreduce_v7.3.txt", ""},
+        {RIDGELINE_TEST_DATA "/collectives/imb_mpi1_allreduce_allgather_pingpong.txt", ""},
+        {RIDGELINE_TEST_DATA "/samples/traces/hta_amd_mi250_minitoy_train_ROCm6_2_kineto.json.gz", ""},
+        {RIDGELINE_TEST_DATA "/traces/ranks", ""}, // the ranks of one job: one session
+        {RIDGELINE_TEST_DATA "/logs/megatron_lm_restart.log", ""},
+        {RIDGELINE_TEST_DATA "/logs/metrics.csv", ""},
+    };
+    std::map<std::string, std::string> hostOfFile;
+    for (const auto& [file, host] : files) {
+        const auto imported = jsonOf(cli({"import", file, "--db", db, "--json"}));
+        ASSERT_EQ(imported.size(), 1u) << file;
+        ASSERT_TRUE(imported[0]["ok"].get<bool>()) << imported.dump();
+        for (const auto& id : imported[0]["session_ids"])
+            hostOfFile[std::to_string(id.get<long long>())] = host;
+    }
+    const auto sessions = jsonOf(cli({"sessions", "--db", db, "--json"}));
+    ASSERT_EQ(sessions.size(), hostOfFile.size());
+    for (const auto& s : sessions) {
+        const auto id = std::to_string(s["id"].get<long long>());
+        EXPECT_EQ(s["host"], hostOfFile[id]) << "session " << id << ": " << s["title"];
+    }
+    // The text table leaves the cell empty rather than naming this machine.
+    char self[256] = {};
+    gethostname(self, sizeof self - 1);
+    const auto text = cli({"sessions", "--db", db});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    std::istringstream lines(text.out);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const bool unnamed = line.find("megatron_lm_restart.log") != std::string::npos ||
+                             line.find("hta_amd_mi250") != std::string::npos;
+        EXPECT_TRUE(!unnamed || line.find(std::string(" ") + self + " ") == std::string::npos) << line;
+    }
+}
+
+TEST(CliForgiving, ARunKeepsTheHostItRanOn)
+{
+    TempDir dir;
+    const std::string db = (dir.path / "w.db").string();
+    const auto run = cli({"run", "peakflops", "--bench", RIDGELINE_BENCH, "--db", db, "--", "--threads", "1",
+                          "--seconds", "0.05", "--repeats", "1"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    char self[256] = {};
+    gethostname(self, sizeof self - 1);
+    const auto sessions = jsonOf(cli({"sessions", "--json", "--db", db}));
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0]["host"], self);
 }

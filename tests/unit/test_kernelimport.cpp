@@ -54,8 +54,10 @@ TEST(KernelImport, HpccSummaryGivesStreamAndDgemmSessions)
     EXPECT_DOUBLE_EQ(stream.membw[3].bandwidthGBs, 32.7961);
     EXPECT_EQ(stream.membw[3].bytes, 12000000LL * 24);
     EXPECT_EQ(stream.session.params.value("STREAM_Threads", 0), 1);
+    EXPECT_EQ(stream.session.host, "vm"); // the header's "Hostname: 'vm'"
     const auto& dgemm = r.sessions[1];
     EXPECT_EQ(dgemm.session.kind, "gemm");
+    EXPECT_EQ(dgemm.session.host, "vm");
     ASSERT_EQ(dgemm.gemms.size(), 1u);
     EXPECT_EQ(dgemm.gemms[0].m, 3463);
     EXPECT_DOUBLE_EQ(dgemm.gemms[0].gflops, 51.5739);

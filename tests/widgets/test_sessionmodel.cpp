@@ -2,7 +2,9 @@
 #include <QAbstractItemModelTester>
 #include <QIcon>
 #include <QImage>
+#include <QLabel>
 
+#include "detailspanel.h"
 #include "sessionmodel.h"
 #include "test_gui_env.h"
 
@@ -109,4 +111,30 @@ TEST(SessionModel, TitleShowsTheStoredStatusWithIconAndTooltip)
         EXPECT_EQ(qAlpha(image.pixel(6, 6)) > 0, cases[i].first != SessionStatus::Complete) << status.toStdString();
         EXPECT_EQ(model.indexOfSession(std::int64_t(i + 1), SessionModel::StatusColumn).data().toString(), status);
     }
+}
+
+// An imported file that names no host (a Kineto trace, a training log, OSU) has an empty host:
+// the list leaves the cell blank, the tooltip and the details panel say "—", never this machine.
+TEST(SessionModel, ASessionWithoutAHostShowsADash)
+{
+    SessionModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto sessions = sample();
+    sessions.push_back(make(4, "trace", "rank0.json (rank 0)", "2026-11-22T08:00:00Z", ""));
+    model.setSessions(sessions);
+    const QModelIndex trace = model.indexOfSession(4, SessionModel::HostColumn);
+    ASSERT_TRUE(trace.isValid());
+    EXPECT_EQ(trace.data().toString(), QString());
+    EXPECT_TRUE(trace.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Host: —\n")))
+        << trace.data(Qt::ToolTipRole).toString().toStdString();
+    EXPECT_TRUE(model.indexOfSession(3).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Host: h100-node07")));
+
+    rl::DetailsPanel details;
+    details.setSession(sessions.back());
+    const auto* host = details.findChild<QLabel*>(QStringLiteral("detailsHost"));
+    ASSERT_TRUE(host);
+    EXPECT_EQ(host->text(), QStringLiteral("—"));
+    EXPECT_TRUE(host->toolTip().contains(QStringLiteral("does not name the host")));
+    details.setSession(sessions[2]);
+    EXPECT_EQ(host->text(), QStringLiteral("h100-node07"));
 }
