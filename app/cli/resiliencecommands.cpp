@@ -55,11 +55,7 @@ model::ParallelConfig layoutOf(const model::ModelConfig& c, const std::string& s
     StepArgs s;
     s.parallel = spec;
     s.zero = zero;
-    try {
-        return parallelOf(s, c);
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string(option) + " " + spec + ": " + e.what());
-    }
+    return parallelOf(s, c, option);
 }
 
 model::ModelConfig configOf(const PlanArgs& a, const CliContext& ctx)

@@ -140,7 +140,7 @@ ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
     return loadModelConfig(a.config);
 }
 
-ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
+ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* option)
 {
     ParallelConfig p;
     p.microBatch = a.microBatch;
@@ -162,13 +162,13 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c)
         ParallelConfig syntax;
         parseParallelSpec(a.parallel, syntax);
     } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("--parallel " + a.parallel + ": " + e.what() +
-                                    "; e.g. --parallel dp=8,tp=8,pp=2 (the degrees' product is the GPU count)");
+        throw std::invalid_argument(std::string(option) + " " + a.parallel + ": " + e.what() + "; e.g. " + option +
+                                    " dp=8,tp=8,pp=2 (the degrees' product is the GPU count)");
     }
     try {
         return parallelLayout(c, a.parallel, p);
     } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("--parallel " + a.parallel + " for " + c.name + ": " + e.what() +
+        throw std::invalid_argument(std::string(option) + " " + a.parallel + ": " + e.what() +
                                     "; change the degree or option it names");
     }
 }

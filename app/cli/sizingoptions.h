@@ -53,8 +53,9 @@ void addStepOptions(CLI::App* cmd, StepArgs& a);
 // CONFIG as a config.json file, a configuration saved in the workspace (`ridgeline-cli config
 // save`), or a preset, in that order.
 model::ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx);
-// Throws std::invalid_argument when the layout does not parse or fit the model (model::parallelLayout).
-model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c);
+// Throws std::invalid_argument when the layout does not parse or fit the model (model::parallelLayout),
+// naming `option` (where a.parallel came from) and the way out.
+model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c, const char* option = "--parallel");
 
 // Collective time source: measured fits from the workspace when asked (--calibrate), the profile
 // otherwise.

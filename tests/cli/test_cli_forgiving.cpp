@@ -196,7 +196,7 @@ TEST(CliForgiving, ErrorsNameWhatToDoNext)
         {{"size", "llama-3-8b", "--parallel", "dp8"}, 1,
          {"--parallel dp8: parallel spec item 'dp8' is not key=value", "e.g. --parallel dp=8,tp=8,pp=2"}},
         {{"size", "mixtral-8x7b", "--parallel", "dp=8,ep=3"}, 1,
-         {"--parallel dp=8,ep=3 for mixtral-8x7b", "ep=3", "change the degree or option it names"}},
+         {"--parallel dp=8,ep=3: parallel layout", "ep=3", "change the degree or option it names"}},
         {{"size", "llama-3-8b", "--hardware", "mi300x", "--dtype", "fp4"}, 1,
          {"'mi300x' has no peak TFLOP/s for fp4", "choose --dtype from", "bf16", "--peak-tflops"}},
         {{"size", "llama-3-8b", "--peak-tflops", "900"}, 1, {"needs --hbm-gbs too", "--hardware PROFILE"}},
