@@ -12,6 +12,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
+#include <QPainter>
+#include <QPixmap>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPen>
@@ -43,6 +45,36 @@ QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& p
     line->attachAxis(x);
     line->attachAxis(y);
     return line;
+}
+
+// Communication that ran while compute ran costs no step time of its own: it is drawn as a share
+// of the compute, compute-coloured with the communication colour's hatch over it.
+QBrush hiddenCommBrush()
+{
+    QPixmap tile(8, 8);
+    tile.fill(QColor(0xc6, 0xdb, 0xef));
+    QPainter p(&tile);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(segmentColor(StepSegment::HiddenComm), 1.6));
+    // Two strokes so the hatch runs on across tile edges.
+    p.drawLine(QPointF(-1, 9), QPointF(9, -1));
+    p.drawLine(QPointF(-1, 1), QPointF(1, -1));
+    p.drawLine(QPointF(7, 9), QPointF(9, 7));
+    p.end();
+    return QBrush(tile);
+}
+
+// The bars' rule as a legend entry with an invisible marker, so a reader knows the stack adds up
+// (the export description and the tooltip say how the classes share the compute time).
+void addRuleToLegend(QChart* chart, QBarCategoryAxis* x, QValueAxis* y)
+{
+    auto* rule = new QLineSeries;
+    rule->setName(QStringLiteral("Bars add up to the step time"));
+    rule->setPen(QPen(Qt::transparent));
+    rule->setProperty("rl_role", QStringLiteral("rule"));
+    chart->addSeries(rule);
+    rule->attachAxis(x);
+    rule->attachAxis(y);
 }
 
 QString rankText(int rank, StepChartMode mode, const std::vector<int>& ranks)
@@ -81,6 +113,7 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
         sets[i]->setColor(segmentColor(StepSegment(i)));
         sets[i]->setBorderColor(segmentColor(StepSegment(i)).darker(130));
     }
+    sets[int(StepSegment::HiddenComm)]->setBrush(hiddenCommBrush());
     QStringList categories;
     QList<QPointF> stepLine, minLine, maxLine;
     double top = 0;
@@ -166,9 +199,12 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
         marks->attachAxis(y);
     }
 
+    addRuleToLegend(chart, x, y);
+
     chart->setTitle(o.title.empty() ? title : qs(o.title));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignRight); // a row below cuts "Exposed communication" to a few letters
+    chart->legend()->setShowToolTips(true);
     if (data.steps.empty())
         chart->setTitle(chart->title() % QStringLiteral(" — no step records"));
 
@@ -177,8 +213,11 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
         % QStringLiteral(" breakdown; ") % rankText(o.rank, o.mode, ranks) % QStringLiteral("; session [")
         % QString::number(data.session.id) % QStringLiteral("] ") % qs(data.session.title) % QStringLiteral(" (")
         % qs(data.session.tool) % QStringLiteral(", ") % qs(data.session.created) % QStringLiteral(", ")
-        % QString::number(ranks.size()) % QStringLiteral(" ranks); kernel times summed over streams, exposed "
-                                                         "communication and idle are interval unions");
+        % QString::number(ranks.size())
+        % QStringLiteral(" ranks); segments add up to the step time: compute classes share the compute busy "
+                         "time (union over streams) by kernel time, compute hiding communication is the compute "
+                         "time overlapping communication, memcpy counts copies under no kernel, exposed "
+                         "communication and idle are the rest");
 }
 
 std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartOptions& o)
@@ -223,7 +262,7 @@ QColor segmentColor(StepSegment s)
     case StepSegment::Attention: return QColor(0x94, 0x67, 0xbd);
     case StepSegment::Memcpy: return QColor(0x8c, 0x56, 0x4b);
     case StepSegment::Other: return QColor(0x17, 0xbe, 0xcf);
-    case StepSegment::OverlappedComm: return QColor(0xff, 0xbb, 0x78);
+    case StepSegment::HiddenComm: return QColor(0xe6, 0x55, 0x0d); // the hatch over compute
     case StepSegment::ExposedComm: return QColor(0xd6, 0x27, 0x28);
     case StepSegment::Idle: return QColor(0xc7, 0xc7, 0xc7);
     case StepSegment::Count: break;
@@ -250,6 +289,10 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent)
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setObjectName(QStringLiteral("stepBreakdownView"));
+    m_view->setToolTip(tr("Bars add up to the step time: GEMM, attention and other compute share the compute time "
+                          "(union over streams) in proportion to their kernel time; hatched is compute time during "
+                          "which communication also ran; memcpy counts copies under no kernel; exposed "
+                          "communication and idle are the rest."));
     m_modeCombo->setObjectName(QStringLiteral("stepModeCombo"));
     m_modeCombo->addItem(tr("Per step"), int(StepChartMode::PerStep));
     m_modeCombo->addItem(tr("Summed over steps"), int(StepChartMode::Totals));

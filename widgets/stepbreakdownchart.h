@@ -1,8 +1,9 @@
 #pragma once
-// Where the steps of a PyTorch-profiler trace went: per-step stacked bars (GEMM, attention,
-// memcpy, other compute, overlapped and exposed communication, idle) for one rank or the mean over
-// ranks, with the fastest and slowest rank's step time as lines (straggler spread); or the same
-// classes summed over all steps, one bar per rank. A thin view: numbers from tracechartdata.h.
+// Where the steps of a PyTorch-profiler trace went: per-step stacked bars for one rank or the mean
+// over ranks, as tall as the step (GEMM, attention, other compute, compute hiding communication
+// hatched on top of it, memcpy under no kernel, exposed communication, idle; trace::stepShares),
+// with the fastest and slowest rank's step time as lines (straggler spread); or the same classes
+// summed over all steps, one bar per rank. A thin view: numbers from tracechartdata.h.
 #include <string>
 
 #include <QColor>
