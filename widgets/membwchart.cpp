@@ -113,7 +113,32 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         ++bandIndex;
     }
 
-    for (const auto& c : curves) {
+    // STREAM measures copy and scale at one working set and add and triad at another, with nearly
+    // equal bandwidths: one marker each would hide the first under the second. A single-point
+    // curve's marker grows by a ring for each later one drawn at nearly the same place, so every
+    // kernel stays visible as a concentric ring.
+    const auto singlePoint = [](const MemBwCurve& c, QPointF* at) {
+        int n = 0;
+        for (const auto& p : c.points)
+            if (p.bytes > 0) {
+                *at = QPointF(std::log2(double(p.bytes)), p.bandwidthGBs);
+                ++n;
+            }
+        return n == 1;
+    };
+    std::vector<int> coveredBy(curves.size(), 0);
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        QPointF a, b;
+        if (!singlePoint(curves[i], &a))
+            continue;
+        for (std::size_t j = i + 1; j < curves.size(); ++j)
+            if (singlePoint(curves[j], &b) && std::abs(a.x() - b.x()) < (xHi - xLo + 1) * 0.02
+                && std::abs(a.y() - b.y()) < top * 0.03)
+                ++coveredBy[i];
+    }
+
+    for (std::size_t ci = 0; ci < curves.size(); ++ci) {
+        const auto& c = curves[ci];
         auto* line = new QLineSeries;
         line->setName(qs(c.name));
         QColor color = kKernelColors[kernelIndex(c.kernel)];
@@ -128,7 +153,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         // A line through one point draws nothing: a STREAM run (one working set per kernel) would
         // leave the chart empty. Markers show every measured size, so sparse sweeps read too.
         line->setPointsVisible(true);
-        line->setMarkerSize(points.size() == 1 ? 9 : 6);
+        line->setMarkerSize(points.size() == 1 ? 10 + 6 * coveredBy[ci] : 6);
         line->setProperty("rl_role", QStringLiteral("curve"));
         attachSeries(chart, line, x, y);
     }
