@@ -18,7 +18,10 @@ namespace {
 class TooltipGuard : public QObject
 {
 public:
-    explicit TooltipGuard(QGraphicsView* view) : QObject(view), m_view(view) {}
+    explicit TooltipGuard(QGraphicsView* view) : QObject(view), m_view(view) { setObjectName(name()); }
+    // Found by name: without Q_OBJECT, findChild<TooltipGuard*> matches any QObject child of the
+    // view (its viewport, for one), so the guard could be taken as installed when it was not.
+    static QString name() { return QStringLiteral("rl_tooltipGuard"); }
 
     bool eventFilter(QObject*, QEvent* event) override
     {
@@ -39,7 +42,7 @@ void guardTooltips(QGraphicsScene* scene)
     if (!scene)
         return;
     for (QGraphicsView* view : scene->views()) {
-        if (view->findChild<TooltipGuard*>(QString(), Qt::FindDirectChildrenOnly))
+        if (view->findChild<QObject*>(TooltipGuard::name(), Qt::FindDirectChildrenOnly))
             continue; // one guard per view, whichever callout installed it
         view->viewport()->installEventFilter(new TooltipGuard(view));
     }
