@@ -9,22 +9,17 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QPainter>
 #include <QPixmap>
 #include <QLineSeries>
-#include <QMessageBox>
 #include <QPen>
-#include <QPushButton>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include "chartexport.h"
-#include "filedialogs.h"
 #include "io/csv.h"
 #include "chartimage.h"
 #include "textconv.h"
@@ -273,23 +268,18 @@ QColor segmentColor(StepSegment s)
 bool StepBreakdownChart::exportChart(const TraceChartData& data, const StepChartOptions& options, QSize size,
                                      const QString& path, QString* error)
 {
-    if (exportFormatForPath(path) == ExportFormat::Csv)
-        return writeChartText(csv(data, options), path, error);
-    return writeChartImage([&](QChart* c) { return populate(c, data, options); }, size, path, error);
+    return exportChartFile([&](QChart* c) { return populate(c, data, options); }, [&] { return csv(data, options); },
+                           size, path, error);
 }
 
 StepBreakdownChart::StepBreakdownChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart))
-    , m_modeCombo(new QComboBox)
-    , m_rankCombo(new QComboBox)
-    , m_export(new QPushButton(tr("Export…")))
+    : ChartFrame(parent)
+    , m_modeCombo(new QComboBox(this))
+    , m_rankCombo(new QComboBox(this))
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setObjectName(QStringLiteral("stepBreakdownView"));
-    m_view->setToolTip(tr("Bars add up to the step time: GEMM, attention and other compute share the compute time "
+    view()->setObjectName(QStringLiteral("stepBreakdownView"));
+    setZoomable(false); // bars over categories: a rectangle zoom would cut them in half
+    view()->setToolTip(tr("Bars add up to the step time: GEMM, attention and other compute share the compute time "
                           "(union over streams) in proportion to their kernel time; hatched is compute time during "
                           "which communication also ran; memcpy counts copies under no kernel; exposed "
                           "communication and idle are the rest."));
@@ -298,24 +288,14 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent)
     m_modeCombo->addItem(tr("Summed over steps"), int(StepChartMode::Totals));
     m_rankCombo->setObjectName(QStringLiteral("stepRankCombo"));
     m_rankCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_export->setObjectName(QStringLiteral("stepExportButton"));
-
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("View:")));
-    controls->addWidget(m_modeCombo);
-    controls->addWidget(new QLabel(tr("Rank:")));
-    controls->addWidget(m_rankCombo);
-    controls->addStretch();
-    controls->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
-    layout->addWidget(m_view);
+    toolbar()->addWidget(new QLabel(tr("View:"), this));
+    toolbar()->addWidget(m_modeCombo);
+    toolbar()->addWidget(new QLabel(tr("Rank:"), this));
+    toolbar()->addWidget(m_rankCombo);
 
     connect(m_modeCombo, &QComboBox::activated, this,
             [this] { setMode(StepChartMode(m_modeCombo->currentData().toInt())); });
     connect(m_rankCombo, &QComboBox::activated, this, [this] { setRank(m_rankCombo->currentData().toInt()); });
-    connect(m_export, &QPushButton::clicked, this, &StepBreakdownChart::exportWithDialog);
     rebuild();
 }
 
@@ -352,44 +332,11 @@ void StepBreakdownChart::setRank(int rank)
     Q_EMIT optionsChanged();
 }
 
-void StepBreakdownChart::setExportSize(QSize size)
-{
-    m_exportSize = size;
-}
-
-QString StepBreakdownChart::title() const
-{
-    return m_chart->title();
-}
-
-bool StepBreakdownChart::exportTo(const QString& path, QString* error) const
-{
-    return exportChart(m_data, m_options, m_exportSize, path, error);
-}
-
 void StepBreakdownChart::rebuild()
 {
-    populate(m_chart, m_data, m_options);
+    populate(chart(), m_data, m_options);
     m_modeCombo->setCurrentIndex(m_modeCombo->findData(int(m_options.mode)));
     m_rankCombo->setCurrentIndex(std::max(0, m_rankCombo->findData(m_options.rank)));
 }
 
-void StepBreakdownChart::exportWithDialog()
-{
-    QString selected;
-    // Named as `ridgeline-cli export --chart` names this view.
-    const QString what = m_options.mode == StepChartMode::Totals ? QStringLiteral("trace-totals")
-                                                                  : QStringLiteral("trace-steps");
-    QString path = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export step breakdown"),
-                                         filedialogs::exportFileName(what, {m_data.session.id}, QStringLiteral("png")),
-                                         tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
-                                         &selected);
-    if (path.isEmpty())
-        return;
-    if (!exportFormatForPath(path)) // the suffix from the chosen filter when the name has none
-        path += QLatin1Char('.') % selected.section(QLatin1String("*."), 1).chopped(1);
-    QString error;
-    if (!exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
 } // namespace rl::charts

@@ -26,6 +26,7 @@
 
 #include "kernelstatmodel.h"
 #include "spancloud.h"
+#include "settings.h"
 #include "stepbreakdownchart.h"
 #include "store/fileimport.h"
 #include "store/traceresults.h"
@@ -140,9 +141,10 @@ TEST(StepBreakdownChart, BarsAreTheStoredBreakdownAsSharesOfOneRank)
         EXPECT_NEAR(sets[int(StepSegment::ExposedComm)]->at(k), b.exposedCommUs / 1000, 1e-9);
         EXPECT_NEAR(sets[int(StepSegment::Idle)]->at(k), b.idleUs / 1000, 1e-9);
         // GEMM keeps its share of the compute kernel time.
-        if (b.gemmUs + b.attentionUs + b.otherUs > 0)
+        if (b.gemmUs + b.attentionUs + b.otherUs > 0) {
             EXPECT_NEAR(sets[int(StepSegment::Gemm)]->at(k) / (compute - sets[int(StepSegment::HiddenComm)]->at(k)),
                         b.gemmUs / (b.gemmUs + b.attentionUs + b.otherUs), 1e-9);
+        }
     }
     EXPECT_EQ(axisTitle(chart.chart(), Qt::Vertical), QStringLiteral("Time per step (ms)"));
     EXPECT_TRUE(chart.chart()->legend()->isVisible());
@@ -408,7 +410,8 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     QString error;
     ASSERT_TRUE(chart.exportTo(QString::fromStdString(png), &error)) << error.toStdString();
     const QImage image(QString::fromStdString(png));
-    EXPECT_EQ(image.size(), QSize(1600, 900));
+    EXPECT_EQ(image.size(), Settings::kDefaultExportSize); // every chart: the settings' size
+
     ASSERT_TRUE(chart.exportTo(QString::fromStdString(csv), &error)) << error.toStdString();
     std::ifstream in(csv);
     std::string line;
