@@ -20,6 +20,7 @@ ChartFrame::ChartFrame(QWidget* parent)
     , m_chart(new QChart)
     , m_view(new QChartView(m_chart, this))
     , m_callout(new Callout(m_chart))
+    , m_bar(new QHBoxLayout)
     , m_controls(new QHBoxLayout)
     , m_empty(new QLabel(this))
     , m_resetZoom(new QPushButton(tr("Reset zoom"), this))
@@ -41,14 +42,13 @@ ChartFrame::ChartFrame(QWidget* parent)
     m_export->setObjectName(QStringLiteral("exportButton"));
     m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
 
-    auto* bar = new QHBoxLayout;
-    bar->addLayout(m_controls);
-    bar->addStretch(1);
-    bar->addWidget(m_resetZoom);
-    bar->addWidget(m_export);
+    m_bar->addLayout(m_controls);
+    m_bar->addStretch(1);
+    m_bar->addWidget(m_resetZoom);
+    m_bar->addWidget(m_export);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
+    layout->addLayout(m_bar);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_empty, 1);
 
@@ -73,6 +73,20 @@ QString ChartFrame::hoverText() const
 void ChartFrame::resetZoom()
 {
     m_chart->zoomReset();
+}
+
+void ChartFrame::addToolbarWidget(QWidget* widget, int stretch)
+{
+    m_controls->addWidget(widget, stretch);
+    if (stretch > 0) { // the controls, not the gap after them, take the free width
+        m_bar->setStretch(0, 1);
+        m_bar->setStretch(1, 0);
+    }
+}
+
+void ChartFrame::addToolbarSpacing(int pixels)
+{
+    m_controls->addSpacing(pixels);
 }
 
 void ChartFrame::setEmptyText(const QString& text)

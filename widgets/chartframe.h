@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include <QChartView> // complete: every chart sets up view() and fills toolbar()
-#include <QHBoxLayout>
+#include <QChartView> // complete: every chart sets up view()
 #include <QSize>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 QT_END_NAMESPACE
@@ -68,8 +68,10 @@ protected:
     // Why what is shown cannot be exported (e.g. a compare view of three sessions); empty: it can.
     virtual QString exportProblem() const { return {}; }
 
-    // The chart's own controls, left of Reset zoom and Export.
-    QHBoxLayout* toolbar() const { return m_controls; }
+    // The chart's own controls, left to right before Reset zoom and Export. A widget added with
+    // a stretch (a readout) takes the toolbar's free width instead of the gap before the buttons.
+    void addToolbarWidget(QWidget* widget, int stretch = 0);
+    void addToolbarSpacing(int pixels);
     Callout* callout() const { return m_callout; }
     // Shows text in place of the plot (why there is nothing to draw); empty shows the plot.
     void setEmptyText(const QString& text);
@@ -80,6 +82,7 @@ private:
     QChart* m_chart;
     QChartView* m_view;
     Callout* m_callout;
+    QHBoxLayout* m_bar;      // m_controls, a stretch, Reset zoom, Export
     QHBoxLayout* m_controls;
     QLabel* m_empty;
     QPushButton* m_resetZoom;

@@ -4,7 +4,6 @@
 
 #include <QChart>
 #include <QChartView>
-#include <QHBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QSignalBlocker>
@@ -48,10 +47,10 @@ CollectiveChart::CollectiveChart(QWidget* parent)
     m_fitCheck->setObjectName(QStringLiteral("showFitsCheck"));
     m_fitCheck->setToolTip(tr("Overlay the latency-bandwidth model t = α + n / β fitted per op and session"));
 
-    toolbar()->addWidget(m_kindCombo);
-    toolbar()->addWidget(m_metricCombo);
-    toolbar()->addWidget(m_scalingCombo);
-    toolbar()->addWidget(m_fitCheck);
+    addToolbarWidget(m_kindCombo);
+    addToolbarWidget(m_metricCombo);
+    addToolbarWidget(m_scalingCombo);
+    addToolbarWidget(m_fitCheck);
 
     connect(m_kindCombo, &QComboBox::currentIndexChanged, this,
             [this] { setKind(static_cast<ChartKind>(m_kindCombo->currentData().toInt())); });

@@ -5,7 +5,6 @@
 
 #include <QCategoryAxis>
 #include <QChart>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
@@ -157,16 +156,14 @@ GemmEfficiencyChart::GemmEfficiencyChart(QWidget* parent)
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readout->setWordWrap(true);
     connect(m_readoutValue, &QSpinBox::valueChanged, this, &GemmEfficiencyChart::updateReadout);
-    m_readout->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    auto* bar = toolbar();
-    bar->addWidget(new QLabel(tr("Tile:"), this));
-    bar->addWidget(m_tileM);
-    bar->addWidget(new QLabel(QStringLiteral("×"), this));
-    bar->addWidget(m_tileN);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Nearest fast size for:"), this));
-    bar->addWidget(m_readoutValue);
-    bar->addWidget(m_readout, 1);
+    addToolbarWidget(new QLabel(tr("Tile:"), this));
+    addToolbarWidget(m_tileM);
+    addToolbarWidget(new QLabel(QStringLiteral("×"), this));
+    addToolbarWidget(m_tileN);
+    addToolbarSpacing(12);
+    addToolbarWidget(new QLabel(tr("Nearest fast size for:"), this));
+    addToolbarWidget(m_readoutValue);
+    addToolbarWidget(m_readout, 1);
     rebuild();
 }
 

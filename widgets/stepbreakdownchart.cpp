@@ -288,10 +288,10 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent)
     m_modeCombo->addItem(tr("Summed over steps"), int(StepChartMode::Totals));
     m_rankCombo->setObjectName(QStringLiteral("stepRankCombo"));
     m_rankCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    toolbar()->addWidget(new QLabel(tr("View:"), this));
-    toolbar()->addWidget(m_modeCombo);
-    toolbar()->addWidget(new QLabel(tr("Rank:"), this));
-    toolbar()->addWidget(m_rankCombo);
+    addToolbarWidget(new QLabel(tr("View:"), this));
+    addToolbarWidget(m_modeCombo);
+    addToolbarWidget(new QLabel(tr("Rank:"), this));
+    addToolbarWidget(m_rankCombo);
 
     connect(m_modeCombo, &QComboBox::activated, this,
             [this] { setMode(StepChartMode(m_modeCombo->currentData().toInt())); });

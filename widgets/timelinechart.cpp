@@ -186,8 +186,8 @@ TimelineChart::TimelineChart(QWidget* parent)
     view()->viewport()->installEventFilter(this);
     m_rankCombo->setObjectName(QStringLiteral("timelineRankCombo"));
     m_rankCombo->setToolTip(tr("The rank whose representative step is shown"));
-    toolbar()->addWidget(new QLabel(tr("Rank:"), this));
-    toolbar()->addWidget(m_rankCombo);
+    addToolbarWidget(new QLabel(tr("Rank:"), this));
+    addToolbarWidget(m_rankCombo);
     connect(m_rankCombo, &QComboBox::activated, this, [this] { setRank(m_rankCombo->currentData().toInt()); });
     rebuild();
 }

@@ -250,10 +250,10 @@ TrainLogChart::TrainLogChart(QWidget* parent)
     m_axisCombo->setObjectName(QStringLiteral("trainAxisCombo"));
     m_axisCombo->addItem(tr("Step"), int(TrainXAxis::Step));
     m_axisCombo->addItem(tr("Wall time"), int(TrainXAxis::WallTime));
-    toolbar()->addWidget(new QLabel(tr("Metric:"), this));
-    toolbar()->addWidget(m_metricCombo);
-    toolbar()->addWidget(new QLabel(tr("X axis:"), this));
-    toolbar()->addWidget(m_axisCombo);
+    addToolbarWidget(new QLabel(tr("Metric:"), this));
+    addToolbarWidget(m_metricCombo);
+    addToolbarWidget(new QLabel(tr("X axis:"), this));
+    addToolbarWidget(m_axisCombo);
 
     connect(m_metricCombo, &QComboBox::activated, this,
             [this] { setMetric(TrainMetric(m_metricCombo->currentData().toInt())); });
