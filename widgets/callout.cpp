@@ -19,7 +19,8 @@ class TooltipGuard : public QObject
 {
 public:
     explicit TooltipGuard(QGraphicsView* view) : QObject(view), m_view(view) { setObjectName(name()); }
-    // Found by name: without Q_OBJECT, findChild<TooltipGuard*> matches any QObject child.
+    // Found by name: without Q_OBJECT, findChild<TooltipGuard*> matches any QObject child of the
+    // view (its viewport, for one), so the guard could be taken as installed when it was not.
     static QString name() { return QStringLiteral("rl_tooltipGuard"); }
 
     bool eventFilter(QObject*, QEvent* event) override

@@ -1,4 +1,4 @@
-// exportChartData (chartexport.h): the rows behind each chart kind, written through io/csv.h.
+// collectiveCsv (chartexport.h): the rows behind each collective chart kind, through io/csv.h.
 #include <sstream>
 
 
@@ -39,8 +39,7 @@ void writeFitRows(std::ostream& out, const std::vector<SessionCurves>& sessions,
 }
 } // namespace
 
-bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
-                     const QString& path, QString* error)
+std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options)
 {
     std::ostringstream out;
     const std::string metric = options.metric == BandwidthMetric::BusBw ? "busbw_gbs" : "algbw_gbs";
@@ -60,11 +59,8 @@ bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions,
                                       std::to_string(p.bytes), csvNumber(p.value)});
         break;
     case ChartKind::Compare:
-        if (sessions.size() != 2) {
-            if (error)
-                *error = path % QStringLiteral(": compare needs exactly two sessions, got %1").arg(sessions.size());
-            return false;
-        }
+        if (sessions.size() != 2)
+            break;
         io::writeCsvRow(out, {"op", "in_place", "bytes", "a_" + metric, "b_" + metric, "ratio_b_over_a"});
         for (const auto& c : ratioCurves(sessions[0], sessions[1], options.metric))
             for (const auto& p : c.points)
@@ -72,6 +68,6 @@ bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions,
                                       csvNumber(p.ratio)});
         break;
     }
-    return writeChartText(out.str(), path, error);
+    return out.str();
 }
 } // namespace rl::charts

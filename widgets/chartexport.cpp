@@ -5,7 +5,6 @@
 #include <QGraphicsLayout>
 
 #include "chartcontent.h"
-#include "chartimage.h"
 #include "units/units.h"
 #include "textconv.h"
 
@@ -65,24 +64,49 @@ QString describeParameters(ChartKind kind, const std::vector<SessionCurves>& ses
     return d;
 }
 
-bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
-                 const QString& path, QString* error)
+bool exportChartFile(const ChartFiller& fill, const std::function<std::string()>& csv, QSize size,
+                     const QString& path, QString* error)
 {
     const auto format = exportFormatForPath(path);
     if (!format)
         return fail(error, path % QStringLiteral(": unknown export format (use .png, .svg, .pdf or .csv)"));
     if (*format == ExportFormat::Csv)
-        return exportChartData(kind, sessions, options, path, error);
+        return writeChartText(csv(), path, error);
+    return writeChartImage(fill, size, path, error);
+}
+
+QString populateCollectiveChart(QChart* chart, ChartKind kind, const std::vector<SessionCurves>& sessions,
+                                const ChartOptions& options)
+{
+    auto* content = new ChartContent(chart, chart); // lives as long as the chart it fills
+    content->setData(kind, sessions, options);
+    chart->layout()->activate(); // label density follows the laid-out plot width
+    content->fitLabelsToPlotArea();
+    return describeParameters(kind, sessions, options);
+}
+
+QString collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions)
+{
     if (kind == ChartKind::Compare && sessions.size() != 2)
-        return fail(error, path % QStringLiteral(": compare needs exactly two sessions, got %1").arg(sessions.size()));
-    return writeChartImage(
-        [&](QChart* chart) {
-            auto* content = new ChartContent(chart, chart); // lives as long as the chart it fills
-            content->setData(kind, sessions, options);
-            chart->layout()->activate(); // label density follows the laid-out plot width
-            content->fitLabelsToPlotArea();
-            return describeParameters(kind, sessions, options);
-        },
-        QSize(options.width, options.height), path, error);
+        return QStringLiteral("compare needs exactly two sessions, got %1").arg(sessions.size());
+    return {};
+}
+
+bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
+                 const QString& path, QString* error)
+{
+    if (const QString problem = collectiveExportProblem(kind, sessions); !problem.isEmpty() && exportFormatForPath(path))
+        return fail(error, path % QStringLiteral(": ") % problem);
+    return exportChartFile([&](QChart* chart) { return populateCollectiveChart(chart, kind, sessions, options); },
+                           [&] { return collectiveCsv(kind, sessions, options); }, QSize(options.width, options.height),
+                           path, error);
+}
+
+bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
+                     const QString& path, QString* error)
+{
+    if (const QString problem = collectiveExportProblem(kind, sessions); !problem.isEmpty())
+        return fail(error, path % QStringLiteral(": ") % problem);
+    return writeChartText(collectiveCsv(kind, sessions, options), path, error);
 }
 } // namespace rl::charts

@@ -1,26 +1,49 @@
 #pragma once
-// The one export path the GUI and ridgeline-cli share: a collective chart to PNG, SVG or PDF at a
-// fixed size (ChartOptions::width/height, not the screen's), or its data to CSV; the format comes
-// from the file suffix. Works headless: needs a QApplication (any platform, e.g. offscreen) but
-// no window. Failures return false with the writer's error string.
+// The one export path the GUI and ridgeline-cli share, for every chart: PNG, SVG or PDF at a
+// fixed size (not the screen's), or the chart's data as CSV; the format comes from the file
+// suffix. Works headless: needs a QApplication (any platform, e.g. offscreen) but no window.
+// Failures return false with the writer's error string.
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include <QSize>
 #include <QString>
 
 #include "chartdata.h"
+#include "chartimage.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
 
 namespace rl::charts {
 
 enum class ExportFormat { Png, Svg, Pdf, Csv };
 
 std::optional<ExportFormat> exportFormatForPath(const QString& path); // by suffix, case-insensitive
+
+// The format dispatch: .csv writes csv(), .png/.svg/.pdf render a chart filled by fill at size;
+// any other suffix fails naming the four.
+bool exportChartFile(const ChartFiller& fill, const std::function<std::string()>& csv, QSize size,
+                     const QString& path, QString* error);
+
+// The collective chart (bandwidth, latency, scaling, compare) of sessions, sized by
+// ChartOptions::width/height.
 // The analysis parameters written into SVG/PDF/PNG metadata: kind, metric, sessions, ranges.
 QString describeParameters(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options);
 
+// Fills chart with the collective chart as the widget draws it; returns describeParameters().
+QString populateCollectiveChart(QChart* chart, ChartKind kind, const std::vector<SessionCurves>& sessions,
+                                const ChartOptions& options);
 bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                  const QString& path, QString* error);
-// The numbers behind the chart, one row per plotted point, quoted by libcsv.
+// The numbers behind the chart, one row per plotted point, quoted by libcsv. Compare needs exactly
+// two sessions (a caller checks; this writes only the header otherwise).
+std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options);
 bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                      const QString& path, QString* error);
+// Why the collective chart of sessions cannot be drawn or exported; empty when it can.
+QString collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions);
 } // namespace rl::charts

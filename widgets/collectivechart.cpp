@@ -6,47 +6,25 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileInfo>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QMessageBox>
-#include <QPushButton>
 #include <QSignalBlocker>
-#include <QVBoxLayout>
 
 #include "callout.h"
 #include "chartcontent.h"
 #include "chartexport.h"
-#include "filedialogs.h"
 #include "units/units.h"
 
 namespace rl::charts {
 
 CollectiveChart::CollectiveChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart, this))
-    , m_empty(new QLabel(this))
-    , m_content(new ChartContent(m_chart, this))
-    , m_callout(new Callout(m_chart))
+    : ChartFrame(parent)
+    , m_content(new ChartContent(chart(), this))
     , m_kindCombo(new QComboBox(this))
     , m_metricCombo(new QComboBox(this))
     , m_scalingCombo(new QComboBox(this))
     , m_fitCheck(new QCheckBox(tr("α–β fit"), this))
-    , m_resetZoom(new QPushButton(tr("Reset zoom"), this))
-    , m_export(new QPushButton(tr("Export…"), this))
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_view->setObjectName(QStringLiteral("chartView"));
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; click a legend entry to hide its series"));
-
-    m_empty->setObjectName(QStringLiteral("chartEmptyState"));
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setWordWrap(true);
-    m_empty->setMargin(24);
-    m_empty->hide();
+    view()->setObjectName(QStringLiteral("chartView"));
+    view()->setToolTip(tr("Drag to zoom, right-click to zoom out; click a legend entry to hide its series"));
 
     m_kindCombo->setObjectName(QStringLiteral("chartKindCombo"));
     m_kindCombo->setToolTip(tr("What to plot"));
@@ -68,24 +46,11 @@ CollectiveChart::CollectiveChart(QWidget* parent)
 
     m_fitCheck->setObjectName(QStringLiteral("showFitsCheck"));
     m_fitCheck->setToolTip(tr("Overlay the latency-bandwidth model t = α + n / β fitted per op and session"));
-    m_resetZoom->setObjectName(QStringLiteral("resetZoomButton"));
-    m_resetZoom->setToolTip(tr("Show all data again after zooming"));
-    m_export->setObjectName(QStringLiteral("exportButton"));
-    m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_kindCombo);
-    bar->addWidget(m_metricCombo);
-    bar->addWidget(m_scalingCombo);
-    bar->addWidget(m_fitCheck);
-    bar->addStretch(1);
-    bar->addWidget(m_resetZoom);
-    bar->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_empty, 1);
+    addToolbarWidget(m_kindCombo);
+    addToolbarWidget(m_metricCombo);
+    addToolbarWidget(m_scalingCombo);
+    addToolbarWidget(m_fitCheck);
 
     connect(m_kindCombo, &QComboBox::currentIndexChanged, this,
             [this] { setKind(static_cast<ChartKind>(m_kindCombo->currentData().toInt())); });
@@ -94,12 +59,8 @@ CollectiveChart::CollectiveChart(QWidget* parent)
     connect(m_scalingCombo, &QComboBox::currentIndexChanged, this,
             [this] { setScalingBytes(m_scalingCombo->currentData().toLongLong()); });
     connect(m_fitCheck, &QCheckBox::toggled, this, &CollectiveChart::setShowFits);
-    connect(m_resetZoom, &QPushButton::clicked, this, &CollectiveChart::resetZoom);
-    connect(m_export, &QPushButton::clicked, this, &CollectiveChart::exportWithDialog);
     connect(m_content, &ChartContent::hoverChanged, this, &CollectiveChart::onHover);
     connect(m_content, &ChartContent::fitsChanged, this, &CollectiveChart::fitsChanged);
-    // A zoom or resize moves the points; a callout left behind would point at nothing.
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
     syncControls();
     rebuild();
 }
@@ -122,24 +83,21 @@ void CollectiveChart::syncControls()
 
 void CollectiveChart::rebuild()
 {
-    m_callout->hide();
-    m_chart->zoomReset();
+    callout()->hide();
+    chart()->zoomReset();
     m_content->setData(m_kind, m_content->data(), m_options);
     updateEmptyState();
 }
 
 void CollectiveChart::updateEmptyState()
 {
-    const QString reason = m_content->emptyReason();
-    m_empty->setText(reason);
-    m_empty->setVisible(!reason.isEmpty());
-    m_view->setVisible(reason.isEmpty());
+    setEmptyText(m_content->emptyReason());
 }
 
 void CollectiveChart::setSessions(std::vector<SessionCurves> sessions)
 {
-    m_callout->hide();
-    m_chart->zoomReset();
+    callout()->hide();
+    chart()->zoomReset();
     m_content->setData(m_kind, std::move(sessions), m_options);
     updateEmptyState();
 }
@@ -202,20 +160,9 @@ void CollectiveChart::setScalingBytes(std::int64_t bytes)
     rebuild();
 }
 
-void CollectiveChart::setExportSize(int width, int height)
-{
-    m_options.width = width;
-    m_options.height = height;
-}
-
 const std::vector<FitCurve>& CollectiveChart::fits() const
 {
     return m_content->fits();
-}
-
-QString CollectiveChart::hoverText() const
-{
-    return m_callout->isVisible() ? m_callout->text() : QString();
 }
 
 QString CollectiveChart::title() const
@@ -223,47 +170,42 @@ QString CollectiveChart::title() const
     return m_content->title();
 }
 
-void CollectiveChart::resetZoom()
-{
-    m_chart->zoomReset();
-}
-
 void CollectiveChart::onHover(const QString& text, QPointF value, QAbstractSeries* series, bool visible)
 {
     if (visible && !text.isEmpty())
-        m_callout->show(text, value, series);
+        callout()->show(text, value, series);
     else
-        m_callout->hide();
+        callout()->hide();
 }
 
-bool CollectiveChart::exportTo(const QString& path, QString* error) const
+ChartOptions CollectiveChart::exportOptions() const
 {
-    return exportChart(m_kind, m_content->data(), m_options, path, error);
+    ChartOptions o = m_options;
+    o.width = exportSize().width();
+    o.height = exportSize().height();
+    return o;
 }
 
-void CollectiveChart::exportWithDialog()
+QString CollectiveChart::populateExport(QChart* chart) const
 {
-    const QString png = tr("PNG image (*.png)"), svg = tr("SVG image (*.svg)"), pdf = tr("PDF document (*.pdf)"),
-                  csv = tr("CSV data (*.csv)");
-    QString filter = png;
+    return populateCollectiveChart(chart, m_kind, m_content->data(), exportOptions());
+}
+
+std::string CollectiveChart::exportCsv() const
+{
+    return collectiveCsv(m_kind, m_content->data(), m_options);
+}
+
+std::vector<std::int64_t> CollectiveChart::exportSessionIds() const
+{
     std::vector<std::int64_t> ids;
     for (const auto& s : m_content->data())
         ids.push_back(s.session.id);
-    QString path = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export chart"),
-                                         filedialogs::exportFileName(QString::fromLatin1(toString(m_kind)), ids,
-                                                                     QStringLiteral("png")),
-                                         png % QStringLiteral(";;") % svg % QStringLiteral(";;") % pdf
-                                             % QStringLiteral(";;") % csv,
-                                         &filter);
-    if (path.isEmpty())
-        return;
-    // The chosen filter decides the format; its suffix is added when the name has none.
-    if (QFileInfo(path).suffix().isEmpty()) {
-        const QString suffix = filter.section(QLatin1String("*."), 1).section(QLatin1Char(')'), 0, 0);
-        path += QLatin1Char('.') % suffix;
-    }
-    QString error;
-    if (!exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
+    return ids;
+}
+
+QString CollectiveChart::exportProblem() const
+{
+    return collectiveExportProblem(m_kind, m_content->data());
 }
 } // namespace rl::charts

@@ -5,30 +5,20 @@
 #include <cstdint>
 #include <vector>
 
-#include <QWidget>
-
 #include "chartdata.h"
+#include "chartframe.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractSeries;
-class QChart;
-class QChartView;
 class QCheckBox;
 class QComboBox;
-class QLabel;
-class QPushButton;
-
-namespace rl {
-class Settings;
-}
 QT_END_NAMESPACE
 
 namespace rl::charts {
 
-class Callout;
 class ChartContent;
 
-class CollectiveChart : public QWidget
+class CollectiveChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -48,46 +38,37 @@ public:
     void setShowFits(bool show);
     void setFitRange(std::int64_t minBytes, std::int64_t maxBytes); // defaults to every size
     void setScalingBytes(std::int64_t bytes);
-    void setExportSize(int width, int height);
-    // The Export button's dialog starts in the folder charts were last exported to (null: home).
-    void setSettings(Settings* settings) { m_settings = settings; }
     const ChartOptions& options() const { return m_options; }
 
     // The alpha-beta fits currently drawn (bandwidth and latency views), for other modules.
     const std::vector<FitCurve>& fits() const;
-    QString hoverText() const; // the callout's text while it is shown, else empty
-    QString title() const;
-    void resetZoom();
-    // Exports what this chart shows through exportChart() at the export size.
-    bool exportTo(const QString& path, QString* error) const;
-
-    QChart* chart() const { return m_chart; } // for tests; other modules use the API above
+    QString title() const; // also while the view shows why it has nothing to draw
 
 Q_SIGNALS:
     void kindChanged(rl::charts::ChartKind kind);
     void metricChanged(rl::charts::BandwidthMetric metric);
     void fitsChanged();
 
+protected:
+    QString populateExport(QChart* chart) const override;
+    std::string exportCsv() const override;
+    QString exportName() const override { return QString::fromLatin1(toString(m_kind)); }
+    std::vector<std::int64_t> exportSessionIds() const override;
+    QString exportProblem() const override;
+
 private:
     void rebuild();
     void onHover(const QString& text, QPointF value, QAbstractSeries* series, bool visible);
-    void exportWithDialog();
     void syncControls();
     void updateEmptyState();
+    ChartOptions exportOptions() const; // m_options at the frame's export size
 
     ChartKind m_kind = ChartKind::Bandwidth;
     ChartOptions m_options;
-    Settings* m_settings = nullptr;
-    QChart* m_chart;
-    QChartView* m_view;
-    QLabel* m_empty; // shown instead of the plot when the view has nothing to draw
     ChartContent* m_content;
-    Callout* m_callout;
     QComboBox* m_kindCombo;
     QComboBox* m_metricCombo;
     QComboBox* m_scalingCombo;
     QCheckBox* m_fitCheck;
-    QPushButton* m_resetZoom;
-    QPushButton* m_export;
 };
 } // namespace rl::charts

@@ -5,22 +5,17 @@
 
 #include <QCategoryAxis>
 #include <QChart>
-#include <QChartView>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
-#include <QMessageBox>
 #include <QPen>
-#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include "callout.h"
+#include "chartexport.h"
 #include "log2axis.h"
-#include "rooflinechart.h"
 #include "textconv.h"
 
 namespace rl::charts {
@@ -129,23 +124,18 @@ QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data
 bool GemmEfficiencyChart::exportChart(const KernelChartData& data, const GemmEfficiencyOptions& options, QSize size,
                                       const QString& path, QString* error)
 {
-    return exportKernelChart([&](QChart* chart) { return populate(chart, data, options); },
-                             [&] { return gemmEfficiencyCsv(data, options); }, size, path, error);
+    return exportChartFile([&](QChart* chart) { return populate(chart, data, options); },
+                           [&] { return gemmEfficiencyCsv(data, options); }, size, path, error);
 }
 
 GemmEfficiencyChart::GemmEfficiencyChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart, this))
-    , m_callout(new Callout(m_chart))
-    , m_export(new QPushButton(tr("Export…"), this))
+    : ChartFrame(parent)
     , m_tileM(new QSpinBox(this))
     , m_tileN(new QSpinBox(this))
     , m_readoutValue(new QSpinBox(this))
     , m_readout(new QLabel(this))
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_view->setObjectName(QStringLiteral("gemmEfficiencyView"));
+    view()->setObjectName(QStringLiteral("gemmEfficiencyView"));
     for (auto* tile : {m_tileM, m_tileN}) {
         tile->setRange(16, 1024);
         tile->setSingleStep(16);
@@ -166,31 +156,14 @@ GemmEfficiencyChart::GemmEfficiencyChart(QWidget* parent)
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readout->setWordWrap(true);
     connect(m_readoutValue, &QSpinBox::valueChanged, this, &GemmEfficiencyChart::updateReadout);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    m_export->setObjectName(QStringLiteral("exportButton"));
-    m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Tile:"), this));
-    bar->addWidget(m_tileM);
-    bar->addWidget(new QLabel(QStringLiteral("×"), this));
-    bar->addWidget(m_tileN);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Nearest fast size for:"), this));
-    bar->addWidget(m_readoutValue);
-    bar->addWidget(m_readout, 1);
-    bar->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
-    connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = askChartExportPath(this);
-        QString error;
-        if (!path.isEmpty() && !exportTo(path, &error))
-            QMessageBox::warning(this, tr("Export failed"), error);
-    });
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
+    addToolbarWidget(new QLabel(tr("Tile:"), this));
+    addToolbarWidget(m_tileM);
+    addToolbarWidget(new QLabel(QStringLiteral("×"), this));
+    addToolbarWidget(m_tileN);
+    addToolbarSpacing(12);
+    addToolbarWidget(new QLabel(tr("Nearest fast size for:"), this));
+    addToolbarWidget(m_readoutValue);
+    addToolbarWidget(m_readout, 1);
     rebuild();
 }
 
@@ -251,41 +224,21 @@ void GemmEfficiencyChart::setTitle(const std::string& title)
     rebuild();
 }
 
-void GemmEfficiencyChart::setExportSize(QSize size)
-{
-    m_exportSize = size;
-}
-
-QString GemmEfficiencyChart::title() const
-{
-    return m_chart->title();
-}
-
-QString GemmEfficiencyChart::hoverText() const
-{
-    return m_callout->isVisible() ? m_callout->text() : QString();
-}
-
-bool GemmEfficiencyChart::exportTo(const QString& path, QString* error) const
-{
-    return exportChart(m_data, m_options, m_exportSize, path, error);
-}
-
 void GemmEfficiencyChart::rebuild()
 {
-    m_callout->hide();
-    m_chart->zoomReset();
+    callout()->hide();
+    chart()->zoomReset();
     m_geometry = gemmEfficiencyGeometry(m_data, m_options);
-    populate(m_chart, m_data, m_options);
+    populate(chart(), m_data, m_options);
     updateReadout();
-    for (auto* s : m_chart->series()) {
+    for (auto* s : chart()->series()) {
         if (s->property("rl_role").toString() != QLatin1String("measured"))
             continue;
         auto* line = static_cast<QLineSeries*>(s);
         const auto index = static_cast<std::size_t>(s->property("rl_index").toULongLong());
         connect(line, &QLineSeries::hovered, this, [this, line, index](QPointF value, bool state) {
             if (!state || index >= m_geometry.sweeps.size() || m_geometry.sweeps[index].points.empty()) {
-                m_callout->hide();
+                callout()->hide();
                 return;
             }
             const GemmSweepPoint* best = nullptr;
@@ -297,7 +250,7 @@ void GemmEfficiencyChart::rebuild()
             QString text = qs(m_geometry.sweeps[index].name) % QLatin1Char('\n') % qs(describeGemmPoint(best->point));
             if (best->predicted >= 0)
                 text += QStringLiteral("\npredicted wave efficiency %1 %").arg(best->predicted * 100, 0, 'f', 1);
-            m_callout->show(text, QPointF(std::log2(best->x), best->value), line);
+            callout()->show(text, QPointF(std::log2(best->x), best->value), line);
         });
     }
 }

@@ -5,24 +5,18 @@
 // a dashed sawtooth, and a "nearest fast size" readout for a typed value of the swept dimension.
 // A thin view: the numbers come from kernelchartdata.h.
 #include <QSize>
-#include <QWidget>
 
-#include "chartimage.h"
+#include "chartframe.h"
 #include "kernelchartdata.h"
 
 QT_BEGIN_NAMESPACE
-class QChart;
-class QChartView;
 class QLabel;
-class QPushButton;
 class QSpinBox;
 QT_END_NAMESPACE
 
 namespace rl::charts {
 
-class Callout;
-
-class GemmEfficiencyChart : public QWidget
+class GemmEfficiencyChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -36,21 +30,20 @@ public:
     void setHardwareProfile(const std::optional<HardwareProfile>& profile);
     void setTileShape(model::TileShape tile);
     void setTitle(const std::string& title);
-    void setExportSize(QSize size);
     const GemmEfficiencyOptions& options() const { return m_options; }
-    QString title() const;
-    QString hoverText() const;
     // The "nearest fast size" readout for a value of the swept dimension (the spin box next to it).
     void setReadoutValue(std::int64_t value);
     QString readoutText() const;
-
-    bool exportTo(const QString& path, QString* error) const;
 
     static QString populate(QChart* chart, const KernelChartData& data, const GemmEfficiencyOptions& options);
     static bool exportChart(const KernelChartData& data, const GemmEfficiencyOptions& options, QSize size,
                             const QString& path, QString* error);
 
-    QChart* chart() const { return m_chart; } // for tests
+protected:
+    QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
+    std::string exportCsv() const override { return gemmEfficiencyCsv(m_data, m_options); }
+    QString exportName() const override { return QStringLiteral("gemm-efficiency"); }
+    std::vector<std::int64_t> exportSessionIds() const override { return sessionIdsOf(m_data); }
 
 private:
     void rebuild();
@@ -59,11 +52,6 @@ private:
     KernelChartData m_data;
     GemmEfficiencyOptions m_options;
     GemmEfficiencyGeometry m_geometry;
-    QSize m_exportSize{1200, 800};
-    QChart* m_chart;
-    QChartView* m_view;
-    Callout* m_callout;
-    QPushButton* m_export;
     QSpinBox* m_tileM;
     QSpinBox* m_tileN;
     QSpinBox* m_readoutValue;

@@ -39,6 +39,14 @@ struct KernelChartData
     std::vector<KernelSession> sessions;
 };
 
+inline std::vector<std::int64_t> sessionIdsOf(const KernelChartData& data)
+{
+    std::vector<std::int64_t> ids;
+    for (const auto& s : data.sessions)
+        ids.push_back(s.session.id);
+    return ids;
+}
+
 // Reads the sessions in the given order with their kernel records (trace sessions: the kernels
 // that recorded flops and bytes). Throws std::runtime_error
 // "no session N in FILE" when a session does not exist.

@@ -6,19 +6,14 @@
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
-#include <QChartView>
-#include <QHBoxLayout>
 #include <QLegend>
 #include <QLineSeries>
-#include <QMessageBox>
 #include <QPen>
-#include <QPushButton>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include "callout.h"
+#include "chartexport.h"
 #include "log2axis.h"
-#include "rooflinechart.h"
 #include "textconv.h"
 
 namespace rl::charts {
@@ -113,7 +108,32 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         ++bandIndex;
     }
 
-    for (const auto& c : curves) {
+    // STREAM measures copy and scale at one working set and add and triad at another, with nearly
+    // equal bandwidths: one marker each would hide the first under the second. A single-point
+    // curve's marker grows by a ring for each later one drawn at nearly the same place, so every
+    // kernel stays visible as a concentric ring.
+    const auto singlePoint = [](const MemBwCurve& c, QPointF* at) {
+        int n = 0;
+        for (const auto& p : c.points)
+            if (p.bytes > 0) {
+                *at = QPointF(std::log2(double(p.bytes)), p.bandwidthGBs);
+                ++n;
+            }
+        return n == 1;
+    };
+    std::vector<int> coveredBy(curves.size(), 0);
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        QPointF a, b;
+        if (!singlePoint(curves[i], &a))
+            continue;
+        for (std::size_t j = i + 1; j < curves.size(); ++j)
+            if (singlePoint(curves[j], &b) && std::abs(a.x() - b.x()) < (xHi - xLo + 1) * 0.02
+                && std::abs(a.y() - b.y()) < top * 0.03)
+                ++coveredBy[i];
+    }
+
+    for (std::size_t ci = 0; ci < curves.size(); ++ci) {
+        const auto& c = curves[ci];
         auto* line = new QLineSeries;
         line->setName(qs(c.name));
         QColor color = kKernelColors[kernelIndex(c.kernel)];
@@ -128,7 +148,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         // A line through one point draws nothing: a STREAM run (one working set per kernel) would
         // leave the chart empty. Markers show every measured size, so sparse sweeps read too.
         line->setPointsVisible(true);
-        line->setMarkerSize(points.size() == 1 ? 9 : 6);
+        line->setMarkerSize(points.size() == 1 ? 10 + 6 * coveredBy[ci] : 6);
         line->setProperty("rl_role", QStringLiteral("curve"));
         attachSeries(chart, line, x, y);
     }
@@ -156,37 +176,14 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
 bool MemBwChart::exportChart(const KernelChartData& data, const MemBwOptions& options, QSize size, const QString& path,
                              QString* error)
 {
-    return exportKernelChart([&](QChart* chart) { return populate(chart, data, options); },
-                             [&] { return memBwCsv(data); }, size, path, error);
+    return exportChartFile([&](QChart* chart) { return populate(chart, data, options); },
+                           [&] { return memBwCsv(data); }, size, path, error);
 }
 
 MemBwChart::MemBwChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart, this))
-    , m_callout(new Callout(m_chart))
-    , m_export(new QPushButton(tr("Export…"), this))
+    : ChartFrame(parent)
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_view->setObjectName(QStringLiteral("membwView"));
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    m_export->setObjectName(QStringLiteral("exportButton"));
-    m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
-    auto* bar = new QHBoxLayout;
-    bar->addStretch(1);
-    bar->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
-    connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = askChartExportPath(this);
-        QString error;
-        if (!path.isEmpty() && !exportTo(path, &error))
-            QMessageBox::warning(this, tr("Export failed"), error);
-    });
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
+    view()->setObjectName(QStringLiteral("membwView"));
     rebuild();
 }
 
@@ -212,45 +209,25 @@ void MemBwChart::setTitle(const std::string& title)
     rebuild();
 }
 
-void MemBwChart::setExportSize(QSize size)
-{
-    m_exportSize = size;
-}
-
-QString MemBwChart::title() const
-{
-    return m_chart->title();
-}
-
-QString MemBwChart::hoverText() const
-{
-    return m_callout->isVisible() ? m_callout->text() : QString();
-}
-
-bool MemBwChart::exportTo(const QString& path, QString* error) const
-{
-    return exportChart(m_data, m_options, m_exportSize, path, error);
-}
-
 void MemBwChart::rebuild()
 {
-    m_callout->hide();
-    m_chart->zoomReset();
-    populate(m_chart, m_data, m_options);
-    for (auto* s : m_chart->series()) {
+    callout()->hide();
+    chart()->zoomReset();
+    populate(chart(), m_data, m_options);
+    for (auto* s : chart()->series()) {
         if (s->property("rl_role").toString() != QLatin1String("curve"))
             continue;
         auto* line = static_cast<QLineSeries*>(s);
         connect(line, &QLineSeries::hovered, this, [this, line](QPointF value, bool state) {
             if (!state || line->count() == 0) {
-                m_callout->hide();
+                callout()->hide();
                 return;
             }
             QPointF best = line->at(0);
             for (const QPointF& p : line->points())
                 if (std::abs(p.x() - value.x()) < std::abs(best.x() - value.x()))
                     best = p;
-            m_callout->show(line->name() % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
+            callout()->show(line->name() % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
                                 % QString::number(best.y(), 'f', 1) % QStringLiteral(" GB/s"),
                             best, line);
         });

@@ -5,20 +5,11 @@
 #include <string>
 
 #include <QSize>
-#include <QWidget>
 
-#include "chartimage.h"
+#include "chartframe.h"
 #include "kernelchartdata.h"
 
-QT_BEGIN_NAMESPACE
-class QChart;
-class QChartView;
-class QPushButton;
-QT_END_NAMESPACE
-
 namespace rl::charts {
-
-class Callout;
 
 struct MemBwOptions
 {
@@ -26,7 +17,7 @@ struct MemBwOptions
     std::string title;        // empty: derived
 };
 
-class MemBwChart : public QWidget
+class MemBwChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -37,28 +28,22 @@ public:
     const KernelChartData& data() const { return m_data; }
     void setShowCeilings(bool show);
     void setTitle(const std::string& title);
-    void setExportSize(QSize size);
     const MemBwOptions& options() const { return m_options; }
-    QString title() const;
-    QString hoverText() const;
-
-    bool exportTo(const QString& path, QString* error) const;
 
     static QString populate(QChart* chart, const KernelChartData& data, const MemBwOptions& options);
     static bool exportChart(const KernelChartData& data, const MemBwOptions& options, QSize size, const QString& path,
                             QString* error);
 
-    QChart* chart() const { return m_chart; } // for tests
+protected:
+    QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
+    std::string exportCsv() const override { return memBwCsv(m_data); }
+    QString exportName() const override { return QStringLiteral("membw"); }
+    std::vector<std::int64_t> exportSessionIds() const override { return sessionIdsOf(m_data); }
 
 private:
     void rebuild();
 
     KernelChartData m_data;
     MemBwOptions m_options;
-    QSize m_exportSize{1200, 800};
-    QChart* m_chart;
-    QChartView* m_view;
-    Callout* m_callout;
-    QPushButton* m_export;
 };
 } // namespace rl::charts

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "callout.h"
+#include "chartexport.h"
 #include "chartimage.h"
 #include "pointcloud.h"
 #include "units/units.h"
@@ -46,20 +47,14 @@ int bandOf(double v, const std::vector<double>& edges)
 }
 } // namespace
 
-MoeScatterChart::MoeScatterChart(QWidget* parent) : QWidget(parent), m_chart(new QChart)
+MoeScatterChart::MoeScatterChart(QWidget* parent)
+    : ChartFrame(parent)
 {
-    m_chart->legend()->setAlignment(Qt::AlignRight);
-    m_view = new QChartView(m_chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    m_view->setToolTip(tr("Each point is one MoE configuration; drag to zoom, click a point to load it"));
-    m_callout = new Callout(m_chart);
-    m_callout->hide();
-    m_view->viewport()->setMouseTracking(true);
-    m_view->viewport()->installEventFilter(this);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    chart()->legend()->setAlignment(Qt::AlignRight);
+    view()->setToolTip(tr("Each point is one MoE configuration; drag to zoom, click a point to load it"));
+    callout()->hide();
+    view()->viewport()->setMouseTracking(true);
+    view()->viewport()->installEventFilter(this);
     rebuild();
 }
 
@@ -67,8 +62,15 @@ MoeScatterChart::~MoeScatterChart() = default;
 
 void MoeScatterChart::setRows(std::vector<model::MoeSweepRow> rows, double deviceMemoryBytes)
 {
-    m_rows = std::move(rows);
-    m_deviceMemoryBytes = deviceMemoryBytes;
+    model::MoeSweepResult result;
+    result.rows = std::move(rows);
+    result.deviceMemoryBytes = deviceMemoryBytes;
+    setResult(std::move(result));
+}
+
+void MoeScatterChart::setResult(model::MoeSweepResult result)
+{
+    m_result = std::move(result);
     rebuild();
 }
 
@@ -100,35 +102,33 @@ QString MoeScatterChart::describe(const model::MoeSweepRow& r, double deviceMemo
         .arg(qs(units::formatTime(r.decodeSecondsPerToken * 1e6))) + fit;
 }
 
-QString MoeScatterChart::hoverText() const { return m_callout->isVisible() ? m_callout->text() : QString(); }
-
 const model::MoeSweepRow* MoeScatterChart::rowAtPosition(QPointF chartPos) const
 {
-    const auto* cloud = PointCloud::of(m_chart);
+    const auto* cloud = PointCloud::of(chart());
     const long i = cloud ? cloud->pointAt(chartPos) : -1;
-    return i >= 0 && static_cast<std::size_t>(i) < m_rows.size() ? &m_rows[static_cast<std::size_t>(i)] : nullptr;
+    return i >= 0 && static_cast<std::size_t>(i) < m_result.rows.size() ? &m_result.rows[static_cast<std::size_t>(i)] : nullptr;
 }
 
 bool MoeScatterChart::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched != m_view->viewport())
-        return QWidget::eventFilter(watched, event);
+    if (watched != view()->viewport())
+        return ChartFrame::eventFilter(watched, event);
     const bool move = event->type() == QEvent::MouseMove;
     const bool press = event->type() == QEvent::MouseButtonPress;
     if (!move && !press)
         return false;
     auto* e = static_cast<QMouseEvent*>(event);
-    const QPointF chartPos = m_chart->mapFromScene(m_view->mapToScene(e->position().toPoint()));
+    const QPointF chartPos = chart()->mapFromScene(view()->mapToScene(e->position().toPoint()));
     const auto* row = rowAtPosition(chartPos);
     if (move) {
-        auto* cloud = PointCloud::of(m_chart);
+        auto* cloud = PointCloud::of(chart());
         if (row && cloud)
             // One figure per line: a single line of this length ran past the plot area.
-            m_callout->show(describe(*row, m_deviceMemoryBytes).replace(QStringLiteral(" · "), QStringLiteral("\n")),
-                            cloud->points()[static_cast<std::size_t>(row - m_rows.data())].value,
+            callout()->show(describe(*row, m_result.deviceMemoryBytes).replace(QStringLiteral(" · "), QStringLiteral("\n")),
+                            cloud->points()[static_cast<std::size_t>(row - m_result.rows.data())].value,
                             cloud->anchor());
         else
-            m_callout->hide();
+            callout()->hide();
         return false; // the rubber band still follows the pointer
     }
     if (row && e->button() == Qt::LeftButton) {
@@ -280,14 +280,17 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
 
 void MoeScatterChart::rebuild()
 {
-    m_callout->hide();
-    populate(m_chart, m_rows, m_metric, &m_pareto, m_deviceMemoryBytes);
+    callout()->hide();
+    populate(chart(), m_result.rows, m_metric, &m_pareto, m_result.deviceMemoryBytes);
 }
 
 bool MoeScatterChart::exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
                                   const QString& path, QString* error, double deviceMemoryBytes)
 {
-    return writeChartImage([&](QChart* chart) { return populate(chart, rows, metric, nullptr, deviceMemoryBytes); },
-                           size, path, error);
+    model::MoeSweepResult result;
+    result.rows = rows;
+    result.deviceMemoryBytes = deviceMemoryBytes;
+    return exportChartFile([&](QChart* chart) { return populate(chart, rows, metric, nullptr, deviceMemoryBytes); },
+                           [&] { return model::toCsv(result); }, size, path, error);
 }
 } // namespace rl::charts

@@ -9,24 +9,20 @@
 #include <vector>
 
 #include <QSize>
-#include <QWidget>
 
+#include "chartframe.h"
 #include "model/moesweep.h"
 
 QT_BEGIN_NAMESPACE
-class QChart;
-class QChartView;
 class QLineSeries;
 class QScatterSeries;
 QT_END_NAMESPACE
 
 namespace rl::charts {
 
-class Callout;
-
 enum class MoeThroughput { TokensPerSecond, Mfu };
 
-class MoeScatterChart : public QWidget
+class MoeScatterChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -36,20 +32,18 @@ public:
     // Pareto and fit flags as runMoeSweep set them; deviceMemoryBytes (the result's) names the
     // capacity in the hover of a configuration that does not fit (0: unknown).
     void setRows(std::vector<model::MoeSweepRow> rows, double deviceMemoryBytes = 0);
-    const std::vector<model::MoeSweepRow>& rows() const { return m_rows; }
+    // A whole sweep: its rows as above, and its CSV (model::toCsv) for "Export as CSV".
+    void setResult(model::MoeSweepResult result);
+    const std::vector<model::MoeSweepRow>& rows() const { return m_result.rows; }
     void setThroughput(MoeThroughput metric);
     MoeThroughput throughput() const { return m_metric; }
 
     // The Pareto rows in drawing order (increasing latency), as indices into rows().
     const std::vector<std::size_t>& paretoOrder() const { return m_pareto; }
-    QString hoverText() const;
     // One line per configuration, for tooltips and the explorer's status line; ends with
     // "does not fit: X GB needed of Y GB" when the row does not fit deviceMemoryBytes.
     static QString describe(const model::MoeSweepRow& row, double deviceMemoryBytes = 0);
 
-    QChart* chart() const { return m_chart; }
-
-    QChartView* view() const { return m_view; }
     // The configuration drawn at a chart position (chart item coordinates), or nullptr.
     const model::MoeSweepRow* rowAtPosition(QPointF chartPos) const;
 
@@ -58,7 +52,7 @@ public:
     // Rows that do not fit the device are drawn grey with a red outline, under their own legend entry.
     static QString populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
                             std::vector<std::size_t>* pareto, double deviceMemoryBytes = 0);
-    // PNG/SVG/PDF at a fixed size, by suffix (chartimage.h).
+    // PNG/SVG/PDF at a fixed size, or every configuration as CSV, by suffix (exportChartFile).
     static bool exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,
                             const QString& path, QString* error, double deviceMemoryBytes = 0);
 
@@ -67,16 +61,19 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override; // hover and click on the view
+    QString populateExport(QChart* chart) const override
+    {
+        return populate(chart, m_result.rows, m_metric, nullptr, m_result.deviceMemoryBytes);
+    }
+    std::string exportCsv() const override { return model::toCsv(m_result); }
+    QString exportName() const override { return QStringLiteral("moe-sweep"); }
+    std::vector<std::int64_t> exportSessionIds() const override { return {}; }
 
 private:
     void rebuild();
 
-    QChart* m_chart;
-    QChartView* m_view;
-    Callout* m_callout;
-    std::vector<model::MoeSweepRow> m_rows;
+    model::MoeSweepResult m_result;
     MoeThroughput m_metric = MoeThroughput::TokensPerSecond;
-    double m_deviceMemoryBytes = 0;
     std::vector<std::size_t> m_pareto;
 };
 } // namespace rl::charts

@@ -3,22 +3,16 @@
 #include <cmath>
 
 #include <QChart>
-#include <QChartView>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
-#include <QHBoxLayout>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QMessageBox>
 #include <QPen>
-#include <QPushButton>
 #include <QScatterSeries>
-#include <QVBoxLayout>
 
 #include "callout.h"
+#include "chartexport.h"
 #include "textconv.h"
 
 namespace rl::charts {
@@ -354,36 +348,17 @@ void layoutRooflineLabels(QChart* chart)
 bool RooflineChart::exportChart(const KernelChartData& data, const RooflineOptions& options, QSize size,
                                 const QString& path, QString* error)
 {
-    return exportKernelChart([&](QChart* chart) { return populate(chart, data, options); },
-                             [&] { return rooflineCsv(data, options); }, size, path, error);
+    return exportChartFile([&](QChart* chart) { return populate(chart, data, options); },
+                           [&] { return rooflineCsv(data, options); }, size, path, error);
 }
 
 RooflineChart::RooflineChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart, this))
-    , m_callout(new Callout(m_chart))
-    , m_export(new QPushButton(tr("Export…"), this))
+    : ChartFrame(parent)
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_view->setObjectName(QStringLiteral("rooflineView"));
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    m_view->setToolTip(tr("Drag to zoom, right-click to zoom out; hover a point for its GEMM"));
-    m_export->setObjectName(QStringLiteral("exportButton"));
-    m_export->setToolTip(tr("Save the chart as PNG, SVG or PDF, or its data as CSV"));
-    auto* bar = new QHBoxLayout;
-    bar->addStretch(1);
-    bar->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
-    connect(m_export, &QPushButton::clicked, this, &RooflineChart::exportWithDialog);
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
-        m_callout->hide();
-        layoutRooflineLabels(m_chart); // label collisions depend on the size in pixels
-    });
+    view()->setObjectName(QStringLiteral("rooflineView"));
+    view()->setToolTip(tr("Drag to zoom, right-click to zoom out; hover a point for its GEMM"));
+    // Label collisions depend on the size in pixels.
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { layoutRooflineLabels(chart()); });
     rebuild();
 }
 
@@ -419,35 +394,20 @@ void RooflineChart::setTitle(const std::string& title)
     rebuild();
 }
 
-void RooflineChart::setExportSize(QSize size)
-{
-    m_exportSize = size;
-}
-
-QString RooflineChart::title() const
-{
-    return m_chart->title();
-}
-
-QString RooflineChart::hoverText() const
-{
-    return m_callout->isVisible() ? m_callout->text() : QString();
-}
-
 void RooflineChart::rebuild()
 {
-    m_callout->hide();
-    m_chart->zoomReset();
+    callout()->hide();
+    chart()->zoomReset();
     m_geometry = rooflineGeometry(m_data, m_options);
-    populate(m_chart, m_data, m_options);
-    for (auto* s : m_chart->series()) {
+    populate(chart(), m_data, m_options);
+    for (auto* s : chart()->series()) {
         if (s->property("rl_role").toString() != QLatin1String("gemm"))
             continue;
         auto* scatter = static_cast<QScatterSeries*>(s);
         const auto index = static_cast<std::size_t>(s->property("rl_index").toULongLong());
         connect(scatter, &QScatterSeries::hovered, this, [this, scatter, index](QPointF point, bool state) {
             if (!state || index >= m_geometry.gemm.size()) {
-                m_callout->hide();
+                callout()->hide();
                 return;
             }
             // The nearest point in log space: the series gives the hovered value, not its index.
@@ -464,48 +424,10 @@ void RooflineChart::rebuild()
             }
             if (best == set.points.size())
                 return;
-            m_callout->show(qs(set.name) % QLatin1Char('\n') % qs(describeScatterPoint(set, best)),
+            callout()->show(qs(set.name) % QLatin1Char('\n') % qs(describeScatterPoint(set, best)),
                             QPointF(set.points[best].intensity, set.points[best].gflops), scatter);
         });
     }
 }
 
-bool RooflineChart::exportTo(const QString& path, QString* error) const
-{
-    return exportChart(m_data, m_options, m_exportSize, path, error);
-}
-
-void RooflineChart::exportWithDialog()
-{
-    const QString path = askChartExportPath(this);
-    QString error;
-    if (!path.isEmpty() && !exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
-
-QString askChartExportPath(QWidget* parent)
-{
-    const QString png = QObject::tr("PNG image (*.png)"), svg = QObject::tr("SVG image (*.svg)"),
-                  pdf = QObject::tr("PDF document (*.pdf)"), csv = QObject::tr("CSV data (*.csv)");
-    QString filter = png;
-    QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export chart"), QString(),
-                                                png % QStringLiteral(";;") % svg % QStringLiteral(";;") % pdf
-                                                    % QStringLiteral(";;") % csv,
-                                                &filter);
-    // The chosen filter decides the format; its suffix is added when the name has none.
-    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
-        path += QLatin1Char('.') % filter.section(QLatin1String("*."), 1).section(QLatin1Char(')'), 0, 0);
-    return path;
-}
-
-bool exportKernelChart(const ChartFiller& fill, const std::function<std::string()>& csv, QSize size,
-                       const QString& path, QString* error)
-{
-    if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
-        return writeChartText(csv(), path, error);
-    const bool ok = writeChartImage(fill, size, path, error);
-    if (!ok && error && error->endsWith(QLatin1String("(use .png, .svg or .pdf)")))
-        error->replace(QLatin1String("(use .png, .svg or .pdf)"), QLatin1String("(use .png, .svg, .pdf or .csv)"));
-    return ok;
-}
 } // namespace rl::charts

@@ -5,22 +5,13 @@
 // hardware profiles; ridge points marked, every ceiling labelled with its value, log-log
 // axes. A thin view: the numbers come from kernelchartdata.h (model/roofline.h underneath).
 #include <QSize>
-#include <QWidget>
 
-#include "chartimage.h"
+#include "chartframe.h"
 #include "kernelchartdata.h"
-
-QT_BEGIN_NAMESPACE
-class QChart;
-class QChartView;
-class QPushButton;
-QT_END_NAMESPACE
 
 namespace rl::charts {
 
-class Callout;
-
-class RooflineChart : public QWidget
+class RooflineChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -38,34 +29,27 @@ public:
     // The sizing model's GEMMs of one step (predictedGemms()), drawn as stars; nullopt removes them.
     void setPredictedGemms(const std::optional<GemmScatter>& predicted);
     void setTitle(const std::string& title); // empty: derived
-    void setExportSize(QSize size);
     const RooflineOptions& options() const { return m_options; }
     const RooflineGeometry& geometry() const { return m_geometry; }
-    QString title() const;
-    QString hoverText() const; // the callout's text while shown, else empty
-
-    // PNG/SVG/PDF at the export size, or the ceilings, ridges and points as CSV, by suffix.
-    bool exportTo(const QString& path, QString* error) const;
 
     // Fills chart; returns the description for export metadata.
     static QString populate(QChart* chart, const KernelChartData& data, const RooflineOptions& options);
+    // PNG/SVG/PDF, or the ceilings, ridges and points as CSV, by suffix (exportChartFile).
     static bool exportChart(const KernelChartData& data, const RooflineOptions& options, QSize size,
                             const QString& path, QString* error);
 
-    QChart* chart() const { return m_chart; } // for tests; other modules use the API above
+protected:
+    QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
+    std::string exportCsv() const override { return rooflineCsv(m_data, m_options); }
+    QString exportName() const override { return QStringLiteral("roofline"); }
+    std::vector<std::int64_t> exportSessionIds() const override { return sessionIdsOf(m_data); }
 
 private:
     void rebuild();
-    void exportWithDialog();
 
     KernelChartData m_data;
     RooflineOptions m_options;
     RooflineGeometry m_geometry;
-    QSize m_exportSize{1200, 800};
-    QChart* m_chart;
-    QChartView* m_view;
-    Callout* m_callout;
-    QPushButton* m_export;
 };
 
 // Places the ceiling and ridge labels of a populated roofline so that none overlaps another: each
@@ -76,10 +60,4 @@ void layoutRooflineLabels(QChart* chart);
 // The printf format of a log axis from lo to hi: one style for every tick, never "1e+06" next to
 // "100000".
 QString logTickFormat(double lo, double hi);
-
-// Shared by the three kernel charts: the save dialog (format from the filter, suffix added when
-// missing) and export by suffix (.csv through csv, images through fill).
-QString askChartExportPath(QWidget* parent);
-bool exportKernelChart(const ChartFiller& fill, const std::function<std::string()>& csv, QSize size, const QString& path,
-                       QString* error);
 } // namespace rl::charts

@@ -137,8 +137,8 @@ void Settings::setKernelBenchmark(const QJsonObject& config)
 
 QSize Settings::exportSize() const
 {
-    const QSize s = m_settings->value(key::ExportSize, QSize(1600, 1000)).toSize();
-    return s.isValid() && !s.isEmpty() ? s : QSize(1600, 1000);
+    const QSize s = m_settings->value(key::ExportSize, kDefaultExportSize).toSize();
+    return s.isValid() && !s.isEmpty() ? s : kDefaultExportSize;
 }
 void Settings::setExportSize(const QSize& size)
 {

@@ -55,6 +55,7 @@ public:
     QJsonObject kernelBenchmark() const;
     void setKernelBenchmark(const QJsonObject& config);
 
+    static constexpr QSize kDefaultExportSize{1600, 1000};
     QSize exportSize() const; // chart export size in pixels, independent of the screen
     void setExportSize(const QSize& size);
 

@@ -9,20 +9,17 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
+#include <QPainter>
+#include <QPixmap>
 #include <QLineSeries>
-#include <QMessageBox>
 #include <QPen>
-#include <QPushButton>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include "chartexport.h"
-#include "filedialogs.h"
 #include "io/csv.h"
 #include "chartimage.h"
 #include "textconv.h"
@@ -43,6 +40,36 @@ QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& p
     line->attachAxis(x);
     line->attachAxis(y);
     return line;
+}
+
+// Communication that ran while compute ran costs no step time of its own: it is drawn as a share
+// of the compute, compute-coloured with the communication colour's hatch over it.
+QBrush hiddenCommBrush()
+{
+    QPixmap tile(8, 8);
+    tile.fill(QColor(0xc6, 0xdb, 0xef));
+    QPainter p(&tile);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(segmentColor(StepSegment::HiddenComm), 1.6));
+    // Two strokes so the hatch runs on across tile edges.
+    p.drawLine(QPointF(-1, 9), QPointF(9, -1));
+    p.drawLine(QPointF(-1, 1), QPointF(1, -1));
+    p.drawLine(QPointF(7, 9), QPointF(9, 7));
+    p.end();
+    return QBrush(tile);
+}
+
+// The bars' rule as a legend entry with an invisible marker, so a reader knows the stack adds up
+// (the export description and the tooltip say how the classes share the compute time).
+void addRuleToLegend(QChart* chart, QBarCategoryAxis* x, QValueAxis* y)
+{
+    auto* rule = new QLineSeries;
+    rule->setName(QStringLiteral("Bars add up to the step time"));
+    rule->setPen(QPen(Qt::transparent));
+    rule->setProperty("rl_role", QStringLiteral("rule"));
+    chart->addSeries(rule);
+    rule->attachAxis(x);
+    rule->attachAxis(y);
 }
 
 QString rankText(int rank, StepChartMode mode, const std::vector<int>& ranks)
@@ -81,6 +108,7 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
         sets[i]->setColor(segmentColor(StepSegment(i)));
         sets[i]->setBorderColor(segmentColor(StepSegment(i)).darker(130));
     }
+    sets[int(StepSegment::HiddenComm)]->setBrush(hiddenCommBrush());
     QStringList categories;
     QList<QPointF> stepLine, minLine, maxLine;
     double top = 0;
@@ -166,9 +194,12 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
         marks->attachAxis(y);
     }
 
+    addRuleToLegend(chart, x, y);
+
     chart->setTitle(o.title.empty() ? title : qs(o.title));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignRight); // a row below cuts "Exposed communication" to a few letters
+    chart->legend()->setShowToolTips(true);
     if (data.steps.empty())
         chart->setTitle(chart->title() % QStringLiteral(" — no step records"));
 
@@ -177,8 +208,11 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
         % QStringLiteral(" breakdown; ") % rankText(o.rank, o.mode, ranks) % QStringLiteral("; session [")
         % QString::number(data.session.id) % QStringLiteral("] ") % qs(data.session.title) % QStringLiteral(" (")
         % qs(data.session.tool) % QStringLiteral(", ") % qs(data.session.created) % QStringLiteral(", ")
-        % QString::number(ranks.size()) % QStringLiteral(" ranks); kernel times summed over streams, exposed "
-                                                         "communication and idle are interval unions");
+        % QString::number(ranks.size())
+        % QStringLiteral(" ranks); segments add up to the step time: compute classes share the compute busy "
+                         "time (union over streams) by kernel time, compute hiding communication is the compute "
+                         "time overlapping communication, memcpy counts copies under no kernel, exposed "
+                         "communication and idle are the rest");
 }
 
 std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartOptions& o)
@@ -223,7 +257,7 @@ QColor segmentColor(StepSegment s)
     case StepSegment::Attention: return QColor(0x94, 0x67, 0xbd);
     case StepSegment::Memcpy: return QColor(0x8c, 0x56, 0x4b);
     case StepSegment::Other: return QColor(0x17, 0xbe, 0xcf);
-    case StepSegment::OverlappedComm: return QColor(0xff, 0xbb, 0x78);
+    case StepSegment::HiddenComm: return QColor(0xe6, 0x55, 0x0d); // the hatch over compute
     case StepSegment::ExposedComm: return QColor(0xd6, 0x27, 0x28);
     case StepSegment::Idle: return QColor(0xc7, 0xc7, 0xc7);
     case StepSegment::Count: break;
@@ -234,45 +268,34 @@ QColor segmentColor(StepSegment s)
 bool StepBreakdownChart::exportChart(const TraceChartData& data, const StepChartOptions& options, QSize size,
                                      const QString& path, QString* error)
 {
-    if (exportFormatForPath(path) == ExportFormat::Csv)
-        return writeChartText(csv(data, options), path, error);
-    return writeChartImage([&](QChart* c) { return populate(c, data, options); }, size, path, error);
+    return exportChartFile([&](QChart* c) { return populate(c, data, options); }, [&] { return csv(data, options); },
+                           size, path, error);
 }
 
 StepBreakdownChart::StepBreakdownChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart))
-    , m_modeCombo(new QComboBox)
-    , m_rankCombo(new QComboBox)
-    , m_export(new QPushButton(tr("Export…")))
+    : ChartFrame(parent)
+    , m_modeCombo(new QComboBox(this))
+    , m_rankCombo(new QComboBox(this))
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setObjectName(QStringLiteral("stepBreakdownView"));
+    view()->setObjectName(QStringLiteral("stepBreakdownView"));
+    setZoomable(false); // bars over categories: a rectangle zoom would cut them in half
+    view()->setToolTip(tr("Bars add up to the step time: GEMM, attention and other compute share the compute time "
+                          "(union over streams) in proportion to their kernel time; hatched is compute time during "
+                          "which communication also ran; memcpy counts copies under no kernel; exposed "
+                          "communication and idle are the rest."));
     m_modeCombo->setObjectName(QStringLiteral("stepModeCombo"));
     m_modeCombo->addItem(tr("Per step"), int(StepChartMode::PerStep));
     m_modeCombo->addItem(tr("Summed over steps"), int(StepChartMode::Totals));
     m_rankCombo->setObjectName(QStringLiteral("stepRankCombo"));
     m_rankCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_export->setObjectName(QStringLiteral("stepExportButton"));
-
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("View:")));
-    controls->addWidget(m_modeCombo);
-    controls->addWidget(new QLabel(tr("Rank:")));
-    controls->addWidget(m_rankCombo);
-    controls->addStretch();
-    controls->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
-    layout->addWidget(m_view);
+    addToolbarWidget(new QLabel(tr("View:"), this));
+    addToolbarWidget(m_modeCombo);
+    addToolbarWidget(new QLabel(tr("Rank:"), this));
+    addToolbarWidget(m_rankCombo);
 
     connect(m_modeCombo, &QComboBox::activated, this,
             [this] { setMode(StepChartMode(m_modeCombo->currentData().toInt())); });
     connect(m_rankCombo, &QComboBox::activated, this, [this] { setRank(m_rankCombo->currentData().toInt()); });
-    connect(m_export, &QPushButton::clicked, this, &StepBreakdownChart::exportWithDialog);
     rebuild();
 }
 
@@ -309,44 +332,11 @@ void StepBreakdownChart::setRank(int rank)
     Q_EMIT optionsChanged();
 }
 
-void StepBreakdownChart::setExportSize(QSize size)
-{
-    m_exportSize = size;
-}
-
-QString StepBreakdownChart::title() const
-{
-    return m_chart->title();
-}
-
-bool StepBreakdownChart::exportTo(const QString& path, QString* error) const
-{
-    return exportChart(m_data, m_options, m_exportSize, path, error);
-}
-
 void StepBreakdownChart::rebuild()
 {
-    populate(m_chart, m_data, m_options);
+    populate(chart(), m_data, m_options);
     m_modeCombo->setCurrentIndex(m_modeCombo->findData(int(m_options.mode)));
     m_rankCombo->setCurrentIndex(std::max(0, m_rankCombo->findData(m_options.rank)));
 }
 
-void StepBreakdownChart::exportWithDialog()
-{
-    QString selected;
-    // Named as `ridgeline-cli export --chart` names this view.
-    const QString what = m_options.mode == StepChartMode::Totals ? QStringLiteral("trace-totals")
-                                                                  : QStringLiteral("trace-steps");
-    QString path = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export step breakdown"),
-                                         filedialogs::exportFileName(what, {m_data.session.id}, QStringLiteral("png")),
-                                         tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
-                                         &selected);
-    if (path.isEmpty())
-        return;
-    if (!exportFormatForPath(path)) // the suffix from the chosen filter when the name has none
-        path += QLatin1Char('.') % selected.section(QLatin1String("*."), 1).chopped(1);
-    QString error;
-    if (!exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
 } // namespace rl::charts

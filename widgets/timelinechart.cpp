@@ -9,21 +9,17 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
-#include <QMessageBox>
 #include <QMouseEvent>
-#include <QPushButton>
 #include <QScatterSeries>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include "callout.h"
+#include "chartexport.h"
 #include "chartimage.h"
 #include "io/csv.h"
-#include "rooflinechart.h"
 #include "spancloud.h"
 #include "stepbreakdownchart.h"
 #include "units/units.h"
@@ -174,47 +170,25 @@ std::string TimelineChart::csv(const TraceChartData& data, const TimelineOptions
 bool TimelineChart::exportChart(const TraceChartData& data, const TimelineOptions& options, QSize size,
                                 const QString& path, QString* error)
 {
-    return exportKernelChart([&](QChart* c) { return populate(c, data, options); },
-                             [&] { return csv(data, options); }, size, path, error);
+    return exportChartFile([&](QChart* c) { return populate(c, data, options); },
+                           [&] { return csv(data, options); }, size, path, error);
 }
 
 TimelineChart::TimelineChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart, this))
-    , m_callout(new Callout(m_chart))
+    : ChartFrame(parent)
     , m_rankCombo(new QComboBox(this))
-    , m_export(new QPushButton(tr("Export…"), this))
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_callout->hide();
-    m_view->setObjectName(QStringLiteral("timelineView"));
-    m_view->setRenderHint(QPainter::Antialiasing, false); // crisp bars
-    m_view->setRubberBand(QChartView::HorizontalRubberBand);
-    m_view->setToolTip(tr("Drag across a time range to zoom in, right-click to zoom out; hover a bar for the kernel"));
-    m_view->viewport()->setMouseTracking(true);
-    m_view->viewport()->installEventFilter(this);
+    view()->setObjectName(QStringLiteral("timelineView"));
+    view()->setRenderHint(QPainter::Antialiasing, false); // crisp bars
+    view()->setRubberBand(QChartView::HorizontalRubberBand);
+    view()->setToolTip(tr("Drag across a time range to zoom in, right-click to zoom out; hover a bar for the kernel"));
+    view()->viewport()->setMouseTracking(true);
+    view()->viewport()->installEventFilter(this);
     m_rankCombo->setObjectName(QStringLiteral("timelineRankCombo"));
     m_rankCombo->setToolTip(tr("The rank whose representative step is shown"));
-    m_export->setObjectName(QStringLiteral("timelineExportButton"));
-    m_export->setToolTip(tr("Save the timeline as PNG, SVG or PDF, or its events as CSV"));
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Rank:"), this));
-    controls->addWidget(m_rankCombo);
-    controls->addStretch();
-    controls->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
-    layout->addWidget(m_view, 1);
+    addToolbarWidget(new QLabel(tr("Rank:"), this));
+    addToolbarWidget(m_rankCombo);
     connect(m_rankCombo, &QComboBox::activated, this, [this] { setRank(m_rankCombo->currentData().toInt()); });
-    connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = askChartExportPath(this);
-        QString error;
-        if (!path.isEmpty() && !exportTo(path, &error))
-            QMessageBox::warning(this, tr("Export failed"), error);
-    });
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] { m_callout->hide(); });
     rebuild();
 }
 
@@ -238,26 +212,11 @@ void TimelineChart::setRank(int rank)
     rebuild();
 }
 
-QString TimelineChart::title() const
-{
-    return m_chart->title();
-}
-
-QString TimelineChart::hoverText() const
-{
-    return m_callout->isVisible() ? m_callout->text() : QString();
-}
-
-bool TimelineChart::exportTo(const QString& path, QString* error) const
-{
-    return exportChart(m_data, m_options, QSize(1600, 900), path, error);
-}
-
 void TimelineChart::rebuild()
 {
-    m_callout->hide();
-    m_chart->zoomReset();
-    populate(m_chart, m_data, m_options);
+    callout()->hide();
+    chart()->zoomReset();
+    populate(chart(), m_data, m_options);
     const int rank = timelineRank(m_data, m_options.rank);
     m_shown = eventsOf(m_data, rank);
     m_rankCombo->setCurrentIndex(std::max(0, m_rankCombo->findData(rank)));
@@ -265,13 +224,13 @@ void TimelineChart::rebuild()
 
 bool TimelineChart::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched != m_view->viewport() || event->type() != QEvent::MouseMove)
-        return QWidget::eventFilter(watched, event);
-    const auto* spans = SpanCloud::of(m_chart);
-    const QPointF at = m_chart->mapFromScene(m_view->mapToScene(static_cast<QMouseEvent*>(event)->position().toPoint()));
+    if (watched != view()->viewport() || event->type() != QEvent::MouseMove)
+        return ChartFrame::eventFilter(watched, event);
+    const auto* spans = SpanCloud::of(chart());
+    const QPointF at = chart()->mapFromScene(view()->mapToScene(static_cast<QMouseEvent*>(event)->position().toPoint()));
     const long i = spans ? spans->spanAt(at) : -1;
     if (i < 0 || static_cast<std::size_t>(i) >= m_shown.size()) {
-        m_callout->hide();
+        callout()->hide();
         return false;
     }
     const auto* e = m_shown[static_cast<std::size_t>(i)];
@@ -279,7 +238,7 @@ bool TimelineChart::eventFilter(QObject* watched, QEvent* event)
     if (name.size() > 120)
         name = name.left(117) + QStringLiteral("…");
     const auto& span = spans->spans()[static_cast<std::size_t>(i)];
-    m_callout->show(name % QLatin1Char('\n') % QLatin1String(classTitle(e->kernelClass))
+    callout()->show(name % QLatin1Char('\n') % QLatin1String(classTitle(e->kernelClass))
                         % QStringLiteral(", stream %1").arg(e->stream) % QLatin1Char('\n')
                         % QStringLiteral("starts at %1 ms, lasts %2")
                               .arg(e->startUs / 1e3, 0, 'f', 3)

@@ -7,20 +7,15 @@
 #include <string>
 
 #include <QSize>
-#include <QWidget>
 
+#include "chartframe.h"
 #include "tracechartdata.h"
 
 QT_BEGIN_NAMESPACE
-class QChart;
-class QChartView;
 class QComboBox;
-class QPushButton;
 QT_END_NAMESPACE
 
 namespace rl::charts {
-
-class Callout;
 
 struct TimelineOptions
 {
@@ -31,7 +26,7 @@ struct TimelineOptions
 // The rank a timeline shows for the options (the asked one when it has events, else the first).
 int timelineRank(const TraceChartData& data, int asked);
 
-class TimelineChart : public QWidget
+class TimelineChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -41,12 +36,6 @@ public:
     void setData(const TraceChartData& data);
     void setRank(int rank);
     const TimelineOptions& options() const { return m_options; }
-    QString title() const;
-    QString hoverText() const;
-    QChartView* view() const { return m_view; }
-    QChart* chart() const { return m_chart; }
-
-    bool exportTo(const QString& path, QString* error) const; // PNG/SVG/PDF at 1600x900, or CSV
 
     static QString populate(QChart* chart, const TraceChartData& data, const TimelineOptions& options);
     static std::string csv(const TraceChartData& data, const TimelineOptions& options);
@@ -55,17 +44,17 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override; // hover on the view
+    QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
+    std::string exportCsv() const override { return csv(m_data, m_options); }
+    QString exportName() const override { return QStringLiteral("trace-timeline"); }
+    std::vector<std::int64_t> exportSessionIds() const override { return {m_data.session.id}; }
 
 private:
     void rebuild();
 
     TraceChartData m_data;
     TimelineOptions m_options;
-    QChart* m_chart;
-    QChartView* m_view;
-    Callout* m_callout;
     QComboBox* m_rankCombo;
-    QPushButton* m_export;
     std::vector<const TimelineEvent*> m_shown; // the events behind the bars, in bar order
 };
 } // namespace rl::charts

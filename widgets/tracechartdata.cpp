@@ -7,6 +7,7 @@
 
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "trace/traceanalysis.h"
 #include "trace/trainloganalysis.h"
 
 namespace rl::charts {
@@ -64,9 +65,9 @@ const char* segmentName(StepSegment s)
     switch (s) {
     case StepSegment::Gemm: return "GEMM";
     case StepSegment::Attention: return "Attention";
-    case StepSegment::Memcpy: return "Memcpy";
     case StepSegment::Other: return "Other compute";
-    case StepSegment::OverlappedComm: return "Communication (overlapped)";
+    case StepSegment::HiddenComm: return "Compute hiding communication";
+    case StepSegment::Memcpy: return "Memcpy (no kernel running)";
     case StepSegment::ExposedComm: return "Exposed communication";
     case StepSegment::Idle: return "Idle";
     case StepSegment::Count: break;
@@ -79,9 +80,9 @@ const char* segmentKey(StepSegment s)
     switch (s) {
     case StepSegment::Gemm: return "gemm_ms";
     case StepSegment::Attention: return "attention_ms";
-    case StepSegment::Memcpy: return "memcpy_ms";
     case StepSegment::Other: return "other_ms";
-    case StepSegment::OverlappedComm: return "overlapped_comm_ms";
+    case StepSegment::HiddenComm: return "compute_hiding_comm_ms";
+    case StepSegment::Memcpy: return "memcpy_alone_ms";
     case StepSegment::ExposedComm: return "exposed_comm_ms";
     case StepSegment::Idle: return "idle_ms";
     case StepSegment::Count: break;
@@ -91,14 +92,14 @@ const char* segmentKey(StepSegment s)
 
 void segmentsOf(const StepBreakdown& b, double (&out)[kSegments])
 {
-    out[int(StepSegment::Gemm)] = b.gemmUs / 1000;
-    out[int(StepSegment::Attention)] = b.attentionUs / 1000;
-    out[int(StepSegment::Memcpy)] = b.memcpyUs / 1000;
-    out[int(StepSegment::Other)] = b.otherUs / 1000;
-    // Communication kernel time (summed over streams) minus the part no compute hid.
-    out[int(StepSegment::OverlappedComm)] = std::max(0.0, b.communicationUs - b.exposedCommUs) / 1000;
-    out[int(StepSegment::ExposedComm)] = b.exposedCommUs / 1000;
-    out[int(StepSegment::Idle)] = std::max(0.0, b.idleUs) / 1000;
+    const trace::StepShares s = trace::stepShares(b);
+    out[int(StepSegment::Gemm)] = s.gemmUs / 1000;
+    out[int(StepSegment::Attention)] = s.attentionUs / 1000;
+    out[int(StepSegment::Other)] = s.otherUs / 1000;
+    out[int(StepSegment::HiddenComm)] = s.commUnderComputeUs / 1000;
+    out[int(StepSegment::Memcpy)] = s.memcpyAloneUs / 1000;
+    out[int(StepSegment::ExposedComm)] = s.exposedCommUs / 1000;
+    out[int(StepSegment::Idle)] = s.idleUs / 1000;
 }
 
 std::vector<int> ranksOf(const std::vector<StepBreakdown>& steps)

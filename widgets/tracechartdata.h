@@ -42,11 +42,12 @@ std::vector<TraceChartData> loadTraceCharts(store::Workspace& workspace, const s
 
 // ---- Step breakdown ------------------------------------------------------------------------
 
-// The stacked segments of a step bar, bottom to top. Compute classes and overlapped communication
-// are kernel time summed over streams (a bar can exceed the step time when streams run
-// concurrently); exposed communication and idle are interval unions, so together with compute they
-// explain where the step went.
-enum class StepSegment { Gemm, Attention, Memcpy, Other, OverlappedComm, ExposedComm, Idle, Count };
+// The stacked segments of a step bar, bottom to top: shares of the step's wall time that do not
+// overlap, so a bar is as tall as the step (trace::stepShares states the rule). Compute classes
+// split the compute time in proportion to their kernel time; HiddenComm is compute time during
+// which communication ran too (drawn hatched, on top of the compute it belongs to); Memcpy is
+// copy time under no kernel; exposed communication and idle are the rest.
+enum class StepSegment { Gemm, Attention, Other, HiddenComm, Memcpy, ExposedComm, Idle, Count };
 const char* segmentName(StepSegment s); // "GEMM", ..., "Exposed communication", "Idle"
 const char* segmentKey(StepSegment s);  // "gemm_ms", ... for CSV columns
 
@@ -68,7 +69,7 @@ struct StepBar
 };
 
 std::vector<int> ranksOf(const std::vector<StepBreakdown>& steps); // sorted, unique
-// Segment values of one breakdown record, in ms.
+// Segment values of one breakdown record, in ms; they add up to its step time.
 void segmentsOf(const StepBreakdown& b, double (&outMs)[static_cast<int>(StepSegment::Count)]);
 // One bar per step number, sorted by step: the given rank's numbers, or (kAllRanksMean) the mean
 // over the ranks that recorded the step. min/max step times are always over all ranks.

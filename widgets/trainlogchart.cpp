@@ -8,20 +8,15 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QMessageBox>
 #include <QPen>
-#include <QPushButton>
 #include <QScatterSeries>
 #include <QValueAxis>
-#include <QVBoxLayout>
 
 #include "chartexport.h"
-#include "filedialogs.h"
 #include "io/csv.h"
 #include "chartimage.h"
 #include "niceticks.h"
@@ -238,23 +233,16 @@ std::string TrainLogChart::csv(const TraceChartData& data, const TrainChartOptio
 bool TrainLogChart::exportChart(const TraceChartData& data, const TrainChartOptions& options, QSize size,
                                 const QString& path, QString* error)
 {
-    if (exportFormatForPath(path) == ExportFormat::Csv)
-        return writeChartText(csv(data, options), path, error);
-    return writeChartImage([&](QChart* c) { return populate(c, data, options); }, size, path, error);
+    return exportChartFile([&](QChart* c) { return populate(c, data, options); }, [&] { return csv(data, options); },
+                           size, path, error);
 }
 
 TrainLogChart::TrainLogChart(QWidget* parent)
-    : QWidget(parent)
-    , m_chart(new QChart)
-    , m_view(new QChartView(m_chart))
-    , m_metricCombo(new QComboBox)
-    , m_axisCombo(new QComboBox)
-    , m_export(new QPushButton(tr("Export…")))
+    : ChartFrame(parent)
+    , m_metricCombo(new QComboBox(this))
+    , m_axisCombo(new QComboBox(this))
 {
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setRubberBand(QChartView::RectangleRubberBand);
-    m_view->setObjectName(QStringLiteral("trainLogView"));
+    view()->setObjectName(QStringLiteral("trainLogView"));
     m_metricCombo->setObjectName(QStringLiteral("trainMetricCombo"));
     for (auto m : {TrainMetric::Loss, TrainMetric::StepTime, TrainMetric::Throughput, TrainMetric::Tflops,
                    TrainMetric::Mfu})
@@ -262,25 +250,15 @@ TrainLogChart::TrainLogChart(QWidget* parent)
     m_axisCombo->setObjectName(QStringLiteral("trainAxisCombo"));
     m_axisCombo->addItem(tr("Step"), int(TrainXAxis::Step));
     m_axisCombo->addItem(tr("Wall time"), int(TrainXAxis::WallTime));
-    m_export->setObjectName(QStringLiteral("trainExportButton"));
-
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Metric:")));
-    controls->addWidget(m_metricCombo);
-    controls->addWidget(new QLabel(tr("X axis:")));
-    controls->addWidget(m_axisCombo);
-    controls->addStretch();
-    controls->addWidget(m_export);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
-    layout->addWidget(m_view);
+    addToolbarWidget(new QLabel(tr("Metric:"), this));
+    addToolbarWidget(m_metricCombo);
+    addToolbarWidget(new QLabel(tr("X axis:"), this));
+    addToolbarWidget(m_axisCombo);
 
     connect(m_metricCombo, &QComboBox::activated, this,
             [this] { setMetric(TrainMetric(m_metricCombo->currentData().toInt())); });
     connect(m_axisCombo, &QComboBox::activated, this,
             [this] { setXAxis(TrainXAxis(m_axisCombo->currentData().toInt())); });
-    connect(m_export, &QPushButton::clicked, this, &TrainLogChart::exportWithDialog);
     rebuild();
 }
 
@@ -310,43 +288,11 @@ void TrainLogChart::setXAxis(TrainXAxis axis)
     Q_EMIT optionsChanged();
 }
 
-void TrainLogChart::setExportSize(QSize size)
-{
-    m_exportSize = size;
-}
-
-QString TrainLogChart::title() const
-{
-    return m_chart->title();
-}
-
-bool TrainLogChart::exportTo(const QString& path, QString* error) const
-{
-    return exportChart(m_data, m_options, m_exportSize, path, error);
-}
-
 void TrainLogChart::rebuild()
 {
-    populate(m_chart, m_data, m_options);
+    populate(chart(), m_data, m_options);
     m_metricCombo->setCurrentIndex(m_metricCombo->findData(int(m_options.metric)));
     m_axisCombo->setCurrentIndex(m_axisCombo->findData(int(m_options.xAxis)));
 }
 
-void TrainLogChart::exportWithDialog()
-{
-    QString selected;
-    // Named as `ridgeline-cli export --chart` names this view.
-    const QString what = QStringLiteral("trainlog-") + QString::fromLatin1(toString(m_options.metric));
-    QString path = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export training log chart"),
-                                         filedialogs::exportFileName(what, {m_data.session.id}, QStringLiteral("png")),
-                                         tr("PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf);;CSV data (*.csv)"),
-                                         &selected);
-    if (path.isEmpty())
-        return;
-    if (!exportFormatForPath(path)) // the suffix from the chosen filter when the name has none
-        path += QLatin1Char('.') % selected.section(QLatin1String("*."), 1).chopped(1);
-    QString error;
-    if (!exportTo(path, &error))
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
 } // namespace rl::charts

@@ -6,19 +6,12 @@
 #include <string>
 
 #include <QSize>
-#include <QWidget>
 
+#include "chartframe.h"
 #include "tracechartdata.h"
 
 QT_BEGIN_NAMESPACE
-class QChart;
-class QChartView;
 class QComboBox;
-class QPushButton;
-
-namespace rl {
-class Settings;
-}
 QT_END_NAMESPACE
 
 namespace rl::charts {
@@ -30,7 +23,7 @@ struct TrainChartOptions
     std::string title; // empty: derived from the session and the metric
 };
 
-class TrainLogChart : public QWidget
+class TrainLogChart : public ChartFrame
 {
     Q_OBJECT
 public:
@@ -41,37 +34,32 @@ public:
     const TraceChartData& data() const { return m_data; }
     void setMetric(TrainMetric metric);
     void setXAxis(TrainXAxis axis);
-    void setExportSize(QSize size);
-    // The Export button's dialog starts in the folder charts were last exported to (null: home).
-    void setSettings(Settings* settings) { m_settings = settings; }
     const TrainChartOptions& options() const { return m_options; }
-    QString title() const;
-
-    // PNG/SVG/PDF at the export size, or the plotted numbers and events as CSV, by suffix.
-    bool exportTo(const QString& path, QString* error) const;
 
     static QString populate(QChart* chart, const TraceChartData& data, const TrainChartOptions& options);
     static std::string csv(const TraceChartData& data, const TrainChartOptions& options);
     static bool exportChart(const TraceChartData& data, const TrainChartOptions& options, QSize size,
                             const QString& path, QString* error);
 
-    QChart* chart() const { return m_chart; } // for tests; other modules use the API above
-
 Q_SIGNALS:
     void optionsChanged();
 
+protected:
+    QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
+    std::string exportCsv() const override { return csv(m_data, m_options); }
+    // Named as `ridgeline-cli export --chart` names this view.
+    QString exportName() const override
+    {
+        return QStringLiteral("trainlog-") + QString::fromLatin1(toString(m_options.metric));
+    }
+    std::vector<std::int64_t> exportSessionIds() const override { return {m_data.session.id}; }
+
 private:
     void rebuild();
-    void exportWithDialog();
 
     TraceChartData m_data;
     TrainChartOptions m_options;
-    QSize m_exportSize{1200, 800};
-    Settings* m_settings = nullptr;
-    QChart* m_chart;
-    QChartView* m_view;
     QComboBox* m_metricCombo;
     QComboBox* m_axisCombo;
-    QPushButton* m_export;
 };
 } // namespace rl::charts

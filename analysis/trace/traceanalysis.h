@@ -39,6 +39,30 @@ std::vector<TimelineEvent> stepTimeline(const TraceData& data, const std::vector
                                         const std::vector<StepBreakdown>& breakdown, std::size_t maxEvents = 20000,
                                         bool* truncated = nullptr);
 
+// Where one step's wall time went, as shares that do not overlap and add up to the step time
+// (stepUs): the stored class times are kernel time summed over streams, and communication
+// overlapped by compute is counted in both, so stacking them stands taller than the step.
+//   compute busy (union of compute kernels) = gemm + attention + other + commUnderCompute,
+//     where the three classes split (compute busy - overlap) in proportion to their kernel time
+//     and commUnderCompute is the compute time that hid communication (overlapUs);
+//   gpu busy - compute busy = exposedComm + memcpyAlone (copies under no compute or communication);
+//   step - gpu busy = idle.
+struct StepShares
+{
+    double gemmUs = 0;
+    double attentionUs = 0;
+    double otherUs = 0;
+    double commUnderComputeUs = 0;
+    double memcpyAloneUs = 0;
+    double exposedCommUs = 0;
+    double idleUs = 0;
+    double totalUs() const
+    {
+        return gemmUs + attentionUs + otherUs + commUnderComputeUs + memcpyAloneUs + exposedCommUs + idleUs;
+    }
+};
+StepShares stepShares(const StepBreakdown& b);
+
 // The n kernels of one rank with the most total time.
 std::vector<KernelStat> topKernels(const std::vector<KernelStat>& all, int rank, std::size_t n);
 

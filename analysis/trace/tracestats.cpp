@@ -150,6 +150,28 @@ std::vector<KernelStat> topKernels(const std::vector<KernelStat>& all, int rank,
     return out;
 }
 
+StepShares stepShares(const StepBreakdown& b)
+{
+    StepShares s;
+    s.commUnderComputeUs = std::clamp(b.overlapUs, 0.0, std::max(0.0, b.computeBusyUs));
+    // Which class ran during a given microsecond of compute is not stored; kernel time per class
+    // is, and it is the best guess at how the classes share the compute wall time.
+    const double computeAlone = std::max(0.0, b.computeBusyUs - s.commUnderComputeUs);
+    const double classUs = std::max(0.0, b.gemmUs) + std::max(0.0, b.attentionUs) + std::max(0.0, b.otherUs);
+    if (classUs > 0) {
+        s.gemmUs = computeAlone * std::max(0.0, b.gemmUs) / classUs;
+        s.attentionUs = computeAlone * std::max(0.0, b.attentionUs) / classUs;
+        s.otherUs = computeAlone * std::max(0.0, b.otherUs) / classUs;
+    } else {
+        s.otherUs = computeAlone;
+    }
+    s.exposedCommUs = std::max(0.0, b.exposedCommUs);
+    s.memcpyAloneUs = std::max(0.0, b.gpuBusyUs - b.computeBusyUs - s.exposedCommUs);
+    // The rest of the step; equal to the stored idleUs, and the sum is the step time by construction.
+    s.idleUs = std::max(0.0, b.stepUs - (b.computeBusyUs + s.exposedCommUs + s.memcpyAloneUs));
+    return s;
+}
+
 std::vector<StragglerStep> stragglers(const std::vector<StepBreakdown>& steps)
 {
     std::map<std::int64_t, std::vector<const StepBreakdown*>> byStep;

@@ -151,9 +151,7 @@ void writeChart(store::Workspace& ws, const ExportArgs& a, const CliContext& ctx
 
     chartApplication();
     QString error;
-    const bool ok = *format == charts::ExportFormat::Csv ? charts::exportChartData(*kind, sessions, o, path, &error)
-                                                          : charts::exportChart(*kind, sessions, o, path, &error);
-    if (!ok)
+    if (!charts::exportChart(*kind, sessions, o, path, &error)) // CSV or image by suffix
         throw std::runtime_error(error.toStdString());
 }
 

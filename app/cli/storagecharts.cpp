@@ -12,6 +12,7 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 
+#include "chartexport.h"
 #include "chartexporters.h"
 #include "chartimage.h"
 #include "resilience/resilienceplan.h"
@@ -36,12 +37,6 @@ void exportStorage(const ChartExportRequest& r, storage::StorageAxis axis)
     const auto series = storage::storageSeries(sessions, axis);
     if (series.empty())
         throw std::runtime_error("the sessions have no storage points");
-    QString error;
-    if (r.path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
-        if (!charts::writeChartText(storage::storageSeriesCsv(series, axis), r.path, &error))
-            throw std::runtime_error(error.toStdString());
-        return;
-    }
     const bool bySize = axis == storage::StorageAxis::FileSize;
     const auto fill = [&](QChart* chart) {
         chart->setTitle(r.title.empty() ? (bySize ? QStringLiteral("Storage bandwidth vs file size per rank")
@@ -72,7 +67,9 @@ void exportStorage(const ChartExportRequest& r, storage::StorageAxis axis)
         y->setRange(ylo / 1.5, yhi * 1.5);
         return QStringLiteral("storage sessions; aggregate GB/s = 1e9 B/s, all ranks' bytes over the slowest rank's time");
     };
-    if (!charts::writeChartImage(fill, QSize(r.width, r.height), r.path, &error))
+    QString error;
+    if (!charts::exportChartFile(fill, [&] { return storage::storageSeriesCsv(series, axis); },
+                                 QSize(r.width, r.height), r.path, &error))
         throw std::runtime_error(error.toStdString());
 }
 

@@ -41,6 +41,7 @@ ChartArea::ChartArea(QWidget* parent)
         chart->setObjectName(QString::fromLatin1(tab.objectName));
         chart->setKind(tab.kind);
         m_charts.push_back(chart);
+        connect(chart, &charts::ChartFrame::chartExported, this, &ChartArea::chartExported);
         const int i = addTab(chart, tr(tab.name));
         setTabToolTip(i, tr(tab.tip));
     }
@@ -95,20 +96,9 @@ charts::CollectiveChart* ChartArea::currentChart() const
     return qobject_cast<charts::CollectiveChart*>(currentWidget());
 }
 
-void ChartArea::setSettings(Settings* settings)
+charts::CollectiveChart* ChartArea::exportedChart() const
 {
-    for (auto* chart : m_charts)
-        chart->setSettings(settings);
-}
-
-QString ChartArea::exportCurrent(const QString& fileName, const QSize& size) const
-{
-    charts::CollectiveChart* chart = currentChart() ? currentChart() : m_charts.front();
-    chart->setExportSize(size.width(), size.height());
-    QString error;
-    if (!chart->exportTo(fileName, &error))
-        return error.isEmpty() ? tr("%1: export failed").arg(fileName) : error;
-    return {};
+    return currentChart() ? currentChart() : m_charts.front();
 }
 
 namespace {
@@ -120,13 +110,6 @@ std::vector<std::int64_t> sessionIds(const std::vector<charts::SessionCurves>& d
     return ids;
 }
 } // namespace
-
-QString ChartArea::chartFileName() const
-{
-    const charts::CollectiveChart* chart = currentChart() ? currentChart() : m_charts.front();
-    return filedialogs::exportFileName(QString::fromLatin1(charts::toString(chart->kind())), sessionIds(m_data),
-                                       QStringLiteral("png"));
-}
 
 QString ChartArea::dataFileName() const
 {

@@ -31,16 +31,15 @@ public:
     int pointCount() const;
 
     charts::CollectiveChart* currentChart() const; // nullptr on the results table
-    void setSettings(Settings* settings); // where each chart's Export button remembers its folder
-    // The current chart (or the bandwidth chart from the table tab) to PNG/SVG/PDF/CSV by suffix;
-    // returns the writer's error, empty on success.
-    QString exportCurrent(const QString& fileName, const QSize& size) const;
+    // The chart File > Export chart saves: the current one, or the bandwidth chart from the table.
+    charts::CollectiveChart* exportedChart() const;
     // Every point of the shown sessions (the bandwidth view's data) as CSV.
     QString exportData(const QString& fileName) const;
-    // Names the export dialogs propose: the chart exportCurrent() writes and the shown sessions,
-    // "bandwidth-s3-s4.png", and "points-s3-s4.csv" for exportData().
-    QString chartFileName() const;
+    // The name the data export dialog proposes: "points-s3-s4.csv".
     QString dataFileName() const;
+
+Q_SIGNALS:
+    void chartExported(const QString& path); // by any chart's Export
 
 private:
     void fillTable();

@@ -22,6 +22,7 @@
 
 #include "benchmarkdialog.h"
 #include "chartarea.h"
+#include "chartframe.h"
 #include "detailspanel.h"
 #include "importcontroller.h"
 #include "runcontroller.h"
@@ -29,8 +30,6 @@
 #include "kernelview.h"
 #include "traceview.h"
 #include "settings.h"
-#include "stepbreakdownchart.h"
-#include "trainlogchart.h"
 #include "workspacecontroller.h"
 
 namespace rl {
@@ -52,10 +51,13 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_kernels = new KernelView;
     m_views->addWidget(m_kernels);
     setCentralWidget(m_views);
-    // The charts' own Export buttons start in the last export folder, as File > Export does.
-    m_charts->setSettings(m_settings);
-    m_traces->stepChart()->setSettings(m_settings);
-    m_traces->trainLogChart()->setSettings(m_settings);
+    // Every chart's Export (and File > Export chart) starts in the last export folder and writes
+    // at the export size of the settings.
+    for (auto* frame : findChildren<charts::ChartFrame*>()) {
+        frame->setSettings(m_settings);
+        connect(frame, &charts::ChartFrame::chartExported, this,
+                [this](const QString& path) { statusBar()->showMessage(tr("Chart saved to %1").arg(path), 5000); });
+    }
 
     auto* sessionsDock = new QDockWidget(tr("Sessions"), this);
     sessionsDock->setObjectName(QStringLiteral("sessionsDock"));

@@ -14,6 +14,7 @@
 #include "filedialogs.h"
 #include "kernelbenchmarkdialog.h"
 #include "moeexplorer.h"
+#include "moescatterchart.h"
 #include "profileeditor.h"
 #include "sizingwindow.h"
 #include "runcontroller.h"
@@ -173,21 +174,8 @@ void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QSt
 
 void MainWindow::exportChart()
 {
-    QString selected;
-    QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export chart"),
-                                      m_charts->chartFileName(),
-                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
-    if (f.isEmpty())
-        return;
-    if (QFileInfo(f).suffix().isEmpty()) // the format comes from the chosen filter
-        f += selected.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
-             : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
-                                                       : QStringLiteral(".png");
-    const QString error = m_charts->exportCurrent(f, m_settings->exportSize());
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export chart"), error);
-    else
-        statusBar()->showMessage(tr("Chart saved to %1").arg(f), 5000);
+    // The chart's own Export: one dialog, format rule and size (from the settings) for both.
+    m_charts->exportedChart()->exportWithDialog();
 }
 
 void MainWindow::exportCsv()
@@ -222,6 +210,7 @@ void MainWindow::showMoeExplorer()
     // One explorer per window, kept when closed so its last sweep is still there when reopened.
     if (!m_moeExplorer) {
         m_moeExplorer = new MoeExplorer(this);
+        m_moeExplorer->chart()->setSettings(m_settings);
         m_moeExplorer->setWindowFlag(Qt::Window);
         m_moeExplorer->setWindowTitle(tr("MoE explorer — Ridgeline"));
         m_moeExplorer->resize(1100, 800);

@@ -1,14 +1,12 @@
 #include "moeexplorer.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -99,9 +97,6 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop the sweep"));
     m_cancel->setEnabled(false);
-    m_export = new QPushButton(tr("Export…"));
-    m_export->setToolTip(tr("The chart as PNG, SVG or PDF, or every configuration of the sweep as CSV (by suffix)"));
-    m_export->setEnabled(false);
     m_open = new QPushButton(tr("Open in sizing model"));
     m_open->setObjectName(QStringLiteral("moeOpen"));
     m_open->setToolTip(tr("Load the clicked configuration into the config editor"));
@@ -133,7 +128,6 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
-    buttons->addWidget(m_export);
     buttons->addWidget(m_open);
     buttons->addWidget(m_progress, 1);
     auto* layout = new QVBoxLayout(this);
@@ -171,14 +165,8 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
             m_status->setText(QString::fromStdString(e.what()));
         }
     });
-    connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString f = QFileDialog::getSaveFileName(this, tr("Export sweep"), QStringLiteral("moe-sweep.svg"),
-                                                       tr("Images (*.png *.svg *.pdf);;CSV (*.csv)"));
-        if (f.isEmpty())
-            return;
-        const QString error = exportTo(f);
-        m_status->setText(error.isEmpty() ? tr("Wrote %1").arg(f) : error);
-    });
+    // The chart's Export writes the chart, or every configuration of the sweep as CSV.
+    connect(m_chart, &charts::ChartFrame::chartExported, this, [this](const QString& f) { m_status->setText(tr("Wrote %1").arg(f)); });
     connect(m_job, &JobTracker::progressChanged, this, [this](int permille, const QString&) {
         m_progress->setVisible(true);
         m_progress->setValue(std::max(0, permille));
@@ -257,9 +245,8 @@ void MoeExplorer::runSweep()
 void MoeExplorer::showResult(model::MoeSweepResult result)
 {
     m_result = std::move(result);
-    const auto rows = m_result.rows;
-    m_chart->setRows(rows, m_result.deviceMemoryBytes);
-    m_export->setEnabled(!rows.empty());
+    const auto& rows = m_result.rows;
+    m_chart->setResult(m_result);
     const auto noFit = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return !r.fits; });
     const QString fit = noFit == 0 ? QString()
                                    : tr(", %1 do not fit %2 per GPU (grey, red outline; not on the front)")
@@ -273,26 +260,10 @@ void MoeExplorer::showResult(model::MoeSweepResult result)
     Q_EMIT sweepFinished(static_cast<int>(rows.size()));
 }
 
-QString MoeExplorer::exportCsv(const QString& fileName) const
-{
-    QSaveFile f(fileName);
-    if (!f.open(QIODevice::WriteOnly))
-        return tr("Cannot write %1: %2").arg(fileName, f.errorString());
-    f.write(QByteArray::fromStdString(model::toCsv(m_result)));
-    if (!f.commit())
-        return tr("Cannot write %1: %2").arg(fileName, f.errorString());
-    return {};
-}
-
 QString MoeExplorer::exportTo(const QString& fileName) const
 {
-    if (fileName.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
-        return exportCsv(fileName);
     QString error;
-    if (!charts::MoeScatterChart::exportChart(m_result.rows, m_chart->throughput(), QSize(1200, 800), fileName, &error,
-                                              m_result.deviceMemoryBytes))
-        return error;
-    return {};
+    return m_chart->exportTo(fileName, &error) ? QString() : error;
 }
 
 QString MoeExplorer::selectedText() const { return m_selected->text(); }

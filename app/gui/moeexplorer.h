@@ -34,9 +34,8 @@ public:
     bool isRunning() const;
     charts::MoeScatterChart* chart() const { return m_chart; }
     const model::MoeSweepResult& result() const { return m_result; }
-    // The sweep as model::toCsv writes it; returns the error, empty on success.
-    QString exportCsv(const QString& fileName) const;
-    // The chart as PNG/SVG/PDF at 1200x800, or the sweep as CSV, by suffix; the error, or empty.
+    // The chart's export (charts::ChartFrame): PNG/SVG/PDF at the export size, or the sweep as
+    // model::toCsv writes it, by suffix; the error, or empty.
     QString exportTo(const QString& fileName) const;
     QString selectedText() const;
 
@@ -60,7 +59,6 @@ private:
     QLineEdit* m_widths; // only with "hold nothing": the expert widths are then a swept axis
     QPushButton* m_run;
     QPushButton* m_cancel;
-    QPushButton* m_export;
     QPushButton* m_open;
     std::optional<model::MoeSweepRow> m_chosen;
     std::string m_sweptPreset;

@@ -190,5 +190,5 @@ TEST(ExportTraces, WrongSessionKindFailsWithAClearMessage)
     EXPECT_NE(r.err.find("draws one session"), std::string::npos) << r.err;
     r = cli(w.db, {"export", "1", "--chart", "trace-steps", "-o", (w.dir.path / "x.gif").string()});
     EXPECT_NE(r.exitCode, 0);
-    EXPECT_NE(r.err.find("use .png, .svg or .pdf"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("use .png, .svg, .pdf or .csv"), std::string::npos) << r.err;
 }

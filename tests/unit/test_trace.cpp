@@ -274,6 +274,53 @@ TEST(TraceBreakdown, FolderOfRanksAndStragglers)
     EXPECT_EQ(r.sessions[0].kernelStats.size(), 2u); // one row per kernel name per rank
 }
 
+// Step 1 of the hand-built trace: compute busy 450 µs of which 150 hid communication, so GEMM
+// (300 µs of kernel time) and other compute (150) split the remaining 300 as 2 : 1; 150 exposed
+// communication, 50 µs of a copy under nothing else, 350 idle: 1000 µs, the step.
+TEST(TraceBreakdown, StepSharesDoNotOverlapAndAddUpToTheStep)
+{
+    const ImportResult r = importFile(kData + "handmade_two_steps.json");
+    ASSERT_TRUE(r.ok) << r.error;
+    const auto s = trace::stepShares(r.sessions[0].steps[0]);
+    EXPECT_DOUBLE_EQ(s.gemmUs, 200);
+    EXPECT_DOUBLE_EQ(s.otherUs, 100);
+    EXPECT_DOUBLE_EQ(s.attentionUs, 0);
+    EXPECT_DOUBLE_EQ(s.commUnderComputeUs, 150);
+    EXPECT_DOUBLE_EQ(s.exposedCommUs, 150);
+    EXPECT_DOUBLE_EQ(s.memcpyAloneUs, 50);
+    EXPECT_DOUBLE_EQ(s.idleUs, 350);
+    EXPECT_DOUBLE_EQ(s.totalUs(), 1000);
+    // Step 2 has no communication: the classes keep their whole kernel time.
+    const auto t = trace::stepShares(r.sessions[0].steps[1]);
+    EXPECT_DOUBLE_EQ(t.attentionUs, 300);
+    EXPECT_DOUBLE_EQ(t.otherUs, 100);
+    EXPECT_DOUBLE_EQ(t.commUnderComputeUs, 0);
+    EXPECT_DOUBLE_EQ(t.totalUs(), 1000);
+}
+
+// The bundled sample trace overlaps most of its communication with compute: summed class times
+// stand ~4 % above the step (the old bars), the shares must not.
+TEST(TraceBreakdown, StepSharesOfTheBundledSampleAddUpToEveryStep)
+{
+    const std::string sample = std::string(RIDGELINE_TEST_DATA) + "/../../sample_data/kineto_sampled_trace_rank0_hta.json.gz";
+    const ImportResult r = importFile(sample);
+    ASSERT_TRUE(r.ok) << r.error;
+    const auto& steps = r.sessions.at(0).steps;
+    ASSERT_FALSE(steps.empty());
+    bool classesOverrun = false;
+    for (const auto& b : steps) {
+        const auto s = trace::stepShares(b);
+        EXPECT_NEAR(s.totalUs(), b.stepUs, b.stepUs * 1e-9) << "step " << b.step;
+        EXPECT_NEAR(s.idleUs, b.idleUs, 1e-6) << "step " << b.step;
+        EXPECT_NEAR(s.exposedCommUs, b.exposedCommUs, 1e-9) << "step " << b.step;
+        EXPECT_NEAR(s.gemmUs + s.attentionUs + s.otherUs + s.commUnderComputeUs, b.computeBusyUs, 1e-6);
+        for (double v : {s.gemmUs, s.attentionUs, s.otherUs, s.commUnderComputeUs, s.memcpyAloneUs, s.exposedCommUs, s.idleUs})
+            EXPECT_GE(v, 0);
+        classesOverrun |= b.gemmUs + b.attentionUs + b.otherUs + b.memcpyUs + b.communicationUs + b.idleUs > b.stepUs * 1.01;
+    }
+    EXPECT_TRUE(classesOverrun) << "the sample no longer shows why the shares are needed";
+}
+
 TEST(TraceIntervals, UnionAndIntersection)
 {
     using trace::Interval;

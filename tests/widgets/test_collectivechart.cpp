@@ -312,7 +312,7 @@ TEST_F(ChartFixture, ResetZoomRestoresTheFullRange)
 TEST_F(ChartFixture, WidgetExportUsesTheSharedPathAtTheExportSize)
 {
     chart.setSessions(w.load({w.h100}));
-    chart.setExportSize(640, 480);
+    chart.setExportSize(QSize(640, 480));
     const QString path = QString::fromStdString((w.dir.path / "w.png").string());
     QString error;
     ASSERT_TRUE(chart.exportTo(path, &error)) << error.toStdString();

@@ -1,6 +1,7 @@
 // Roofline geometry on hand-made ceilings with known answers, and the charts drawn from it.
 #include <QChart>
 #include <QLineSeries>
+#include <QValueAxis>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSpinBox>
@@ -305,6 +306,7 @@ TEST(KernelCharts, MembwCurvesOfOnePointAreVisible)
     chart.resize(900, 600);
     chart.setData({{imported("stream-5.10-2threads.txt", 7)}});
     int curves = 0;
+    QList<QLineSeries*> lines;
     for (auto* s : chart.chart()->series()) {
         if (s->property("rl_role").toString() != QLatin1String("curve"))
             continue;
@@ -313,9 +315,23 @@ TEST(KernelCharts, MembwCurvesOfOnePointAreVisible)
         ASSERT_EQ(line->count(), 1);
         EXPECT_TRUE(line->pointsVisible()) << line->name().toStdString();
         EXPECT_GE(line->markerSize(), 6) << line->name().toStdString();
+        lines << line;
         ++curves;
     }
     EXPECT_EQ(curves, 4);
+    // Copy and scale (and add and triad) share a working set at nearly one bandwidth: the one
+    // drawn first has the larger marker, so it shows as a ring around the other.
+    const double yRange = static_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).front())->max();
+    int stacked = 0;
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        for (qsizetype j = i + 1; j < lines.size(); ++j)
+            if (lines[i]->at(0).x() == lines[j]->at(0).x()
+                && std::abs(lines[i]->at(0).y() - lines[j]->at(0).y()) < 0.03 * yRange) {
+                EXPECT_GE(lines[i]->markerSize(), lines[j]->markerSize() + 4)
+                    << lines[i]->name().toStdString() << " hidden under " << lines[j]->name().toStdString();
+                ++stacked;
+            }
+    EXPECT_EQ(stacked, 2);
 }
 
 namespace {

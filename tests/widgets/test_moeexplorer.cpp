@@ -198,7 +198,7 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
 
     QTemporaryDir dir;
     const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
-    EXPECT_EQ(explorer.exportCsv(csv), QString());
+    EXPECT_EQ(explorer.exportTo(csv), QString());
     std::ifstream in(csv.toStdString());
     std::string line;
     int lines = 0;

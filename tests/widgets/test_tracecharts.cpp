@@ -26,6 +26,7 @@
 
 #include "kernelstatmodel.h"
 #include "spancloud.h"
+#include "settings.h"
 #include "stepbreakdownchart.h"
 #include "store/fileimport.h"
 #include "store/traceresults.h"
@@ -78,6 +79,16 @@ QString axisTitle(QChart* chart, Qt::Orientation o)
     return axes.isEmpty() ? QString() : axes.front()->titleText();
 }
 
+// The step chart's lines without the marker-less legend entry that states the bars' rule.
+QList<QLineSeries*> stepLines(QChart* chart)
+{
+    QList<QLineSeries*> out;
+    for (auto* s : seriesOf<QLineSeries>(chart))
+        if (s->property("rl_role").toString() != QLatin1String("rule"))
+            out << s;
+    return out;
+}
+
 const std::string kData = RIDGELINE_TEST_DATA;
 const std::string kResnet =
     std::string(RIDGELINE_SHARED_SAMPLES) + "/traces/kineto_tb_plugin_resnet50_num_workers_0_worker0.pt.trace.json.gz";
@@ -97,7 +108,7 @@ TEST(TraceChartData, LoadReadsTraceAndLogRecordsAndRejectsUnknownIds)
     EXPECT_THROW(loadTraceCharts(*w.ws, {999}), std::runtime_error);
 }
 
-TEST(StepBreakdownChart, BarsEqualTheStoredBreakdownOfOneRank)
+TEST(StepBreakdownChart, BarsAreTheStoredBreakdownAsSharesOfOneRank)
 {
     if (!fs::exists(kResnet))
         GTEST_SKIP() << "shared sample trace missing: " << kResnet;
@@ -117,23 +128,65 @@ TEST(StepBreakdownChart, BarsEqualTheStoredBreakdownOfOneRank)
     const auto sets = bars.front()->barSets();
     EXPECT_EQ(sets[int(StepSegment::Gemm)]->label(), QStringLiteral("GEMM"));
     EXPECT_EQ(sets[int(StepSegment::Idle)]->label(), QStringLiteral("Idle"));
+    EXPECT_EQ(sets[int(StepSegment::HiddenComm)]->brush().style(), Qt::TexturePattern); // hatched
     ASSERT_EQ(sets.front()->count(), int(stored.size()));
     for (std::size_t i = 0; i < stored.size(); ++i) {
         const auto& b = stored[i];
         const int k = int(i);
-        EXPECT_NEAR(sets[int(StepSegment::Gemm)]->at(k), b.gemmUs / 1000, 1e-9);
-        EXPECT_NEAR(sets[int(StepSegment::Attention)]->at(k), b.attentionUs / 1000, 1e-9);
-        EXPECT_NEAR(sets[int(StepSegment::Memcpy)]->at(k), b.memcpyUs / 1000, 1e-9);
-        EXPECT_NEAR(sets[int(StepSegment::Other)]->at(k), b.otherUs / 1000, 1e-9);
-        EXPECT_NEAR(sets[int(StepSegment::OverlappedComm)]->at(k) + sets[int(StepSegment::ExposedComm)]->at(k),
-                    b.communicationUs / 1000, 1e-9);
+        double compute = 0;
+        for (auto seg : {StepSegment::Gemm, StepSegment::Attention, StepSegment::Other, StepSegment::HiddenComm})
+            compute += sets[int(seg)]->at(k);
+        EXPECT_NEAR(compute, b.computeBusyUs / 1000, 1e-9);
+        EXPECT_NEAR(sets[int(StepSegment::HiddenComm)]->at(k), b.overlapUs / 1000, 1e-9);
         EXPECT_NEAR(sets[int(StepSegment::ExposedComm)]->at(k), b.exposedCommUs / 1000, 1e-9);
         EXPECT_NEAR(sets[int(StepSegment::Idle)]->at(k), b.idleUs / 1000, 1e-9);
+        // GEMM keeps its share of the compute kernel time.
+        if (b.gemmUs + b.attentionUs + b.otherUs > 0) {
+            EXPECT_NEAR(sets[int(StepSegment::Gemm)]->at(k) / (compute - sets[int(StepSegment::HiddenComm)]->at(k)),
+                        b.gemmUs / (b.gemmUs + b.attentionUs + b.otherUs), 1e-9);
+        }
     }
     EXPECT_EQ(axisTitle(chart.chart(), Qt::Vertical), QStringLiteral("Time per step (ms)"));
     EXPECT_TRUE(chart.chart()->legend()->isVisible());
     // One rank: the step time line only, no straggler lines.
-    EXPECT_EQ(seriesOf<QLineSeries>(chart.chart()).size(), 1);
+    EXPECT_EQ(stepLines(chart.chart()).size(), 1);
+}
+
+// The bundled sample (what a first start shows): every bar is as tall as the step-time line above
+// it, not ~630 ms of summed kernel time under a ~605 ms step; the legend states the rule.
+TEST(StepBreakdownChart, BarsOfTheBundledSampleAddUpToTheStepTimeLine)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/../../sample_data/kineto_sampled_trace_rank0_hta.json.gz"));
+    ASSERT_FALSE(data.steps.empty());
+    StepBreakdownChart chart;
+    chart.resize(1000, 700);
+    chart.setData(data);
+    const auto sets = seriesOf<QStackedBarSeries>(chart.chart()).front()->barSets();
+    const auto lines = stepLines(chart.chart());
+    ASSERT_EQ(lines.size(), 1);
+    const auto stepLine = lines.front()->points();
+    ASSERT_EQ(stepLine.size(), sets.front()->count());
+    for (int k = 0; k < stepLine.size(); ++k) {
+        double sum = 0;
+        for (auto* set : sets)
+            sum += set->at(k);
+        EXPECT_GT(stepLine[k].y(), 100); // the sample's steps are ~600 ms
+        EXPECT_NEAR(sum, stepLine[k].y(), stepLine[k].y() * 1e-9) << "step " << k;
+    }
+    bool ruleShown = false;
+    for (auto* m : chart.chart()->legend()->markers())
+        ruleShown |= m->label() == QStringLiteral("Bars add up to the step time");
+    EXPECT_TRUE(ruleShown);
+
+    chart.setMode(StepChartMode::Totals);
+    const auto totals = seriesOf<QStackedBarSeries>(chart.chart()).front()->barSets();
+    const auto marks = seriesOf<QScatterSeries>(chart.chart());
+    ASSERT_EQ(marks.size(), 1);
+    double sum = 0;
+    for (auto* set : totals)
+        sum += set->at(0);
+    EXPECT_NEAR(sum, marks.front()->at(0).y(), marks.front()->at(0).y() * 1e-9);
 }
 
 TEST(StepBreakdownChart, MeanOverRanksShowsStragglerSpread)
@@ -153,7 +206,7 @@ TEST(StepBreakdownChart, MeanOverRanksShowsStragglerSpread)
     ASSERT_EQ(data.steps[1].step, data.steps[3].step);
     for (int i = 0; i < int(StepSegment::Count); ++i)
         EXPECT_NEAR(sets[i]->at(1), (s0[i] + s1[i]) / 2, 1e-12) << i;
-    const auto lines = seriesOf<QLineSeries>(chart.chart());
+    const auto lines = stepLines(chart.chart());
     ASSERT_EQ(lines.size(), 3); // mean, slowest, fastest
     EXPECT_TRUE(lines[1]->name().startsWith(QStringLiteral("Slowest rank")));
     EXPECT_DOUBLE_EQ(lines[1]->at(1).y(), std::max(data.steps[1].stepUs, data.steps[3].stepUs) / 1000);
@@ -357,7 +410,8 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     QString error;
     ASSERT_TRUE(chart.exportTo(QString::fromStdString(png), &error)) << error.toStdString();
     const QImage image(QString::fromStdString(png));
-    EXPECT_EQ(image.size(), QSize(1600, 900));
+    EXPECT_EQ(image.size(), Settings::kDefaultExportSize); // every chart: the settings' size
+
     ASSERT_TRUE(chart.exportTo(QString::fromStdString(csv), &error)) << error.toStdString();
     std::ifstream in(csv);
     std::string line;

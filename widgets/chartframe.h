@@ -1,0 +1,93 @@
+#pragma once
+// The frame every chart widget is drawn in, so a chart is only "how to fill a QChart from my data":
+// the chart view (antialiased, rubber-band zoom, right-click zooms out), the hover callout, a
+// toolbar (the chart's own controls on the left; Reset zoom and Export on the right), an empty
+// state shown instead of the plot, and export: one save dialog (starts in the last export
+// folder, proposes a name, format from the chosen filter with its suffix added when the name has
+// no known one), one format dispatch (exportChartFile: CSV rows or PNG/SVG/PDF through the same
+// populate the view uses), the size from Settings, one error box.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <QChartView> // complete: every chart sets up view()
+#include <QSize>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QHBoxLayout;
+class QLabel;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace rl {
+class Settings;
+}
+
+namespace rl::charts {
+
+class Callout;
+
+class ChartFrame : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ChartFrame(QWidget* parent = nullptr);
+    ~ChartFrame() override;
+
+    QChart* chart() const { return m_chart; } // for tests; other modules use the API of the chart
+    QChartView* view() const { return m_view; }
+    QString title() const;     // as drawn
+    QString hoverText() const; // the callout's text while it is shown, else empty
+    void resetZoom();
+
+    // Where exports go and how big they are: Settings::exportSize() and the last export folder.
+    void setSettings(Settings* settings) { m_settings = settings; }
+    // A fixed export size instead of the settings' (headless use and tests).
+    void setExportSize(QSize size) { m_exportSize = size; }
+    QSize exportSize() const;
+    // What the chart shows as PNG/SVG/PDF at exportSize(), or its data as CSV, by suffix.
+    bool exportTo(const QString& path, QString* error) const;
+    // The Export button: the save dialog, then exportTo(); failures in a message box.
+    void exportWithDialog();
+
+Q_SIGNALS:
+    void chartExported(const QString& path);
+
+protected:
+    // Fills a fresh chart exactly as this widget shows its data; returns the analysis parameters
+    // for the file's metadata. Used by export; the widget fills its own chart() as it likes.
+    virtual QString populateExport(QChart* chart) const = 0;
+    // The rows behind the chart for "Export as CSV".
+    virtual std::string exportCsv() const = 0;
+    // Names the proposed file as `ridgeline-cli export --chart` names this view ("roofline").
+    virtual QString exportName() const = 0;
+    virtual std::vector<std::int64_t> exportSessionIds() const = 0;
+    // Why what is shown cannot be exported (e.g. a compare view of three sessions); empty: it can.
+    virtual QString exportProblem() const { return {}; }
+
+    // The chart's own controls, left to right before Reset zoom and Export. A widget added with
+    // a stretch (a readout) takes the toolbar's free width instead of the gap before the buttons.
+    void addToolbarWidget(QWidget* widget, int stretch = 0);
+    void addToolbarSpacing(int pixels);
+    Callout* callout() const { return m_callout; }
+    // Shows text in place of the plot (why there is nothing to draw); empty shows the plot.
+    void setEmptyText(const QString& text);
+    // Rubber-band zoom and the Reset zoom button; off for category axes (bars would be cut).
+    void setZoomable(bool zoomable);
+
+private:
+    QChart* m_chart;
+    QChartView* m_view;
+    Callout* m_callout;
+    QHBoxLayout* m_bar;      // m_controls, a stretch, Reset zoom, Export
+    QHBoxLayout* m_controls;
+    QLabel* m_empty;
+    QPushButton* m_resetZoom;
+    QPushButton* m_export;
+    Settings* m_settings = nullptr;
+    std::optional<QSize> m_exportSize;
+};
+} // namespace rl::charts
