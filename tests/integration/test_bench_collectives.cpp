@@ -334,9 +334,12 @@ TEST_F(BenchCollectives, DefaultPolicyTimesManyCallsAtSmallSizesWithStatistics)
         EXPECT_LE(s.minUs, s.meanUs * (1 + 1e-12));
         EXPECT_LE(s.meanUs, s.maxUs * (1 + 1e-12));
         EXPECT_GE(s.cv, 0);
-        // Calls of microseconds get far more than the minimum (400 when the machine is quiet).
+        // Small calls get as many timed calls as the 0.05 s budget allows at the time they took (400,
+        // the cap, when the machine is quiet; fewer when a loaded machine made each call slow), with a
+        // factor 4 of slack for the pilot's estimate against the mean.
         if (p.bytes <= 512) {
-            EXPECT_GE(s.iters, 100) << p.op << ' ' << p.bytes;
+            const double affordable = std::min(400.0, 0.05e6 / s.meanUs);
+            EXPECT_GE(s.iters, std::min(affordable / 4, 100.0)) << p.op << ' ' << p.bytes << ": " << s.meanUs << " µs per call";
         }
         // Samples group short calls so that one is at least ~1 µs.
         if (s.callsPerSample > 1) {
