@@ -1,11 +1,14 @@
 #pragma once
 // Launching the real ridgeline-bench under the launcher FindMPI found (Open MPI's mpirun or MPICH's
 // mpiexec), shared by the integration tests.
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 #include <unistd.h>
 
 #include "childprocess.h"
+#include "records/wireformat.h"
 
 namespace rl::test {
 
@@ -32,5 +35,42 @@ inline std::vector<std::string> launch(int np, const std::vector<std::string>& b
     argv.push_back(RIDGELINE_BENCH);
     argv.insert(argv.end(), benchArgs.begin(), benchArgs.end());
     return argv;
+}
+
+// What one ridgeline-bench subcommand printed: its header, its points of one record type, the end
+// record, and every line that is not one of those (which a correct run never prints).
+template <class Point>
+struct BenchRun
+{
+    std::optional<Session> header;
+    std::vector<Point> points;
+    std::optional<wire::End> end;
+    std::vector<std::string> badLines;
+};
+
+template <class Point>
+BenchRun<Point> parseBenchRun(const std::string& out)
+{
+    BenchRun<Point> run;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+        try {
+            const auto rec = wire::parseLine(line);
+            if (!rec)
+                continue;
+            if (auto* h = std::get_if<wire::SessionHeader>(&*rec))
+                run.header = h->session;
+            else if (auto* p = std::get_if<Point>(&*rec))
+                run.points.push_back(*p);
+            else if (auto* e = std::get_if<wire::End>(&*rec))
+                run.end = *e;
+            else
+                run.badLines.push_back(line);
+        } catch (const std::exception&) {
+            run.badLines.push_back(line);
+        }
+    }
+    return run;
 }
 } // namespace rl::test

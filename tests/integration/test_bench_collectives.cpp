@@ -24,38 +24,8 @@ namespace {
 using test::haveLauncher;
 using test::launch;
 
-struct BenchOutput
-{
-    std::optional<Session> header;
-    std::vector<CollectivePoint> points;
-    std::optional<wire::End> end;
-    std::vector<std::string> badLines;
-};
-
-BenchOutput parse(const std::string& out)
-{
-    BenchOutput run;
-    std::istringstream in(out);
-    std::string line;
-    while (std::getline(in, line)) {
-        try {
-            const auto rec = wire::parseLine(line);
-            if (!rec)
-                continue;
-            if (auto* h = std::get_if<wire::SessionHeader>(&*rec))
-                run.header = h->session;
-            else if (auto* p = std::get_if<CollectivePoint>(&*rec))
-                run.points.push_back(*p);
-            else if (auto* e = std::get_if<wire::End>(&*rec))
-                run.end = *e;
-            else
-                run.badLines.push_back(line);
-        } catch (const std::exception&) {
-            run.badLines.push_back(line);
-        }
-    }
-    return run;
-}
+using BenchOutput = test::BenchRun<CollectivePoint>;
+BenchOutput parse(const std::string& out) { return test::parseBenchRun<CollectivePoint>(out); }
 
 std::int64_t expectedBytes(const std::string& op, std::int64_t requested, int elem, int n)
 {

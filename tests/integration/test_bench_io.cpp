@@ -24,38 +24,8 @@ std::vector<std::string> launch(int np, std::vector<std::string> ioArgs)
     return test::launch(np, ioArgs);
 }
 
-struct IoRun
-{
-    std::optional<Session> header;
-    std::vector<StoragePoint> points;
-    std::optional<wire::End> end;
-    std::vector<std::string> badLines;
-};
-
-IoRun parse(const std::string& out)
-{
-    IoRun run;
-    std::istringstream in(out);
-    std::string line;
-    while (std::getline(in, line)) {
-        try {
-            const auto rec = wire::parseLine(line);
-            if (!rec)
-                continue;
-            if (auto* h = std::get_if<wire::SessionHeader>(&*rec))
-                run.header = h->session;
-            else if (auto* p = std::get_if<StoragePoint>(&*rec))
-                run.points.push_back(*p);
-            else if (auto* e = std::get_if<wire::End>(&*rec))
-                run.end = *e;
-            else
-                run.badLines.push_back(line);
-        } catch (const std::exception&) {
-            run.badLines.push_back(line);
-        }
-    }
-    return run;
-}
+using IoRun = test::BenchRun<StoragePoint>;
+IoRun parse(const std::string& out) { return test::parseBenchRun<StoragePoint>(out); }
 
 struct TempDir
 {

@@ -12,38 +12,8 @@
 using namespace rl;
 
 namespace {
-struct PairsOutput
-{
-    std::optional<Session> header;
-    std::vector<PairPoint> pairs;
-    std::optional<wire::End> end;
-    std::vector<std::string> other;
-};
-
-PairsOutput parse(const std::string& out)
-{
-    PairsOutput run;
-    std::istringstream in(out);
-    std::string line;
-    while (std::getline(in, line)) {
-        try {
-            const auto rec = wire::parseLine(line);
-            if (!rec)
-                continue;
-            if (auto* h = std::get_if<wire::SessionHeader>(&*rec))
-                run.header = h->session;
-            else if (auto* p = std::get_if<PairPoint>(&*rec))
-                run.pairs.push_back(*p);
-            else if (auto* e = std::get_if<wire::End>(&*rec))
-                run.end = *e;
-            else
-                run.other.push_back(line);
-        } catch (const std::exception&) {
-            run.other.push_back(line);
-        }
-    }
-    return run;
-}
+using PairsOutput = test::BenchRun<PairPoint>;
+PairsOutput parse(const std::string& out) { return test::parseBenchRun<PairPoint>(out); }
 
 class BenchPairs : public ::testing::Test
 {
@@ -62,12 +32,12 @@ TEST_F(BenchPairs, TwoRanksGiveOnePairWithLatencyAndBandwidth)
                                                    "--bandwidth-iters", "5"}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const PairsOutput run = parse(r.out);
-    EXPECT_TRUE(run.other.empty()) << run.other.front();
+    EXPECT_TRUE(run.badLines.empty()) << run.badLines.front();
     ASSERT_TRUE(run.header);
     EXPECT_EQ(run.header->kind, "pairs");
     EXPECT_EQ(run.header->params.value("nranks", 0), 2);
-    ASSERT_EQ(run.pairs.size(), 1u);
-    const PairPoint& p = run.pairs[0];
+    ASSERT_EQ(run.points.size(), 1u);
+    const PairPoint& p = run.points[0];
     EXPECT_EQ(p.rankA, 0);
     EXPECT_EQ(p.rankB, 1);
     EXPECT_FALSE(p.hostA.empty());
@@ -89,13 +59,13 @@ TEST_F(BenchPairs, ARankSlowedOnPurposeIsInEverySlowPair)
                                                    "--delay-us", "3000", "--one-pair-at-a-time"}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const PairsOutput run = parse(r.out);
-    ASSERT_EQ(run.pairs.size(), 6u);
+    ASSERT_EQ(run.points.size(), 6u);
     std::set<std::pair<int, int>> seen;
-    for (const auto& p : run.pairs)
+    for (const auto& p : run.points)
         seen.insert({p.rankA, p.rankB});
     EXPECT_EQ(seen.size(), 6u);
     EXPECT_EQ(run.header->params.at("stand_in_delay").value("rank", -1), 2);
-    const PairReport report = findSlowPairs(run.pairs, 0.8);
+    const PairReport report = findSlowPairs(run.points, 0.8);
     std::set<std::pair<int, int>> slow;
     for (const auto& s : report.slow)
         slow.insert({s.pair.rankA, s.pair.rankB});
@@ -112,7 +82,7 @@ TEST_F(BenchPairs, PerNodeOnOneHostMeasuresNothingAndSaysSo)
     ASSERT_TRUE(run.header);
     EXPECT_TRUE(run.header->params.value("per_node", false));
     EXPECT_EQ(run.header->params.value("measured_ranks", 0), 1);
-    EXPECT_TRUE(run.pairs.empty());
+    EXPECT_TRUE(run.points.empty());
     ASSERT_TRUE(run.end);
     EXPECT_EQ(run.end->message, "0 of 0 pairs");
 }
