@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "tempdir.h"
 #include "model/gemmlist.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
@@ -22,16 +23,7 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-cli-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 std::vector<std::string> cli(const fs::path& db, std::vector<std::string> args, bool jsonOut = false)
 {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "tempdir.h"
 #include "records/wireformat.h"
 #include "store/workspace.h"
 
@@ -21,16 +22,7 @@ using namespace rl;
 namespace fs = std::filesystem;
 
 namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-export-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 test::Finished cli(const fs::path& db, std::vector<std::string> args)
 {

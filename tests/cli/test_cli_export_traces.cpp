@@ -13,20 +13,12 @@
 #include <QXmlStreamReader>
 
 #include "childprocess.h"
+#include "tempdir.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-export-traces-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
+using rl::test::TempDir;
 
 rl::test::Finished cli(const fs::path& db, std::vector<std::string> args)
 {

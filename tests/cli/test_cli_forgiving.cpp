@@ -11,21 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "tempdir.h"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-cli-forgiving-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
+using rl::test::TempDir;
 
 rl::test::Finished cli(std::vector<std::string> args)
 {

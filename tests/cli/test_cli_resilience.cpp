@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "tempdir.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
 
@@ -19,16 +20,7 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-cli-io-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 std::vector<std::string> cli(const fs::path& db, std::vector<std::string> args, bool jsonOut = false)
 {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "benchlaunch.h"
+#include "tempdir.h"
 #include "records/wireformat.h"
 
 using namespace rl;
@@ -27,23 +28,15 @@ std::vector<std::string> launch(int np, std::vector<std::string> ioArgs)
 using IoRun = test::BenchRun<StoragePoint>;
 IoRun parse(const std::string& out) { return test::parseBenchRun<StoragePoint>(out); }
 
-struct TempDir
+using test::TempDir;
+
+std::vector<std::string> entries(const TempDir& dir)
 {
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-test-io-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::vector<std::string> entries() const
-    {
-        std::vector<std::string> out;
-        for (const auto& e : fs::directory_iterator(path))
-            out.push_back(e.path().filename().string());
-        return out;
-    }
-};
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir.path))
+        out.push_back(e.path().filename().string());
+    return out;
+}
 } // namespace
 
 class BenchIo : public ::testing::Test
@@ -95,7 +88,7 @@ TEST_F(BenchIo, FilePerProcessAndSharedFileOnTwoRanks)
     }
     EXPECT_EQ(seen.size(), 16u);
     EXPECT_EQ(seen["shared-file 2 4194304 1048576"], 2);
-    EXPECT_TRUE(dir.entries().empty()) << dir.entries().front();
+    EXPECT_TRUE(entries(dir).empty()) << entries(dir).front();
 }
 
 TEST_F(BenchIo, FsyncAndDirectAreRecorded)
@@ -111,7 +104,7 @@ TEST_F(BenchIo, FsyncAndDirectAreRecorded)
     EXPECT_TRUE(!run.points[1].fsync && run.points[1].direct);
     EXPECT_EQ(run.points[0].repeats, 3);
     EXPECT_TRUE(run.header->params.value("fsync", false));
-    EXPECT_TRUE(dir.entries().empty());
+    EXPECT_TRUE(entries(dir).empty());
 }
 
 TEST_F(BenchIo, SigtermMidSweepCancelsAndRemovesTheFiles)
@@ -134,7 +127,7 @@ TEST_F(BenchIo, SigtermMidSweepCancelsAndRemovesTheFiles)
     EXPECT_EQ(run.end->status, SessionStatus::Cancelled) << run.end->message;
     EXPECT_NE(run.end->message.find("files removed"), std::string::npos);
     EXPECT_LT(run.points.size(), 64u);
-    EXPECT_TRUE(dir.entries().empty()) << dir.entries().front();
+    EXPECT_TRUE(entries(dir).empty()) << entries(dir).front();
 }
 
 TEST_F(BenchIo, FullFileSystemIsAClearErrorAndLeavesNothing)
