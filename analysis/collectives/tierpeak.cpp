@@ -1,25 +1,14 @@
 #include "collectives/tierpeak.h"
 
+#include "model/measuredrun.h"
+#include "units/units.h"
+
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <sstream>
 
 namespace rl {
 namespace {
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-std::string gbs(double v)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.0f GB/s", v);
-    return b;
-}
-
 void setWhy(std::string* why, std::string text)
 {
     if (why)
@@ -41,22 +30,15 @@ std::string profileForSession(const Session& s, const std::vector<HardwareProfil
     const auto it = s.params.find("devices");
     if (it == s.params.end() || !it->is_array())
         return {};
-    std::string best;
-    std::size_t bestLength = 0;
-    for (const auto& d : *it) {
-        if (!d.is_string())
-            continue;
-        const std::string device = lower(d.get<std::string>());
-        for (const auto& p : profiles) {
-            // The model part of the id: "h100-sxm" -> "h100", "a100-80gb" -> "a100", "mi300x".
-            const std::string key = lower(p.id.substr(0, p.id.find('-')));
-            if (key.size() >= 4 && device.find(key) != std::string::npos && key.size() > bestLength) {
-                best = p.id;
-                bestLength = key.size();
-            }
-        }
-    }
-    return best;
+    std::vector<std::string> ids;
+    for (const auto& p : profiles)
+        ids.push_back(p.id);
+    // The same device reading and profile matching as a measured run's (model/measuredrun).
+    for (const auto& d : *it)
+        if (d.is_string())
+            if (auto id = model::matchHardwareProfile(model::deviceInText(d.get<std::string>()), ids); !id.empty())
+                return id;
+    return {};
 }
 
 std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, const HardwareProfile& hw,
@@ -88,7 +70,7 @@ std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, co
         t.source = hw.intraNodeLinkGBs.source;
         r << op << " on one node is bounded by each GPU's intra-node links (" << hw.id << ": "
           << (hw.intraNodeTopology.empty() ? std::string("xGMI / NVLink") : hw.intraNodeTopology) << ") = "
-          << gbs(link) << " per direction";
+          << units::formatBandwidth(link) << " per direction";
         t.reasoning = r.str();
         return t;
     }
@@ -100,7 +82,7 @@ std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, co
     const double nodeNic = nics * lineGbps / 8; // Gb/s to GB/s
     double peak = nodeNic;
     char nicText[96];
-    std::snprintf(nicText, sizeof nicText, "%.0f x %.0f Gb/s NICs = %s per node", nics, lineGbps, gbs(nodeNic).c_str());
+    std::snprintf(nicText, sizeof nicText, "%.0f x %.0f Gb/s NICs = %s per node", nics, lineGbps, units::formatBandwidth(nodeNic).c_str());
     r << op << " over " << nodes << " nodes is bounded by " << nicText;
     if (op == "all_to_all" || op == "all_to_allv") {
         // Every rank sends to every other: per rank, the node's NICs shared by its G ranks, over the
@@ -111,12 +93,12 @@ std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, co
         char b[160];
         std::snprintf(b, sizeof b, ", shared by %g ranks per node = %s per rank, of whose bytes %.0f %% leave the node "
                       "(%g of %d peers elsewhere): %s",
-                      perNode, gbs(nodeNic / perNode).c_str(), offNode * 100, ranks - perNode, ranks - 1, gbs(peak).c_str());
+                      perNode, units::formatBandwidth(nodeNic / perNode).c_str(), offNode * 100, ranks - perNode, ranks - 1, units::formatBandwidth(peak).c_str());
         r << b;
     }
     if (link > 0 && link < peak) {
         peak = link;
-        r << ", capped by the intra-node links at " << gbs(link);
+        r << ", capped by the intra-node links at " << units::formatBandwidth(link);
     }
     t.peakBusGBs = peak;
     t.source = hw.nicsPerNode.source;
@@ -127,7 +109,7 @@ std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, co
 std::string describeShareOfPeak(const TierPeak& tier, double busbwGBs)
 {
     char b[96];
-    std::snprintf(b, sizeof b, "busbw %s is %.0f %% of it", gbs(busbwGBs).c_str(),
+    std::snprintf(b, sizeof b, "busbw %s is %.0f %% of it", units::formatBandwidth(busbwGBs).c_str(),
                   tier.peakBusGBs > 0 ? 100 * busbwGBs / tier.peakBusGBs : 0.0);
     return b;
 }
