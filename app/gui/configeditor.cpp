@@ -377,6 +377,7 @@ void ConfigEditor::showReport()
     const auto& r = *m_report;
     const auto& s = r.step;
     const double mem = s.memory.total();
+    const std::string noFit = model::memoryFitProblem(mem, m_hbmBytes); // empty when it fits
     const std::vector<std::pair<QString, QString>> rows{
         {tr("Total parameters"), qs(units::formatCount(r.params.total()))},
         {tr("Active parameters per token"), qs(units::formatCount(r.params.active()))},
@@ -384,9 +385,7 @@ void ConfigEditor::showReport()
         // Decimal GB as the device's capacity is quoted, binary in brackets as the parts below.
         {tr("Memory per GPU"), qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) +
                                    QStringLiteral(")") +
-                                   (model::fitsMemory(mem, m_hbmBytes)
-                                        ? QString()
-                                        : QStringLiteral(" — ") + qs(model::memoryFitProblem(mem, m_hbmBytes)))},
+                                   (noFit.empty() ? QString() : QStringLiteral(" — ") + qs(noFit))},
         {tr("  weights / grads / optimizer / activations"),
          qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
