@@ -3,10 +3,12 @@
 // prints a "pairs" session header, one "pair" JSON line per measured pair as each round ends, and
 // an end record; `ridgeline-cli results` lists the pairs below a fraction of the median.
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <memory>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include <mpi.h>
@@ -44,14 +46,14 @@ struct Measured
     double bandwidthGBs = 0;
 };
 
-// The stand-in for a slow link or a busy rank: the chosen rank spins this long before every send.
+// The stand-in for a slow link: the chosen rank sleeps this long before every send. It sleeps
+// rather than spins because a slow link holds no core; on an oversubscribed test machine a spinning
+// rank would also slow the pairs running beside it and blur which pairs are slow.
 void delayIfChosen(const PairsOptions& o, int worldRank)
 {
     if (worldRank != o.delayRank || o.delayUs <= 0)
         return;
-    const double until = steadySeconds() + o.delayUs * 1e-6;
-    while (steadySeconds() < until) {
-    }
+    std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(o.delayUs));
 }
 
 // Round trips between this rank and `peer` in `comm`; the lower rank starts each one. Returns the
@@ -247,7 +249,7 @@ void addPairsCommand(CLI::App& app)
     cmd->add_flag("--one-pair-at-a-time", o->onePairAtATime,
                   "Measure the pairs of a round one after another instead of at the same time");
     cmd->add_option("--delay-rank", o->delayRank,
-                    "Testing: this rank spins --delay-us before every send (a stand-in for a slow link)");
+                    "Testing: this rank sleeps --delay-us before every send (a stand-in for a slow link)");
     cmd->add_option("--delay-us", o->delayUs, "Testing: the stand-in delay in microseconds")->capture_default_str();
     cmd->callback([o] {
         const auto lat = units::parseBytes(o->latencyBytes), bw = units::parseBytes(o->bandwidthBytes);

@@ -51,12 +51,14 @@ TEST_F(BenchPairs, TwoRanksGiveOnePairWithLatencyAndBandwidth)
 
 TEST_F(BenchPairs, ARankSlowedOnPurposeIsInEverySlowPair)
 {
-    // 4 ranks, rank 2 spins 3 ms before every send: its three pairs take milliseconds per round trip
-    // where the others take microseconds. One pair at a time: oversubscribed on a small machine, a
-    // spinning rank would otherwise starve the pair running next to it of its core.
+    // 4 ranks, rank 2 sleeps 20 ms before every send: its three pairs take ~10 ms per one-way trip
+    // where the others take microseconds, or a few ms when the waiting ranks' polling starves them
+    // on an oversubscribed 2-core machine (a scheduler slice is ~3 ms). Half the pairs are slow, so
+    // the median falls between the groups; the slow ones stay above 1.25x it while the fast ones
+    // stay under 0.6x the slow ones. One pair at a time keeps concurrent pairs from sharing a core.
     const auto r = test::runToEnd(test::launch(4, {"pairs", "--bandwidth-bytes", "256K", "--latency-iters", "10",
                                                    "--bandwidth-iters", "5", "-w", "2", "--delay-rank", "2",
-                                                   "--delay-us", "3000", "--one-pair-at-a-time"}));
+                                                   "--delay-us", "20000", "--one-pair-at-a-time"}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const PairsOutput run = parse(r.out);
     ASSERT_EQ(run.points.size(), 6u);
