@@ -21,8 +21,10 @@ std::string lower(std::string_view s)
     return out;
 }
 
+} // namespace
+
 // Column indices of one header; -1 = absent.
-struct Columns
+struct GemmTableStream::Columns
 {
     int m = -1, n = -1, k = -1, batch = -1, transA = -1, transB = -1;
     int aType = -1, outType = -1, computeType = -1;
@@ -32,6 +34,9 @@ struct Columns
 
     bool usable() const { return m >= 0 && n >= 0 && k >= 0 && (gflops >= 0 || tflops >= 0 || timeUs >= 0 || timeMs >= 0 || timeS >= 0); }
 };
+
+namespace {
+using Columns = GemmTableStream::Columns;
 
 std::optional<Columns> mapHeader(const std::vector<std::string>& fields)
 {
@@ -158,37 +163,58 @@ int gemmElementBytes(std::string_view dtype)
     return 0;
 }
 
+GemmTableStream::GemmTableStream(GemmTableFlavor flavor) : m_flavor(flavor), m_columns(std::make_unique<Columns>()) {}
+GemmTableStream::~GemmTableStream() = default;
+
+std::optional<GemmPoint> GemmTableStream::feedFields(const std::vector<std::string>& fields, const SourceLocation& where)
+{
+    if (auto h = mapHeader(fields)) {
+        *m_columns = *h;
+        ++m_headers;
+        return std::nullopt;
+    }
+    if (m_headers == 0)
+        return std::nullopt; // preamble: "Git Version: ...", "rocBLAS info: ...", device queries
+    if (fields.size() != m_columns->count) {
+        if (m_flavor == GemmTableFlavor::GenericCsv || fields.size() > 3)
+            m_warnings.push_back({where, "expected " + std::to_string(m_columns->count) + " fields, found " +
+                                             std::to_string(fields.size()) + " (truncated?); skipped"});
+        return std::nullopt;
+    }
+    std::string error;
+    auto p = toPoint(*m_columns, fields, error);
+    if (!p)
+        m_warnings.push_back({where, error + "; row skipped"});
+    return p;
+}
+
+std::optional<GemmPoint> GemmTableStream::feed(std::string_view line, const SourceLocation& where)
+{
+    const auto text = io::trim(io::stripLauncherPrefix(line));
+    if (text.find(',') == std::string_view::npos)
+        return std::nullopt;
+    return feedFields(splitCommas(text), where);
+}
+
+std::string GemmTableStream::toolName() const
+{
+    return m_flavor == GemmTableFlavor::RocblasBench     ? "rocblas-bench"
+           : m_flavor == GemmTableFlavor::HipblasltBench ? "hipblaslt-bench"
+                                                         : "gemm-csv";
+}
+
 ImportResult parseGemmTable(ImportInput& input, const ImportOptions& options, GemmTableFlavor flavor)
 {
     ImportResult result;
     ProgressTicker ticker(input, options);
+    GemmTableStream stream(flavor);
     SessionData data;
     data.session.kind = kind::Gemm;
-    data.session.tool = flavor == GemmTableFlavor::RocblasBench     ? "rocblas-bench"
-                        : flavor == GemmTableFlavor::HipblasltBench ? "hipblaslt-bench"
-                                                                    : "gemm-csv";
+    data.session.tool = stream.toolName();
     data.session.title = std::filesystem::path(input.path).filename().string();
-    std::optional<Columns> columns;
-    int headers = 0;
-    auto handle = [&](const std::vector<std::string>& fields, const SourceLocation& where) {
-        if (auto h = mapHeader(fields)) {
-            columns = h;
-            ++headers;
-            return;
-        }
-        if (!columns)
-            return; // preamble: "Git Version: ...", "rocBLAS info: ...", device queries
-        if (fields.size() != columns->count) {
-            if (flavor == GemmTableFlavor::GenericCsv || fields.size() > 3)
-                result.warnings.push_back({where, "expected " + std::to_string(columns->count) + " fields, found " +
-                                                      std::to_string(fields.size()) + " (truncated?); skipped"});
-            return;
-        }
-        std::string error;
-        if (auto p = toPoint(*columns, fields, error))
+    auto keep = [&](std::optional<GemmPoint> p) {
+        if (p)
             data.gemms.push_back(std::move(*p));
-        else
-            result.warnings.push_back({where, error + "; row skipped"});
     };
     try {
         if (flavor == GemmTableFlavor::GenericCsv) {
@@ -199,7 +225,7 @@ ImportResult parseGemmTable(ImportInput& input, const ImportOptions& options, Ge
                     result.cancelled = true;
                     return result;
                 }
-                handle(row.fields, row.where);
+                keep(stream.feedFields(row.fields, row.where));
             }
         } else {
             io::LineReader reader(input.stream);
@@ -209,10 +235,7 @@ ImportResult parseGemmTable(ImportInput& input, const ImportOptions& options, Ge
                     result.cancelled = true;
                     return result;
                 }
-                const auto text = io::trim(io::stripLauncherPrefix(line));
-                if (text.find(',') == std::string_view::npos)
-                    continue;
-                handle(splitCommas(text), reader.location());
+                keep(stream.feed(line, reader.location()));
             }
         }
     } catch (const std::exception& e) {
@@ -220,7 +243,8 @@ ImportResult parseGemmTable(ImportInput& input, const ImportOptions& options, Ge
         result.error = e.what();
         return result;
     }
-    if (headers == 0) {
+    result.warnings = stream.warnings();
+    if (stream.headers() == 0) {
         result.ok = false;
         result.error = "no GEMM header line (needs M, N, K and a time or FLOP-rate column)";
         return result;
@@ -230,7 +254,7 @@ ImportResult parseGemmTable(ImportInput& input, const ImportOptions& options, Ge
         result.error = "GEMM header found but no result rows";
         return result;
     }
-    data.session.params["header_lines"] = headers;
+    data.session.params["header_lines"] = stream.headers();
     result.sessions.push_back(std::move(data));
     return result;
 }

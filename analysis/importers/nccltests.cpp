@@ -2,6 +2,8 @@
 // `error` = max relative error), 2.13+ (root, #wrong), per-iteration and rccl extra columns,
 // launcher prefixes and interleaved noise. One session per test run (a run starts at its
 // "# nThread" / version / "Collective test starting" header or at a new column header).
+#include "importers/nccltestsstream.h"
+
 #include <algorithm>
 #include <set>
 
@@ -234,7 +236,7 @@ RowResult parseRow(const Run& run, const std::vector<std::string_view>& t)
     return out;
 }
 
-Session makeSession(const ImportInput& input, Run& run, std::vector<ImportWarning>& warnings)
+Session makeSession(Run& run, std::vector<ImportWarning>& warnings)
 {
     Session s;
     s.kind = kind::Collectives;
@@ -278,20 +280,19 @@ Session makeSession(const ImportInput& input, Run& run, std::vector<ImportWarnin
     else if (!run.hosts.empty())
         s.title += " on " + run.hosts.front();
     s.title += " (" + run.tool + (run.toolVersion.empty() ? "" : " " + run.toolVersion) + ")";
-    (void)input;
     return s;
 }
 
 // Fills op, nranks and the bandwidths of a finished run, inferring what the log leaves out (with a
 // warning saying so).
-void resolveRun(const ImportInput& input, Run& run, std::vector<ImportWarning>& warnings)
+void resolveRun(const std::string& path, Run& run, std::vector<ImportWarning>& warnings)
 {
     std::optional<CollectiveOp> op;
     if (!run.program.empty())
         op = collectiveOpFromString(run.program);
     if (!op) {
         // Old logs often lack the program name; the file name is the last place it may be.
-        const std::string name = importers::baseName(input.path);
+        const std::string name = importers::baseName(path);
         for (const char* key : {"reduce_scatter", "reducescatter", "all_reduce", "allreduce", "all_gather", "allgather",
                                 "alltoallv", "all_to_allv", "alltoall", "all_to_all", "broadcast", "bcast", "sendrecv"})
             if (name.find(key) != std::string::npos) {
@@ -349,6 +350,183 @@ void resolveRun(const ImportInput& input, Run& run, std::vector<ImportWarning>& 
     }
 }
 
+} // namespace
+
+struct NcclTestsStream::State
+{
+    std::string path;
+    ImportResult result;
+    Run run;
+    std::optional<ImportWarning> firstBad;
+
+    void finishRun()
+    {
+        if (!run.points.empty()) {
+            resolveRun(path, run, result.warnings);
+            SessionData data{makeSession(run, result.warnings), std::move(run.points)};
+            result.sessions.push_back(std::move(data));
+        }
+        run = Run{};
+    }
+    void startMarker()
+    {
+        if (!run.points.empty())
+            finishRun();
+    }
+    // The points of the current run from `first` on, resolved with what the run has said so far
+    // (the rest of the run is left out of the copy: a file of thousands of rows stays linear).
+    std::vector<CollectivePoint> resolvedFrom(std::size_t first)
+    {
+        std::vector<CollectivePoint> all = std::move(run.points);
+        Run copy = run;
+        copy.points.assign(all.begin() + static_cast<std::ptrdiff_t>(first), all.end());
+        run.points = std::move(all);
+        std::vector<ImportWarning> ignored; // the import at the end reports them once
+        resolveRun(path, copy, ignored);
+        return std::move(copy.points);
+    }
+    void line(std::string_view raw, const SourceLocation& where, std::vector<CollectivePoint>& out);
+};
+
+NcclTestsStream::NcclTestsStream(std::string path) : m(std::make_unique<State>())
+{
+    m->path = std::move(path);
+}
+NcclTestsStream::~NcclTestsStream() = default;
+
+std::vector<CollectivePoint> NcclTestsStream::feed(std::string_view line, const SourceLocation& where)
+{
+    std::vector<CollectivePoint> out;
+    m->line(line, where, out);
+    return out;
+}
+
+const std::vector<ImportWarning>& NcclTestsStream::warnings() const { return m->result.warnings; }
+bool NcclTestsStream::reportedFailure() const { return m->run.failed; }
+
+ImportResult NcclTestsStream::finish()
+{
+    m->finishRun();
+    ImportResult result = std::move(m->result);
+    if (result.sessions.empty() && m->firstBad) {
+        result.ok = false;
+        result.errorAt = m->firstBad->where;
+        result.error = "no valid result rows; first bad row: " + m->firstBad->message;
+    }
+    m->result = ImportResult{};
+    return result;
+}
+
+void NcclTestsStream::State::line(std::string_view rawLine, const SourceLocation& where, std::vector<CollectivePoint>& out)
+{
+    const std::string_view line = io::trim(io::stripLauncherPrefix(rawLine));
+    if (line.empty())
+        return;
+    const auto t = splitWhitespace(line);
+    if (line.starts_with('#')) {
+        const std::string_view body = io::trim(line.substr(1));
+        if (body.starts_with("nThread ")) {
+            startMarker();
+            headerFacts(run, body);
+        } else if (body.starts_with("nccl-tests version") || body.starts_with("rccl-tests version")) {
+            startMarker();
+            run.tool = body.starts_with("rccl") ? "rccl-tests" : "nccl-tests";
+            if (t.size() > 3)
+                run.toolVersion = std::string(t[3]);
+            for (auto tok : t)
+                if (tok.starts_with("nccl-library=") || tok.starts_with("rccl-library="))
+                    run.ncclVersion = versionFromCode(tok.substr(13));
+        } else if (body.starts_with("Collective test starting:")) {
+            startMarker();
+            run.program = programIn(body);
+        } else if (body.starts_with("Collective test concluded:")) {
+            if (run.program.empty())
+                run.program = programIn(body);
+        } else if (body.starts_with("Avg bus bandwidth")) {
+            const auto colon = body.find(':');
+            if (colon != std::string_view::npos) {
+                auto rest = splitWhitespace(body.substr(colon + 1));
+                if (!rest.empty())
+                    run.avgBusbw = units::parseDouble(rest[0]);
+            }
+        } else if (body.starts_with("Out of bounds values")) {
+            if (auto colon = body.find(':'); colon != std::string_view::npos) {
+                auto rest = splitWhitespace(body.substr(colon + 1));
+                if (!rest.empty())
+                    if (auto n = units::parseInt(rest[0]))
+                        run.header["out_of_bounds"] = *n;
+            }
+        } else if (auto cols = parseColumns(line)) {
+            startMarker();
+            run.cols = *cols;
+        } else {
+            rankLine(run, line);
+        }
+        return;
+    }
+    if (line.starts_with("rccl-tests: Version")) {
+        run.tool = "rccl-tests";
+        run.toolVersion = t.size() > 2 ? std::string(t[2]) : std::string{};
+        return;
+    }
+    if (line.starts_with("RCCL version")) {
+        run.tool = "rccl-tests";
+        if (auto c = line.find(':'); c != std::string_view::npos)
+            run.ncclVersion = std::string(io::trim(line.substr(c + 1)));
+        return;
+    }
+    if (const auto at = line.find("NCCL INFO NCCL version "); at != std::string_view::npos) {
+        auto rest = splitWhitespace(line.substr(at + 23));
+        if (!rest.empty())
+            run.ncclVersion = std::string(rest[0]);
+        return;
+    }
+    if (line.find("NCCL failure") != std::string_view::npos || line.find("CUDA failure") != std::string_view::npos ||
+        line.find("HIP failure") != std::string_view::npos) {
+        run.failed = true;
+        result.warnings.push_back({where, "test reported a failure: " + std::string(line)});
+        return;
+    }
+    if (t.size() >= 2 && isInt(t[0]) && isInt(t[1]) && run.cols.seen) {
+        RowResult row = parseRow(run, t);
+        if (!row.problem.empty()) {
+            ImportWarning w{where, row.problem + "; row skipped"};
+            if (!firstBad)
+                firstBad = w;
+            result.warnings.push_back(std::move(w));
+            return;
+        }
+        if (run.points.empty())
+            run.firstRow = where;
+        const std::size_t first = run.points.size();
+        if (row.maxError > 0)
+            result.warnings.push_back({where, "max relative error " + std::string(t.back()) +
+                                                              " (pre-2.13 'error' column): wrong stored as -1"});
+        for (auto& p : row.points)
+            run.points.push_back(std::move(p));
+        out = resolvedFrom(first);
+        return;
+    }
+    // Anything else is launcher or container noise, unless it is the command that started a test.
+    if (const std::string prog = programIn(line); !prog.empty()) {
+        startMarker();
+        const bool command = t.size() > 1 && line.find("====") == std::string_view::npos;
+        if (command) {
+            std::string_view cmd = line;
+            if (auto dollar = cmd.rfind("$ "); dollar != std::string_view::npos && dollar < cmd.find(prog))
+                cmd.remove_prefix(dollar + 2);
+            if (cmd.starts_with("+ "))
+                cmd.remove_prefix(2);
+            run.commandLine = std::string(cmd);
+            run.launcherRanks = importers::ranksFromLauncherLine(cmd).value_or(0);
+        }
+        run.program = prog;
+        if (line.find("rccl") != std::string_view::npos)
+            run.tool = "rccl-tests";
+    }
+}
+
+namespace {
 int sniff(std::string_view head, std::string_view)
 {
     const bool table = head.find("algbw") != std::string_view::npos && head.find("busbw") != std::string_view::npos;
@@ -364,140 +542,19 @@ int sniff(std::string_view head, std::string_view)
 
 ImportResult parse(ImportInput& input, const ImportOptions& options)
 {
-    ImportResult result;
     ProgressTicker ticker(input, options);
     io::LineReader reader(input.stream);
-    Run run;
-    std::optional<ImportWarning> firstBad;
-    auto finish = [&] {
-        if (!run.points.empty()) {
-            resolveRun(input, run, result.warnings);
-            SessionData data{makeSession(input, run, result.warnings), std::move(run.points)};
-            result.sessions.push_back(std::move(data));
-        }
-        run = Run{};
-    };
-    auto startMarker = [&] {
-        if (!run.points.empty())
-            finish();
-    };
+    NcclTestsStream stream(input.path);
     std::string raw;
     while (reader.next(raw)) {
         if (!ticker.tick()) {
-            result.cancelled = true;
-            return result;
+            ImportResult cancelled;
+            cancelled.cancelled = true;
+            return cancelled;
         }
-        const std::string_view line = io::trim(io::stripLauncherPrefix(raw));
-        if (line.empty())
-            continue;
-        const auto t = splitWhitespace(line);
-        if (line.starts_with('#')) {
-            const std::string_view body = io::trim(line.substr(1));
-            if (body.starts_with("nThread ")) {
-                startMarker();
-                headerFacts(run, body);
-            } else if (body.starts_with("nccl-tests version") || body.starts_with("rccl-tests version")) {
-                startMarker();
-                run.tool = body.starts_with("rccl") ? "rccl-tests" : "nccl-tests";
-                if (t.size() > 3)
-                    run.toolVersion = std::string(t[3]);
-                for (auto tok : t)
-                    if (tok.starts_with("nccl-library=") || tok.starts_with("rccl-library="))
-                        run.ncclVersion = versionFromCode(tok.substr(13));
-            } else if (body.starts_with("Collective test starting:")) {
-                startMarker();
-                run.program = programIn(body);
-            } else if (body.starts_with("Collective test concluded:")) {
-                if (run.program.empty())
-                    run.program = programIn(body);
-            } else if (body.starts_with("Avg bus bandwidth")) {
-                const auto colon = body.find(':');
-                if (colon != std::string_view::npos) {
-                    auto rest = splitWhitespace(body.substr(colon + 1));
-                    if (!rest.empty())
-                        run.avgBusbw = units::parseDouble(rest[0]);
-                }
-            } else if (body.starts_with("Out of bounds values")) {
-                if (auto colon = body.find(':'); colon != std::string_view::npos) {
-                    auto rest = splitWhitespace(body.substr(colon + 1));
-                    if (!rest.empty())
-                        if (auto n = units::parseInt(rest[0]))
-                            run.header["out_of_bounds"] = *n;
-                }
-            } else if (auto cols = parseColumns(line)) {
-                startMarker();
-                run.cols = *cols;
-            } else {
-                rankLine(run, line);
-            }
-            continue;
-        }
-        if (line.starts_with("rccl-tests: Version")) {
-            run.tool = "rccl-tests";
-            run.toolVersion = t.size() > 2 ? std::string(t[2]) : std::string{};
-            continue;
-        }
-        if (line.starts_with("RCCL version")) {
-            run.tool = "rccl-tests";
-            if (auto c = line.find(':'); c != std::string_view::npos)
-                run.ncclVersion = std::string(io::trim(line.substr(c + 1)));
-            continue;
-        }
-        if (const auto at = line.find("NCCL INFO NCCL version "); at != std::string_view::npos) {
-            auto rest = splitWhitespace(line.substr(at + 23));
-            if (!rest.empty())
-                run.ncclVersion = std::string(rest[0]);
-            continue;
-        }
-        if (line.find("NCCL failure") != std::string_view::npos || line.find("CUDA failure") != std::string_view::npos ||
-            line.find("HIP failure") != std::string_view::npos) {
-            run.failed = true;
-            result.warnings.push_back({reader.location(), "test reported a failure: " + std::string(line)});
-            continue;
-        }
-        if (t.size() >= 2 && isInt(t[0]) && isInt(t[1]) && run.cols.seen) {
-            RowResult row = parseRow(run, t);
-            if (!row.problem.empty()) {
-                ImportWarning w{reader.location(), row.problem + "; row skipped"};
-                if (!firstBad)
-                    firstBad = w;
-                result.warnings.push_back(std::move(w));
-                continue;
-            }
-            if (run.points.empty())
-                run.firstRow = reader.location();
-            if (row.maxError > 0)
-                result.warnings.push_back({reader.location(), "max relative error " + std::string(t.back()) +
-                                                                  " (pre-2.13 'error' column): wrong stored as -1"});
-            for (auto& p : row.points)
-                run.points.push_back(std::move(p));
-            continue;
-        }
-        // Anything else is launcher or container noise, unless it is the command that started a test.
-        if (const std::string prog = programIn(line); !prog.empty()) {
-            startMarker();
-            const bool command = t.size() > 1 && line.find("====") == std::string_view::npos;
-            if (command) {
-                std::string_view cmd = line;
-                if (auto dollar = cmd.rfind("$ "); dollar != std::string_view::npos && dollar < cmd.find(prog))
-                    cmd.remove_prefix(dollar + 2);
-                if (cmd.starts_with("+ "))
-                    cmd.remove_prefix(2);
-                run.commandLine = std::string(cmd);
-                run.launcherRanks = importers::ranksFromLauncherLine(cmd).value_or(0);
-            }
-            run.program = prog;
-            if (line.find("rccl") != std::string_view::npos)
-                run.tool = "rccl-tests";
-        }
+        stream.feed(raw, reader.location());
     }
-    finish();
-    if (result.sessions.empty() && firstBad) {
-        result.ok = false;
-        result.errorAt = firstBad->where;
-        result.error = "no valid result rows; first bad row: " + firstBad->message;
-    }
-    return result;
+    return stream.finish();
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // GEMM importers: hipBLASLt tuning dump (real), rocblas-bench layouts, generic CSV, broken files.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "importers/gemmcsv.h"
 #include "importers/importerregistry.h"
 
@@ -132,4 +134,28 @@ TEST(ImportGemm, DtypeNames)
     EXPECT_EQ(gemmElementBytes("float8_e5m2"), 1);
     EXPECT_EQ(gemmElementBytes("bfloat16"), 2);
     EXPECT_EQ(gemmElementBytes("weird"), 0);
+}
+
+// A live hipblaslt-bench run hands its stdout over line by line: each value row gives its point at once.
+TEST(GemmTableStream, LinesFedOneByOneGiveTheImportersPoints)
+{
+    std::ifstream in(kPrimus);
+    ASSERT_TRUE(in);
+    GemmTableStream stream(GemmTableFlavor::HipblasltBench);
+    std::vector<GemmPoint> live;
+    std::string line;
+    std::int64_t n = 0;
+    while (std::getline(in, line))
+        if (auto p = stream.feed(line, {++n, 0}))
+            live.push_back(*p);
+    const auto r = importFile(kPrimus);
+    ASSERT_TRUE(r.ok);
+    const auto& want = r.sessions[0].gemms;
+    ASSERT_EQ(live.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(live[i].m, want[i].m);
+        EXPECT_DOUBLE_EQ(live[i].gflops, want[i].gflops);
+    }
+    EXPECT_EQ(stream.headers(), 12);
+    EXPECT_EQ(stream.toolName(), "hipblaslt-bench");
 }

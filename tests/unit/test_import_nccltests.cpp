@@ -5,6 +5,7 @@
 
 #include "collectives/collectiveop.h"
 #include "importers/importerregistry.h"
+#include "importers/nccltestsstream.h"
 
 using namespace rl;
 
@@ -258,4 +259,51 @@ TEST(ImportFormats, DetectionDoesNotNeedFileNames)
             EXPECT_GT(found[0].confidence, found[1].confidence) << name;
         }
     }
+}
+
+// The live run feeds the tool's stdout line by line: every row hands over its points as soon as it is
+// read (op, ranks and bandwidths resolved from the header already printed), and the end gives exactly
+// what the importer stores.
+TEST(NcclTestsStream, RowsArriveResolvedAsFedAndTheEndMatchesTheImport)
+{
+    std::ifstream in(fixture("rccl_mi300x_allreduce.txt"));
+    ASSERT_TRUE(in);
+    NcclTestsStream stream("live");
+    std::vector<CollectivePoint> live;
+    std::string line;
+    std::int64_t lineNo = 0;
+    while (std::getline(in, line)) {
+        auto points = stream.feed(line, {++lineNo, 0});
+        if (line.find("float") != std::string::npos && line.find("sum") != std::string::npos)
+            EXPECT_EQ(points.size(), 2u) << "line " << lineNo << ": " << line;
+        for (auto& p : points) {
+            EXPECT_EQ(p.op, "all_reduce");
+            EXPECT_EQ(p.nranks, 8);
+            live.push_back(std::move(p));
+        }
+    }
+    const ImportResult atEnd = stream.finish();
+    const ImportResult imported = load("rccl_mi300x_allreduce.txt");
+    ASSERT_EQ(atEnd.sessions.size(), 1u);
+    ASSERT_EQ(imported.sessions.size(), 1u);
+    const auto& want = imported.sessions[0].collectives;
+    ASSERT_EQ(live.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(live[i].bytes, want[i].bytes);
+        EXPECT_DOUBLE_EQ(live[i].busbwGBs, want[i].busbwGBs);
+        EXPECT_EQ(live[i].inPlace, want[i].inPlace);
+    }
+    EXPECT_EQ(atEnd.sessions[0].session.tool, imported.sessions[0].session.tool);
+    EXPECT_EQ(atEnd.sessions[0].collectives.size(), want.size());
+}
+
+TEST(NcclTestsStream, AFailureLineIsReportedWithItsLine)
+{
+    NcclTestsStream stream("live");
+    stream.feed("# nThread 1 nGpus 1 minBytes 8 maxBytes 64 step: 2(factor) warmup iters: 1 iters: 1", {1, 0});
+    EXPECT_FALSE(stream.reportedFailure());
+    stream.feed("node-1: Test NCCL failure common.cu:958 'unhandled system error'", {2, 0});
+    EXPECT_TRUE(stream.reportedFailure());
+    ASSERT_EQ(stream.warnings().size(), 1u);
+    EXPECT_EQ(stream.warnings()[0].where.line, 2);
 }
