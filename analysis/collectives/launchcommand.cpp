@@ -36,7 +36,9 @@ void replaceAll(std::string& s, const std::string& from, const std::string& to)
 
 std::vector<std::string> buildLaunchCommand(const LaunchSpec& spec)
 {
-    std::vector<std::string> benchCmd{spec.bench, spec.subcommand};
+    std::vector<std::string> benchCmd{spec.bench};
+    if (!spec.subcommand.empty()) // empty for a tool that is not ridgeline-bench (nccl-tests, GEMM benches)
+        benchCmd.push_back(spec.subcommand);
     benchCmd.insert(benchCmd.end(), spec.benchArgs.begin(), spec.benchArgs.end());
     if (spec.kind == LaunchSpec::Kind::Template) {
         if (spec.templ.find("{bench}") == std::string::npos)

@@ -129,6 +129,12 @@ void Workspace::setNotes(std::int64_t id, const std::string& notes)
     q.bind(1, notes).bind(2, id).run();
 }
 
+void Workspace::setIdentity(std::int64_t id, const Session& s)
+{
+    Statement q(m_db, "UPDATE sessions SET title = ?, host = ?, tool = ?, tool_version = ? WHERE id = ?");
+    q.bind(1, s.title).bind(2, s.host).bind(3, s.tool).bind(4, s.toolVersion).bind(5, id).run();
+}
+
 void Workspace::setParams(std::int64_t id, const nlohmann::json& params)
 {
     Statement q(m_db, "UPDATE sessions SET params = ? WHERE id = ?");

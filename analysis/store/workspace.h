@@ -46,6 +46,8 @@ public:
     void setStatus(std::int64_t sessionId, SessionStatus status);
     void setNotes(std::int64_t sessionId, const std::string& notes);
     void setParams(std::int64_t sessionId, const nlohmann::json& params);
+    // Title, host, tool and tool version, as a run learns them from the tool's own output.
+    void setIdentity(std::int64_t sessionId, const Session& s);
     void deleteSession(std::int64_t sessionId);
     std::vector<Session> sessions(); // newest first
     std::optional<Session> session(std::int64_t id);

@@ -1,6 +1,8 @@
 #include "launcher.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -36,7 +38,7 @@ void drainLines(std::string& buffer, const Launcher::LineFn& fn, bool flushAll)
 }
 } // namespace
 
-ChildResult Launcher::run(const std::vector<std::string>& argv, const LineFn& onStdoutLine)
+ChildResult Launcher::run(const std::vector<std::string>& argv, const LineFn& onStdoutLine, int idleTimeoutMs)
 {
     if (argv.empty())
         throw std::runtime_error("empty command");
@@ -90,15 +92,20 @@ ChildResult Launcher::run(const std::vector<std::string>& argv, const LineFn& on
     bool outOpen = true, errOpen = true, forwarded = false;
     int killAfterMs = -1;
     char buf[65536];
+    using Clock = std::chrono::steady_clock;
+    auto lastLine = Clock::now();
     while (outOpen || errOpen) {
         pollfd fds[3] = {{outOpen ? out[0] : -1, POLLIN, 0}, {errOpen ? err[0] : -1, POLLIN, 0}, {wake[0], POLLIN, 0}};
-        const int timeout = killAfterMs >= 0 ? 500 : -1;
+        const int timeout = killAfterMs >= 0 || idleTimeoutMs > 0 ? 500 : -1;
         const int n = poll(fds, 3, timeout);
         if (n < 0 && errno != EINTR)
             break;
-        if (g_interrupted && !forwarded) {
+        const bool idle = idleTimeoutMs > 0 && !forwarded &&
+                          Clock::now() - lastLine > std::chrono::milliseconds(idleTimeoutMs);
+        if ((g_interrupted || idle) && !forwarded) {
             forwarded = true;
-            result.interrupted = true;
+            result.interrupted = g_interrupted;
+            result.idleTimedOut = !g_interrupted;
             kill(-pid, SIGTERM); // all ranks: mpirun and its children share the group locally
             killAfterMs = 15000;
         } else if (killAfterMs > 0 && n == 0) {
@@ -118,6 +125,8 @@ ChildResult Launcher::run(const std::vector<std::string>& argv, const LineFn& on
                 continue;
             }
             if (i == 0) {
+                if (std::find(buf, buf + r, '\n') != buf + r)
+                    lastLine = Clock::now();
                 outBuf.append(buf, static_cast<std::size_t>(r));
                 drainLines(outBuf, onStdoutLine, false);
             } else {

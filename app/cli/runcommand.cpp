@@ -15,6 +15,7 @@
 #include "clicommands.h"
 #include "collectives/launchcommand.h"
 #include "launcher.h"
+#include "runsession.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
 #include "store/pairresults.h"
@@ -38,12 +39,6 @@ std::string findBench()
     return "ridgeline-bench";
 }
 
-void emit(nlohmann::json j, std::int64_t sessionId)
-{
-    j["session_id"] = sessionId;
-    std::cout << j.dump() << std::endl; // flushed at once: the GUI draws points as they come
-}
-
 struct RunArgs
 {
     int np = 2;
@@ -54,31 +49,15 @@ struct RunArgs
     std::vector<std::string> benchArgs;
 };
 
-// Creates the session, runs argv, stores every record as it arrives (one transaction each: a
-// killed run keeps what it finished) and echoes it with the session id. Returns the exit code.
+// Runs ridgeline-bench's argv into a new session: every record it prints is stored as it arrives.
 int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv)
 {
-    store::Workspace ws(ctx.workspacePath());
-    s.created = nowIso8601();
-    s.host = hostName();
     s.tool = "ridgeline-bench";
     s.toolVersion = RIDGELINE_VERSION;
-    s.commandLine = displayCommand(argv);
-    s.status = SessionStatus::Running;
-    s.writerPid = getpid();
-    const std::int64_t id = ws.createSession(s);
-    emit(wire::toJson(s), id);
-
+    RunSession run(ctx, std::move(s), argv);
     std::optional<wire::End> end;
-    int points = 0;
     Launcher launcher;
     ChildResult child;
-    const auto store = [&](const auto& insert) {
-        store::Transaction t(ws.database());
-        insert(ws.database());
-        t.commit();
-        ++points;
-    };
     try {
         child = launcher.run(argv, [&](const std::string& line) {
             std::optional<wire::Record> rec;
@@ -91,69 +70,44 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
             if (!rec)
                 return;
             if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
-                nlohmann::json params = s.params;
+                nlohmann::json params = run.session().params;
                 params["runner"] = h->session.params;
                 params["runner_host"] = h->session.host;
-                ws.setParams(id, params);
-                Session shown = s;
-                shown.params = params;
-                emit(wire::toJson(shown), id); // again, with what the runner knows (expected points)
+                run.setParams(params);
+                run.emit(wire::toJson(run.session())); // again, with what the runner knows (expected points)
             } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
-                ws.addCollectivePoint(id, *p);
-                ++points;
-                emit(wire::toJson(*p), id);
+                run.addCollective(*p);
             } else if (auto* g = std::get_if<GemmPoint>(&*rec)) {
-                store([&](store::Database& db) { store::insertGemm(db, id, *g); });
-                emit(wire::toJson(*g), id);
+                run.store([&](store::Database& db) { store::insertGemm(db, run.id(), *g); });
+                run.emit(wire::toJson(*g));
             } else if (auto* m = std::get_if<MemBwPoint>(&*rec)) {
-                store([&](store::Database& db) { store::insertMemBw(db, id, *m); });
-                emit(wire::toJson(*m), id);
+                run.store([&](store::Database& db) { store::insertMemBw(db, run.id(), *m); });
+                run.emit(wire::toJson(*m));
             } else if (auto* c = std::get_if<MemCeiling>(&*rec)) {
-                store([&](store::Database& db) { store::insertMemCeiling(db, id, *c); });
-                --points; // a ceiling is derived from the points, not a point of its own
-                emit(wire::toJson(*c), id);
+                // A ceiling is derived from the points, not a point of its own.
+                run.store([&](store::Database& db) { store::insertMemCeiling(db, run.id(), *c); }, false);
+                run.emit(wire::toJson(*c));
             } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
-                store([&](store::Database& db) { store::insertPeakFlops(db, id, *f); });
-                emit(wire::toJson(*f), id);
+                run.store([&](store::Database& db) { store::insertPeakFlops(db, run.id(), *f); });
+                run.emit(wire::toJson(*f));
             } else if (auto* pp = std::get_if<PairPoint>(&*rec)) {
-                store([&](store::Database& db) { store::insertPair(db, id, *pp); });
-                emit(wire::toJson(*pp), id);
+                run.store([&](store::Database& db) { store::insertPair(db, run.id(), *pp); });
+                run.emit(wire::toJson(*pp));
             } else if (auto* st = std::get_if<StoragePoint>(&*rec)) {
-                store([&](store::Database& db) { store::insertStorage(db, id, *st); });
-                emit(wire::toJson(*st), id);
+                run.store([&](store::Database& db) { store::insertStorage(db, run.id(), *st); });
+                run.emit(wire::toJson(*st));
             } else if (auto* e = std::get_if<wire::End>(&*rec)) {
                 end = *e;
             }
         });
     } catch (const std::exception& e) {
-        ws.setStatus(id, SessionStatus::Failed);
-        ws.setNotes(id, e.what());
-        emit(wire::endRecord(SessionStatus::Failed, e.what()), id);
-        return 1;
+        return run.end(SessionStatus::Failed, e.what());
     }
-
-    SessionStatus status = SessionStatus::Complete;
-    std::string message;
-    if (child.interrupted || (end && end->status == SessionStatus::Cancelled)) {
-        status = SessionStatus::Cancelled;
-        message = "cancelled after " + std::to_string(points) + " points";
-    } else if (end && child.exitCode == 0) {
-        status = end->status;
-        message = end->message;
-    } else {
-        status = SessionStatus::Failed;
-        message = child.signal ? "runner killed by signal " + std::to_string(child.signal)
-                               : "runner exited with code " + std::to_string(child.exitCode);
-        if (!child.stderrTail.empty())
-            message += ": " + child.stderrTail.substr(child.stderrTail.size() > 2000 ? child.stderrTail.size() - 2000 : 0);
-    }
-    ws.setStatus(id, status);
-    if (status != SessionStatus::Complete && !message.empty())
-        ws.setNotes(id, message);
-    emit(wire::endRecord(status, message), id);
-    if (status == SessionStatus::Cancelled)
-        return 130;
-    return status == SessionStatus::Complete ? 0 : 1;
+    if (child.interrupted || (end && end->status == SessionStatus::Cancelled))
+        return run.end(SessionStatus::Cancelled, "cancelled after " + std::to_string(run.points()) + " points");
+    if (end && child.exitCode == 0)
+        return run.end(end->status, end->message);
+    return run.end(SessionStatus::Failed, childFailure("runner", child, 0));
 }
 
 // An MPI benchmark of ridgeline-bench (collectives, pairs, io) under the launcher the arguments ask for.
@@ -259,6 +213,7 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
                 throw ExitCode{rc};
         });
     }
+    addToolRunCommands(run, ctx);
 }
 const bool registered = registerCommand(&addRunCommand);
 } // namespace

@@ -1,0 +1,196 @@
+#include "tools/gputools.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "io/userpaths.h"
+
+namespace rl::tools {
+namespace fs = std::filesystem;
+
+namespace {
+bool isExecutable(const std::string& path)
+{
+    struct stat st{};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+long long mtimeOf(const std::string& path)
+{
+    struct stat st{};
+    return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_mtime) : 0;
+}
+} // namespace
+
+const std::vector<ToolKind>& knownTools()
+{
+    static const std::vector<ToolKind> tools{
+        {"nccl-tests", "nccl-tests / rccl-tests",
+         {"all_reduce_perf", "reduce_scatter_perf", "all_gather_perf", "broadcast_perf", "alltoall_perf", "sendrecv_perf",
+          "alltoallv_perf", "reduce_perf", "gather_perf", "scatter_perf"},
+         true},
+        {"hipblaslt-bench", "hipblaslt-bench (hipBLASLt)", {"hipblaslt-bench"}, false},
+        {"rocblas-bench", "rocblas-bench (rocBLAS)", {"rocblas-bench"}, false},
+    };
+    return tools;
+}
+
+const ToolKind* toolKind(const std::string& id)
+{
+    for (const auto& t : knownTools())
+        if (t.id == id)
+            return &t;
+    return nullptr;
+}
+
+std::string ncclTestsProgram(const std::string& op)
+{
+    const std::string program = op + "_perf";
+    for (const auto& p : knownTools().front().programs)
+        if (p == program)
+            return program;
+    return {};
+}
+
+bool FoundTool::has(const std::string& program) const
+{
+    for (const auto& p : programs)
+        if (p == program)
+            return true;
+    return false;
+}
+
+std::string ToolSettings::defaultPath() { return io::userDataDir() + "/tools.json"; }
+
+ToolSettings ToolSettings::load(const std::string& path)
+{
+    ToolSettings s;
+    std::ifstream in(path);
+    if (!in)
+        return s;
+    try {
+        const auto j = nlohmann::json::parse(in);
+        for (const auto& f : j.value("folders", nlohmann::json::array()))
+            s.folders.push_back(f.get<std::string>());
+        for (const auto& v : j.value("versions", nlohmann::json::array()))
+            s.versions.push_back({v.at("path").get<std::string>(), v.value("version", ""), v.value("source", ""),
+                                  v.value("mtime", 0LL)});
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": not a valid tools file (" + e.what() + ")");
+    }
+    return s;
+}
+
+void ToolSettings::save(const std::string& path) const
+{
+    nlohmann::json j;
+    j["folders"] = folders;
+    j["versions"] = nlohmann::json::array();
+    for (const auto& v : versions)
+        j["versions"].push_back({{"path", v.path}, {"version", v.version}, {"source", v.source}, {"mtime", v.mtime}});
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp);
+        out << j.dump(2) << '\n';
+        if (!out)
+            throw std::runtime_error(path + ": cannot write");
+    }
+    fs::rename(tmp, path, ec); // whole or not at all
+    if (ec)
+        throw std::runtime_error(path + ": cannot write (" + ec.message() + ")");
+}
+
+const ToolSettings::Version* ToolSettings::versionOf(const std::string& programPath) const
+{
+    for (const auto& v : versions)
+        if (v.path == programPath && v.mtime == mtimeOf(programPath))
+            return &v;
+    return nullptr;
+}
+
+void ToolSettings::rememberVersion(const std::string& programPath, const std::string& version, const std::string& source)
+{
+    for (auto& v : versions)
+        if (v.path == programPath) {
+            v = {programPath, version, source, mtimeOf(programPath)};
+            return;
+        }
+    versions.push_back({programPath, version, source, mtimeOf(programPath)});
+}
+
+std::vector<std::string> searchFolders(const std::vector<std::string>& userFolders)
+{
+    std::vector<std::string> out;
+    auto add = [&](std::string f) {
+        while (f.size() > 1 && f.back() == '/')
+            f.pop_back();
+        if (f.empty())
+            return;
+        for (const auto& o : out)
+            if (o == f)
+                return;
+        out.push_back(std::move(f));
+    };
+    for (const auto& f : userFolders)
+        add(f);
+    if (const char* path = std::getenv("PATH")) {
+        std::stringstream ss(path);
+        std::string dir;
+        while (std::getline(ss, dir, ':'))
+            add(dir);
+    }
+    add("/opt/rocm/bin");
+    return out;
+}
+
+std::optional<FoundTool> findTool(const ToolKind& kind, const ToolSettings& settings)
+{
+    for (const auto& folder : searchFolders(settings.folders)) {
+        FoundTool t;
+        t.id = kind.id;
+        t.folder = folder;
+        for (const auto& p : kind.programs)
+            if (isExecutable(folder + "/" + p))
+                t.programs.push_back(p);
+        if (t.programs.empty() || (!kind.collectives && t.programs.front() != kind.programs.front()))
+            continue;
+        if (kind.collectives)
+            t.flavor = folder.find("rccl") != std::string::npos || t.has("alltoallv_perf") ? "rccl-tests" : "nccl-tests";
+        if (const auto* v = settings.versionOf(t.path(t.programs.front()))) {
+            t.version = v->version;
+            t.versionSource = v->source;
+        }
+        return t;
+    }
+    return std::nullopt;
+}
+
+std::string versionInOutput(const std::string& output)
+{
+    std::istringstream in(output);
+    std::string line;
+    while (std::getline(in, line)) {
+        for (const char* key : {"nccl-tests version ", "rccl-tests version ", "rccl-tests: Version ", "hipBLASLt version",
+                                "rocBLAS version"}) {
+            const auto at = line.find(key);
+            if (at == std::string::npos)
+                continue;
+            std::string rest = line.substr(at + std::string(key).size());
+            while (!rest.empty() && (rest.front() == ':' || rest.front() == ' '))
+                rest.erase(0, 1);
+            const auto end = rest.find_first_of(" \t\r");
+            return rest.substr(0, end);
+        }
+    }
+    return {};
+}
+} // namespace rl::tools

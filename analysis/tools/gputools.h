@@ -1,0 +1,67 @@
+#pragma once
+// The GPU benchmark tools users already have and Ridgeline launches: nccl-tests / rccl-tests
+// (one program per collective), hipblaslt-bench and rocblas-bench. Where each lives - a folder
+// the user names (e.g. an nccl-tests build/), else PATH, else ROCm's bin - and what it can run.
+// The folders and the versions the tools reported are kept in tools.json in the user data dir,
+// shared by the GUI's Settings and `ridgeline-cli tools`.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rl::tools {
+
+struct ToolKind
+{
+    std::string id;   // "nccl-tests", "hipblaslt-bench", "rocblas-bench"
+    std::string name; // for menus
+    // Programs it is made of; a tool is found where its first program is.
+    std::vector<std::string> programs;
+    bool collectives = false; // nccl-tests style: one program per op
+};
+const std::vector<ToolKind>& knownTools();
+const ToolKind* toolKind(const std::string& id);
+
+// nccl-tests program of a collective: "all_reduce" -> "all_reduce_perf"; empty when there is none.
+std::string ncclTestsProgram(const std::string& op);
+
+struct FoundTool
+{
+    std::string id;
+    std::string folder;                // where its programs are
+    std::vector<std::string> programs; // those of ToolKind::programs present there
+    std::string flavor;                // "rccl-tests" when the folder or programs say so
+    std::string version;               // as the tool reported it; empty until asked
+    std::string versionSource;         // "--version", "output header", or why unknown
+    std::string path(const std::string& program) const { return folder + "/" + program; }
+    bool has(const std::string& program) const;
+};
+
+struct ToolSettings
+{
+    std::vector<std::string> folders; // searched first, in order
+    struct Version
+    {
+        std::string path, version, source;
+        long long mtime = 0; // of the program when asked: a rebuilt tool is asked again
+    };
+    std::vector<Version> versions;
+
+    // $XDG_DATA_HOME/ridgeline/tools.json
+    static std::string defaultPath();
+    // Missing file: empty settings. Throws std::runtime_error naming the file when it is not valid.
+    static ToolSettings load(const std::string& path);
+    void save(const std::string& path) const; // throws naming the file
+    const Version* versionOf(const std::string& programPath) const;
+    void rememberVersion(const std::string& programPath, const std::string& version, const std::string& source);
+};
+
+// User folders, then PATH, then /opt/rocm/bin, without repeats.
+std::vector<std::string> searchFolders(const std::vector<std::string>& userFolders);
+// The first folder holding the tool's first program (any program for nccl-tests); versions filled
+// from the settings when remembered for the program as it is now.
+std::optional<FoundTool> findTool(const ToolKind& kind, const ToolSettings& settings);
+
+// The version a tool's output names: "# nccl-tests version 2.17.1 ..." -> "2.17.1",
+// "hipBLASLt version: 0.12.0" -> "0.12.0", "rocBLAS version: 4.3.0" -> "4.3.0"; empty when none.
+std::string versionInOutput(const std::string& output);
+} // namespace rl::tools

@@ -1,0 +1,63 @@
+#include "runsession.h"
+
+#include <iostream>
+#include <unistd.h>
+
+#include "collectives/launchcommand.h"
+#include "records/wireformat.h"
+
+namespace rl::cli {
+
+RunSession::RunSession(const CliContext& ctx, Session s, const std::vector<std::string>& argv)
+    : m_ws(ctx.workspacePath()), m_session(std::move(s))
+{
+    m_session.created = nowIso8601();
+    m_session.host = hostName();
+    m_session.commandLine = displayCommand(argv);
+    m_session.status = SessionStatus::Running;
+    m_session.writerPid = getpid();
+    m_id = m_ws.createSession(m_session);
+    emit(wire::toJson(m_session));
+}
+
+void RunSession::addCollective(const CollectivePoint& p)
+{
+    m_ws.addCollectivePoint(m_id, p);
+    ++m_points;
+    emit(wire::toJson(p));
+}
+
+void RunSession::setParams(const nlohmann::json& params)
+{
+    m_session.params = params;
+    m_ws.setParams(m_id, params);
+}
+
+void RunSession::emit(nlohmann::json record) const
+{
+    record["session_id"] = m_id;
+    std::cout << record.dump() << std::endl;
+}
+
+int RunSession::end(SessionStatus status, const std::string& message)
+{
+    m_ws.setStatus(m_id, status);
+    if (status != SessionStatus::Complete && !message.empty())
+        m_ws.setNotes(m_id, message);
+    emit(wire::endRecord(status, message));
+    if (status == SessionStatus::Cancelled)
+        return 130;
+    return status == SessionStatus::Complete ? 0 : 1;
+}
+
+std::string childFailure(const std::string& what, const ChildResult& child, int idleTimeoutMs)
+{
+    std::string message = child.idleTimedOut ? what + " printed nothing for " + std::to_string(idleTimeoutMs / 1000) +
+                                                   " s (--point-timeout) and was stopped"
+                          : child.signal     ? what + " killed by signal " + std::to_string(child.signal)
+                                             : what + " exited with code " + std::to_string(child.exitCode);
+    if (!child.stderrTail.empty())
+        message += ": " + child.stderrTail.substr(child.stderrTail.size() > 2000 ? child.stderrTail.size() - 2000 : 0);
+    return message;
+}
+} // namespace rl::cli

@@ -1,0 +1,58 @@
+#pragma once
+// The session a run fills as it goes: created Running at once (the GUI and `sessions` see it while
+// it runs), every record stored in its own transaction (a killed run keeps what it finished) and
+// echoed on stdout as a JSON line with the session id, then ended with a status and a message.
+// Every `ridgeline-cli run ...` (ridgeline-bench, nccl-tests, GEMM benches) goes through it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "clicommands.h"
+#include "launcher.h"
+#include "records/session.h"
+#include "store/workspace.h"
+
+namespace rl::cli {
+
+class RunSession
+{
+public:
+    // Fills created, host, command line and status Running; keeps s.tool/toolVersion when set.
+    RunSession(const CliContext& ctx, Session s, const std::vector<std::string>& argv);
+    std::int64_t id() const { return m_id; }
+    store::Workspace& workspace() { return m_ws; }
+    const Session& session() const { return m_session; }
+    int points() const { return m_points; }
+
+    // Stores one record in its own transaction; counts it as a point unless countsAsPoint is false.
+    template <class Insert>
+    void store(const Insert& insert, bool countsAsPoint = true)
+    {
+        store::Transaction t(m_ws.database());
+        insert(m_ws.database());
+        t.commit();
+        m_points += countsAsPoint ? 1 : 0;
+    }
+    void addCollective(const CollectivePoint& p);
+    void setParams(const nlohmann::json& params);
+    // Echoes a record with the session id (flushed at once: the GUI draws points as they come).
+    void emit(nlohmann::json record) const;
+    // Ends the session; returns the exit code: 0 complete, 130 cancelled, 1 otherwise.
+    int end(SessionStatus status, const std::string& message);
+
+private:
+    store::Workspace m_ws;
+    Session m_session;
+    std::int64_t m_id = 0;
+    int m_points = 0;
+};
+
+// `run nccl-tests`, `run hipblaslt`, `run rocblas` (toolruncommand.cpp), added under `run`.
+void addToolRunCommands(CLI::App* run, CliContext& ctx);
+
+// How a child that was not cancelled and printed no end record failed: "<what> exited with code 3:
+// <stderr tail>", "killed by signal 9", "printed nothing for 60 s".
+std::string childFailure(const std::string& what, const ChildResult& child, int idleTimeoutMs);
+} // namespace rl::cli

@@ -1,0 +1,256 @@
+// Issue 12 through the real ridgeline-cli and the GPU tools' stand-ins (tests/standins, real
+// output layouts under the real program names): `run nccl-tests` locally and under mpirun -np 2,
+// `run hipblaslt` / `run rocblas` over shape recipes; points stored and echoed as the tool prints;
+// wrong results, a failing tool, a hung tool and a cancel each end the session with the reason and
+// keep the points printed so far.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "childprocess.h"
+#include "tempdir.h"
+#include "store/kernelresults.h"
+#include "store/workspace.h"
+
+using namespace rl;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+class CliGpuTools : public ::testing::Test
+{
+protected:
+    test::TempDir dir;
+    fs::path db = dir.path / "ws.db";
+
+    void SetUp() override
+    {
+        // A user data dir of our own: no tools.json of the machine's user.
+        setenv("XDG_DATA_HOME", (dir.path / "data").c_str(), 1);
+        for (const char* v : {"STANDIN_DELAY_MS", "STANDIN_FAIL_AFTER", "STANDIN_HANG_AFTER", "STANDIN_WRONG_ROW", "STANDIN_FLAVOR"})
+            unsetenv(v);
+        setenv("STANDIN_DELAY_MS", "5", 1);
+    }
+
+    std::vector<std::string> cli(std::vector<std::string> args) const
+    {
+        std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return argv;
+    }
+    std::vector<std::string> nccl(std::vector<std::string> extra, std::vector<std::string> toolArgs) const
+    {
+        std::vector<std::string> a{"run", "nccl-tests", "--tool-dir", RIDGELINE_STANDIN_BIN};
+        a.insert(a.end(), extra.begin(), extra.end());
+        a.push_back("--");
+        a.insert(a.end(), toolArgs.begin(), toolArgs.end());
+        return cli(a);
+    }
+    std::vector<Session> sessions()
+    {
+        store::Workspace ws(db.string());
+        return ws.sessions();
+    }
+};
+
+int pointLines(const std::string& out)
+{
+    int n = 0;
+    std::size_t at = 0;
+    while ((at = out.find("\"type\":\"", at)) != std::string::npos) {
+        at += 8;
+        n += out.compare(at, 11, "collective\"") == 0 || out.compare(at, 5, "gemm\"") == 0;
+    }
+    return n;
+}
+} // namespace
+
+TEST_F(CliGpuTools, NcclTestsTwoOpsLocallyGiveOneSessionEachWithEveryRowStored)
+{
+    // -b 8 -e 512K -f 4: 8, 32, ..., 512K = 9 sizes, out-of-place and in-place.
+    const auto r = test::runToEnd(nccl({"--op", "all_reduce,all_gather", "--env", "NCCL_ALGO=Ring"},
+                                       {"-b", "8", "-e", "512K", "-f", "4", "-g", "2", "-d", "bfloat16"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    EXPECT_EQ(pointLines(r.out), 36);
+    auto all = sessions();
+    ASSERT_EQ(all.size(), 2u);
+    store::Workspace ws(db.string());
+    for (const auto& s : all) {
+        EXPECT_EQ(s.status, SessionStatus::Complete) << s.notes;
+        EXPECT_EQ(s.kind, "collectives");
+        EXPECT_EQ(s.tool, "nccl-tests");
+        EXPECT_EQ(s.toolVersion, "2.17.1"); // from the tool's own header line
+        EXPECT_EQ(s.params["environment"]["NCCL_ALGO"], "Ring");
+        EXPECT_EQ(s.params["nranks"], 2);
+        EXPECT_NE(s.commandLine.find("_perf -b 8 -e 512K"), std::string::npos) << s.commandLine;
+        const auto points = ws.collectivePoints(s.id);
+        ASSERT_EQ(points.size(), 18u);
+        EXPECT_EQ(points.front().dtype, "bfloat16");
+        EXPECT_EQ(points.back().bytes, 512 * 1024);
+        for (const auto& p : points) {
+            EXPECT_EQ(p.nranks, 2);
+            EXPECT_GT(p.busbwGBs, 0);
+        }
+    }
+    EXPECT_TRUE(all[0].title.find("all_gather_perf") != std::string::npos ||
+                all[1].title.find("all_gather_perf") != std::string::npos);
+}
+
+TEST_F(CliGpuTools, PointsArriveWhileTheToolRuns)
+{
+    setenv("STANDIN_DELAY_MS", "150", 1);
+    using Clock = std::chrono::steady_clock;
+    test::Running run(nccl({}, {"-b", "1K", "-e", "64K", "-f", "2"})); // 7 rows, ~1 s
+    std::string line;
+    Clock::time_point firstPoint{}, end{};
+    while (run.readLine(line, 30)) {
+        if (line.find("\"type\":\"collective\"") != std::string::npos && firstPoint == Clock::time_point{})
+            firstPoint = Clock::now();
+        if (line.find("\"type\":\"end\"") != std::string::npos)
+            end = Clock::now();
+    }
+    EXPECT_EQ(run.wait(), 0);
+    ASSERT_NE(firstPoint, Clock::time_point{});
+    ASSERT_NE(end, Clock::time_point{});
+    EXPECT_GT(end - firstPoint, std::chrono::milliseconds(500)) << "the first point came only at the end";
+}
+
+TEST_F(CliGpuTools, NcclTestsUnderMpirunCountsEveryProcessAsARank)
+{
+    if (!fs::exists(RIDGELINE_MPIEXEC))
+        GTEST_SKIP() << "no mpirun at " << RIDGELINE_MPIEXEC;
+    std::vector<std::string> extra{"-np", "2", "--mpirun", RIDGELINE_MPIEXEC};
+    for (const char* x : {"--oversubscribe", "--mca", "pml", "ob1", "--mca", "btl", "self,vader"}) {
+        extra.push_back("--mpirun-arg");
+        extra.push_back(x);
+    }
+    const auto r = test::runToEnd(nccl(extra, {"-b", "1M", "-e", "4M", "-f", "2"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].params["launcher"], "mpirun");
+    EXPECT_EQ(all[0].params["nranks"], 2);
+    EXPECT_NE(all[0].commandLine.find("-np 2"), std::string::npos);
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.collectivePoints(all[0].id).size(), 6u);
+}
+
+TEST_F(CliGpuTools, WrongResultsFailTheSessionButKeepThePoints)
+{
+    setenv("STANDIN_WRONG_ROW", "2", 1);
+    const auto r = test::runToEnd(nccl({}, {"-b", "8", "-e", "128", "-f", "2"})); // 5 rows
+    EXPECT_EQ(r.exitCode, 1);
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].status, SessionStatus::Failed);
+    EXPECT_NE(all[0].notes.find("5 wrong elements at 32 B"), std::string::npos) << all[0].notes;
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.collectivePoints(all[0].id).size(), 10u);
+}
+
+TEST_F(CliGpuTools, AFailingToolEndsTheSessionWithItsFailureAndKeepsEarlierRows)
+{
+    setenv("STANDIN_FAIL_AFTER", "3", 1);
+    const auto r = test::runToEnd(nccl({}, {"-b", "8", "-e", "1K", "-f", "2"}));
+    EXPECT_EQ(r.exitCode, 1);
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].status, SessionStatus::Failed);
+    EXPECT_NE(all[0].notes.find("all_reduce_perf exited with code 3"), std::string::npos) << all[0].notes;
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.collectivePoints(all[0].id).size(), 6u);
+}
+
+TEST_F(CliGpuTools, AToolThatStopsPrintingIsStoppedAfterThePointTimeout)
+{
+    setenv("STANDIN_HANG_AFTER", "2", 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = test::runToEnd(nccl({"--point-timeout", "1"}, {"-b", "8", "-e", "1K", "-f", "2"}), 60);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
+    EXPECT_EQ(r.exitCode, 1);
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].status, SessionStatus::Failed);
+    EXPECT_NE(all[0].notes.find("printed nothing for 1 s"), std::string::npos) << all[0].notes;
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.collectivePoints(all[0].id).size(), 4u);
+}
+
+TEST_F(CliGpuTools, CancelMidSweepKeepsThePointsAndSaysCancelled)
+{
+    setenv("STANDIN_DELAY_MS", "200", 1);
+    test::Running run(nccl({"--op", "all_reduce,broadcast"}, {"-b", "8", "-e", "1G", "-f", "2"}));
+    std::string line;
+    int points = 0;
+    while (points < 2 && run.readLine(line, 30))
+        points += line.find("\"type\":\"collective\"") != std::string::npos;
+    ASSERT_EQ(points, 2);
+    run.signalGroup(SIGTERM);
+    while (run.readLine(line, 30)) {
+    }
+    EXPECT_EQ(run.wait(), 130);
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 1u) << "the second op must not start after a cancel";
+    EXPECT_EQ(all[0].status, SessionStatus::Cancelled);
+    store::Workspace ws(db.string());
+    EXPECT_GE(ws.collectivePoints(all[0].id).size(), 2u);
+}
+
+TEST_F(CliGpuTools, HipblasltOverGivenShapesAndTheMaxAchievableRecipe)
+{
+    const auto r = test::runToEnd(cli({"run", "hipblaslt", "--tool-dir", RIDGELINE_STANDIN_BIN, "--shape",
+                                       "1024x1024x1024,4096x2048x8192xNT", "--recipe", "max-achievable", "--cus", "304",
+                                       "--dtype", "bf16"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    EXPECT_EQ(pointLines(r.out), 5);
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].kind, "gemm");
+    EXPECT_EQ(all[0].tool, "hipblaslt-bench");
+    EXPECT_EQ(all[0].params["recipe"], "max-achievable");
+    store::Workspace ws(db.string());
+    const auto gemms = store::loadGemms(ws.database(), all[0].id);
+    ASSERT_EQ(gemms.size(), 5u);
+    EXPECT_EQ(gemms[1].transA, "N");
+    EXPECT_EQ(gemms[1].transB, "T");
+    EXPECT_EQ(gemms[1].k, 8192);
+    EXPECT_EQ(gemms[0].dtype, "bfloat16");
+    // 304 CUs = 16 x 19 tiles of 256: one wave is 4864 x 4096 with K = 8192.
+    EXPECT_EQ(gemms[2].m, 4864);
+    EXPECT_EQ(gemms[2].n, 4096);
+    for (const auto& g : gemms)
+        EXPECT_GT(g.gflops, 0);
+}
+
+TEST_F(CliGpuTools, RocblasSquareSweepAndAFailingShapeEndsTheSession)
+{
+    auto r = test::runToEnd(cli({"run", "rocblas", "--tool-dir", RIDGELINE_STANDIN_BIN, "--square", "256:1024"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(pointLines(r.out), 3);
+    setenv("STANDIN_FAIL_AFTER", "0", 1);
+    r = test::runToEnd(cli({"run", "rocblas", "--tool-dir", RIDGELINE_STANDIN_BIN, "--shape", "512x512x512"}));
+    EXPECT_EQ(r.exitCode, 1);
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0].status, SessionStatus::Failed); // newest first
+    EXPECT_NE(all[0].notes.find("at 512x512x512: rocblas-bench exited with code 3"), std::string::npos) << all[0].notes;
+}
+
+TEST_F(CliGpuTools, AMissingToolOrBadOptionSaysWhatToDo)
+{
+    auto r = test::runToEnd(cli({"run", "nccl-tests", "--tool-dir", (dir.path / "nothing").string(), "--", "-b", "8"}));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("not found"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--tool-dir"), std::string::npos) << r.err;
+    r = test::runToEnd(cli({"run", "nccl-tests", "--tool-dir", RIDGELINE_STANDIN_BIN, "--op", "all_sum"}));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("--op all_sum"), std::string::npos) << r.err;
+    r = test::runToEnd(cli({"run", "hipblaslt", "--tool-dir", RIDGELINE_STANDIN_BIN, "--recipe", "max-achievable"}));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("--cus"), std::string::npos) << r.err;
+    EXPECT_TRUE(sessions().empty());
+}
