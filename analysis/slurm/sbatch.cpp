@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -227,8 +228,8 @@ std::string SbatchJob::submit(const SbatchSpec& spec, const std::string& scriptP
     fs::remove(spec.outputPath, ec); // an earlier run's output would be streamed as this job's
 
     const CommandResult r = runCommand({cmd_.sbatch, "--parsable", path});
-    if (!r.ok())
-        throw std::runtime_error(errorText("sbatch", r));
+    if (!r.ok()) // all of sbatch's complaint: it may take more than one line
+        throw std::runtime_error(trimmed(r.err).empty() ? errorText("sbatch", r) : trimmed(r.err));
     // --parsable prints "id" or "id;cluster".
     std::string id = trimmed(r.out);
     id = id.substr(0, id.find(';'));
@@ -251,14 +252,20 @@ void SbatchJob::cancel()
 
 JobOutcome SbatchJob::endOutcome()
 {
+    // sacct first (it keeps jobs for good); it lags behind slurmctld by a moment, so a state
+    // that is not final yet there is checked against scontrol, which is current but forgets a
+    // job MinJobAge seconds after its end.
     std::string why;
+    std::optional<JobOutcome> notFinal;
     try {
         const CommandResult r = runCommand({cmd_.sacct, "-n", "-P", "-X", "-j", jobId_, "-o", "State,ExitCode,Reason"});
         if (r.ok()) {
             const JobOutcome o = outcomeFromSacct(r.out);
-            if (o.state != JobState::Unknown)
+            if (isFinal(o.state))
                 return o;
-            why = "sacct knows no job " + jobId_;
+            if (o.state != JobState::Unknown)
+                notFinal = o;
+            why = "sacct knows no end of job " + jobId_;
         } else {
             why = errorText("sacct", r); // "Slurm accounting storage is disabled"
         }
@@ -269,15 +276,19 @@ JobOutcome SbatchJob::endOutcome()
         const CommandResult r = runCommand({cmd_.scontrol, "-o", "show", "job", jobId_});
         if (r.ok()) {
             const JobOutcome o = outcomeFromScontrol(r.out);
-            if (o.state != JobState::Unknown)
+            if (isFinal(o.state))
                 return o;
-            why += "; scontrol shows no state for job " + jobId_;
+            if (o.state != JobState::Unknown)
+                notFinal = o;
+            why += "; scontrol shows no end of job " + jobId_;
         } else {
             why += "; " + errorText("scontrol", r); // "Invalid job id specified" after MinJobAge
         }
     } catch (const std::exception& e) {
         why += std::string("; ") + e.what();
     }
+    if (notFinal)
+        return *notFinal; // ending: the caller asks again
     JobOutcome o;
     o.reason = "the job's end state is unknown: " + why;
     return o;
@@ -328,8 +339,9 @@ JobOutcome SbatchJob::follow(const std::function<void(const std::string&)>& onLi
         if (onState)
             onState(s);
     };
-    // squeue failing now and then (a busy slurmctld) is retried; this many in a row end the follow.
-    constexpr int kMaxQueryFailures = 20;
+    // An unknown state (squeue failing, a busy slurmctld, a job already forgotten) is asked again;
+    // this many in a row end the follow with state Unknown and the reason.
+    constexpr int kMaxQueryFailures = 10;
     int failures = 0;
     const int slice = std::min(pollMs, 100); // the file and shouldCancel are checked this often
     auto finish = [&](JobOutcome o) {
@@ -338,9 +350,12 @@ JobOutcome SbatchJob::follow(const std::function<void(const std::string&)>& onLi
         return o;
     };
 
+    bool cancelAsked = false; // shouldCancel() is asked until it says yes once
+    auto askCancel = [&] { return cancelAsked = cancelAsked || (shouldCancel && shouldCancel()); };
+
     for (;;) {
         tail.poll(onLine);
-        if (shouldCancel && shouldCancel()) {
+        if (askCancel()) {
             std::string cancelError;
             try {
                 cancel();
@@ -361,17 +376,19 @@ JobOutcome SbatchJob::follow(const std::function<void(const std::string&)>& onLi
                     o.reason = "scancel";
                 return finish(o);
             }
+            if (!cancelError.empty()) { // the job goes on: say so rather than claim it was cancelled
+                o.reason = "scancel failed: " + cancelError;
+                return finish(o);
+            }
             JobOutcome c{JobState::Cancelled, o.exitCode, {}, o.signal};
-            c.reason = !cancelError.empty() ? "scancel failed: " + cancelError
-                                            : "scancel sent; the job had not ended after "
-                                                  + std::to_string(cancelWaitMs / 1000) + " s";
+            c.reason = "scancel sent; the job had not ended after " + std::to_string(cancelWaitMs / 1000) + " s";
             return finish(c);
         }
         JobOutcome o = query();
         if (isFinal(o.state))
             return finish(o);
         if (o.state == JobState::Unknown) {
-            if (++failures >= kMaxQueryFailures || o.reason.starts_with("the job's end state is unknown"))
+            if (++failures >= kMaxQueryFailures)
                 return finish(o);
         } else {
             failures = 0;
@@ -380,7 +397,7 @@ JobOutcome SbatchJob::follow(const std::function<void(const std::string&)>& onLi
         for (int waited = 0; waited < pollMs; waited += slice) {
             sleepMs(slice);
             tail.poll(onLine);
-            if (shouldCancel && shouldCancel())
+            if (askCancel())
                 break;
         }
     }

@@ -83,9 +83,12 @@ public:
     // Streams every complete line appended to the output file to onLine (each line once, also
     // when the file grows mid-line), polls squeue every pollMs and calls onState when the state
     // changes; once the job has left squeue, reads its end from sacct or else scontrol, hands over
-    // the rest of the file and returns. When shouldCancel() turns true: scancel, wait at most
-    // cancelWaitMs for the job to end (streaming what it still writes) and return Cancelled - or
-    // the job's own end if it finished before the scancel took effect.
+    // the rest of the file and returns. An unknown state (squeue failing, the job forgotten) is
+    // asked again; after 10 in a row it returns Unknown with the reason. When shouldCancel()
+    // turns true (it is asked every 100 ms at most): scancel, wait at most cancelWaitMs for the
+    // job to end (streaming what it still writes) and return Cancelled - or the job's own end if
+    // it finished before the scancel took effect, or its current state with reason "scancel
+    // failed: ..." when scancel failed. Throws std::runtime_error when squeue cannot be started.
     JobOutcome follow(const std::function<void(const std::string&)>& onLine,
                       const std::function<bool()>& shouldCancel,
                       const std::function<void(JobState)>& onState = {}, int pollMs = 500);
