@@ -3,7 +3,10 @@
 // scontrol output, and following a file that grows in pieces.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 
 #include "../cli/tempdir.h"
@@ -243,4 +246,153 @@ TEST(RunCommand, OutputErrorsStatusAndTimeout)
     EXPECT_EQ(slow.signal, 9);
     EXPECT_THROW(runCommand({"/nonexistent/ridgeline-no-such-program"}), std::runtime_error);
     EXPECT_EQ(trimmed("  a b \n"), "a b");
+}
+
+// SbatchJob against stand-in Slurm commands (shell scripts reading files the test writes), so the
+// polling, streaming and cancel logic is tested where no Slurm runs; tests/slurm runs the real one.
+namespace {
+class FakeSlurm
+{
+public:
+    FakeSlurm()
+    {
+        const std::string d = dir.path.string();
+        script("sbatch", "printf '%s\\n' \"$@\" > " + d + "/sbatch.args\n"
+                         "if [ -f " + d + "/sbatch.err ]; then cat " + d + "/sbatch.err >&2; exit 1; fi\n"
+                         "echo '42;ridgeline-test'\n");
+        script("squeue", "if [ -f " + d + "/squeue.err ]; then cat " + d + "/squeue.err >&2; exit 1; fi\n"
+                         "cat " + d + "/squeue.out 2>/dev/null; exit 0\n");
+        script("sacct", "echo 'Slurm accounting storage is disabled' >&2; exit 1\n");
+        script("scontrol", "if [ -f " + d + "/scontrol.out ]; then cat " + d + "/scontrol.out; exit 0; fi\n"
+                           "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1\n");
+        // scancel ends the job at once: gone from the queue, CANCELLED in scontrol.
+        script("scancel", "echo \"$@\" >> " + d + "/scancel.log\n"
+                          "echo 'JobState=CANCELLED Reason=None ExitCode=0:15' > " + d + "/scontrol.tmp\n"
+                          "mv " + d + "/scontrol.tmp " + d + "/scontrol.out\n"
+                          "rm -f " + d + "/squeue.out\n");
+    }
+    SlurmCommands commands() const
+    {
+        const std::string d = dir.path.string();
+        return {d + "/sbatch", d + "/squeue", d + "/sacct", d + "/scontrol", d + "/scancel"};
+    }
+    // Replaced in one rename, so a poll never reads a half-written file.
+    void set(const std::string& name, const std::string& text) const
+    {
+        const auto tmp = dir.path / (name + ".tmp");
+        std::ofstream(tmp) << text;
+        std::filesystem::rename(tmp, dir.path / name);
+    }
+    void remove(const std::string& name) const { std::filesystem::remove(dir.path / name); }
+    std::string read(const std::string& name) const
+    {
+        std::ifstream in(dir.path / name);
+        return {std::istreambuf_iterator<char>(in), {}};
+    }
+    SbatchSpec spec() const
+    {
+        SbatchSpec s;
+        s.command = {"ridgeline-bench", "collectives"};
+        s.outputPath = (dir.path / "out" / "job.out").string();
+        return s;
+    }
+    rl::test::TempDir dir;
+
+private:
+    void script(const std::string& name, const std::string& body) const
+    {
+        const auto p = dir.path / name;
+        std::ofstream(p) << "#!/bin/sh\n" << body;
+        std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+    }
+};
+
+void sleepMs(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+} // namespace
+
+TEST(SbatchJobFake, SubmitsFollowsStreamsAndTakesTheEndFromScontrol)
+{
+    FakeSlurm slurm;
+    slurm.set("squeue.out", "PENDING|Resources\n");
+    SbatchJob job(slurm.commands());
+    const auto spec = slurm.spec();
+    // An earlier run's output is removed, so it is not streamed as this job's.
+    std::filesystem::create_directories(std::filesystem::path(spec.outputPath).parent_path());
+    std::ofstream(spec.outputPath) << "stale line from an earlier run\n";
+    EXPECT_EQ(job.submit(spec), "42");
+    EXPECT_EQ(job.jobId(), "42");
+    EXPECT_EQ(job.scriptPath(), spec.outputPath + ".sbatch");
+    EXPECT_EQ(slurm.read("sbatch.args"), "--parsable\n" + job.scriptPath() + "\n");
+    EXPECT_FALSE(std::filesystem::exists(spec.outputPath));
+
+    std::thread jobRuns([&] {
+        sleepMs(100);
+        slurm.set("squeue.out", "RUNNING|None\n");
+        std::ofstream out(spec.outputPath);
+        out << std::unitbuf << "line 1\nline";
+        sleepMs(100);
+        out << " 2\n";
+        sleepMs(100);
+        slurm.set("squeue.out", "COMPLETING|None\n");
+        out << "line 3 without a newline";
+        sleepMs(100);
+        slurm.set("scontrol.out", "JobId=42 JobState=COMPLETED Reason=None ExitCode=0:0\n");
+        slurm.remove("squeue.out");
+    });
+    std::vector<std::string> lines;
+    std::vector<JobState> states;
+    const auto outcome = job.follow([&](const std::string& l) { lines.push_back(l); }, {},
+                                    [&](JobState s) { states.push_back(s); }, 20);
+    jobRuns.join();
+    EXPECT_EQ(outcome.state, JobState::Completed) << outcome.reason;
+    EXPECT_EQ(outcome.exitCode, 0);
+    EXPECT_EQ(lines, (std::vector<std::string>{"line 1", "line 2", "line 3 without a newline"}));
+    EXPECT_EQ(states, (std::vector<JobState>{JobState::Pending, JobState::Running, JobState::Completed}));
+    EXPECT_EQ(slurm.read("scancel.log"), "");
+}
+
+TEST(SbatchJobFake, ShouldCancelRunsScancelAndReturnsCancelled)
+{
+    FakeSlurm slurm;
+    slurm.set("squeue.out", "RUNNING|None\n");
+    SbatchJob job(slurm.commands());
+    const auto spec = slurm.spec();
+    job.submit(spec);
+    std::ofstream(spec.outputPath) << "started\n";
+    std::vector<std::string> lines;
+    int asked = 0;
+    // Says yes once only: the request must not be lost.
+    auto once = [&] { return !lines.empty() && ++asked == 1; };
+    const auto outcome = job.follow([&](const std::string& l) { lines.push_back(l); }, once, {}, 20);
+    EXPECT_EQ(outcome.state, JobState::Cancelled) << outcome.reason;
+    EXPECT_EQ(outcome.signal, 15);
+    EXPECT_EQ(slurm.read("scancel.log"), "42\n");
+    EXPECT_EQ(lines, (std::vector<std::string>{"started"}));
+}
+
+TEST(SbatchJobFake, ARefusedSubmissionThrowsWhatSbatchSaid)
+{
+    FakeSlurm slurm;
+    slurm.set("sbatch.err", "sbatch: error: Batch job submission failed: Invalid partition name specified\n");
+    SbatchJob job(slurm.commands());
+    try {
+        job.submit(slurm.spec());
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "sbatch: error: Batch job submission failed: Invalid partition name specified");
+    }
+    EXPECT_TRUE(job.jobId().empty());
+    EXPECT_THROW(job.follow({}, {}), std::runtime_error); // nothing to follow
+}
+
+TEST(SbatchJobFake, AForgottenJobEndsUnknownWithTheReason)
+{
+    FakeSlurm slurm;
+    SbatchJob job(slurm.commands());
+    job.submit(slurm.spec());
+    slurm.set("squeue.err", "slurm_load_jobs error: Invalid job id specified\n");
+    const auto outcome = job.follow({}, {}, {}, 10);
+    EXPECT_EQ(outcome.state, JobState::Unknown);
+    EXPECT_NE(outcome.reason.find("Slurm accounting storage is disabled"), std::string::npos) << outcome.reason;
+    EXPECT_NE(outcome.reason.find("Invalid job id specified"), std::string::npos) << outcome.reason;
 }
