@@ -67,4 +67,12 @@ for _ in $(seq 50); do
 done
 [ ${#pids[@]} -gt 0 ] && kill -KILL "${pids[@]}" 2>/dev/null
 rm -f "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"
+# slurm-up.sh's watchdog, unless it is what runs us.
+if [ -s "$dir/watchdog.pid" ]; then
+  pid=$(cat "$dir/watchdog.pid")
+  if [ "$pid" != "$PPID" ] && [ "$pid" != "$$" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = bash ]; then
+    kill -TERM "$pid" 2>/dev/null
+  fi
+  rm -f "$dir/watchdog.pid"
+fi
 exit 0

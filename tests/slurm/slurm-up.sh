@@ -6,6 +6,9 @@
 #   tests/slurm/slurm-up.sh DIR      then   export SLURM_CONF=DIR/slurm.conf
 #   tests/slurm/slurm-down.sh DIR    stops all of it
 #
+# With SLURM_UP_OWNER_PID=PID in the environment a watchdog runs slurm-down.sh DIR once that process
+# has gone, so the daemons do not outlive a test run that was killed before it could stop them.
+#
 # Prints SLURM_CONF=... and writes DIR/env (sourceable) when the node is idle. When something
 # cannot start it exits non-zero with one line "slurm-up: <reason>" on stderr and in
 # DIR/unavailable, and stops whatever it had started.
@@ -165,6 +168,16 @@ case "$state" in
     fail "node $host not idle after 30 s (state '${state:-none}'${why:+, reason: $why}${last:+; log: $last})"
     ;;
 esac
+
+if [ -n "${SLURM_UP_OWNER_PID:-}" ]; then
+  owner=$SLURM_UP_OWNER_PID
+  # Detached from our output, so whoever reads it (ctest) is not kept waiting.
+  setsid bash -c '
+    owner=$1 dir=$2 here=$3
+    while [ -e "/proc/$owner" ] && ! grep -q "^[0-9]* (.*) Z" "/proc/$owner/stat" 2>/dev/null; do sleep 2; done
+    "$here/slurm-down.sh" "$dir"' slurm-watchdog "$owner" "$dir" "$here" </dev/null >/dev/null 2>&1 &
+  echo $! >"$dir/watchdog.pid"
+fi
 
 echo "export SLURM_CONF=$conf" >"$dir/env"
 echo "SLURM_CONF=$conf"

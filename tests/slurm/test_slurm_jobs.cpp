@@ -77,7 +77,10 @@ public:
             m_dir = mkdtemp(tmpl);
             m_own = true;
             try {
+                // The watchdog stops Slurm should this process die before TearDown.
+                setenv("SLURM_UP_OWNER_PID", std::to_string(getpid()).c_str(), 1);
                 const auto r = runCommand({RIDGELINE_SLURM_SCRIPTS "/slurm-up.sh", m_dir.string()}, 60000);
+                unsetenv("SLURM_UP_OWNER_PID");
                 std::cerr << r.out << r.err;
             } catch (const std::exception& e) {
                 g_unavailable = e.what();
