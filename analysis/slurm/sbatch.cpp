@@ -107,7 +107,11 @@ std::string buildJobScript(const SbatchSpec& spec)
             throw std::invalid_argument("not an environment variable name: '" + name + "'");
         s << "export " << name << "=" << shellQuote(value) << "\n";
     }
-    s << displayCommand(spec.command) << "\n";
+    // Every argument quoted as it is (displayCommand would show a "/bin/sh -c X" as bare X).
+    std::string line;
+    for (const auto& a : spec.command)
+        line += (line.empty() ? "" : " ") + shellQuote(a);
+    s << line << "\n";
     return s.str();
 }
 

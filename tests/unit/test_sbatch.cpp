@@ -65,6 +65,15 @@ TEST(JobScript, SbatchLinesExportsAndCommandInOrder)
     EXPECT_EQ(lines, expected);
 }
 
+TEST(JobScript, AShellCommandStaysOneQuotedArgument)
+{
+    SbatchSpec s;
+    s.command = {"/bin/sh", "-c", "echo hi; exit 3"};
+    s.outputPath = "/tmp/x.out";
+    const auto script = buildJobScript(s);
+    EXPECT_TRUE(script.ends_with("\n/bin/sh -c 'echo hi; exit 3'\n")) << script;
+}
+
 TEST(JobScript, NoChdirLineWithoutAWorkDirAndNoNameLineWithoutAName)
 {
     SbatchSpec s;
