@@ -28,7 +28,7 @@ struct SbatchSpec
 
 // The whole script: "#!/bin/bash", the #SBATCH lines (job name, output, chdir, then the options;
 // values shell-quoted, which sbatch's #SBATCH parser understands too), the exports and the command,
-// shell-quoted where needed. Throws std::invalid_argument for an empty command, a relative output
+// each argument shell-quoted where needed. Throws std::invalid_argument for an empty command, a relative output
 // path, an option not starting with "-", an environment name that is not an identifier, or a
 // newline in an #SBATCH value.
 std::string buildJobScript(const SbatchSpec& spec);
@@ -85,7 +85,7 @@ public:
     // changes; once the job has left squeue, reads its end from sacct or else scontrol, hands over
     // the rest of the file and returns. An unknown state (squeue failing, the job forgotten) is
     // asked again; after 10 in a row it returns Unknown with the reason. When shouldCancel()
-    // turns true (it is asked every 100 ms at most): scancel, wait at most cancelWaitMs for the
+    // turns true (it is asked every 100 ms, or every pollMs if shorter): scancel, wait at most cancelWaitMs for the
     // job to end (streaming what it still writes) and return Cancelled - or the job's own end if
     // it finished before the scancel took effect, or its current state with reason "scancel
     // failed: ..." when scancel failed. Throws std::runtime_error when squeue cannot be started.
