@@ -10,12 +10,18 @@
 #include <thread>
 
 #include "collectives/launchcommand.h"
-#include "slurm/command.h"
+#include "io/linereader.h"
+#include "io/runcommand.h"
 #include "slurm/filetail.h"
 
 namespace rl::slurm {
 namespace {
 namespace fs = std::filesystem;
+using io::CommandResult;
+using io::runCommand;
+
+// One-line answers and errors of the Slurm commands, without their surrounding white space.
+std::string trimmed(const std::string& text) { return std::string(io::trim(text)); }
 
 bool isIdentifier(const std::string& s)
 {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/launchcommand.h"
+#include "io/runcommand.h"
 #include "importers/fiojson.h"
 #include "storage/iophase.h"
 #include "units/units.h"
@@ -40,20 +41,12 @@ double runFio(const FioCompareSpec& s, const std::string& path, const char* rw)
         argv.push_back("--end_fsync=1"); // like our --fsync: the data is on the device when the clock stops
     if (std::string_view(rw) == "read")
         argv.push_back("--invalidate=1"); // drop the file's pages first, as our reads do
-    const std::string cmd = displayCommand(argv) + " 2>&1";
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    if (!pipe)
-        throw std::runtime_error("cannot run " + s.fio);
-    std::string out;
-    std::array<char, 4096> buf;
-    while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe))
-        out.append(buf.data(), n);
-    const int rc = ::pclose(pipe);
-    const auto brace = out.find('{');
+    const io::CommandResult r = io::runCommand(argv, 0);
+    const auto brace = r.out.find('{'); // fio may print notes before its JSON
     const auto doc = brace == std::string::npos ? nlohmann::json()
-                                                : nlohmann::json::parse(out.substr(brace), nullptr, false);
-    if (rc != 0 || !doc.is_object())
-        throw std::runtime_error(s.fio + " failed (" + cmd + "):\n" + out.substr(0, 2000));
+                                                : nlohmann::json::parse(r.out.substr(brace), nullptr, false);
+    if (!r.ok() || !doc.is_object())
+        throw std::runtime_error(s.fio + " failed (" + displayCommand(argv) + "):\n" + (r.err + r.out).substr(0, 2000));
     const auto points = fioStoragePoints(doc);
     for (const auto& p : points)
         if (p.op == rw)

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/linereader.h"
+#include "io/runcommand.h"
 #include "io/userpaths.h"
 
 namespace rl::tools {
@@ -172,6 +174,38 @@ std::optional<FoundTool> findTool(const ToolKind& kind, const ToolSettings& sett
         return t;
     }
     return std::nullopt;
+}
+
+void askVersion(FoundTool& tool, ToolSettings& settings, int timeoutMs)
+{
+    if (tool.programs.empty())
+        return;
+    const std::string program = tool.path(tool.programs.front());
+    const ToolKind* kind = toolKind(tool.id);
+    std::vector<std::string> argv{program, "--version"};
+    if (kind && kind->collectives)
+        argv = {tool.path(tool.has("all_reduce_perf") ? "all_reduce_perf" : tool.programs.front()), "-b", "8", "-e", "8",
+                "-n", "1", "-w", "0", "-c", "0"};
+    std::string source = kind && kind->collectives ? "output header" : "--version";
+    try {
+        const io::CommandResult r = io::runCommand(argv, timeoutMs);
+        tool.version = versionInOutput(r.out + "\n" + r.err);
+        if (kind && kind->collectives && r.out.find("# nccl-tests version") != std::string::npos)
+            tool.flavor = "nccl-tests"; // the header outranks the guess from the folder
+        else if (kind && kind->collectives && r.out.find("rccl-tests") != std::string::npos)
+            tool.flavor = "rccl-tests";
+        if (tool.version.empty()) {
+            const std::string said = std::string(io::trim((r.err.empty() ? r.out : r.err).substr(0, 200)));
+            source = r.timedOut ? "no answer within " + std::to_string(timeoutMs / 1000) + " s"
+                     : !r.ok()  ? "could not run it" + (said.empty() ? std::string() : ": " + said)
+                                : "its output names no version";
+        }
+    } catch (const std::exception& e) {
+        tool.version.clear();
+        source = e.what();
+    }
+    tool.versionSource = source;
+    settings.rememberVersion(program, tool.version, source);
 }
 
 std::string versionInOutput(const std::string& output)

@@ -61,6 +61,12 @@ std::vector<std::string> searchFolders(const std::vector<std::string>& userFolde
 // from the settings when remembered for the program as it is now.
 std::optional<FoundTool> findTool(const ToolKind& kind, const ToolSettings& settings);
 
+// Asks the tool: `--version` for the GEMM benches; for nccl-tests, which has no such flag, the
+// header of the smallest run (all_reduce_perf -b 8 -e 8 -n 1 -w 0 -c 0). Fills version and
+// versionSource (the reason when it cannot tell: no GPU here, an old build without a version line)
+// and remembers them in the settings.
+void askVersion(FoundTool& tool, ToolSettings& settings, int timeoutMs = 60000);
+
 // The version a tool's output names: "# nccl-tests version 2.17.1 ..." -> "2.17.1",
 // "hipBLASLt version: 0.12.0" -> "0.12.0", "rocBLAS version: 4.3.0" -> "4.3.0"; empty when none.
 std::string versionInOutput(const std::string& output);

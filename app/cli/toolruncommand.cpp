@@ -72,6 +72,8 @@ tools::FoundTool locate(const std::string& id, const ToolLaunchArgs& a)
         throw std::runtime_error(kind->name + " not found" + (a.toolDir.empty() ? "" : " in " + a.toolDir) +
                                  ": pass --tool-dir (e.g. an nccl-tests build/ folder) or add it with "
                                  "`ridgeline-cli tools --add-folder DIR`");
+    if (!kind->collectives && found->versionSource.empty())
+        tools::askVersion(*found, settings, 20000); // cheap for the GEMM benches; nccl-tests says it in its header
     return *found;
 }
 
@@ -215,7 +217,7 @@ void addNcclTests(CLI::App* run, CliContext& ctx)
     auto ops = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"all_reduce"});
     cmd->add_option("--op", *ops, "Collectives: all_reduce reduce_scatter all_gather broadcast alltoall sendrecv "
                                   "alltoallv (rccl) reduce gather scatter")
-        ->delimiter(',')->capture_default_str();
+        ->delimiter(',')->allow_extra_args(false)->capture_default_str();
     addLaunchOptions(cmd, *a);
     cmd->add_option("tool_args", a->toolArgs, "The tool's own flags after --, e.g. -b 8 -e 8G -f 2 -g 1 -d bf16");
     cmd->callback([&ctx, a, ops] {
@@ -385,7 +387,7 @@ void addGemmBench(CLI::App* run, CliContext& ctx, const std::string& name, const
     auto a = std::make_shared<ToolLaunchArgs>();
     auto g = std::make_shared<GemmArgs>();
     cmd->add_option("--shape", g->shapes, "MxNxK or MxNxKxTT (transA transB), repeatable or comma-separated")
-        ->delimiter(',');
+        ->delimiter(',')->allow_extra_args(false);
     cmd->add_option("--square", g->square, "M = N = K over powers of two FROM:TO, e.g. 256:16384");
     cmd->add_option("--recipe", g->recipe,
                     "square (256..16384), max-achievable (AMD's MAF shapes for --cus) or model (the GEMMs of "

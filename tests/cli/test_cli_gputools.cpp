@@ -61,8 +61,8 @@ int pointLines(const std::string& out)
 {
     int n = 0;
     std::size_t at = 0;
-    while ((at = out.find("\"type\":\"", at)) != std::string::npos) {
-        at += 8;
+    while ((at = out.find("\"record\":\"", at)) != std::string::npos) {
+        at += 10;
         n += out.compare(at, 11, "collective\"") == 0 || out.compare(at, 5, "gemm\"") == 0;
     }
     return n;
@@ -108,9 +108,9 @@ TEST_F(CliGpuTools, PointsArriveWhileTheToolRuns)
     std::string line;
     Clock::time_point firstPoint{}, end{};
     while (run.readLine(line, 30)) {
-        if (line.find("\"type\":\"collective\"") != std::string::npos && firstPoint == Clock::time_point{})
+        if (line.find("\"record\":\"collective\"") != std::string::npos && firstPoint == Clock::time_point{})
             firstPoint = Clock::now();
-        if (line.find("\"type\":\"end\"") != std::string::npos)
+        if (line.find("\"record\":\"end\"") != std::string::npos)
             end = Clock::now();
     }
     EXPECT_EQ(run.wait(), 0);
@@ -187,7 +187,7 @@ TEST_F(CliGpuTools, CancelMidSweepKeepsThePointsAndSaysCancelled)
     std::string line;
     int points = 0;
     while (points < 2 && run.readLine(line, 30))
-        points += line.find("\"type\":\"collective\"") != std::string::npos;
+        points += line.find("\"record\":\"collective\"") != std::string::npos;
     ASSERT_EQ(points, 2);
     run.signalGroup(SIGTERM);
     while (run.readLine(line, 30)) {
@@ -213,7 +213,7 @@ TEST_F(CliGpuTools, HipblasltOverGivenShapesAndTheMaxAchievableRecipe)
     EXPECT_EQ(all[0].tool, "hipblaslt-bench");
     EXPECT_EQ(all[0].params["recipe"], "max-achievable");
     store::Workspace ws(db.string());
-    const auto gemms = store::loadGemms(ws.database(), all[0].id);
+    const auto gemms = store::gemmPoints(ws.database(), all[0].id);
     ASSERT_EQ(gemms.size(), 5u);
     EXPECT_EQ(gemms[1].transA, "N");
     EXPECT_EQ(gemms[1].transB, "T");
@@ -253,4 +253,27 @@ TEST_F(CliGpuTools, AMissingToolOrBadOptionSaysWhatToDo)
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.err.find("--cus"), std::string::npos) << r.err;
     EXPECT_TRUE(sessions().empty());
+}
+
+TEST_F(CliGpuTools, ToolsListsWhereEachToolIsItsVersionAndRemembersFolders)
+{
+    auto r = test::runToEnd(cli({"--json", "tools", "--add-folder", RIDGELINE_STANDIN_BIN}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const json j = json::parse(r.out);
+    ASSERT_EQ(j["tools"].size(), 3u);
+    for (const auto& t : j["tools"]) {
+        EXPECT_TRUE(t["found"].get<bool>()) << t.dump();
+        EXPECT_EQ(t["folder"], RIDGELINE_STANDIN_BIN);
+    }
+    EXPECT_EQ(j["tools"][0]["name"], "nccl-tests"); // from the header the tool printed
+    EXPECT_EQ(j["tools"][0]["version"], "2.17.1");
+    EXPECT_EQ(j["tools"][0]["version_source"], "output header");
+    EXPECT_EQ(j["tools"][1]["version"], "0.12.0-standin");
+    EXPECT_EQ(j["tools"][1]["version_source"], "--version");
+    // The folder is remembered: a run finds the tools without --tool-dir.
+    r = test::runToEnd(cli({"run", "nccl-tests", "--", "-b", "8", "-e", "16", "-f", "2"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    r = test::runToEnd(cli({"tools", "--remove-folder", (dir.path / "elsewhere").string()}));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("not in the list"), std::string::npos) << r.err;
 }

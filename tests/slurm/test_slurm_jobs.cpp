@@ -28,13 +28,15 @@
 #include "../cli/tempdir.h"
 #include "../integration/benchlaunch.h"
 #include "importers/importerregistry.h"
-#include "slurm/command.h"
+#include "io/linereader.h"
+#include "io/runcommand.h"
 #include "slurm/sbatch.h"
 
 extern char** environ;
 
 using namespace rl;
 using namespace rl::slurm;
+using rl::io::runCommand;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -88,7 +90,7 @@ public:
             }
         }
         if (fs::exists(m_dir / "unavailable"))
-            g_unavailable = rl::slurm::trimmed(readFile(m_dir / "unavailable"));
+            g_unavailable = std::string(rl::io::trim(readFile(m_dir / "unavailable")));
         else if (!fs::exists(m_dir / "env"))
             g_unavailable = "tests/slurm/slurm-up.sh did not bring Slurm up in " + m_dir.string();
         else

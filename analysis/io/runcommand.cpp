@@ -1,4 +1,4 @@
-#include "slurm/command.h"
+#include "io/runcommand.h"
 
 #include <cerrno>
 #include <chrono>
@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace rl::slurm {
+namespace rl::io {
 namespace {
 struct Pipe
 {
@@ -32,15 +32,6 @@ struct Pipe
     }
 };
 } // namespace
-
-std::string trimmed(const std::string& text)
-{
-    const auto b = text.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos)
-        return {};
-    const auto e = text.find_last_not_of(" \t\r\n");
-    return text.substr(b, e - b + 1);
-}
 
 CommandResult runCommand(const std::vector<std::string>& argv, int timeoutMs)
 {
@@ -121,4 +112,4 @@ CommandResult runCommand(const std::vector<std::string>& argv, int timeoutMs)
         result.signal = WTERMSIG(status);
     return result;
 }
-} // namespace rl::slurm
+} // namespace rl::io

@@ -1,11 +1,11 @@
 #pragma once
-// Runs a short-lived command (sbatch, squeue, sacct, scontrol, scancel) without a shell and
+// Runs a short-lived command (sbatch, squeue, scancel, fio, a tool asked for its version) without a shell and
 // captures its stdout, stderr and exit status. Long-running children with streamed output are
 // app/cli/launcher.h's job; this is for commands whose whole answer is read at the end.
 #include <string>
 #include <vector>
 
-namespace rl::slurm {
+namespace rl::io {
 
 struct CommandResult
 {
@@ -20,7 +20,4 @@ struct CommandResult
 // argv[0] is looked up in PATH. stdin is /dev/null. Throws std::runtime_error when the command
 // cannot be started (not found, not executable). timeoutMs <= 0: no limit.
 CommandResult runCommand(const std::vector<std::string>& argv, int timeoutMs = 30000);
-
-// The text with leading and trailing white space removed (for one-line answers and errors).
-std::string trimmed(const std::string& text);
-} // namespace rl::slurm
+} // namespace rl::io
