@@ -16,6 +16,7 @@
 #include "collectives/launchcommand.h"
 #include "launcher.h"
 #include "runsession.h"
+#include "sbatchrun.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
 #include "store/pairresults.h"
@@ -47,19 +48,20 @@ struct RunArgs
     int nodes = 1, ppn = 1;
     bool dryRun = false;
     std::vector<std::string> benchArgs;
+    SbatchArgs sbatch;
 };
 
 // Runs ridgeline-bench's argv into a new session: every record it prints is stored as it arrives.
-int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv)
+int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv, const SbatchArgs& sbatch = {},
+                int ranks = 1)
 {
     s.tool = "ridgeline-bench";
     s.toolVersion = RIDGELINE_VERSION;
     RunSession run(ctx, std::move(s), argv);
     std::optional<wire::End> end;
-    Launcher launcher;
     ChildResult child;
     try {
-        child = launcher.run(argv, [&](const std::string& line) {
+        child = runLocallyOrAsJob(sbatch, ranks, run.session().kind, argv, [&](const std::string& line) {
             std::optional<wire::Record> rec;
             try {
                 rec = wire::parseLine(line);
@@ -99,7 +101,7 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
             } else if (auto* e = std::get_if<wire::End>(&*rec)) {
                 end = *e;
             }
-        });
+        }, 0, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); });
     } catch (const std::exception& e) {
         return run.end(SessionStatus::Failed, e.what());
     }
@@ -144,7 +146,7 @@ int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const
     s.params = {{"launcher", spec.kind == LaunchSpec::Kind::Template ? "template"
                              : spec.kind == LaunchSpec::Kind::Hostfile ? "hostfile" : "mpirun"},
                 {"np", a.np}, {"runner_args", a.benchArgs}};
-    return runAndStore(ctx, std::move(s), argv);
+    return runAndStore(ctx, std::move(s), argv, a.sbatch, a.np);
 }
 
 // A kernel benchmark (peakflops, membw, gemm) on this machine: no MPI, the runner directly.
@@ -190,6 +192,7 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
     coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
     coll->add_option("--title", a->title, "Session title");
     coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
+    addSbatchOptions(coll, a->sbatch);
     coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench " + subcommand + " (after --)");
     coll->callback([&ctx, a, subcommand, sessionKindName] {
         const int rc = runMpiBenchmark(ctx, sessionKindName, subcommand, *a);

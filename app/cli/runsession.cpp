@@ -33,6 +33,15 @@ void RunSession::setParams(const nlohmann::json& params)
     m_ws.setParams(m_id, params);
 }
 
+void RunSession::noteJob(const std::string& jobId, const std::string& script)
+{
+    nlohmann::json params = m_session.params;
+    params["launcher_outer"] = "sbatch";
+    params["slurm_job_id"] = jobId;
+    params["job_script"] = script;
+    setParams(params);
+}
+
 void RunSession::emit(nlohmann::json record) const
 {
     record["session_id"] = m_id;

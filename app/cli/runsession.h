@@ -37,6 +37,8 @@ public:
     }
     void addCollective(const CollectivePoint& p);
     void setParams(const nlohmann::json& params);
+    // A batch job was submitted for this run: its id and script go into the parameters.
+    void noteJob(const std::string& jobId, const std::string& script);
     // Echoes a record with the session id (flushed at once: the GUI draws points as they come).
     void emit(nlohmann::json record) const;
     // Ends the session; returns the exit code: 0 complete, 130 cancelled, 1 otherwise.

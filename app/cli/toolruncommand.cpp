@@ -17,6 +17,7 @@
 #include "launcher.h"
 #include "records/wireformat.h"
 #include "runsession.h"
+#include "sbatchrun.h"
 #include "sizingoptions.h"
 #include "store/kernelresults.h"
 #include "tools/gemmrecipes.h"
@@ -35,6 +36,7 @@ struct ToolLaunchArgs
     double pointTimeoutS = 300;
     bool dryRun = false;
     std::vector<std::string> toolArgs;
+    SbatchArgs sbatch;
 };
 
 void addLaunchOptions(CLI::App* cmd, ToolLaunchArgs& a)
@@ -59,6 +61,7 @@ void addLaunchOptions(CLI::App* cmd, ToolLaunchArgs& a)
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--title", a.title, "Session title");
     cmd->add_flag("--dry-run", a.dryRun, "Print the command(s) and exit");
+    addSbatchOptions(cmd, a.sbatch);
 }
 
 tools::FoundTool locate(const std::string& id, const ToolLaunchArgs& a)
@@ -159,7 +162,7 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
     const int timeoutMs = static_cast<int>(a.pointTimeoutS * 1000);
     ChildResult child;
     try {
-        child = Launcher().run(argv, [&](const std::string& line) {
+        child = runLocallyOrAsJob(a.sbatch, a.np, program, argv, [&](const std::string& line) {
             for (const auto& p : stream.feed(line, {++lineNo, 0})) {
                 if (p.wrong > 0 && wrong.empty())
                     wrong = std::to_string(p.wrong) + " wrong elements at " + units::formatBytes(double(p.bytes)) +
@@ -168,7 +171,7 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
             }
             if (failure.empty() && stream.reportedFailure())
                 failure = "the tool reported a failure: " + stream.warnings().back().message;
-        }, timeoutMs);
+        }, timeoutMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); });
     } catch (const std::exception& e) {
         return run.end(SessionStatus::Failed, e.what());
     }
@@ -359,12 +362,12 @@ int runGemmBench(const CliContext& ctx, const std::string& id, const ToolLaunchA
         int before = run.points();
         ChildResult child;
         try {
-            child = Launcher().run(commands[i], [&](const std::string& line) {
+            child = runLocallyOrAsJob(a.sbatch, a.np, id, commands[i], [&](const std::string& line) {
                 if (auto p = stream.feed(line, {++lineNo, 0})) {
                     run.store([&](store::Database& db) { store::insertGemm(db, run.id(), *p); });
                     run.emit(wire::toJson(*p));
                 }
-            }, timeoutMs);
+            }, timeoutMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); });
         } catch (const std::exception& e) {
             return run.end(SessionStatus::Failed, e.what());
         }

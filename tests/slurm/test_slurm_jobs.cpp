@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <csignal>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -31,6 +32,7 @@
 #include "io/linereader.h"
 #include "io/runcommand.h"
 #include "slurm/sbatch.h"
+#include "store/workspace.h"
 
 extern char** environ;
 
@@ -356,3 +358,89 @@ TEST(Slurm, ARefusedSubmissionThrowsSbatchsError)
     }
     EXPECT_TRUE(job.jobId().empty());
 }
+
+// ---- ridgeline-cli run ... --sbatch: the same runs a user starts, through the real Slurm.
+#ifdef RIDGELINE_CLI
+namespace {
+struct CliRun
+{
+    test::TempDir dir;
+    std::string db = (dir.path / "ws.db").string();
+    std::vector<std::string> argv(std::vector<std::string> args) const
+    {
+        std::vector<std::string> a{RIDGELINE_CLI, "--db", db};
+        a.insert(a.end(), args.begin(), args.end());
+        return a;
+    }
+    std::vector<std::string> sbatch() const { return {"--sbatch", "--sbatch-dir", dir.path.string()}; }
+};
+} // namespace
+
+TEST(SlurmCli, RunCollectivesWithSbatchStoresTheSweepAndTheJob)
+{
+    REQUIRE_SLURM();
+    CliRun c;
+    auto args = withArgs({"run", "collectives", "-np", "2", "--mpirun-arg", "--oversubscribe"}, c.sbatch());
+    args.push_back("--");
+    args = withArgs(args, {"--ops", "all_reduce", "-b", "8", "-e", "8K", "-f", "4", "-w", "1", "-n", "3"});
+    const auto r = test::runToEnd(c.argv(args), 90);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("#SBATCH --ntasks=2"), std::string::npos) << r.err; // the script is shown first
+    store::Workspace ws(c.db);
+    const auto sessions = ws.sessions();
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0].status, SessionStatus::Complete) << sessions[0].notes;
+    EXPECT_FALSE(sessions[0].params.value("slurm_job_id", "").empty());
+    EXPECT_TRUE(fs::exists(sessions[0].params.value("job_script", "")));
+    EXPECT_EQ(ws.collectivePoints(sessions[0].id).size(), kSweepPoints);
+}
+
+TEST(SlurmCli, NcclTestsStandInThroughSbatchAndSrunCountsTheTasks)
+{
+    REQUIRE_SLURM();
+    CliRun c;
+    setenv("STANDIN_DELAY_MS", "5", 1);
+    auto args = withArgs({"run", "nccl-tests", "--tool-dir", RIDGELINE_STANDIN_BIN, "-np", "2", "--launcher",
+                          "srun --mpi=pmix {bench}", "--env", "NCCL_ALGO=Ring"},
+                         c.sbatch());
+    args = withArgs(args, {"--", "-b", "8", "-e", "1K", "-f", "2"});
+    const auto r = test::runToEnd(c.argv(args), 90);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("export NCCL_ALGO=Ring"), std::string::npos) << r.err;
+    store::Workspace ws(c.db);
+    const auto sessions = ws.sessions();
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0].status, SessionStatus::Complete) << sessions[0].notes;
+    EXPECT_EQ(sessions[0].params["nranks"], 2); // SLURM_NTASKS, as nccl-tests under srun sees it
+    EXPECT_EQ(ws.collectivePoints(sessions[0].id).size(), 16u);
+}
+
+TEST(SlurmCli, CancellingAnSbatchRunRunsScancelAndKeepsThePoints)
+{
+    REQUIRE_SLURM();
+    CliRun c;
+    setenv("STANDIN_DELAY_MS", "300", 1);
+    auto args = withArgs({"run", "nccl-tests", "--tool-dir", RIDGELINE_STANDIN_BIN}, c.sbatch());
+    args = withArgs(args, {"--", "-b", "8", "-e", "1G", "-f", "2"});
+    test::Running run(c.argv(args));
+    std::string line;
+    int points = 0;
+    while (points < 2 && run.readLine(line, 60))
+        points += line.find("\"record\":\"collective\"") != std::string::npos;
+    ASSERT_EQ(points, 2);
+    const auto t0 = Clock::now();
+    run.signalGroup(SIGTERM);
+    while (run.readLine(line, 60)) {
+    }
+    EXPECT_EQ(run.wait(), 130);
+    EXPECT_LT(secondsSince(t0), 30);
+    unsetenv("STANDIN_DELAY_MS");
+    store::Workspace ws(c.db);
+    const auto sessions = ws.sessions();
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0].status, SessionStatus::Cancelled);
+    EXPECT_GE(ws.collectivePoints(sessions[0].id).size(), 2u);
+    const auto q = runCommand({"squeue", "-h", "-j", sessions[0].params.value("slurm_job_id", "0")});
+    EXPECT_EQ(std::string(rl::io::trim(q.out)), "") << "the job is still queued or running";
+}
+#endif

@@ -1,0 +1,31 @@
+#pragma once
+// `--sbatch` for every `ridgeline-cli run ...`: the launch command runs inside a Slurm batch job
+// instead of here. Ridgeline writes the job script (printed on stderr before it is submitted),
+// submits it, streams the job's output file line by line into the same parser as a local run,
+// and follows the job through squeue/scontrol until it ends; SIGTERM/SIGINT run scancel.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "launcher.h"
+
+namespace rl::cli {
+
+struct SbatchArgs
+{
+    bool use = false;
+    std::vector<std::string> options; // #SBATCH lines: --partition=gpu, --time=00:30:00, --nodes=2, ...
+    std::string dir;                  // where the script and the output file go (shared with the nodes)
+};
+void addSbatchOptions(CLI::App* cmd, SbatchArgs& a);
+
+// Runs argv locally (Launcher) or, with --sbatch, as a batch job of `ranks` tasks unless the options
+// size the allocation themselves; hands every stdout line to onLine. A job's end state comes back
+// as a ChildResult: its exit code, interrupted when we cancelled it, the Slurm reason otherwise.
+// `onSubmitted` gets the job id and the script path (for the session's parameters).
+ChildResult runLocallyOrAsJob(const SbatchArgs& sbatch, int ranks, const std::string& jobName,
+                              const std::vector<std::string>& argv, const Launcher::LineFn& onLine, int idleTimeoutMs,
+                              const std::function<void(const std::string& jobId, const std::string& script)>& onSubmitted = {});
+} // namespace rl::cli
