@@ -16,7 +16,7 @@
 #include "collectives/launchcommand.h"
 #include "launcher.h"
 #include "runsession.h"
-#include "sbatchrun.h"
+#include "launchoptions.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
 #include "store/pairresults.h"
@@ -42,13 +42,10 @@ std::string findBench()
 
 struct RunArgs
 {
-    int np = 2;
-    std::string hostfile, templ, mpirun = "mpirun", bench, title;
-    std::vector<std::string> mpirunArgs;
-    int nodes = 1, ppn = 1;
+    LaunchArgs launch;
+    std::string bench, title;
     bool dryRun = false;
     std::vector<std::string> benchArgs;
-    SbatchArgs sbatch;
 };
 
 // Runs ridgeline-bench's argv into a new session: every record it prints is stored as it arrives.
@@ -116,16 +113,7 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
 int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const std::string& subcommand,
                     const RunArgs& a)
 {
-    LaunchSpec spec;
-    spec.kind = !a.templ.empty() ? LaunchSpec::Kind::Template
-                : !a.hostfile.empty() ? LaunchSpec::Kind::Hostfile : LaunchSpec::Kind::LocalMpirun;
-    spec.np = a.np;
-    spec.mpirun = a.mpirun;
-    spec.mpirunArgs = a.mpirunArgs;
-    spec.hostfile = a.hostfile;
-    spec.templ = a.templ;
-    spec.nodes = a.nodes;
-    spec.ppn = a.ppn;
+    LaunchSpec spec = launchSpecOf(a.launch);
     spec.bench = a.bench.empty() ? findBench() : a.bench;
     spec.subcommand = subcommand;
     spec.benchArgs = a.benchArgs;
@@ -134,19 +122,14 @@ int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const
         std::cout << displayCommand(argv) << '\n';
         return 0;
     }
-    if (geteuid() == 0) { // Open MPI refuses root without these; MPICH ignores them
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-    }
+    allowOpenMpiAsRoot();
     Session s;
     s.kind = sessionKind;
     s.title = a.title.empty() ? (sessionKind == kind::Storage ? std::string("storage I/O") : sessionKind) + ", " +
-                                    std::to_string(a.np) + " ranks"
+                                    std::to_string(a.launch.np) + " ranks"
                               : a.title;
-    s.params = {{"launcher", spec.kind == LaunchSpec::Kind::Template ? "template"
-                             : spec.kind == LaunchSpec::Kind::Hostfile ? "hostfile" : "mpirun"},
-                {"np", a.np}, {"runner_args", a.benchArgs}};
-    return runAndStore(ctx, std::move(s), argv, a.sbatch, a.np);
+    s.params = {{"launcher", launcherName(spec.kind)}, {"np", a.launch.np}, {"runner_args", a.benchArgs}};
+    return runAndStore(ctx, std::move(s), argv, a.launch.sbatch, a.launch.np);
 }
 
 // A kernel benchmark (peakflops, membw, gemm) on this machine: no MPI, the runner directly.
@@ -179,20 +162,10 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
     const std::string subcommand = name, sessionKindName = sessionKind;
     auto* coll = run->add_subcommand(subcommand, help);
     auto a = std::make_shared<RunArgs>();
-    coll->add_option("-n,--np", a->np, "Number of ranks")->capture_default_str()->check(CLI::PositiveNumber);
-    coll->add_option("--hostfile", a->hostfile, "Launch with mpirun -hostfile FILE");
-    coll->add_option("--launcher", a->templ,
-                     "Launcher template, e.g. 'srun -N {nodes} --ntasks-per-node {ppn} {bench}' "
-                     "(placeholders: {bench} {np} {nodes} {ppn} {hostfile})");
-    coll->add_option("--nodes", a->nodes, "Nodes, for {nodes}")->capture_default_str();
-    coll->add_option("--ppn", a->ppn, "Processes per node, for {ppn}")->capture_default_str();
-    coll->add_option("--mpirun", a->mpirun, "mpirun to use")->capture_default_str();
-    coll->add_option("--mpirun-arg", a->mpirunArgs, "Extra mpirun argument (repeatable), e.g. --oversubscribe")
-        ->allow_extra_args(false);
+    addLaunchOptions(coll, a->launch, "Number of ranks");
     coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
     coll->add_option("--title", a->title, "Session title");
     coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
-    addSbatchOptions(coll, a->sbatch);
     coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench " + subcommand + " (after --)");
     coll->callback([&ctx, a, subcommand, sessionKindName] {
         const int rc = runMpiBenchmark(ctx, sessionKindName, subcommand, *a);

@@ -17,7 +17,7 @@
 #include "launcher.h"
 #include "records/wireformat.h"
 #include "runsession.h"
-#include "sbatchrun.h"
+#include "launchoptions.h"
 #include "sizingoptions.h"
 #include "store/kernelresults.h"
 #include "tools/gemmrecipes.h"
@@ -27,30 +27,27 @@
 namespace rl::cli {
 namespace {
 
+// A GPU tool runs as one process unless asked for more (nccl-tests' -g drives every GPU of a node).
+LaunchArgs oneProcess()
+{
+    LaunchArgs l;
+    l.np = 1;
+    return l;
+}
+
 struct ToolLaunchArgs
 {
-    int np = 1;
-    std::string hostfile, templ, mpirun = "mpirun", toolDir, title;
-    std::vector<std::string> mpirunArgs, env;
-    int nodes = 1, ppn = 1;
+    LaunchArgs launch = oneProcess();
+    std::string toolDir, title;
+    std::vector<std::string> env;
     double pointTimeoutS = 300;
     bool dryRun = false;
     std::vector<std::string> toolArgs;
-    SbatchArgs sbatch;
 };
 
-void addLaunchOptions(CLI::App* cmd, ToolLaunchArgs& a)
+void addToolOptions(CLI::App* cmd, ToolLaunchArgs& a)
 {
-    cmd->add_option("-n,--np", a.np, "Processes; more than 1 launches under mpirun (nccl-tests built with MPI=1)")
-        ->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--hostfile", a.hostfile, "Launch with mpirun -hostfile FILE");
-    cmd->add_option("--launcher", a.templ,
-                    "Launcher template, e.g. 'srun -N {nodes} --ntasks-per-node {ppn} {bench}' "
-                    "({bench} is the tool with its arguments)");
-    cmd->add_option("--nodes", a.nodes, "Nodes, for {nodes}")->capture_default_str();
-    cmd->add_option("--ppn", a.ppn, "Processes per node, for {ppn}")->capture_default_str();
-    cmd->add_option("--mpirun", a.mpirun, "mpirun to use")->capture_default_str();
-    cmd->add_option("--mpirun-arg", a.mpirunArgs, "Extra mpirun argument (repeatable)")->allow_extra_args(false);
+    addLaunchOptions(cmd, a.launch, "Processes; more than 1 launches under mpirun (nccl-tests built with MPI=1)");
     cmd->add_option("--tool-dir", a.toolDir,
                     "Folder of the tool's programs (default: the folders of `ridgeline-cli tools`, then PATH)");
     cmd->add_option("--env", a.env, "NAME=VALUE set for the tool and kept with the session, e.g. NCCL_ALGO=Ring "
@@ -61,7 +58,6 @@ void addLaunchOptions(CLI::App* cmd, ToolLaunchArgs& a)
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--title", a.title, "Session title");
     cmd->add_flag("--dry-run", a.dryRun, "Print the command(s) and exit");
-    addSbatchOptions(cmd, a.sbatch);
 }
 
 tools::FoundTool locate(const std::string& id, const ToolLaunchArgs& a)
@@ -97,24 +93,16 @@ std::vector<std::pair<std::string, std::string>> environmentOf(const ToolLaunchA
 std::vector<std::string> launchArgv(const ToolLaunchArgs& a, const std::string& program,
                                     const std::vector<std::string>& args)
 {
-    if (a.np == 1 && a.hostfile.empty() && a.templ.empty()) {
+    const LaunchArgs& l = a.launch;
+    if (l.np == 1 && l.hostfile.empty() && l.templ.empty()) {
         std::vector<std::string> argv{program};
         argv.insert(argv.end(), args.begin(), args.end());
         return argv;
     }
-    LaunchSpec spec;
-    spec.kind = !a.templ.empty() ? LaunchSpec::Kind::Template
-                : !a.hostfile.empty() ? LaunchSpec::Kind::Hostfile : LaunchSpec::Kind::LocalMpirun;
-    spec.np = a.np;
-    spec.mpirun = a.mpirun;
-    spec.mpirunArgs = a.mpirunArgs;
+    LaunchSpec spec = launchSpecOf(l);
     if (spec.kind == LaunchSpec::Kind::Hostfile)
         for (const auto& [name, value] : environmentOf(a))
             spec.mpirunArgs.insert(spec.mpirunArgs.end(), {"-x", name});
-    spec.hostfile = a.hostfile;
-    spec.templ = a.templ;
-    spec.nodes = a.nodes;
-    spec.ppn = a.ppn;
     spec.bench = program;
     spec.subcommand.clear();
     spec.benchArgs = args;
@@ -126,18 +114,17 @@ nlohmann::json launchParams(const ToolLaunchArgs& a, const tools::FoundTool& too
     nlohmann::json env = nlohmann::json::object();
     for (const auto& [name, value] : environmentOf(a))
         env[name] = value;
-    return {{"launcher", !a.templ.empty() ? "template" : !a.hostfile.empty() ? "hostfile" : a.np > 1 ? "mpirun" : "local"},
-            {"np", a.np}, {"tool_args", a.toolArgs}, {"environment", env}, {"tool_folder", tool.folder}};
+    const LaunchArgs& l = a.launch;
+    const bool local = l.np == 1 && l.hostfile.empty() && l.templ.empty();
+    return {{"launcher", local ? "local" : launcherName(launchSpecOf(l).kind)},
+            {"np", l.np}, {"tool_args", a.toolArgs}, {"environment", env}, {"tool_folder", tool.folder}};
 }
 
 void exportEnvironment(const ToolLaunchArgs& a)
 {
     for (const auto& [name, value] : environmentOf(a))
         setenv(name.c_str(), value.c_str(), 1);
-    if (geteuid() == 0) { // Open MPI refuses root without these; MPICH ignores them
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-    }
+    allowOpenMpiAsRoot();
 }
 
 // ------------------------------------------------------------------------------------ nccl-tests
@@ -153,7 +140,7 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
     s.kind = kind::Collectives;
     s.tool = tool.flavor;
     s.toolVersion = tool.version;
-    s.title = a.title.empty() ? program + ", " + std::to_string(a.np) + (a.np == 1 ? " process" : " processes") : a.title;
+    s.title = a.title.empty() ? program + ", " + std::to_string(a.launch.np) + (a.launch.np == 1 ? " process" : " processes") : a.title;
     s.params = launchParams(a, tool);
     RunSession run(ctx, s, argv);
     NcclTestsStream stream(program);
@@ -162,7 +149,7 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
     const int timeoutMs = static_cast<int>(a.pointTimeoutS * 1000);
     ChildResult child;
     try {
-        child = runLocallyOrAsJob(a.sbatch, a.np, program, argv, [&](const std::string& line) {
+        child = runLocallyOrAsJob(a.launch.sbatch, a.launch.np, program, argv, [&](const std::string& line) {
             for (const auto& p : stream.feed(line, {++lineNo, 0})) {
                 if (p.wrong > 0 && wrong.empty())
                     wrong = std::to_string(p.wrong) + " wrong elements at " + units::formatBytes(double(p.bytes)) +
@@ -221,7 +208,7 @@ void addNcclTests(CLI::App* run, CliContext& ctx)
     cmd->add_option("--op", *ops, "Collectives: all_reduce reduce_scatter all_gather broadcast alltoall sendrecv "
                                   "alltoallv (rccl) reduce gather scatter")
         ->delimiter(',')->allow_extra_args(false)->capture_default_str();
-    addLaunchOptions(cmd, *a);
+    addToolOptions(cmd, *a);
     cmd->add_option("tool_args", a->toolArgs, "The tool's own flags after --, e.g. -b 8 -e 8G -f 2 -g 1 -d bf16");
     cmd->callback([&ctx, a, ops] {
         for (const auto& op : *ops)
@@ -362,7 +349,7 @@ int runGemmBench(const CliContext& ctx, const std::string& id, const ToolLaunchA
         int before = run.points();
         ChildResult child;
         try {
-            child = runLocallyOrAsJob(a.sbatch, a.np, id, commands[i], [&](const std::string& line) {
+            child = runLocallyOrAsJob(a.launch.sbatch, a.launch.np, id, commands[i], [&](const std::string& line) {
                 if (auto p = stream.feed(line, {++lineNo, 0})) {
                     run.store([&](store::Database& db) { store::insertGemm(db, run.id(), *p); });
                     run.emit(wire::toJson(*p));
@@ -404,7 +391,7 @@ void addGemmBench(CLI::App* run, CliContext& ctx, const std::string& name, const
     cmd->add_option("--parallel", g->step.parallel, "Layout for --recipe model, e.g. tp=8,pp=1,dp=16")->capture_default_str();
     cmd->add_option("--seq", g->step.seq, "Sequence length for --recipe model")->capture_default_str();
     cmd->add_option("--micro-batch", g->step.microBatch, "Micro-batch for --recipe model")->capture_default_str();
-    addLaunchOptions(cmd, *a);
+    addToolOptions(cmd, *a);
     cmd->add_option("tool_args", a->toolArgs, "More flags for " + id + " after --");
     cmd->callback([&ctx, a, g, id] {
         const int rc = runGemmBench(ctx, id, *a, *g);
