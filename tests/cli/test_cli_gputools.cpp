@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -276,4 +277,34 @@ TEST_F(CliGpuTools, ToolsListsWhereEachToolIsItsVersionAndRemembersFolders)
     r = test::runToEnd(cli({"tools", "--remove-folder", (dir.path / "elsewhere").string()}));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.err.find("not in the list"), std::string::npos) << r.err;
+}
+
+// Every op the tools have, each its own session with the op, bus factor and rank count of its table;
+// the rccl-tests flavour (AMD devices, rccl header) is recorded as rccl-tests.
+TEST_F(CliGpuTools, EveryOpRunsEndToEndAndRcclIsNamedAsSuch)
+{
+    setenv("STANDIN_FLAVOR", "rccl", 1);
+    const std::vector<std::string> ops{"all_reduce", "reduce_scatter", "all_gather", "broadcast", "alltoall", "sendrecv",
+                                       "alltoallv"};
+    std::string list;
+    for (const auto& op : ops)
+        list += (list.empty() ? "" : ",") + op;
+    const auto r = test::runToEnd(nccl({"--op", list}, {"-b", "64K", "-e", "256K", "-f", "2", "-g", "4"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), ops.size());
+    store::Workspace ws(db.string());
+    std::set<std::string> seen;
+    for (const auto& s : all) {
+        EXPECT_EQ(s.tool, "rccl-tests");
+        EXPECT_EQ(s.status, SessionStatus::Complete) << s.title << ": " << s.notes;
+        const auto points = ws.collectivePoints(s.id);
+        ASSERT_EQ(points.size(), 6u) << s.title;
+        seen.insert(points.front().op);
+        for (const auto& p : points) {
+            EXPECT_EQ(p.nranks, 4);
+            EXPECT_GT(p.busbwGBs, 0) << p.op;
+        }
+    }
+    EXPECT_EQ(seen.size(), ops.size());
 }
