@@ -445,8 +445,7 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
     m_tool->setToolTip(tr("The benchmark program to run; Ridgeline stores each point as it prints it"));
     m_toolLocation = new QLabel;
     m_toolLocation->setObjectName(QStringLiteral("toolLocation"));
-    m_toolLocation->setWordWrap(true);
-    m_toolLocation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_toolLocation->setWordWrap(true); // a path has no spaces: refreshTool() adds break points after each /
     m_toolLocation->setToolTip(tr("Where the tool was found (tools.json folders, then PATH, then /opt/rocm/bin) "
                                   "and the version it reported"));
     m_addFolder = new QPushButton(tr("Add folder…"));
@@ -459,12 +458,12 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
                                 "one-size run) and remember it"));
     auto* toolBox = new QGroupBox(tr("Tool"));
     auto* toolForm = new QFormLayout(toolBox);
-    toolForm->addRow(tr("Tool:"), m_tool);
-    auto* foundRow = new QHBoxLayout;
-    foundRow->addWidget(m_toolLocation, 1);
-    foundRow->addWidget(m_askVersion);
-    foundRow->addWidget(m_addFolder);
-    toolForm->addRow(tr("Found:"), foundRow);
+    auto* toolRow = new QHBoxLayout;
+    toolRow->addWidget(m_tool, 1);
+    toolRow->addWidget(m_askVersion);
+    toolRow->addWidget(m_addFolder);
+    toolForm->addRow(tr("Tool:"), toolRow);
+    toolForm->addRow(tr("Found:"), m_toolLocation);
 
     // ---- nccl-tests page
     auto* ncclPage = new QWidget;
@@ -590,7 +589,7 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
                                  "with -x under a hostfile"));
     m_environment->setPlaceholderText(tr("NCCL_ALGO=Ring\nNCCL_DEBUG=WARN"));
     m_environment->setTabChangesFocus(true);
-    m_environment->setFixedHeight(m_environment->fontMetrics().lineSpacing() * 3 + 2 * m_environment->frameWidth() + 8);
+    m_environment->setFixedHeight(m_environment->fontMetrics().lineSpacing() * 4 + 2 * m_environment->frameWidth() + 8);
     m_extraArgs = edit(QStringLiteral("extraArgs"), tr("More flags for the tool itself, passed after --"));
     m_launch = new LauncherWidget({LaunchSettings::Mode::Local, LaunchSettings::Mode::LocalMpirun,
                                    LaunchSettings::Mode::Hostfile, LaunchSettings::Mode::Template},
@@ -805,12 +804,17 @@ void GpuToolDialog::refreshTool()
                                     : !found->versionSource.empty()
                                         ? tr("version unknown (%1)").arg(QString::fromStdString(found->versionSource))
                                         : tr("version not asked yet");
-            m_toolLocation->setText(tr("%1 — %2").arg(QString::fromStdString(found->folder), version));
+            // A long folder wraps after its slashes (zero-width spaces) instead of running off the edge.
+            QString folder = QString::fromStdString(found->folder);
+            m_toolLocation->setText(tr("%1 — %2").arg(folder.replace(u'/', QStringLiteral("/\u200b")), version));
+            m_toolLocation->setToolTip(tr("Found in %1 (tools.json folders, then PATH, then /opt/rocm/bin); %2")
+                                           .arg(QString::fromStdString(found->folder), version));
             for (const auto& op : kNcclOps)
                 if (found->has(tools::ncclTestsProgram(op.toStdString())))
                     m_availableOps << op;
         } else {
             m_toolLocation->setText(tr("not found — add its folder"));
+            m_toolLocation->setToolTip(tr("Searched the folders of tools.json, PATH and /opt/rocm/bin"));
             m_toolError = tr("%1 was not found in the folders of tools.json, on PATH or in /opt/rocm/bin: add its "
                              "folder.")
                               .arg(QString::fromStdString(kind->name));
@@ -877,12 +881,10 @@ void GpuToolDialog::updatePreview()
     if (!problem.isEmpty())
         m_summary->clear();
     else if (nccl)
-        m_summary->setText(tr("%n operation(s), %1 sizes each, out-of-place and in-place: %2 points", nullptr,
-                              int(c.ops.size()))
-                               .arg(ncclSizes(c))
-                               .arg(points));
+        m_summary->setText((c.ops.size() == 1 ? tr("1 operation") : tr("%1 operations").arg(c.ops.size())) +
+                           tr(", %1 sizes each, out-of-place and in-place: %2 points").arg(ncclSizes(c)).arg(points));
     else if (points > 0)
-        m_summary->setText(tr("%n shape(s), one run of the tool each", nullptr, points));
+        m_summary->setText(points == 1 ? tr("1 shape, one run of the tool") : tr("%1 shapes, one run of the tool each").arg(points));
     else
         m_summary->setText(tr("The shapes of the model's step, one run of the tool each"));
     m_preview->setCommand(shellJoin(m_cli, c.cliArguments(m_workspace)));

@@ -39,7 +39,7 @@ const QString kCli = QStringLiteral(RIDGELINE_CLI_BIN);
 const QString kStandins = QStringLiteral(RIDGELINE_STANDIN_BIN);
 
 // A user data dir of the test's own (tools.json), with the stand-ins' folder registered or not.
-class GpuToolEnv : public ::testing::Test
+class GuiGpuTool : public ::testing::Test
 {
 protected:
     QTemporaryDir dir;
@@ -212,7 +212,7 @@ std::vector<Case> cases()
 }
 } // namespace
 
-TEST_F(GpuToolEnv, BuildsTheExactCommandForEachToolAndLauncher)
+TEST_F(GuiGpuTool, BuildsTheExactCommandForEachToolAndLauncher)
 {
     registerStandins();
     for (const auto& c : cases()) {
@@ -229,7 +229,7 @@ TEST_F(GpuToolEnv, BuildsTheExactCommandForEachToolAndLauncher)
 }
 
 // The real CLI parses every form the dialog writes (--mpirun-arg=-..., --sbatch-option=--..., --env).
-TEST_F(GpuToolEnv, TheRealCliAcceptsTheDialogsCommands)
+TEST_F(GuiGpuTool, TheRealCliAcceptsTheDialogsCommands)
 {
     registerStandins();
     for (const auto& c : cases()) {
@@ -251,7 +251,7 @@ TEST_F(GpuToolEnv, TheRealCliAcceptsTheDialogsCommands)
     }
 }
 
-TEST_F(GpuToolEnv, InvalidInputDisablesRunWithAReason)
+TEST_F(GuiGpuTool, InvalidInputDisablesRunWithAReason)
 {
     registerStandins();
     GpuToolDialog dialog(kCli, ws);
@@ -324,7 +324,7 @@ TEST_F(GpuToolEnv, InvalidInputDisablesRunWithAReason)
     }
 }
 
-TEST_F(GpuToolEnv, AToolNotFoundOffersToAddItsFolderToToolsJson)
+TEST_F(GuiGpuTool, AToolNotFoundOffersToAddItsFolderToToolsJson)
 {
     const QByteArray path = qgetenv("PATH");
     qputenv("PATH", "/usr/bin:/bin"); // no tools here
@@ -339,7 +339,7 @@ TEST_F(GpuToolEnv, AToolNotFoundOffersToAddItsFolderToToolsJson)
 
     EXPECT_FALSE(dialog.addToolFolder(dir.filePath(QStringLiteral("nowhere"))).isEmpty());
     EXPECT_EQ(dialog.addToolFolder(kStandins), QString());
-    EXPECT_TRUE(location->text().startsWith(QDir(kStandins).absolutePath())) << location->text().toStdString();
+    EXPECT_TRUE(location->text().remove(QChar(0x200b)).startsWith(QDir(kStandins).absolutePath())) << location->text().toStdString();
     EXPECT_TRUE(run->isEnabled()) << dialog.problem().toStdString();
     QFile json(dir.filePath(QStringLiteral("data/ridgeline/tools.json")));
     ASSERT_TRUE(json.open(QIODevice::ReadOnly));
@@ -350,13 +350,18 @@ TEST_F(GpuToolEnv, AToolNotFoundOffersToAddItsFolderToToolsJson)
 
     auto* tool = dialog.findChild<QComboBox*>(QStringLiteral("tool"));
     tool->setCurrentIndex(tool->findData(QStringLiteral("rocblas-bench")));
-    EXPECT_TRUE(location->text().startsWith(QDir(kStandins).absolutePath())) << location->text().toStdString();
+    EXPECT_TRUE(location->text().remove(QChar(0x200b)).startsWith(QDir(kStandins).absolutePath())) << location->text().toStdString();
+    EXPECT_TRUE(location->text().contains(QStringLiteral("version not asked yet"))) << location->text().toStdString();
     dialog.findChild<QPushButton*>(QStringLiteral("askToolVersion"))->click();
-    EXPECT_TRUE(location->text().contains(QStringLiteral("version"))) << location->text().toStdString();
+    EXPECT_TRUE(location->text().contains(QStringLiteral("version 4.3.0-standin"))) << location->text().toStdString();
+    GpuToolDialog again(kCli, ws);
+    again.setConfig(dialog.config());
+    EXPECT_TRUE(again.findChild<QLabel*>(QStringLiteral("toolLocation"))->text().contains(QStringLiteral("4.3.0-standin")))
+        << "the version is remembered in tools.json";
     qputenv("PATH", path);
 }
 
-TEST_F(GpuToolEnv, ReopensWithTheLastRunConfiguration)
+TEST_F(GuiGpuTool, ReopensWithTheLastRunConfiguration)
 {
     registerStandins();
     rl::Settings settings(dir.filePath(QStringLiteral("s.ini")));
@@ -386,7 +391,7 @@ TEST_F(GpuToolEnv, ReopensWithTheLastRunConfiguration)
               GpuToolConfig{}.cliArguments(QStringLiteral("/w.db")));
 }
 
-TEST_F(GpuToolEnv, ExpectedPointsFollowTheSweepAndTheShapes)
+TEST_F(GuiGpuTool, ExpectedPointsFollowTheSweepAndTheShapes)
 {
     GpuToolConfig c = nccl();
     c.maxBytes = QStringLiteral("512K");
@@ -406,7 +411,7 @@ TEST_F(GpuToolEnv, ExpectedPointsFollowTheSweepAndTheShapes)
 }
 
 // ---- real runs: RunController + ridgeline-cli + the stand-ins
-TEST_F(GpuToolEnv, NcclTestsPointsArriveLiveAndAreStored)
+TEST_F(GuiGpuTool, NcclTestsPointsArriveLiveAndAreStored)
 {
     registerStandins();
     qputenv("STANDIN_DELAY_MS", "60");
@@ -444,7 +449,7 @@ TEST_F(GpuToolEnv, NcclTestsPointsArriveLiveAndAreStored)
     EXPECT_EQ(store.collectivePoints(run.sessionId()).size(), 18u);
 }
 
-TEST_F(GpuToolEnv, CancelMidSweepEndsCancelledAndKeepsThePoints)
+TEST_F(GuiGpuTool, CancelMidSweepEndsCancelledAndKeepsThePoints)
 {
     registerStandins();
     qputenv("STANDIN_DELAY_MS", "200");
@@ -480,7 +485,7 @@ TEST_F(GpuToolEnv, CancelMidSweepEndsCancelledAndKeepsThePoints)
 
 // A GEMM bench run from the window: the session is selected, the kernel view shows it and its
 // roofline holds every shape when it ends; progress counts to the shapes the CLI announced.
-TEST_F(GpuToolEnv, AGemmRunFromTheWindowStoresGemmPointsAndShowsThemInTheKernelView)
+TEST_F(GuiGpuTool, AGemmRunFromTheWindowStoresGemmPointsAndShowsThemInTheKernelView)
 {
     registerStandins();
     qputenv("STANDIN_DELAY_MS", "30");
@@ -535,7 +540,7 @@ TEST_F(GpuToolEnv, AGemmRunFromTheWindowStoresGemmPointsAndShowsThemInTheKernelV
 }
 
 // Both columns at their natural size: nothing clipped; saved for a look when asked.
-TEST_F(GpuToolEnv, DialogScreenshots)
+TEST_F(GuiGpuTool, DialogScreenshots)
 {
     registerStandins();
     const QString cli = QStringLiteral("/opt/cluster/software/ridgeline/2026.11/bin/ridgeline-cli");
