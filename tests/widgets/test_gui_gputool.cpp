@@ -25,6 +25,8 @@
 #include "kernelview.h"
 #include "mainwindow.h"
 #include "runcontroller.h"
+#include "chartarea.h"
+#include "sessionbrowser.h"
 #include "settings.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
@@ -537,6 +539,37 @@ TEST_F(GuiGpuTool, AGemmRunFromTheWindowStoresGemmPointsAndShowsThemInTheKernelV
         const auto& g = kernels->roofline()->geometry().gemm;
         return views->currentWidget() == kernels && !g.empty() && g.front().points.size() == 4;
     }, 15000));
+}
+
+// nccl-tests over two ops stores two sessions; the window keeps both selected as the second
+// starts, so the chart shows every point of the run, live and at the end.
+TEST_F(GuiGpuTool, ATwoOpRunFromTheWindowKeepsBothSessionsSelectedAndCharted)
+{
+    registerStandins();
+    qputenv("STANDIN_DELAY_MS", "20");
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::MainWindow window{&settings};
+    window.resize(1300, 800);
+    window.show();
+    QSignalSpy shown(&window, &rl::MainWindow::sessionsShown);
+    window.openWorkspace(ws);
+    ASSERT_TRUE(shown.wait(15000));
+
+    GpuToolConfig c = nccl();
+    c.maxBytes = QStringLiteral("64K"); // 14 sizes: 28 points per op
+    auto* run = window.runController();
+    QSignalSpy points(run, &rl::RunController::pointAvailable);
+    QSignalSpy failed(run, &rl::RunController::runFailed);
+    window.startKernelBenchmark(c.cliArguments(ws), kCli);
+    ASSERT_TRUE(rl::testing::waitFor([&] { return (points.size() == 56 && !run->isRunning()) || !failed.isEmpty(); },
+                                     120000));
+    ASSERT_TRUE(failed.isEmpty()) << failed.first().first().toString().toStdString();
+    ASSERT_TRUE(rl::testing::waitFor([&] {
+        int n = 0;
+        for (const auto& s : window.chartArea()->data())
+            n += int(s.points.size());
+        return window.sessionBrowser()->selectedIds().size() == 2 && n == 56;
+    }, 15000)) << window.sessionBrowser()->selectedIds().size() << " sessions selected";
 }
 
 // Both columns at their natural size: nothing clipped; saved for a look when asked.
