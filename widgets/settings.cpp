@@ -20,6 +20,7 @@ const auto ExportDir = QStringLiteral("export/lastDir");
 const auto HostfileDir = QStringLiteral("benchmark/hostfileDir");
 const auto CollectiveBenchmark = QStringLiteral("benchmark/collective");
 const auto KernelBenchmark = QStringLiteral("benchmark/kernel");
+const auto GpuToolBenchmark = QStringLiteral("benchmark/gputool");
 
 QString dirKey(Settings::DirPurpose purpose)
 {
@@ -133,6 +134,12 @@ QJsonObject Settings::kernelBenchmark() const { return jsonValue(key::KernelBenc
 void Settings::setKernelBenchmark(const QJsonObject& config)
 {
     store(key::KernelBenchmark, QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
+}
+
+QJsonObject Settings::gpuToolBenchmark() const { return jsonValue(key::GpuToolBenchmark); }
+void Settings::setGpuToolBenchmark(const QJsonObject& config)
+{
+    store(key::GpuToolBenchmark, QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
 }
 
 QSize Settings::exportSize() const

@@ -54,6 +54,8 @@ public:
     void setCollectiveBenchmark(const QJsonObject& config);
     QJsonObject kernelBenchmark() const;
     void setKernelBenchmark(const QJsonObject& config);
+    QJsonObject gpuToolBenchmark() const; // the GPU tool dialog (nccl-tests, hipblaslt-bench, ...)
+    void setGpuToolBenchmark(const QJsonObject& config);
 
     static constexpr QSize kDefaultExportSize{1600, 1000};
     QSize exportSize() const; // chart export size in pixels, independent of the screen

@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "commandpreview.h"
-#include "filedialogs.h"
+#include "launcherwidget.h"
 #include "settings.h"
 #include "units/units.h"
 
@@ -99,26 +99,9 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_warmup = spin(QStringLiteral("warmup"), -1, 100000, tr(" iterations"),
                     tr("Untimed warm-up iterations per size (-w); auto: in proportion to the timed ones"));
     m_warmup->setSpecialValueText(tr("auto"));
-    m_np = spin(QStringLiteral("np"), 1, 1000000, tr(" ranks"), tr("Total MPI ranks (-np)"));
-
-    m_launcher = new QComboBox;
-    m_launcher->setObjectName(QStringLiteral("launcher"));
-    m_launcher->addItems({tr("Local mpirun"), tr("mpirun with a hostfile"), tr("Command template (e.g. srun)")});
-    m_launcher->setToolTip(tr("How the ranks are started"));
-    m_hostfile = edit(QStringLiteral("hostfile"), tr("mpirun hostfile listing the nodes and slots"));
-    auto* browse = new QPushButton(tr("Browse…"));
-    browse->setObjectName(QStringLiteral("browseHostfile"));
-    browse->setToolTip(tr("Choose the hostfile"));
-    auto* hostRow = new QHBoxLayout;
-    hostRow->addWidget(m_hostfile);
-    hostRow->addWidget(browse);
-    m_mpirunOptions = edit(QStringLiteral("mpirunOptions"),
-                           tr("Extra mpirun arguments, e.g. --oversubscribe or --mca btl self,vader"));
-    m_template = edit(QStringLiteral("launchTemplate"),
-                      tr("Launcher command; {nodes}, {ppn} and {bench} are replaced, e.g. "
-                         "srun -N {nodes} --ntasks-per-node {ppn} {bench}"));
-    m_nodes = spin(QStringLiteral("nodes"), 1, 100000, tr(" nodes"), tr("Number of nodes ({nodes})"));
-    m_ppn = spin(QStringLiteral("ppn"), 1, 1024, tr(" ranks/node"), tr("Ranks per node ({ppn})"));
+    m_launch = new LauncherWidget({LaunchSettings::Mode::LocalMpirun, LaunchSettings::Mode::Hostfile,
+                                   LaunchSettings::Mode::Template},
+                                  false, m_settings);
     m_title = edit(QStringLiteral("title"), tr("Session title (optional)"));
 
     m_sweep = new QLabel;
@@ -143,13 +126,6 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     form->addRow(QString(), m_inPlace);
     form->addRow(tr("Iterations:"), m_iterations);
     form->addRow(tr("Warm-up:"), m_warmup);
-    form->addRow(tr("Ranks:"), m_np);
-    form->addRow(tr("Launcher:"), m_launcher);
-    form->addRow(tr("Hostfile:"), hostRow);
-    form->addRow(tr("mpirun options:"), m_mpirunOptions);
-    form->addRow(tr("Template:"), m_template);
-    form->addRow(tr("Nodes:"), m_nodes);
-    form->addRow(tr("Ranks per node:"), m_ppn);
     form->addRow(tr("Title:"), m_title);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults);
@@ -168,6 +144,7 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     layout->addWidget(opsBox);
     layout->addWidget(dtypeBox);
     layout->addLayout(form);
+    layout->addWidget(m_launch);
     layout->addWidget(m_sweep);
     layout->addWidget(new QLabel(tr("Command:")));
     layout->addWidget(m_preview);
@@ -176,20 +153,15 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
 
     setConfig(m_settings ? BenchmarkConfig::fromJson(m_settings->collectiveBenchmark()) : BenchmarkConfig{});
 
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString f = filedialogs::openFile(this, m_settings, filedialogs::Purpose::Hostfile, tr("Hostfile"));
-        if (!f.isEmpty())
-            m_hostfile->setText(f);
-    });
     for (auto* c : m_ops + m_dtypes)
         connect(c, &QCheckBox::toggled, this, &BenchmarkDialog::updatePreview);
-    for (auto* e : {m_minBytes, m_maxBytes, m_hostfile, m_mpirunOptions, m_template, m_title})
+    for (auto* e : {m_minBytes, m_maxBytes, m_title})
         connect(e, &QLineEdit::textChanged, this, &BenchmarkDialog::updatePreview);
-    for (auto* s : {m_factor, m_iterations, m_warmup, m_np, m_nodes, m_ppn})
+    for (auto* s : {m_factor, m_iterations, m_warmup})
         connect(s, &QSpinBox::valueChanged, this, &BenchmarkDialog::updatePreview);
     connect(m_redop, &QComboBox::currentTextChanged, this, &BenchmarkDialog::updatePreview);
     connect(m_inPlace, &QCheckBox::toggled, this, &BenchmarkDialog::updatePreview);
-    connect(m_launcher, &QComboBox::currentIndexChanged, this, &BenchmarkDialog::updatePreview);
+    connect(m_launch, &LauncherWidget::changed, this, &BenchmarkDialog::updatePreview);
     updatePreview();
 }
 
@@ -211,13 +183,16 @@ BenchmarkConfig BenchmarkDialog::config() const
     c.inPlace = m_inPlace->isChecked();
     c.iterations = m_iterations->value();
     c.warmup = m_warmup->value();
-    c.np = m_np->value();
-    c.launcher = static_cast<BenchmarkConfig::Launcher>(m_launcher->currentIndex());
-    c.hostfile = m_hostfile->text().trimmed();
-    c.mpirunOptions = m_mpirunOptions->text().trimmed();
-    c.launchTemplate = m_template->text().trimmed();
-    c.nodes = m_nodes->value();
-    c.ppn = m_ppn->value();
+    const LaunchSettings l = m_launch->launch();
+    c.np = l.np;
+    c.launcher = l.mode == LaunchSettings::Mode::Hostfile   ? BenchmarkConfig::Launcher::Hostfile
+                 : l.mode == LaunchSettings::Mode::Template ? BenchmarkConfig::Launcher::Template
+                                                            : BenchmarkConfig::Launcher::LocalMpirun;
+    c.hostfile = l.hostfile;
+    c.mpirunOptions = l.mpirunOptions;
+    c.launchTemplate = l.launchTemplate;
+    c.nodes = l.nodes;
+    c.ppn = l.ppn;
     c.title = m_title->text().trimmed();
     return c;
 }
@@ -235,13 +210,17 @@ void BenchmarkDialog::setConfig(const BenchmarkConfig& c)
     m_inPlace->setChecked(c.inPlace);
     m_iterations->setValue(c.iterations);
     m_warmup->setValue(c.warmup);
-    m_np->setValue(c.np);
-    m_launcher->setCurrentIndex(static_cast<int>(c.launcher));
-    m_hostfile->setText(c.hostfile);
-    m_mpirunOptions->setText(c.mpirunOptions);
-    m_template->setText(c.launchTemplate);
-    m_nodes->setValue(c.nodes);
-    m_ppn->setValue(c.ppn);
+    LaunchSettings l;
+    l.mode = c.launcher == BenchmarkConfig::Launcher::Hostfile   ? LaunchSettings::Mode::Hostfile
+             : c.launcher == BenchmarkConfig::Launcher::Template ? LaunchSettings::Mode::Template
+                                                                 : LaunchSettings::Mode::LocalMpirun;
+    l.np = c.np;
+    l.hostfile = c.hostfile;
+    l.mpirunOptions = c.mpirunOptions;
+    l.launchTemplate = c.launchTemplate;
+    l.nodes = c.nodes;
+    l.ppn = c.ppn;
+    m_launch->setLaunch(l);
     m_title->setText(c.title);
 }
 
@@ -257,12 +236,6 @@ void BenchmarkDialog::done(int result)
 void BenchmarkDialog::updatePreview()
 {
     const BenchmarkConfig c = config();
-    const auto launcher = c.launcher;
-    m_hostfile->setEnabled(launcher == BenchmarkConfig::Launcher::Hostfile);
-    m_template->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
-    m_mpirunOptions->setEnabled(launcher != BenchmarkConfig::Launcher::Template);
-    m_nodes->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
-    m_ppn->setEnabled(launcher == BenchmarkConfig::Launcher::Template);
     const QString problem = c.validate();
     m_problem->setText(problem);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());

@@ -15,6 +15,7 @@ class QSpinBox;
 
 namespace rl {
 class CommandPreview;
+class LauncherWidget;
 class Settings;
 
 class BenchmarkDialog : public QDialog
@@ -45,13 +46,7 @@ private:
     QCheckBox* m_inPlace;
     QSpinBox* m_iterations;
     QSpinBox* m_warmup;
-    QSpinBox* m_np;
-    QComboBox* m_launcher;
-    QLineEdit* m_mpirunOptions = nullptr;
-    QLineEdit* m_hostfile;
-    QLineEdit* m_template;
-    QSpinBox* m_nodes;
-    QSpinBox* m_ppn;
+    LauncherWidget* m_launch;
     QLineEdit* m_title;
     QLabel* m_sweep;
     QLabel* m_problem;

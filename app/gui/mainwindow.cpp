@@ -147,9 +147,12 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
 
     connect(m_run, &RunController::runStarted, this, [this](std::int64_t id) {
         m_selectFirst = 0;
+        // nccl-tests over several ops stores one session per op: the run's sessions stay selected
+        // together, so the charts overlay the ops as they come.
+        m_runIds.push_back(id);
         m_workspace->reloadSessions();
         connect(m_workspace, &WorkspaceController::sessionsAvailable, this,
-                [this, id] { m_browser->selectSessions({id}); }, Qt::SingleShotConnection);
+                [this] { m_browser->selectSessions(m_runIds); }, Qt::SingleShotConnection);
     });
     connect(m_run, &RunController::pointAvailable, m_charts, &ChartArea::appendPoint);
     // Kernel points are few but their charts are recomputed from the store: at most ~3 reloads a

@@ -75,6 +75,9 @@ private:
     void chooseMappedImport();
     void newBenchmark();
     void newKernelBenchmark();
+    void newGpuToolBenchmark();
+    // Every run starts here: the sessions it creates are selected together as they start.
+    void startRun(const QString& program, const QStringList& arguments, int expectedPoints);
     void showMoeExplorer();
     void showSizing();
     void showProfiles();
@@ -107,6 +110,7 @@ private:
     QPointer<QMessageBox> m_importBox; // the last import's problems
     int m_selectFirst = 0;
     std::vector<std::int64_t> m_shownIds;
+    std::vector<std::int64_t> m_runIds; // sessions of the current (or last) run
     bool m_kernelReloadPending = false;
 };
 } // namespace rl

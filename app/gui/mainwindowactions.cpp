@@ -12,6 +12,7 @@
 #include "mainwindow.h"
 #include "configeditor.h"
 #include "filedialogs.h"
+#include "gputooldialog.h"
 #include "kernelbenchmarkdialog.h"
 #include "moeexplorer.h"
 #include "moescatterchart.h"
@@ -54,6 +55,10 @@ void MainWindow::createMenus()
     add(file, tr("New &kernel benchmark…"),
         tr("Measure peak FLOP/s, memory bandwidth or a GEMM sweep on this machine; the charts grow as it runs"),
         &MainWindow::newKernelBenchmark, QKeySequence(tr("Ctrl+Shift+B")));
+    add(file, tr("New &GPU tool benchmark…"),
+        tr("Run nccl-tests / rccl-tests, hipblaslt-bench or rocblas-bench; points are stored and charted as the "
+           "tool prints them"),
+        &MainWindow::newGpuToolBenchmark, QKeySequence(tr("Ctrl+Alt+B")));
     file->addSeparator();
     add(file, tr("Export &chart…"), tr("Save the current chart as PNG, SVG or PDF"), &MainWindow::exportChart,
         QKeySequence(tr("Ctrl+E")));
@@ -149,8 +154,7 @@ void MainWindow::newBenchmark()
     if (dialog.exec() != QDialog::Accepted)
         return;
     const BenchmarkConfig c = dialog.config();
-    showProgress(tr("Benchmark starting…"), -1);
-    m_run->start(RunController::findCli(), c.cliArguments(workspacePath()), c.expectedPoints());
+    startRun(RunController::findCli(), c.cliArguments(workspacePath()), c.expectedPoints());
 }
 
 void MainWindow::newKernelBenchmark()
@@ -167,9 +171,28 @@ void MainWindow::newKernelBenchmark()
 
 void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QString& cli)
 {
-    showProgress(tr("Benchmark starting…"), -1);
     // The runner tells how many points it will measure; until then the bar is indeterminate.
-    m_run->start(cli.isEmpty() ? RunController::findCli() : cli, cliArguments, 0);
+    startRun(cli.isEmpty() ? RunController::findCli() : cli, cliArguments, 0);
+}
+
+void MainWindow::newGpuToolBenchmark()
+{
+    if (m_run->isRunning()) {
+        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+        return;
+    }
+    GpuToolDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const GpuToolConfig c = dialog.config();
+    startRun(RunController::findCli(), c.cliArguments(workspacePath()), c.expectedPoints());
+}
+
+void MainWindow::startRun(const QString& program, const QStringList& arguments, int expectedPoints)
+{
+    m_runIds.clear();
+    showProgress(tr("Benchmark starting…"), -1);
+    m_run->start(program, arguments, expectedPoints);
 }
 
 void MainWindow::exportChart()

@@ -114,9 +114,16 @@ void RunController::handleLine(const QByteArray& line)
     }
     if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
         // The CLI repeats the header once the runner said how many points it will measure.
-        const auto& runner = h->session.params.value("runner", nlohmann::json::object());
-        if (runner.is_object() && runner.value("expected_points", 0) > 0)
-            m_expected = runner.value("expected_points", 0);
+        const auto& params = h->session.params;
+        if (params.is_object()) {
+            // ridgeline-bench says it under "runner"; the GPU tools' GEMM runs at the top level.
+            const auto& runner = params.value("runner", nlohmann::json::object());
+            if (runner.is_object() && runner.value("expected_points", 0) > 0)
+                m_expected = runner.value("expected_points", 0);
+            else if (const auto it = params.find("expected_points");
+                     it != params.end() && it->is_number_integer() && it->get<int>() > 0)
+                m_expected = it->get<int>();
+        }
         if (sessionId == m_sessionId && m_sessionId != 0) {
             emit progressChanged(m_points, std::max(m_expected, m_points));
             return;
