@@ -54,6 +54,23 @@ keys_to() {
   xdotool windowfocus --sync "$win"
   xdotool key --delay 40 "$@"
 }
+# open_dialog KEYS TITLE: the shortcut, again every 5 s until the dialog shows (up to 60 s). The run
+# that just ended in the store may still be ending in the window (its process not yet reaped, the
+# charts reloading; slow under the sanitizers): the window then says "A benchmark is already
+# running." in a box, which is closed before the next try.
+open_dialog() {
+  local keys=$1 title=$2
+  for _ in $(seq 12); do
+    has_window "Benchmark" && keys_to "Benchmark" Return
+    keys_to "$mode.db — Ridgeline" "$keys"
+    for _ in $(seq 20); do
+      has_window "$title" && return 0
+      kill -0 "$gui_pid" 2> /dev/null || fail "ridgeline exited while opening: $title"
+      sleep 0.25
+    done
+  done
+  fail "timed out after 60s waiting for: the dialog '$title'"
+}
 type_into_focus() { printf '%s' "$1" | xdotool type --delay 20 --file -; }
 
 count_is_stable() { # the first-start import is done when the session count stops growing
@@ -101,8 +118,7 @@ run_as_user() { # MODE BIN: one whole user session against a fresh HOME and work
   fi
 
   # A collective sweep with the dialog's defaults (all_reduce, 8 B .. 128 MiB, 2 ranks).
-  keys_to "$mode.db — Ridgeline" ctrl+b
-  wait_for 30 "the collective benchmark dialog" has_window "New collective benchmark"
+  open_dialog ctrl+b "New collective benchmark"
   keys_to "New collective benchmark" Return
   wait_for 30 "the collective dialog to close" no_window "New collective benchmark"
   wait_for 240 "the collective run to finish" session_done collectives
@@ -115,8 +131,7 @@ run_as_user() { # MODE BIN: one whole user session against a fresh HOME and work
 
   # Kernel runs through the kernel dialog: the benchmark is the first field, its arguments next.
   kernel_run() { # DOWNS ARGS KIND TABLE
-    keys_to "$mode.db — Ridgeline" ctrl+shift+b
-    wait_for 30 "the kernel benchmark dialog" has_window "New kernel benchmark"
+    open_dialog ctrl+shift+b "New kernel benchmark"
     # The dialog reopens on the last benchmark run: Home goes back to the first, then DOWNS down.
     keys_to "New kernel benchmark" Home
     for _ in $(seq "$1"); do keys_to "New kernel benchmark" Down; done
