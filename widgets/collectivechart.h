@@ -33,7 +33,7 @@ public:
 
     ChartKind kind() const { return m_kind; }
     void setKind(ChartKind kind);
-    BandwidthMetric metric() const { return m_options.metric; }
+    BandwidthMetric bandwidthMetric() const { return m_options.metric; } // not metric(): QWidget has one
     void setMetric(BandwidthMetric metric);
     void setShowFits(bool show);
     void setFitRange(std::int64_t minBytes, std::int64_t maxBytes); // defaults to every size

@@ -111,7 +111,7 @@ TEST_F(ChartFixture, MetricToggleSwitchesBetweenBusAndAlgorithmBandwidth)
     auto* combo = chart.findChild<QComboBox*>(QStringLiteral("metricCombo"));
     ASSERT_TRUE(combo);
     combo->setCurrentIndex(combo->findText(QStringLiteral("algbw")));
-    EXPECT_EQ(chart.metric(), BandwidthMetric::AlgBw);
+    EXPECT_EQ(chart.bandwidthMetric(), BandwidthMetric::AlgBw);
     EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), p.bytes), p.algbwGBs, 1e-9);
     EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Algorithm bandwidth (GB/s)"));
     EXPECT_EQ(chart.chart()->title(), QStringLiteral("Algorithm bandwidth vs message size"));
