@@ -16,7 +16,7 @@ void KernelStatModel::setResults(std::vector<KernelRow> rows)
     endResetModel();
 }
 
-void KernelStatModel::setData(const TraceChartData& data, int rank, std::size_t limit)
+void KernelStatModel::setTrace(const TraceChartData& data, int rank, std::size_t limit)
 {
     setResults(kernelRows(data.kernels, rank, limit));
 }

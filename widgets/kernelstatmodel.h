@@ -23,7 +23,7 @@ public:
 
     void setResults(std::vector<KernelRow> rows);
     // The trace's kernels of one rank (kAllRanksMean: summed by name over ranks), largest first.
-    void setData(const TraceChartData& data, int rank = kAllRanksMean, std::size_t limit = 0);
+    void setTrace(const TraceChartData& data, int rank = kAllRanksMean, std::size_t limit = 0);
     void clear();
     const std::vector<KernelRow>& rows() const { return m_rows; }
 

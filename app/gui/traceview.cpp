@@ -69,7 +69,7 @@ void TraceView::setData(const std::vector<charts::TraceChartData>& sessions)
     // Taken before the tabs are enabled: QTabBar moves off a tab as it disables it.
     QWidget* shown = currentWidget();
     m_steps->setData(trace ? *trace : charts::TraceChartData{});
-    m_kernels->setData(trace ? *trace : charts::TraceChartData{});
+    m_kernels->setTrace(trace ? *trace : charts::TraceChartData{});
     m_trainLog->setData(log ? *log : charts::TraceChartData{});
     m_timeline->setData(trace ? *trace : charts::TraceChartData{});
     setTabEnabled(0, trace != nullptr);

@@ -320,7 +320,7 @@ TEST(KernelStatModel, SortsNumericallyThroughTheProxy)
     const auto data = w.load(w.import(kData + "/traces/handmade_two_steps.json"));
     KernelStatModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    model.setData(data);
+    model.setTrace(data);
     ASSERT_GE(model.rowCount(), 3);
     EXPECT_EQ(model.columnCount(), int(KernelStatModel::ColumnCount));
     EXPECT_EQ(model.headerData(KernelStatModel::TotalMsColumn, Qt::Horizontal).toString(), QStringLiteral("Total (ms)"));
