@@ -21,12 +21,61 @@ double ProfileCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, b
     return (crossNode ? m_interUs : m_intraUs) + bytes * busFactor(op, ranks) / bw * 1e6;
 }
 
+void MeasuredCollectiveTime::addFit(CollectiveOp op, int ranks, const fits::AlphaBeta& fit, double imbalance)
+{
+    if (op != CollectiveOp::AllToAllV) {
+        m_fits[{op, ranks}] = fit;
+        return;
+    }
+    for (auto& r : m_routed)
+        if (r.ranks == ranks && std::abs(r.imbalance - imbalance) < 1e-3) {
+            r.fit = fit;
+            return;
+        }
+    m_routed.push_back({ranks, imbalance, fit});
+}
+
+const MeasuredCollectiveTime::Routed* MeasuredCollectiveTime::routedFor(int ranks) const
+{
+    const Routed* best = nullptr;
+    for (const auto& r : m_routed) {
+        if (r.ranks != ranks)
+            continue;
+        if (std::isnan(m_imbalance)) {
+            best = &r; // the newest measured routing
+            continue;
+        }
+        if (!best || std::abs(r.imbalance - m_imbalance) < std::abs(best->imbalance - m_imbalance))
+            best = &r;
+    }
+    // A balanced all_to_all fit stands for imbalance 1: it wins when the asked imbalance is closer to it.
+    if (best && !std::isnan(m_imbalance) && m_fits.count({CollectiveOp::AllToAll, ranks}) &&
+        std::abs(1.0 - m_imbalance) < std::abs(best->imbalance - m_imbalance))
+        return nullptr;
+    return best;
+}
+
+const fits::AlphaBeta* MeasuredCollectiveTime::fitFor(CollectiveOp op, int ranks) const
+{
+    if (op == CollectiveOp::AllToAll)
+        if (const Routed* r = routedFor(ranks))
+            return &r->fit;
+    const auto it = m_fits.find({op, ranks});
+    return it != m_fits.end() ? &it->second : nullptr;
+}
+
+double MeasuredCollectiveTime::routedImbalance(int ranks) const
+{
+    const Routed* r = routedFor(ranks);
+    return r ? r->imbalance : 0;
+}
+
 double MeasuredCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const
 {
     if (ranks <= 1 || bytes <= 0)
         return 0;
-    if (auto it = m_fits.find({op, ranks}); it != m_fits.end())
-        return it->second.timeUs(bytes);
+    if (const fits::AlphaBeta* fit = fitFor(op, ranks))
+        return fit->timeUs(bytes);
     return m_fallback ? m_fallback->timeUs(op, bytes, ranks, crossNode) : 0;
 }
 } // namespace rl::model

@@ -2,7 +2,10 @@
 // Time of one collective call of `bytes` (nccl-tests "size": the full buffer) over `ranks` GPUs.
 // Measured alpha-beta fits win when one exists for that op and rank count; otherwise the
 // profile's link figures with nccl-tests' bus factors: t = latency + bytes·busFactor / busbw.
+#include <cmath>
+#include <limits>
 #include <map>
+#include <vector>
 #include <utility>
 
 #include "collectives/collectiveop.h"
@@ -17,6 +20,8 @@ public:
     virtual ~CollectiveTimeSource() = default;
     virtual double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const = 0;
     virtual bool isMeasured(CollectiveOp, int) const { return false; }
+    // > 0: an all_to_all over `ranks` is timed by a measured all_to_allv at this imbalance.
+    virtual double routedImbalance(int) const { return 0; }
 };
 
 // Achieved fraction of the scale-up link for ring collectives: the bundled nccl-tests of 8xH100
@@ -46,17 +51,38 @@ private:
     double m_intraUs, m_interUs;
 };
 
+// An MoE's expert dispatch/combine is an all_to_all whose per-pair bytes follow the router: the
+// measured all_to_allv curve at the routing's imbalance (max/mean rank load) times it best, the
+// balanced all_to_all next, the profile last.
 class MeasuredCollectiveTime : public CollectiveTimeSource
 {
 public:
     explicit MeasuredCollectiveTime(const CollectiveTimeSource* fallback) : m_fallback(fallback) {}
-    void addFit(CollectiveOp op, int ranks, const fits::AlphaBeta& fit) { m_fits[{op, ranks}] = fit; }
-    std::size_t size() const { return m_fits.size(); }
+    // `imbalance` (max/mean load of the run's routing) for all_to_allv fits; a later fit of the same
+    // op, ranks (and imbalance) replaces an earlier one.
+    void addFit(CollectiveOp op, int ranks, const fits::AlphaBeta& fit, double imbalance = 1.0);
+    // The imbalance the model's all_to_all should be timed at: the all_to_allv fit closest to it
+    // (a balanced all_to_all fit counts as 1.0). Unset (NaN): the measured routing, i.e. an
+    // all_to_allv fit when one is stored.
+    void setAllToAllImbalance(double imbalance) { m_imbalance = imbalance; }
+    std::size_t size() const { return m_fits.size() + m_routed.size(); }
     double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const override;
-    bool isMeasured(CollectiveOp op, int ranks) const override { return m_fits.count({op, ranks}) > 0; }
+    bool isMeasured(CollectiveOp op, int ranks) const override { return fitFor(op, ranks) != nullptr; }
+    // The imbalance of the all_to_allv fit that times an all_to_all over `ranks`; 0 when none does.
+    double routedImbalance(int ranks) const override;
 
 private:
+    struct Routed
+    {
+        int ranks;
+        double imbalance;
+        fits::AlphaBeta fit;
+    };
+    const fits::AlphaBeta* fitFor(CollectiveOp op, int ranks) const;
+    const Routed* routedFor(int ranks) const;
     std::map<std::pair<CollectiveOp, int>, fits::AlphaBeta> m_fits;
+    std::vector<Routed> m_routed; // all_to_allv fits, in the order added
+    double m_imbalance = std::numeric_limits<double>::quiet_NaN();
     const CollectiveTimeSource* m_fallback;
 };
 } // namespace rl::model

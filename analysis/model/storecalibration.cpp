@@ -1,6 +1,7 @@
 #include "model/storecalibration.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "store/workspace.h"
@@ -26,20 +27,24 @@ StoreCalibration::StoreCalibration(store::Workspace& ws)
                 continue;
             std::vector<CollectivePoint> sel;
             bool anyOutOfPlace = false;
+            double imbalance = 0;
             for (const auto& p : points)
                 if (p.op == opName && p.nranks == ranks) {
                     sel.push_back(p);
                     anyOutOfPlace = anyOutOfPlace || !p.inPlace;
+                    imbalance = std::max(imbalance, p.imbalance);
                 }
             const auto fit = fits::fitCollective(sel, opName, !anyOutOfPlace);
             if (!fit)
                 continue;
-            auto it = std::find_if(m_fits.begin(), m_fits.end(),
-                                   [&](const Entry& e) { return e.op == *op && e.ranks == ranks; });
+            imbalance = imbalance > 0 ? imbalance : 1.0;
+            auto it = std::find_if(m_fits.begin(), m_fits.end(), [&](const Entry& e) {
+                return e.op == *op && e.ranks == ranks && (e.op != CollectiveOp::AllToAllV || std::abs(e.imbalance - imbalance) < 1e-3);
+            });
             if (it != m_fits.end())
                 it->fit = *fit;
             else
-                m_fits.push_back({*op, ranks, *fit});
+                m_fits.push_back({*op, ranks, *fit, imbalance});
         }
     }
 }
@@ -48,7 +53,7 @@ std::unique_ptr<MeasuredCollectiveTime> StoreCalibration::collectiveSource(const
 {
     auto src = std::make_unique<MeasuredCollectiveTime>(fallback);
     for (const auto& e : m_fits)
-        src->addFit(e.op, e.ranks, e.fit);
+        src->addFit(e.op, e.ranks, e.fit, e.imbalance);
     return src;
 }
 } // namespace rl::model

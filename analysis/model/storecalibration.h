@@ -1,7 +1,8 @@
 #pragma once
 // Calibration of the sizing model from a workspace: one alpha-beta fit per (op, rank count) over
 // the out-of-place points of every collective session (in-place when a session has only those).
-// Later sessions replace earlier fits of the same (op, ranks).
+// Later sessions replace earlier fits of the same (op, ranks); all_to_allv fits are kept per routing
+// imbalance, for the MoE dispatch (MeasuredCollectiveTime).
 #include <memory>
 
 #include "model/collectivetimesource.h"
@@ -26,6 +27,7 @@ private:
         CollectiveOp op;
         int ranks;
         fits::AlphaBeta fit;
+        double imbalance = 1.0; // all_to_allv: max/mean load of the session's routing
     };
     std::vector<Entry> m_fits;
 };

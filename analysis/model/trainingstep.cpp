@@ -147,7 +147,8 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         if (ranks <= 1 || count <= 0 || bytes <= 0 || e.commCount >= int(e.comm.size()))
             return;
         CommOp& o = e.comm[e.commCount++];
-        o = {what, op, bytes, ranks, cross, count, coll.timeUs(op, bytes, ranks, cross), coll.isMeasured(op, ranks)};
+        o = {what, op, bytes, ranks, cross, count, coll.timeUs(op, bytes, ranks, cross), coll.isMeasured(op, ranks),
+             op == CollectiveOp::AllToAll ? coll.routedImbalance(ranks) : 0.0};
         e.commSeconds += o.totalSeconds();
         *bucket += o.totalSeconds();
     };

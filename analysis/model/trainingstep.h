@@ -22,6 +22,7 @@ struct CommOp
     double count = 0;  // calls per step
     double timeUs = 0; // one call
     bool measured = false;
+    double routedImbalance = 0; // > 0: timed by a measured all_to_allv at this routing imbalance
     double totalSeconds() const { return count * timeUs * 1e-6; }
 };
 

@@ -242,7 +242,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                 const auto& o = step.comm[i];
                 comm.push_back({{"what", o.what}, {"op", toString(o.op)}, {"bytes", o.bytes}, {"ranks", o.ranks},
                                 {"cross_node", o.crossNode}, {"calls", o.count}, {"time_us", o.timeUs},
-                                {"measured", o.measured}});
+                                {"measured", o.measured}, {"measured_all_to_allv_imbalance", o.routedImbalance}});
             }
             j["step"] = {{"compute_s", step.computeSeconds}, {"recompute_s", step.recomputeSeconds},
                          {"bubble_s", step.bubbleSeconds}, {"optimizer_s", step.optimizerSeconds}, {"comm_s", step.commSeconds},
@@ -303,7 +303,9 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
             ct.addRow({o.what, toString(o.op), units::formatBytes(o.bytes),
                        std::to_string(o.ranks) + (o.crossNode ? " (inter-node)" : ""), calls,
                        units::formatTime(o.timeUs), units::formatTime(o.totalSeconds() * 1e6),
-                       o.measured ? "measured" : "profile"});
+                       o.routedImbalance > 0 ? "measured all_to_allv, imbalance " + numberCell(o.routedImbalance, 3)
+                       : o.measured          ? "measured"
+                                             : "profile"});
         }
         ct.print(std::cout);
         std::cout << '\n';

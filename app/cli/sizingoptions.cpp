@@ -113,6 +113,11 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
         ->check(CLI::Range(0.01, 1.0));
     cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs")->capture_default_str();
     cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
+    cmd->add_option("--moe-imbalance", a.moeImbalance,
+                    "With --calibrate: the routing imbalance (max/mean expert-rank load) the MoE all_to_all is timed "
+                    "at, from the stored all_to_allv run closest to it (1 = a balanced all_to_all); default: the "
+                    "newest all_to_allv run's")
+        ->check(CLI::Range(1.0, 1000.0));
     cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
     cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
     cmd->add_option("--gemm-session", a.gemmSession,
@@ -181,6 +186,8 @@ Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliCon
         store::Workspace ws(ctx.workspacePath());
         StoreCalibration cal(ws);
         c.measured = cal.collectiveSource(c.profile.get());
+        if (a.moeImbalance > 0)
+            c.measured->setAllToAllImbalance(a.moeImbalance);
     }
     return c;
 }

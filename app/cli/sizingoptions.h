@@ -48,6 +48,7 @@ struct StepArgs
     std::string dtype = "bf16";
     int decodeBatch = 1, context = 4096;
     std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
+    double moeImbalance = 0;      // with --calibrate: the all_to_allv routing imbalance to time EP at; 0 = newest
 };
 void addStepOptions(CLI::App* cmd, StepArgs& a);
 // CONFIG as a config.json file, a configuration saved in the workspace (`ridgeline-cli config

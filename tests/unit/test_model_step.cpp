@@ -287,6 +287,73 @@ TEST(ModelCollectives, StoreCalibrationFitsCollectiveSessions)
     std::remove((path + "-shm").c_str());
 }
 
+// The MoE dispatch is timed by the measured all_to_allv at the routing's imbalance when one is
+// stored, by the balanced all_to_all when asked for imbalance 1 (or nearer it), else the profile.
+TEST(ModelCollectives, MoeDispatchUsesTheMeasuredAllToAllvAtTheMatchingImbalance)
+{
+    const auto path = (std::filesystem::temp_directory_path() / "rl_test_model_alltoallv.db").string();
+    std::remove(path.c_str());
+    {
+        store::Workspace ws(path);
+        // alpha, beta (GB/s) and imbalance of three stored runs over 8 ranks.
+        struct Run { const char* op; double alphaUs, betaGBs, imbalance; };
+        for (const Run& run : {Run{"all_to_all", 30, 40, 0}, Run{"all_to_allv", 35, 25, 1.5}, Run{"all_to_allv", 40, 15, 2.5}}) {
+            Session s;
+            s.title = run.op;
+            const auto id = ws.createSession(s);
+            for (std::int64_t bytes = 1 << 12; bytes <= (1 << 28); bytes *= 4) {
+                CollectivePoint p;
+                p.op = run.op;
+                p.nranks = 8;
+                p.dtype = "bfloat16";
+                p.bytes = bytes;
+                p.count = bytes / 2;
+                p.timeUs = run.alphaUs + double(bytes) / (run.betaGBs * 1e3);
+                p.algbwGBs = double(bytes) / p.timeUs / 1e3;
+                p.imbalance = run.imbalance;
+                ws.addCollectivePoint(id, p);
+            }
+        }
+        const auto r = mi300x();
+        ProfileCollectiveTime prof(r);
+        StoreCalibration cal(ws);
+        EXPECT_EQ(cal.fitCount(), 3u);
+        auto src = cal.collectiveSource(&prof);
+        const double bytes = 64e6;
+        // Unset: the newest measured routing (imbalance 2.5).
+        EXPECT_DOUBLE_EQ(src->routedImbalance(8), 2.5);
+        EXPECT_NEAR(src->timeUs(CollectiveOp::AllToAll, bytes, 8, false), 40 + bytes / 15e3, 0.01 * (40 + bytes / 15e3));
+        src->setAllToAllImbalance(1.6);
+        EXPECT_DOUBLE_EQ(src->routedImbalance(8), 1.5);
+        EXPECT_NEAR(src->timeUs(CollectiveOp::AllToAll, bytes, 8, false), 35 + bytes / 25e3, 0.01 * (35 + bytes / 25e3));
+        src->setAllToAllImbalance(1.1); // nearer balanced: the all_to_all fit
+        EXPECT_DOUBLE_EQ(src->routedImbalance(8), 0);
+        EXPECT_NEAR(src->timeUs(CollectiveOp::AllToAll, bytes, 8, false), 30 + bytes / 40e3, 0.01 * (30 + bytes / 40e3));
+        // 16 ranks: nothing measured, the profile.
+        EXPECT_DOUBLE_EQ(src->timeUs(CollectiveOp::AllToAll, bytes, 16, true), prof.timeUs(CollectiveOp::AllToAll, bytes, 16, true));
+
+        // The step of an MoE with EP 8 says which curve timed its dispatch.
+        src->setAllToAllImbalance(1.5);
+        const auto c = loadPreset("mixtral-8x7b");
+        ParallelConfig p;
+        p.dp = 8;
+        p.ep = 8;
+        p.tp = 1;
+        const auto e = estimateStep(c, countParams(c), forwardFlopsPerToken(c, {4096, true}), p, r, {}, *src);
+        const CommOp* ep = nullptr;
+        for (int i = 0; i < e.commCount; ++i)
+            if (std::string(e.comm[i].what) == "ep all_to_all")
+                ep = &e.comm[i];
+        ASSERT_TRUE(ep);
+        EXPECT_TRUE(ep->measured);
+        EXPECT_DOUBLE_EQ(ep->routedImbalance, 1.5);
+        EXPECT_NEAR(ep->timeUs, 35 + ep->bytes / 25e3, 0.01 * (35 + ep->bytes / 25e3));
+    }
+    std::remove(path.c_str());
+    std::remove((path + "-wal").c_str());
+    std::remove((path + "-shm").c_str());
+}
+
 TEST(ModelInference, DecodeIsMemoryBoundAtBatchOne)
 {
     const auto r = mi300x();
