@@ -196,6 +196,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     });
     connect(m_run, &RunController::runFailed, this, [this](const QString& message) {
         hideProgress();
+        statusBar()->showMessage(tr("Benchmark failed: %1").arg(message), 10000);
         QMessageBox::warning(this, tr("Benchmark"), message);
         m_workspace->reloadSessions();
     });

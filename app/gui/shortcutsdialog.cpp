@@ -83,7 +83,7 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry>& entries, QWidget* p
         table->setItem(r, 2, tip);
     }
     table->resizeColumnsToContents();
-    table->setColumnWidth(2, std::min(table->columnWidth(2), 520));
+    table->setColumnWidth(2, std::min(table->columnWidth(2), 660));
     table->horizontalHeader()->setStretchLastSection(true);
 
     auto* note = new QLabel(tr("Keys of the session list (F2, Del, Ctrl+C) act while the list has the focus; "
@@ -95,6 +95,6 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry>& entries, QWidget* p
     layout->addWidget(table);
     layout->addWidget(note);
     layout->addWidget(buttons);
-    resize(900, 560);
+    resize(1040, 600);
 }
 } // namespace rl
