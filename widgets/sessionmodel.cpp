@@ -171,6 +171,29 @@ int SessionModel::rowCount(const QModelIndex& parent) const
 
 int SessionModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
+Qt::ItemFlags SessionModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = QAbstractItemModel::flags(index);
+    if (index.isValid() && index.internalId() != 0 && index.column() == TitleColumn)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool SessionModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (role != Qt::EditRole || !index.isValid() || index.internalId() == 0 || index.column() != TitleColumn)
+        return false;
+    const QString title = value.toString().trimmed();
+    auto& s = m_groups[index.internalId() - 1].sessions[static_cast<size_t>(index.row())];
+    const QString old = qs(s.title);
+    if (title.isEmpty() || title == old)
+        return false;
+    s.title = title.toStdString();
+    emit dataChanged(index, index);
+    emit titleEdited(s.id, old, title);
+    return true;
+}
+
 QVariant SessionModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
@@ -224,6 +247,8 @@ QVariant SessionModel::sessionData(const Session& s, int column, int role) const
             break;
         }
         return {};
+    case Qt::EditRole:
+        return column == TitleColumn ? QVariant(qs(s.title)) : QVariant();
     case Qt::DecorationRole:
         return column == TitleColumn ? QVariant(statusIcon(s.status)) : QVariant();
     case StatusRole:

@@ -1,6 +1,8 @@
 #pragma once
 // The sessions of a workspace as a two-level tree: one group row per kind ("Collectives", ...),
-// its sessions below, newest first. Read-only; the owner replaces the whole list with setSessions().
+// its sessions below, newest first. The owner replaces the whole list with setSessions(); only a
+// session's title is editable (in place): the model shows the new title and emits titleEdited for
+// the owner to store.
 #include <QAbstractItemModel>
 
 #include <optional>
@@ -46,6 +48,12 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+signals:
+    // A title edited in place (trimmed, non-empty, changed): the owner stores it.
+    void titleEdited(std::int64_t sessionId, const QString& oldTitle, const QString& newTitle);
 
 private:
     struct Group

@@ -135,6 +135,12 @@ void Workspace::setIdentity(std::int64_t id, const Session& s)
     q.bind(1, s.title).bind(2, s.host).bind(3, s.tool).bind(4, s.toolVersion).bind(5, id).run();
 }
 
+void Workspace::setTitle(std::int64_t id, const std::string& title)
+{
+    Statement q(m_db, "UPDATE sessions SET title = ? WHERE id = ?");
+    q.bind(1, title).bind(2, id).run();
+}
+
 void Workspace::setParams(std::int64_t id, const nlohmann::json& params)
 {
     Statement q(m_db, "UPDATE sessions SET params = ? WHERE id = ?");

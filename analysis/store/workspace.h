@@ -48,6 +48,7 @@ public:
     void setParams(std::int64_t sessionId, const nlohmann::json& params);
     // Title, host, tool and tool version, as a run learns them from the tool's own output.
     void setIdentity(std::int64_t sessionId, const Session& s);
+    void setTitle(std::int64_t sessionId, const std::string& title); // a user's rename
     void deleteSession(std::int64_t sessionId);
     std::vector<Session> sessions(); // newest first
     std::optional<Session> session(std::int64_t id);

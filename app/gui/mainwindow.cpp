@@ -17,6 +17,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
+#include <QUndoStack>
 
 #include <utility>
 
@@ -26,6 +27,7 @@
 #include "detailspanel.h"
 #include "importcontroller.h"
 #include "runcontroller.h"
+#include "sessionactions.h"
 #include "sessionbrowser.h"
 #include "kernelview.h"
 #include "traceview.h"
@@ -36,7 +38,7 @@ namespace rl {
 
 MainWindow::MainWindow(Settings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_workspace(new WorkspaceController(this)),
-      m_import(new ImportController(this)), m_run(new RunController(this)), m_browser(new SessionBrowser),
+      m_import(new ImportController(this)), m_run(new RunController(this)), m_undo(new QUndoStack(this)), m_browser(new SessionBrowser),
       m_charts(new ChartArea), m_details(new DetailsPanel), m_pathLabel(new QLabel), m_progressLabel(new QLabel),
       m_progress(new QProgressBar), m_cancel(new QToolButton)
 {
@@ -74,6 +76,19 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
     // The chart gets most of the width: its legend names session, op and fit.
     resizeDocks({sessionsDock, detailsDock}, {340, 250}, Qt::Horizontal);
+    m_defaultLayout = saveState(Settings::kWindowStateVersion);
+    m_sessionActions = new SessionActions(m_browser, m_workspace, m_undo, this);
+    connect(m_sessionActions, &SessionActions::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(m_sessionActions, &SessionActions::failed, this, [this](const QString& text) {
+        QMessageBox::warning(this, tr("Sessions"), text);
+    });
+    connect(m_sessionActions, &SessionActions::sessionsChanged, this, [this](const std::vector<std::int64_t>& ids) {
+        if (!ids.empty())
+            connect(m_workspace, &WorkspaceController::sessionsAvailable, this,
+                    [this, ids] { m_browser->selectSessions(ids); }, Qt::SingleShotConnection);
+        m_workspace->reloadSessions();
+    });
 
     m_pathLabel->setObjectName(QStringLiteral("workspacePath"));
     m_pathLabel->setToolTip(tr("The open workspace file"));
@@ -181,6 +196,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     });
     connect(m_run, &RunController::runFailed, this, [this](const QString& message) {
         hideProgress();
+        statusBar()->showMessage(tr("Benchmark failed: %1").arg(message), 10000);
         QMessageBox::warning(this, tr("Benchmark"), message);
         m_workspace->reloadSessions();
     });
@@ -203,6 +219,7 @@ QString MainWindow::workspacePath() const { return m_workspace->path(); }
 void MainWindow::openWorkspace(const QString& path)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_undo->clear(); // its deleted sessions belong to the file being closed
     m_charts->setData({});
     m_details->setSession(std::nullopt);
     m_import->setWorkspacePath(absolute);

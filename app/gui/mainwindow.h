@@ -15,6 +15,7 @@ class QMessageBox;
 class QProgressBar;
 class QStackedWidget;
 class QToolButton;
+class QUndoStack;
 
 namespace rl {
 
@@ -27,6 +28,7 @@ class KernelView;
 class SizingWindow;
 class ProfileEditor;
 class RunController;
+class SessionActions;
 class SessionBrowser;
 class Settings;
 class WorkspaceController;
@@ -55,6 +57,8 @@ public:
     DetailsPanel* detailsPanel() const { return m_details; }
     ImportController* importController() const { return m_import; }
     RunController* runController() const { return m_run; }
+    SessionActions* sessionActions() const { return m_sessionActions; }
+    QUndoStack* undoStack() const { return m_undo; }
 
 signals:
     void sessionsShown(int count);  // a session list arrived and is shown
@@ -68,6 +72,9 @@ protected:
 
 private:
     void createMenus();
+    void createEditMenu();
+    void createViewMenu();
+    void showShortcuts();
     void updateRecentMenu(const QStringList& recent);
     void newWorkspace();
     void chooseWorkspace();
@@ -93,6 +100,9 @@ private:
     WorkspaceController* m_workspace;
     ImportController* m_import;
     RunController* m_run;
+    QUndoStack* m_undo;
+    SessionActions* m_sessionActions = nullptr;
+    QByteArray m_defaultLayout; // the docks as first arranged (View > Reset Layout)
     MoeExplorer* m_moeExplorer = nullptr;
     QStackedWidget* m_views = nullptr;
     TraceView* m_traces = nullptr;

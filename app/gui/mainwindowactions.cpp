@@ -1,10 +1,13 @@
 // MainWindow's menus and the dialogs behind them (kept apart from the window's wiring).
 #include <QApplication>
+#include <QDockWidget>
+#include <QUndoStack>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
 
+#include "aboutdialog.h"
 #include "benchmarkdialog.h"
 #include "chartarea.h"
 #include "collectivechart.h"
@@ -17,7 +20,11 @@
 #include "moeexplorer.h"
 #include "moescatterchart.h"
 #include "profileeditor.h"
+#include "sessionactions.h"
+#include "sessionbrowser.h"
+#include "shortcutsdialog.h"
 #include "sizingwindow.h"
+#include "toolwindow.h"
 #include "runcontroller.h"
 #include "settings.h"
 #include "store/workspace.h"
@@ -68,6 +75,9 @@ void MainWindow::createMenus()
     add(file, tr("&Quit"), tr("Close Ridgeline"), &MainWindow::close, QKeySequence::Quit);
     file->setToolTipsVisible(true);
 
+    createEditMenu();
+    createViewMenu();
+
     auto* tools = menuBar()->addMenu(tr("&Tools"));
     add(tools, tr("&MoE explorer…"),
         tr("Sweep experts, top-k and shared experts of a MoE model: throughput vs decode latency, Pareto front"),
@@ -80,11 +90,82 @@ void MainWindow::createMenus()
     tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
-    add(help, tr("&About Ridgeline"), tr("Version and purpose"), &MainWindow::about);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setToolTip(tr("Qt version and licence"));
+    add(help, tr("&Keyboard Shortcuts"), tr("List every action that has a keyboard shortcut"),
+        &MainWindow::showShortcuts, QKeySequence::HelpContents);
+    help->addSeparator();
+    add(help, tr("&About Ridgeline"), tr("Version, purpose and the versions of the libraries it uses"),
+        &MainWindow::about);
+    QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    aboutQt->setToolTip(tr("Qt version and licence"));
+    aboutQt->setStatusTip(aboutQt->toolTip());
+    help->setToolTipsVisible(true);
 
     updateRecentMenu(m_settings->recentWorkspaces());
     connect(m_settings, &Settings::recentWorkspacesChanged, this, &MainWindow::updateRecentMenu);
+}
+
+void MainWindow::createEditMenu()
+{
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setStatusTip(tr("Undo the last rename or delete of sessions"));
+    undo->setToolTip(undo->statusTip());
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setStatusTip(tr("Do again what Undo took back"));
+    redo->setToolTip(redo->statusTip());
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(m_sessionActions->copyCsv());
+    edit->addAction(m_sessionActions->copyJson());
+    edit->addSeparator();
+    edit->addAction(m_sessionActions->rename());
+    edit->addAction(m_sessionActions->remove());
+    edit->addSeparator();
+    QAction* find = edit->addAction(tr("&Find Session"));
+    find->setObjectName(QStringLiteral("findAction"));
+    find->setShortcut(QKeySequence::Find);
+    find->setStatusTip(tr("Filter the session list by title, tool, host or op"));
+    find->setToolTip(find->statusTip());
+    connect(find, &QAction::triggered, this, [this] {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("sessionsDock")))
+            dock->show();
+        m_browser->focusSearch();
+    });
+    edit->setToolTipsVisible(true);
+}
+
+void MainWindow::createViewMenu()
+{
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        QAction* toggle = dock->toggleViewAction();
+        toggle->setStatusTip(tr("Show or hide the %1 panel").arg(dock->windowTitle()));
+        toggle->setToolTip(toggle->statusTip());
+        view->addAction(toggle);
+    }
+    view->addSeparator();
+    QAction* reset = view->addAction(tr("&Reset Layout"));
+    reset->setObjectName(QStringLiteral("resetLayoutAction"));
+    reset->setStatusTip(tr("Put the Sessions and Details panels back where they started, both shown"));
+    reset->setToolTip(reset->statusTip());
+    connect(reset, &QAction::triggered, this, [this] {
+        restoreState(m_defaultLayout, Settings::kWindowStateVersion);
+        for (auto* dock : findChildren<QDockWidget*>())
+            dock->show();
+    });
+    view->setToolTipsVisible(true);
+}
+
+void MainWindow::showShortcuts()
+{
+    auto* dialog = new ShortcutsDialog(shortcutEntries(menuBar()), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::updateRecentMenu(const QStringList& recent)
@@ -222,10 +303,9 @@ void MainWindow::exportCsv()
 
 void MainWindow::about()
 {
-    QMessageBox::about(this, tr("About Ridgeline"),
-                       tr("<b>Ridgeline %1</b><p>Benchmark, import, model and chart large-model training "
-                          "clusters (AMD MI300X, NVIDIA H100).</p><p>Workspace: %2</p>")
-                           .arg(QStringLiteral(RIDGELINE_VERSION), workspacePath().toHtmlEscaped()));
+    auto* dialog = new AboutDialog(workspacePath(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::showMoeExplorer()
@@ -234,9 +314,7 @@ void MainWindow::showMoeExplorer()
     if (!m_moeExplorer) {
         m_moeExplorer = new MoeExplorer(this);
         m_moeExplorer->chart()->setSettings(m_settings);
-        m_moeExplorer->setWindowFlag(Qt::Window);
-        m_moeExplorer->setWindowTitle(tr("MoE explorer — Ridgeline"));
-        m_moeExplorer->resize(1100, 800);
+        makeToolWindow(m_moeExplorer, tr("MoE explorer — Ridgeline"), {1100, 800});
         connect(m_moeExplorer, &MoeExplorer::configChosen, this, [this](const model::ModelConfig& c) {
             showSizing();
             m_sizing->editorA()->loadConfig(c);
@@ -251,9 +329,7 @@ void MainWindow::showSizing()
 {
     if (!m_sizing) {
         m_sizing = new SizingWindow(this);
-        m_sizing->setWindowFlag(Qt::Window);
-        m_sizing->setWindowTitle(tr("Sizing model — Ridgeline"));
-        m_sizing->resize(1500, 850);
+        makeToolWindow(m_sizing, tr("Sizing model — Ridgeline"), {1500, 850});
     }
     m_sizing->editorA()->setWorkspace(m_workspace->path()); // saved configurations of this workspace
     m_sizing->editorB()->setWorkspace(m_workspace->path());
@@ -266,9 +342,7 @@ void MainWindow::showProfiles()
 {
     if (!m_profiles) {
         m_profiles = new ProfileEditor(this);
-        m_profiles->setWindowFlag(Qt::Window);
-        m_profiles->setWindowTitle(tr("Hardware profiles — Ridgeline"));
-        m_profiles->resize(1000, 700);
+        makeToolWindow(m_profiles, tr("Hardware profiles — Ridgeline"), {1000, 700});
     }
     m_profiles->show();
     m_profiles->raise();

@@ -32,6 +32,8 @@ SessionBrowser::SessionBrowser(QWidget* parent)
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(SessionModel::CreatedColumn, Qt::DescendingOrder);
     m_view->setUniformRowHeights(true);
+    // Titles are edited through Rename (F2, the context menu): a double click stays a selection.
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
 
@@ -88,6 +90,22 @@ void SessionBrowser::selectSessions(const std::vector<std::int64_t>& ids)
     m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     if (!selection.isEmpty())
         m_view->scrollTo(selection.indexes().first());
+}
+
+void SessionBrowser::editTitle(std::int64_t id)
+{
+    const QModelIndex idx = m_proxy->mapFromSource(m_model->indexOfSession(id, SessionModel::TitleColumn));
+    if (!idx.isValid())
+        return;
+    m_view->setCurrentIndex(idx);
+    m_view->scrollTo(idx);
+    m_view->edit(idx);
+}
+
+void SessionBrowser::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
 }
 
 void SessionBrowser::selectFirst(int count)

@@ -27,6 +27,9 @@ public:
     void selectSessions(const std::vector<std::int64_t>& ids);
     void selectFirst(int count); // the newest sessions of the first group
     SessionModel* model() const { return m_model; }
+    QTreeView* view() const { return m_view; }
+    void editTitle(std::int64_t id); // starts the in-place editor on the session's title
+    void focusSearch();              // Find: the filter field, its text selected
 
 signals:
     void selectionChanged(const std::vector<std::int64_t>& ids);

@@ -1,0 +1,49 @@
+#pragma once
+// What you can do to the selected sessions, as QActions shared by the session list's context menu
+// and the Edit menu: Rename (F2, in place), Delete (Del, undoable), Copy as CSV (Ctrl+C) and Copy
+// as JSON. The keys act while the session list has the focus; the menus act at any time.
+#include <QObject>
+
+#include <vector>
+
+class QAction;
+class QUndoStack;
+
+namespace rl {
+
+class SessionBrowser;
+class WorkspaceController;
+
+class SessionActions : public QObject
+{
+    Q_OBJECT
+public:
+    SessionActions(SessionBrowser* browser, WorkspaceController* workspace, QUndoStack* undo, QObject* parent);
+
+    QAction* rename() const { return m_rename; }
+    QAction* remove() const { return m_delete; }
+    QAction* copyCsv() const { return m_copyCsv; }
+    QAction* copyJson() const { return m_copyJson; }
+
+signals:
+    // The stored sessions changed: reload the list and select `select` (restored or renamed ones).
+    void sessionsChanged(const std::vector<std::int64_t>& select);
+    void message(const QString& text);
+    void failed(const QString& text);
+
+private:
+    void updateEnabled();
+    void renameCurrent();
+    void deleteSelected();
+    void copy(bool json);
+    void commandDone(const QString& error, const std::vector<std::int64_t>& select);
+
+    SessionBrowser* m_browser;
+    WorkspaceController* m_workspace;
+    QUndoStack* m_undo;
+    QAction* m_rename;
+    QAction* m_delete;
+    QAction* m_copyCsv;
+    QAction* m_copyJson;
+};
+} // namespace rl

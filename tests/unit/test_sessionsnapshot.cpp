@@ -1,0 +1,116 @@
+// Deleting sessions keeps a snapshot that puts every row back with the same ids (the GUI's Undo),
+// and the same snapshot gives the sessions' records as CSV and JSON (the GUI's Copy).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <unistd.h>
+
+#include "importers/importerregistry.h"
+#include "store/database.h"
+#include "store/fileimport.h"
+#include "store/sessionsnapshot.h"
+#include "store/workspace.h"
+
+using namespace rl;
+
+namespace {
+std::string tempWorkspace(const char* name)
+{
+    const auto path = std::filesystem::temp_directory_path() / (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
+    std::filesystem::remove(path);
+    return path.string();
+}
+
+std::int64_t sessionWithPoints(store::Workspace& ws, const std::string& title, int points)
+{
+    Session s;
+    s.title = title;
+    s.created = nowIso8601();
+    const auto id = ws.createSession(s);
+    for (int i = 0; i < points; ++i) {
+        CollectivePoint p;
+        p.op = "all_reduce";
+        p.nranks = 8;
+        p.dtype = "float32";
+        p.redop = "sum";
+        p.bytes = std::int64_t(1024) << i;
+        p.count = p.bytes / 4;
+        p.timeUs = 10.0 + i;
+        p.algbwGBs = double(p.bytes) / p.timeUs / 1e3;
+        ws.addCollectivePoint(id, p);
+    }
+    return id;
+}
+} // namespace
+
+TEST(SessionSnapshot, DeleteThenRestoreKeepsIdsAndPoints)
+{
+    const auto path = tempWorkspace("snapshot");
+    store::Workspace ws(path);
+    const auto a = sessionWithPoints(ws, "first, with \"quotes\"", 3);
+    const auto b = sessionWithPoints(ws, "second", 2);
+    const auto keep = sessionWithPoints(ws, "kept", 1);
+    ws.setNotes(b, "a note");
+
+    const auto snap = store::snapshotSessions(ws.database(), {b, a, 999});
+    EXPECT_EQ(snap.sessionIds, (std::vector<std::int64_t>{b, a}));
+    EXPECT_EQ(snap.recordCount(), 5u);
+    ws.deleteSession(a);
+    ws.deleteSession(b);
+    EXPECT_EQ(ws.sessions().size(), 1u);
+    EXPECT_TRUE(ws.collectivePoints(a).empty());
+
+    store::restoreSessions(ws.database(), snap);
+    ASSERT_EQ(ws.sessions().size(), 3u);
+    EXPECT_EQ(ws.session(a)->title, "first, with \"quotes\"");
+    EXPECT_EQ(ws.session(b)->notes, "a note");
+    EXPECT_EQ(ws.collectivePoints(a).size(), 3u);
+    EXPECT_EQ(ws.collectivePoints(b).size(), 2u);
+    EXPECT_EQ(ws.collectivePoints(keep).size(), 1u);
+    // Restoring twice fails as a whole: the ids are taken.
+    EXPECT_THROW(store::restoreSessions(ws.database(), snap), store::StoreError);
+    EXPECT_EQ(ws.collectivePoints(a).size(), 3u);
+    std::filesystem::remove(path);
+}
+
+TEST(SessionSnapshot, ImportedFileComesBackWithItsSessions)
+{
+    const auto path = tempWorkspace("snapshot-import");
+    store::Workspace ws(path);
+    const auto outcome =
+        store::importIntoWorkspace(ws, std::string(RIDGELINE_TEST_DATA) + "/gui/import/h100_allgather_8r.jsonl");
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    auto sessions = ws.sessions();
+    ASSERT_FALSE(sessions.empty());
+    const auto s = sessions.front();
+    ASSERT_TRUE(s.sourceFileId);
+    const auto snap = store::snapshotSessions(ws.database(), {s.id});
+    EXPECT_EQ(snap.files.rows.size(), 1u);
+    ws.deleteSession(s.id);
+    store::restoreSessions(ws.database(), snap);
+    const auto back = ws.session(s.id);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->sourceFileId, s.sourceFileId);
+    EXPECT_EQ(ws.collectivePoints(s.id).size(), snap.recordCount());
+    std::filesystem::remove(path);
+}
+
+TEST(SessionSnapshot, CsvAndJsonOfTheRecords)
+{
+    const auto path = tempWorkspace("snapshot-text");
+    store::Workspace ws(path);
+    const auto a = sessionWithPoints(ws, "first", 2);
+    const auto snap = store::snapshotSessions(ws.database(), {a});
+    const std::string csv = store::snapshotCsv(snap);
+    EXPECT_EQ(csv.rfind("# collective_results\nsession_id,op,nranks,", 0), 0u) << csv;
+    EXPECT_NE(csv.find(std::to_string(a) + ",all_reduce,8,float32,sum,1024,256,"), std::string::npos) << csv;
+    const auto json = store::snapshotJson(snap);
+    ASSERT_EQ(json.size(), 1u);
+    EXPECT_EQ(json[0]["session"]["title"], "first");
+    EXPECT_TRUE(json[0]["session"]["params"].is_object());
+    ASSERT_EQ(json[0]["collective_results"].size(), 2u);
+    EXPECT_EQ(json[0]["collective_results"][1]["bytes"], 2048);
+    EXPECT_FALSE(json[0]["collective_results"][0].contains("id"));
+    std::filesystem::remove(path);
+}
