@@ -6,6 +6,7 @@
 
 #include <QFont>
 #include <QCategoryAxis>
+#include <QAreaSeries>
 #include <QChart>
 #include <QLegend>
 #include <QLegendMarker>
@@ -240,10 +241,67 @@ void ChartContent::buildSizeChart()
         }
         m_curveSeries.push_back(s);
     }
+    if (m_kind == ChartKind::Bandwidth)
+        addSpreadBands();
     if (m_options.showFits)
         for (std::size_t i = 0; i < m_curves.size(); ++i)
             updateFit(i);
+    if (m_kind == ChartKind::Bandwidth && m_options.metric == BandwidthMetric::BusBw)
+        addPeakLines();
     updateSizeAxes();
+}
+
+void ChartContent::addPeakLines()
+{
+    m_peaks = tierPeakLines(m_data);
+    if (m_peaks.empty() || m_xMin > m_xMax)
+        return;
+    for (std::size_t i = 0; i < m_peaks.size(); ++i) {
+        QLineSeries* s = addSeries(qs(m_peaks[i].label), Role::Peak, i, m_xAxis, m_yAxis);
+        QPen pen(QColor(0x55, 0x55, 0x55));
+        pen.setStyle(Qt::DashDotLine);
+        pen.setWidthF(1.5);
+        s->setPen(pen);
+        s->replace(QList<QPointF>{{m_xMin, m_peaks[i].busGBs}, {m_xMax, m_peaks[i].busGBs}});
+        m_yMax = std::max(m_yMax, m_peaks[i].busGBs);
+    }
+}
+
+// The spread of each point's calls (the runner's per-call statistics: fastest to slowest call) as a
+// light band in the curve's colour; points of tools that report one time per size have none.
+void ChartContent::addSpreadBands()
+{
+    for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        QList<QPointF> upper, lower;
+        for (const auto& p : m_curves[i].points) {
+            if (!p.stats || p.bytes <= 0 || p.timeUs <= 0 || p.stats->minUs <= 0 || p.stats->maxUs <= 0)
+                continue;
+            const double value = metricValue(p, m_options.metric);
+            const double x = std::log2(static_cast<double>(p.bytes));
+            upper.append({x, value * p.timeUs / p.stats->minUs}); // the fastest call's bandwidth
+            lower.append({x, value * p.timeUs / p.stats->maxUs}); // the slowest call's
+        }
+        if (upper.size() < 2)
+            continue;
+        auto* up = new QLineSeries(this);
+        auto* low = new QLineSeries(this);
+        up->replace(upper);
+        low->replace(lower);
+        auto* band = new QAreaSeries(up, low);
+        band->setName(qs(m_curves[i].name) + QStringLiteral(": fastest to slowest call"));
+        QColor c = m_curveSeries[i]->color();
+        c.setAlphaF(0.18);
+        band->setBrush(c);
+        band->setPen(Qt::NoPen);
+        m_chart->addSeries(band);
+        band->attachAxis(m_xAxis);
+        band->attachAxis(m_yAxis);
+        m_info[band] = {Role::Spread, i};
+        for (QLegendMarker* m : m_chart->legend()->markers(band))
+            m->setVisible(false); // the band belongs to its curve; the hover says what it is
+        for (const QPointF& p : upper)
+            m_yMax = std::max(m_yMax, p.y());
+    }
 }
 
 void ChartContent::updateFit(std::size_t ci)
@@ -527,6 +585,8 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
             % QStringLiteral("\nB / A: ") % QString::number(p.ratio, 'f', 3) % QStringLiteral(" ×");
     }
     case Role::Reference: return QStringLiteral("B / A = 1.0: both sessions equally fast");
+    case Role::Peak: return qs(m_peaks[info.index].label) % QStringLiteral("\n") % qs(m_peaks[info.index].reasoning);
+    case Role::Spread: return QStringLiteral("band: the fastest and the slowest call's bandwidth at each size");
     }
     return {};
 }

@@ -55,7 +55,7 @@ Q_SIGNALS:
     void fitsChanged();
 
 private:
-    enum class Role { Curve, Fit, Scaling, Ratio, Reference };
+    enum class Role { Curve, Fit, Scaling, Ratio, Reference, Peak, Spread };
     struct SeriesInfo
     {
         Role role;
@@ -69,6 +69,8 @@ private:
     void buildCompare();
     QLineSeries* addSeries(const QString& name, Role role, std::size_t index, QAbstractAxis* x, QAbstractAxis* y);
     void updateFit(std::size_t curveIndex);
+    void addPeakLines();
+    void addSpreadBands();
     QList<QPointF> curvePoints(const Curve& curve) const;
     void updateSizeAxes();
     int labelBudget() const;
@@ -84,6 +86,7 @@ private:
     std::vector<RatioCurve> m_ratios;
     std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves
     std::map<std::size_t, QLineSeries*> m_fitSeries;    // curve index -> fit series
+    std::vector<PeakLine> m_peaks;                      // busbw chart: the tiers' ceilings
     std::map<const QAbstractSeries*, SeriesInfo> m_info;
     QCategoryAxis* m_xAxis = nullptr;
     QAbstractAxis* m_yAxis = nullptr;

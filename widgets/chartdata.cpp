@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "collectives/tierpeak.h"
 #include "store/workspace.h"
 #include "units/units.h"
 
@@ -61,6 +62,33 @@ std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double
     if (metric == BandwidthMetric::BusBw)
         text += " = " + units::formatBandwidth(fit.betaGBs * busFactor) + " busbw";
     return text;
+}
+
+std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions)
+{
+    std::vector<PeakLine> out;
+    for (const auto& s : sessions) {
+        std::map<std::string, int> opRanks;
+        for (const auto& p : s.points)
+            opRanks.emplace(p.op, p.nranks);
+        for (const auto& [op, ranks] : opRanks) {
+            std::string why;
+            const auto tier = sessionTierPeak(s.session, op, ranks, {}, 0, &why);
+            if (!tier || tier->peakBusGBs <= 0)
+                continue;
+            const bool seen = std::any_of(out.begin(), out.end(), [&](const PeakLine& l) {
+                return std::abs(l.busGBs - tier->peakBusGBs) < 1e-6 * tier->peakBusGBs;
+            });
+            if (seen)
+                continue;
+            out.push_back({tier->peakBusGBs,
+                           "tier peak: " + units::formatBandwidth(tier->peakBusGBs) + " (" +
+                               (tier->interNode ? std::to_string(tier->nodes) + " nodes" : std::string("one node")) + ", " +
+                               tier->profileId + ")",
+                           tier->reasoning});
+        }
+    }
+    return out;
 }
 
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)

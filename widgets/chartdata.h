@@ -72,6 +72,18 @@ std::string fitName(const std::string& curveName, const fits::AlphaBeta& fit);
 // curve levels off at: "α 25 µs, β 150 GB/s algbw = 262 GB/s busbw".
 std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double busFactor);
 
+// "Is this number good?": the busbw ceiling of the tier a session ran on (rl::sessionTierPeak, the
+// profile its devices name), drawn as a labelled line on the busbw chart.
+struct PeakLine
+{
+    double busGBs = 0;
+    std::string label;     // "tier peak: 400 GB/s (2 nodes, h100-sxm)"
+    std::string reasoning; // the tier's arithmetic, for the hover text
+};
+// One line per distinct ceiling over the sessions' (op, ranks) curves; sessions whose device
+// matches no profile, or that do not say their hosts, get none.
+std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions);
+
 // One curve per (session, op, in-place) in session order, then op and in-place order.
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions);
 // Fits each curve within [minBytes, maxBytes]; curves with fewer than two sizes get no fit.

@@ -1,5 +1,6 @@
 #include "collectives/tierpeak.h"
 
+#include "model/hardwareprofileloader.h"
 #include "model/measuredrun.h"
 #include "units/units.h"
 
@@ -71,6 +72,15 @@ std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, co
         r << op << " on one node is bounded by each GPU's intra-node links (" << hw.id << ": "
           << (hw.intraNodeTopology.empty() ? std::string("xGMI / NVLink") : hw.intraNodeTopology) << ") = "
           << units::formatBandwidth(link) << " per direction";
+        if (op == "all_reduce" && hw.inSwitchReduction.value > 0) {
+            // The switch reduces (NVLS): each GPU sends its buffer once and receives the sum once, so
+            // algbw reaches the link and busbw = algbw x 2(n-1)/n can pass it.
+            t.peakBusGBs = link * 2.0 * (ranks - 1) / ranks;
+            t.source = hw.inSwitchReduction.source;
+            r << "; the switch reduces in the network (NVLink SHARP / NVLS), so each GPU moves its buffer once "
+                 "each way: algbw up to "
+              << units::formatBandwidth(link) << ", busbw up to 2(n-1)/n x that = " << units::formatBandwidth(t.peakBusGBs);
+        }
         t.reasoning = r.str();
         return t;
     }
@@ -112,5 +122,21 @@ std::string describeShareOfPeak(const TierPeak& tier, double busbwGBs)
     std::snprintf(b, sizeof b, "busbw %s is %.0f %% of it", units::formatBandwidth(busbwGBs).c_str(),
                   tier.peakBusGBs > 0 ? 100 * busbwGBs / tier.peakBusGBs : 0.0);
     return b;
+}
+std::optional<TierPeak> sessionTierPeak(const Session& s, const std::string& op, int ranks, const std::string& hardware,
+                                        int nodes, std::string* why)
+{
+    const std::string profile = hardware.empty() ? profileForSession(s, availableHardwareProfiles()) : hardware;
+    if (profile.empty()) {
+        *why = "the session names no device a profile matches; pass --hardware PROFILE (ridgeline-cli profile list)";
+        return std::nullopt;
+    }
+    if (nodes <= 0)
+        nodes = sessionNodes(s);
+    if (nodes <= 0) {
+        *why = "the session does not say which hosts it ran on; pass --nodes N";
+        return std::nullopt;
+    }
+    return tierPeak(op, ranks, nodes, findHardwareProfile(profile), why);
 }
 } // namespace rl

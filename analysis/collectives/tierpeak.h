@@ -41,6 +41,12 @@ std::string profileForSession(const Session& s, const std::vector<HardwareProfil
 std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, const HardwareProfile& hw,
                                  std::string* why = nullptr);
 
+// The tier peak of a stored session's op: the profile `hardware` names (id or file; empty: the one
+// the session's devices name) and `nodes` (0: from its hosts). nullopt with the reason and what to
+// pass in *why. The CLI's results/fit and the bandwidth chart's peak line both ask this.
+std::optional<TierPeak> sessionTierPeak(const Session& s, const std::string& op, int ranks, const std::string& hardware,
+                                        int nodes, std::string* why);
+
 // "busbw 185 GB/s is 46 % of it".
 std::string describeShareOfPeak(const TierPeak& tier, double busbwGBs);
 } // namespace rl

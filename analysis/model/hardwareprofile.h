@@ -37,6 +37,10 @@ struct HardwareProfile
     Sourced computeUnits;      // CUs (AMD) or SMs (NVIDIA)
     Sourced intraNodeLinkGBs;  // per-GPU unidirectional intra-node bandwidth (xGMI / NVLink), GB/s
     std::string intraNodeTopology; // "fully connected xGMI, 8 GPUs", "NVSwitch", ...
+    // 1 when the scale-up switch reduces in the network (NVLink SHARP, "NVLS", from NVSwitch 3): an
+    // all_reduce then moves each GPU's buffer over its links once each way, so its busbw can pass
+    // the per-direction link bandwidth (up to 2(n-1)/n of it).
+    Sourced inSwitchReduction;
     Sourced nicGBsPerGpu;      // scale-out bandwidth per GPU, GB/s (given, or derived from the NIC fields)
     // Scale-up domain and scale-out network (the platform the GPU ships in, each with its source).
     Sourced scaleUpGpus;       // GPUs in one NVLink / xGMI domain

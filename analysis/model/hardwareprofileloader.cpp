@@ -102,6 +102,7 @@ HardwareProfile hardwareProfileFromJson(const json& j, const std::string& origin
     one("hbm_bandwidth_gbs", hw.hbmBandwidthGBs, !hw.measured);
     one("compute_units", hw.computeUnits, !hw.measured);
     one("intra_node_link_gbs", hw.intraNodeLinkGBs, false);
+    one("in_switch_reduction", hw.inSwitchReduction, false);
     one("nic_gbs_per_gpu", hw.nicGBsPerGpu, false);
     one("scale_up_gpus", hw.scaleUpGpus, false);
     one("nics_per_node", hw.nicsPerNode, false);
@@ -183,6 +184,7 @@ json toJson(const HardwareProfile& hw)
     put("hbm_bandwidth_gbs", hw.hbmBandwidthGBs);
     put("compute_units", hw.computeUnits);
     put("intra_node_link_gbs", hw.intraNodeLinkGBs);
+    put("in_switch_reduction", hw.inSwitchReduction);
     if (!hw.nicGBsPerGpu.source.starts_with("derived:"))
         put("nic_gbs_per_gpu", hw.nicGBsPerGpu);
     put("scale_up_gpus", hw.scaleUpGpus);

@@ -75,3 +75,35 @@ TEST(TierPeak, SamplesNameTheirDevicesAndNodes)
     const Session imb = importedSession("imb_mpi1_allreduce_allgather_pingpong.txt");
     EXPECT_EQ(profileForSession(imb, profiles), ""); // IMB names no device
 }
+
+// The bundled 8xH100 all_reduce reaches ~460 GB/s busbw, above NVLink's 450 GB/s per direction: NCCL
+// reduces in the NVSwitch (NVLS). The ceiling of an all_reduce on a switch that reduces is the
+// link's algbw times the bus factor 2(n-1)/n; every other op (and MI300X's xGMI) keeps the link.
+TEST(TierPeak, InSwitchReductionLiftsTheAllReduceCeilingAboveTheLink)
+{
+    const HardwareProfile h100 = findHardwareProfile("h100-sxm");
+    ASSERT_GT(h100.inSwitchReduction.value, 0);
+    EXPECT_FALSE(h100.inSwitchReduction.source.empty());
+    const auto ar = tierPeak("all_reduce", 8, 1, h100);
+    ASSERT_TRUE(ar);
+    EXPECT_DOUBLE_EQ(ar->peakBusGBs, 450 * 2.0 * 7 / 8); // 787.5
+    EXPECT_NE(ar->reasoning.find("NVLS"), std::string::npos) << ar->reasoning;
+    EXPECT_DOUBLE_EQ(tierPeak("all_gather", 8, 1, h100)->peakBusGBs, 450);
+    EXPECT_DOUBLE_EQ(tierPeak("all_reduce", 8, 1, findHardwareProfile("mi300x"))->peakBusGBs, 448);
+    EXPECT_EQ(findHardwareProfile("a100-80gb").inSwitchReduction.value, 0); // NVSwitch 2 has no SHARP
+
+    // Every point of the published runs stays under its tier's ceiling.
+    for (const char* file : {"nccl-tests_8xH100_all_collectives.txt", "rccl-tests_8xMI300X_all_collectives.txt",
+                             "nccl-tests_2node_16xH100_all_reduce.txt", "nccl-tests_4node_32xH100_all_reduce.txt"}) {
+        const auto r = importFile(std::string(RIDGELINE_TEST_DATA) + "/../../sample_data/" + file);
+        ASSERT_TRUE(r.ok) << r.error;
+        for (const auto& s : r.sessions)
+            for (const auto& p : s.collectives) {
+                std::string why;
+                const auto t = sessionTierPeak(s.session, p.op, p.nranks, {}, 0, &why);
+                if (!t)
+                    continue; // point-to-point ops have none
+                EXPECT_LE(p.busbwGBs, t->peakBusGBs) << file << ' ' << p.op << ' ' << p.bytes << ": " << t->reasoning;
+            }
+    }
+}

@@ -2,6 +2,7 @@
 // hover, fits, live appends and the scaling and compare views.
 #include <gtest/gtest.h>
 
+#include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QCoreApplication>
 #include <QChart>
@@ -17,6 +18,8 @@
 
 #include "chartfixtures.h"
 #include "collectivechart.h"
+#include "collectives/tierpeak.h"
+#include "importers/importerregistry.h"
 #include "units/units.h"
 
 using namespace rl;
@@ -344,4 +347,69 @@ TEST_F(ChartFixture, CompareWithAnotherCountThanTwoShowsAnEmptyStateInsteadOfAxe
     chart.setSessions(w.load({w.h100, w.mi300, w.scaling[0]}));
     chart.setKind(ChartKind::Bandwidth);
     EXPECT_FALSE(empty->isVisible());
+}
+
+// "Is this number good?" on the chart: the published 2-node 16xH100 all_reduce (8 x 400 Gb/s NICs per
+// node, matched to the h100-sxm profile by its device lines) gets its tier's busbw ceiling as a
+// labelled line above the curve; the algbw view has none (the ceiling is a bus bandwidth).
+TEST_F(ChartFixture, BusbwChartDrawsTheTiersPeakLineOfAPublishedRun)
+{
+    const ImportResult r = importFile(std::string(RIDGELINE_SAMPLE_DATA) + "/nccl-tests_2node_16xH100_all_reduce.txt");
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const std::vector<std::int64_t> ids{w.ws.storeSession(r.sessions[0])};
+    chart.setShowFits(false);
+    chart.setSessions(w.load({ids[0]}));
+    QLineSeries* peak = nullptr;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (s->name().startsWith(QStringLiteral("tier peak: ")))
+            peak = qobject_cast<QLineSeries*>(s);
+    ASSERT_TRUE(peak) << names(chart.chart()).join(QLatin1Char('|')).toStdString();
+    const Session session = *w.ws.session(ids[0]);
+    std::string why;
+    const auto tier = sessionTierPeak(session, "all_reduce", 16, {}, 0, &why);
+    ASSERT_TRUE(tier) << why;
+    EXPECT_TRUE(tier->interNode);
+    EXPECT_EQ(tier->nodes, 2);
+    ASSERT_EQ(peak->count(), 2);
+    EXPECT_DOUBLE_EQ(peak->at(0).y(), tier->peakBusGBs);
+    EXPECT_DOUBLE_EQ(peak->at(1).y(), tier->peakBusGBs);
+    EXPECT_TRUE(peak->name().contains(QStringLiteral("2 nodes, h100-sxm"))) << peak->name().toStdString();
+    auto* y = qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical));
+    EXPECT_GE(y->max(), tier->peakBusGBs); // the line is on the chart, not above it
+    // Every measured busbw is below the ceiling.
+    for (const auto& p : w.ws.collectivePoints(ids[0]))
+        EXPECT_LE(p.busbwGBs, tier->peakBusGBs) << p.bytes;
+    chart.setMetric(BandwidthMetric::AlgBw);
+    for (QAbstractSeries* s : chart.chart()->series())
+        EXPECT_FALSE(s->name().startsWith(QStringLiteral("tier peak: ")));
+}
+
+// The runner's per-call statistics show as a band from the slowest to the fastest call's bandwidth.
+TEST_F(ChartFixture, PointsWithCallStatisticsGetASpreadBand)
+{
+    SessionData d{test::session("stats run", "ridgeline-bench"), {}};
+    for (std::int64_t b : test::sweep(1024, std::int64_t{1} << 20)) {
+        CollectivePoint p = test::modelPoint("all_reduce", 4, b, 20.0, 100.0);
+        CallStats st;
+        st.meanUs = p.timeUs;
+        st.minUs = p.timeUs * 0.8;
+        st.maxUs = p.timeUs * 1.5;
+        st.p50Us = p.timeUs;
+        st.p99Us = p.timeUs * 1.4;
+        st.iters = 100;
+        p.stats = st;
+        d.collectives.push_back(p);
+    }
+    const auto id = w.ws.storeSession(d);
+    chart.setSessions(w.load({id}));
+    QAreaSeries* band = nullptr;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (auto* a = qobject_cast<QAreaSeries*>(s))
+            band = a;
+    ASSERT_TRUE(band);
+    const auto points = w.ws.collectivePoints(id);
+    ASSERT_EQ(band->upperSeries()->count(), int(points.size()));
+    EXPECT_NEAR(band->upperSeries()->at(0).y(), points[0].busbwGBs / 0.8, 1e-9 * points[0].busbwGBs);
+    EXPECT_NEAR(band->lowerSeries()->at(0).y(), points[0].busbwGBs / 1.5, 1e-9 * points[0].busbwGBs);
 }
