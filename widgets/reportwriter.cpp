@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QPageLayout>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -31,11 +32,24 @@ bool fail(QString* error, const QString& message)
 }
 
 // The <svg> element alone: the XML declaration and the DOCTYPE (which names a w3.org DTD) go.
-QString inlineSvg(const QByteArray& svg)
+// Ids (QSvgGenerator's "gradient1", ...) are per file; in one HTML document they would collide and
+// url(#gradient1) of the third chart would fill with the first chart's gradient, so each chart's
+// ids get its own prefix.
+QString inlineSvg(const QByteArray& svg, std::size_t index)
 {
     QString text = QString::fromUtf8(svg);
     const auto start = text.indexOf(QLatin1String("<svg"));
-    return start < 0 ? QString() : text.mid(start);
+    if (start < 0)
+        return {};
+    text = text.mid(start);
+    const QString prefix = QStringLiteral("c%1-").arg(index);
+    static const QRegularExpression id(QStringLiteral("\\bid=\"([^\"]+)\""));
+    static const QRegularExpression ref(QStringLiteral("url\\(#([^)]+)\\)"));
+    static const QRegularExpression href(QStringLiteral("href=\"#([^\"]+)\""));
+    text.replace(id, QStringLiteral("id=\"") % prefix % QStringLiteral("\\1\""));
+    text.replace(ref, QStringLiteral("url(#") % prefix % QStringLiteral("\\1)"));
+    text.replace(href, QStringLiteral("href=\"#") % prefix % QStringLiteral("\\1\""));
+    return text;
 }
 
 const char* const kCss = R"(body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;font-size:14px;color:#222;max-width:1100px;margin:2em auto;padding:0 1em;line-height:1.4}
@@ -87,7 +101,7 @@ QString buildHtml(const report::Report& r, const std::vector<QByteArray>& svgs, 
                 continue;
             }
             if (file)
-                h += QStringLiteral("<figure>\n") % inlineSvg(svgs[i]) % QStringLiteral("\n<figcaption>") % esc(c.caption)
+                h += QStringLiteral("<figure>\n") % inlineSvg(svgs[i], i) % QStringLiteral("\n<figcaption>") % esc(c.caption)
                      % QStringLiteral("</figcaption>\n</figure>\n");
             else
                 h += QStringLiteral("<p><img src=\"chart:%1\" width=\"%2\"><br><small>").arg(i).arg(imageWidth)
