@@ -21,6 +21,7 @@ namespace rl {
 class ChartArea;
 class DetailsPanel;
 class ImportController;
+class JobTracker;
 class MoeExplorer;
 class TraceView;
 class KernelView;
@@ -56,7 +57,14 @@ public:
     ImportController* importController() const { return m_import; }
     RunController* runController() const { return m_run; }
 
+    // File > Report…'s work without the dialog: reads the sessions and their charts' points on a
+    // worker, draws the charts here (QtCharts), writes the HTML or PDF on a worker; reportWritten
+    // or reportFailed when done, with a status message.
+    void writeReport(const std::vector<std::int64_t>& ids, const QString& path);
+
 signals:
+    void reportWritten(const QString& path);
+    void reportFailed(const QString& error);
     void sessionsShown(int count);  // a session list arrived and is shown
     void chartsShown(int sessions); // the selected sessions' points are in the charts
     void importDone(const rl::ImportReport& report);
@@ -83,6 +91,7 @@ private:
     void showProfiles();
     void exportChart();
     void exportCsv();
+    void chooseReport();
     void about();
     void onSelection(const std::vector<std::int64_t>& ids);
     void onImportFinished(const ImportReport& report);
@@ -93,6 +102,7 @@ private:
     WorkspaceController* m_workspace;
     ImportController* m_import;
     RunController* m_run;
+    JobTracker* m_reportJob;
     MoeExplorer* m_moeExplorer = nullptr;
     QStackedWidget* m_views = nullptr;
     TraceView* m_traces = nullptr;
