@@ -199,7 +199,7 @@ std::vector<ReportChartData> loadReportCharts(store::Workspace& ws, const report
             ReportChartData d{c, {}, {}};
             if (c.kind == "bandwidth" || c.kind == "latency")
                 d.curves = loadSessionCurves(ws, c.sessions);
-            else
+            else if (!c.sessions.empty())
                 d.kernels = loadKernelCharts(ws, c.sessions);
             out.push_back(std::move(d));
         }
@@ -207,7 +207,8 @@ std::vector<ReportChartData> loadReportCharts(store::Workspace& ws, const report
 }
 
 std::vector<QByteArray> renderReportCharts(const std::vector<ReportChartData>& charts,
-                                           const std::optional<HardwareProfile>& hardware, QStringList* problems)
+                                           const std::optional<HardwareProfile>& hardware, QStringList* problems,
+                                           const std::optional<GemmScatter>& predicted)
 {
     std::vector<QByteArray> out;
     QTemporaryDir dir;
@@ -228,6 +229,8 @@ std::vector<QByteArray> renderReportCharts(const std::vector<ReportChartData>& c
         } else if (d.chart.kind == "roofline") {
             RooflineOptions o;
             o.hardware = hardware;
+            if (d.chart.predictedGemms)
+                o.predicted = predicted;
             o.noCeilingsHint = "add a peakflops or membw session, or --hardware";
             ok = RooflineChart::exportChart(d.kernels, o, size, path, &error);
         } else if (d.chart.kind == "membw") {

@@ -40,8 +40,10 @@ std::vector<ReportChartData> loadReportCharts(store::Workspace& ws, const report
 
 // The SVG of each chart (same order); a chart that cannot be drawn gives an empty entry and a line
 // in *problems.
+// predicted: the sizing model's GEMMs (predictedGemms()) for the charts that ask for them.
 std::vector<QByteArray> renderReportCharts(const std::vector<ReportChartData>& charts,
-                                           const std::optional<HardwareProfile>& hardware, QStringList* problems);
+                                           const std::optional<HardwareProfile>& hardware, QStringList* problems,
+                                           const std::optional<GemmScatter>& predicted = std::nullopt);
 
 // The HTML file: one document, <style> inline, the SVGs inline.
 QString reportHtml(const report::Report& r, const std::vector<QByteArray>& svgs);

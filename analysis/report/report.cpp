@@ -9,6 +9,8 @@
 
 #include "model/hardwareprofileloader.h"
 #include "model/memorymodel.h"
+#include "model/predictedvsmeasured.h"
+#include "store/traceresults.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
@@ -225,6 +227,59 @@ Section sessionSection(store::Workspace& ws, const Session& s, const Options& o,
     sec.tables.push_back(provenanceTable(s));
     return sec;
 }
+
+bool isRunKind(const std::string& k) { return k == kind::Trace || k == kind::TrainingLog; }
+
+std::string compared(const model::ComparisonRow& r, double v)
+{
+    if (std::isnan(v))
+        return "n/a";
+    return r.unit == "s" ? units::formatTime(v * 1e6) : pct(v);
+}
+
+// The sizing's prediction next to what each trace or training log measured.
+Section predictedVsMeasured(store::Workspace& ws, const std::vector<const Session*>& runs, const Options& o,
+                            std::vector<std::string>& summary)
+{
+    const SizingInput& in = *o.sizing;
+    Section sec{"Predicted vs measured",
+                {"The sizing model's step for " + in.model + " next to what the traces and training logs measured, "
+                 "with each run's own layout, batch and device where the session states them (as ridgeline-cli "
+                 "vs-measured), else " + in.layout + " on " + in.device + "."},
+                {},
+                {}};
+    for (const auto* s : runs) {
+        const auto measured = model::measuredFromSession(*s, store::stepBreakdowns(ws.database(), s->id),
+                                                         store::trainSteps(ws.database(), s->id));
+        const auto own = std::find_if(o.runs.begin(), o.runs.end(), [&](const RunPrediction& r) { return r.session == s->id; });
+        const auto& predicted = own != o.runs.end() ? own->sizing : in.sizing;
+        if (own != o.runs.end()) {
+            std::string basis = sessionLabel(*s) + ": predicted for " + own->layout + " on " + own->device;
+            for (const auto& t : own->taken)
+                basis += "; from the run: " + t;
+            for (const auto& a : own->assumed)
+                basis += "; assumed: " + a;
+            sec.paragraphs.push_back(basis);
+        }
+        const auto cmp = model::comparePrediction(predicted, measured);
+        Table t{sessionLabel(*s) + " (" + measured.source + ")", {"quantity", "predicted", "measured", "measured - predicted"}, {}};
+        for (const auto& row : cmp.rows) {
+            const bool known = !std::isnan(row.measured);
+            t.rows.push_back({row.quantity, compared(row, row.predicted), compared(row, row.measured),
+                              known ? (row.gap() >= 0 ? "+" : "-") + compared(row, std::abs(row.gap())) : "n/a"});
+            if (known && row.quantity == "step time" && row.predicted > 0)
+                summary.push_back("session " + std::to_string(s->id) + " measured a step of "
+                                  + units::formatTime(row.measured * 1e6) + " against the predicted "
+                                  + units::formatTime(row.predicted * 1e6) + " ("
+                                  + (row.measured >= row.predicted ? "+" : "-")
+                                  + pct(std::abs(row.gap()) / row.predicted) + ")");
+        }
+        for (const auto& g : cmp.largestGaps)
+            sec.paragraphs.push_back(sessionLabel(*s) + ": " + g);
+        sec.tables.push_back(std::move(t));
+    }
+    return sec;
+}
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> provenanceRows(const Session& s)
@@ -337,6 +392,9 @@ Section sizingSection(const SizingInput& in)
     const auto& r = in.sizing;
     const auto& st = r.step;
     Section sec{"Sizing: " + in.model + " on " + in.device, {sizingSentence(in)}, {}, {}};
+    sec.charts.push_back({"roofline", {}, "The GEMMs of one training step of " + in.model + " (" + in.layout
+                                              + ") as predicted on " + in.device + ", under its ceilings",
+                          true});
     Table t{"Training step (" + in.layout + ", " + std::to_string(in.gpus) + " GPUs, " + in.dtype + ")", {"quantity", "value"}, {}};
     t.rows = {{"parameters (total / active)", units::formatCount(r.params.total()) + " / " + units::formatCount(r.params.active())},
               {"memory per GPU", units::formatMemoryGB(st.memory.total())},
@@ -384,11 +442,17 @@ Report buildReport(store::Workspace& ws, const std::vector<std::int64_t>& ids, c
         sessions.push_back(std::move(*s));
     }
     if (o.layout == Template::Sessions) {
-        for (const auto& s : sessions)
+        std::vector<const Session*> runs;
+        for (const auto& s : sessions) {
             r.sections.push_back(sessionSection(ws, s, o, r.summary));
+            if (isRunKind(s.kind))
+                runs.push_back(&s);
+        }
         if (o.sizing) {
             r.summary.push_back(sizingSentence(*o.sizing));
             r.sections.push_back(sizingSection(*o.sizing));
+            if (!runs.empty())
+                r.sections.push_back(predictedVsMeasured(ws, runs, o, r.summary));
         }
         return r;
     }
@@ -451,6 +515,12 @@ Report buildReport(store::Workspace& ws, const std::vector<std::int64_t>& ids, c
     if (o.sizing) {
         r.summary.push_back(sizingSentence(*o.sizing));
         r.sections.push_back(sizingSection(*o.sizing));
+        std::vector<const Session*> runs;
+        for (const auto* s : other)
+            if (isRunKind(s->kind))
+                runs.push_back(s);
+        if (!runs.empty())
+            r.sections.push_back(predictedVsMeasured(ws, runs, o, r.summary));
     }
     for (const auto* s : other)
         provenance.tables.push_back(provenanceTable(*s));

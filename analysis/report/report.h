@@ -36,6 +36,7 @@ struct Chart
     std::string kind;                  // "bandwidth", "latency" (collectives), "roofline", "membw"
     std::vector<std::int64_t> sessions;
     std::string caption;
+    bool predictedGemms = false;       // roofline: with the sizing's GEMMs of one step (writers get them)
 };
 
 struct Section
@@ -95,6 +96,17 @@ struct SizingInput
     std::string dtype = "bf16";
     model::SizingReport sizing;
 };
+// The prediction for one trace or training-log session, made with the run's own layout, batch,
+// sequence length and device where the session states them (as `ridgeline-cli vs-measured`).
+struct RunPrediction
+{
+    std::int64_t session = 0;
+    std::string layout;              // the layout predicted ("dp=2,tp=8")
+    std::string device;
+    std::vector<std::string> taken;  // what came from the run
+    std::vector<std::string> assumed;
+    model::SizingReport sizing;
+};
 Section sizingSection(const SizingInput& in);
 std::string sizingSentence(const SizingInput& in);
 
@@ -106,6 +118,9 @@ struct Options
     std::optional<HardwareProfile> hardware; // --hardware: the ceilings percentages are of
     Template layout = Template::Sessions;
     std::optional<SizingInput> sizing;       // --model on --hardware
+    // Predicted vs measured for the trace / training-log sessions among ids: these predictions,
+    // else the sizing above.
+    std::vector<RunPrediction> runs;
 };
 
 // The report of the sessions `ids` (in that order). Sessions: one section per session (chart,

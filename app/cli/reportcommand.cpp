@@ -8,6 +8,9 @@
 #include "chartexporters.h"
 #include "clicommands.h"
 #include "model/hardwareprofileloader.h"
+#include "model/measuredrun.h"
+#include "records/session.h"
+#include "store/traceresults.h"
 #include "model/sizingreport.h"
 #include "report/report.h"
 #include "reportwriter.h"
@@ -23,10 +26,14 @@ struct ReportArgs
     std::string output, title, hardware, model, parallel = "dp=8", layout = "sessions";
 };
 
-report::SizingInput sizingOf(const ReportArgs& a, const CliContext& ctx)
+struct Sizing
 {
-    if (a.hardware.empty())
-        throw std::runtime_error("--model needs --hardware: the device the model is sized on");
+    report::SizingInput input;
+    charts::GemmScatter predicted; // the step's GEMMs on the roofline
+};
+
+Sizing sizingOf(const ReportArgs& a, const HardwareProfile& hw, const CliContext& ctx)
+{
     StepArgs step;
     step.config = a.model;
     step.parallel = a.parallel;
@@ -47,8 +54,48 @@ report::SizingInput sizingOf(const ReportArgs& a, const CliContext& ctx)
     in.gpus = p.worldSize();
     in.device = a.hardware;
     in.dtype = step.dtype;
-    in.sizing = model::evaluateSizing(c, p, r, gemmTimingFor(step, measured), coll.source(), inference);
-    return in;
+    const auto timing = gemmTimingFor(step, measured);
+    in.sizing = model::evaluateSizing(c, p, r, timing, coll.source(), inference);
+    return {std::move(in), charts::predictedGemms(c, p, hw, timing)};
+}
+
+// As `ridgeline-cli vs-measured SESSION --model ... --hardware ...`: the run's own layout, batch,
+// sequence length and device where the session states them, --parallel and --hardware otherwise.
+report::RunPrediction predictRun(store::Workspace& ws, const Session& s, const ReportArgs& a, const CliContext& ctx)
+{
+    using namespace rl::model;
+    StepArgs step;
+    step.config = a.model;
+    step.parallel = a.parallel;
+    const auto c = loadConfigFor(step, ctx);
+    MeasuredRun run = measuredRunOf(s);
+    if (s.kind == kind::Trace) {
+        std::vector<std::string> names;
+        for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
+            names.push_back(k.name);
+        std::string evidence;
+        if (auto device = deviceFromKernelNames(names, &evidence); !device.empty())
+            run.device = device, run.deviceFrom = "kernel names (" + evidence.substr(0, 40) + ")";
+    }
+    std::vector<std::string> profileIds;
+    for (const auto& hw : availableHardwareProfiles())
+        profileIds.push_back(hw.id);
+    // --hardware is the cluster's device: it wins; the layout comes from the run when it says.
+    const RunInputs inputs = applyMeasuredRun(run, parallelOf(step, c), a.hardware, profileIds, UserSet{false, false, false, true});
+    const auto p = parallelLayout(c, parallelSpec(inputs.parallel), inputs.parallel);
+    DeviceArgs device;
+    device.hardware = inputs.hardware.empty() ? a.hardware : inputs.hardware;
+    const auto r = resolveDevice(device, step.dtype);
+    const auto coll = collectivesFor(step, r, ctx);
+    const auto gemms = measuredGemmsFor(step, ctx);
+    report::RunPrediction out;
+    out.session = s.id;
+    out.layout = parallelSpec(p);
+    out.device = device.hardware;
+    out.taken = inputs.taken;
+    out.assumed = inputs.assumed;
+    out.sizing = evaluateSizing(c, p, r, gemmTimingFor(step, gemms), coll.source(), InferenceOptions{});
+    return out;
 }
 
 void addReportCommand(CLI::App& app, CliContext& ctx)
@@ -78,16 +125,25 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
         o.layout = a->layout == "cluster" ? report::Template::Cluster : report::Template::Sessions;
         if (!a->hardware.empty())
             o.hardware = findHardwareProfile(a->hardware);
-        if (!a->model.empty())
-            o.sizing = sizingOf(*a, ctx);
+        std::optional<charts::GemmScatter> predicted;
+        if (!a->model.empty()) {
+            if (!o.hardware)
+                throw std::runtime_error("--model needs --hardware: the device the model is sized on");
+            auto sizing = sizingOf(*a, *o.hardware, ctx);
+            o.sizing = std::move(sizing.input);
+            predicted = std::move(sizing.predicted);
+        }
         store::Workspace ws(ctx.workspacePath());
-        for (auto id : a->sessions)
-            requireSession(ws, id);
+        for (auto id : a->sessions) {
+            const Session s = requireSession(ws, id);
+            if (o.sizing && (s.kind == kind::Trace || s.kind == kind::TrainingLog))
+                o.runs.push_back(predictRun(ws, s, *a, ctx));
+        }
         const auto r = report::buildReport(ws, a->sessions, o);
         const auto data = charts::loadReportCharts(ws, r);
         chartApplication();
         QStringList problems;
-        const auto svgs = charts::renderReportCharts(data, o.hardware, &problems);
+        const auto svgs = charts::renderReportCharts(data, o.hardware, &problems, predicted);
         for (const auto& p : problems)
             std::cerr << "warning: chart not drawn: " << p.toStdString() << '\n';
         QString error;

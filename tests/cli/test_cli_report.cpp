@@ -122,9 +122,11 @@ TEST(CliReport, HtmlIsOneFileWithInlineSvgChartsAndNoRemoteResources)
     EXPECT_NE(text.find("NCCL version"), std::string::npos);
     EXPECT_NE(text.find("Sizing rules"), std::string::npos);
 
-    // 1 node, 2 nodes, 4 nodes: bandwidth and latency each; the roofline and the STREAM chart.
+    // 1 node, 2 nodes, 4 nodes: bandwidth and latency each; the roofline and the STREAM chart;
+    // the model's predicted GEMMs on the roofline of h100-sxm.
     const auto svgs = inlineSvgs(text);
-    ASSERT_EQ(svgs.size(), 8u);
+    ASSERT_EQ(svgs.size(), 9u);
+    EXPECT_NE(svgs[8].find("llama-3-8b"), std::string::npos) << "the sizing roofline names the model's GEMMs";
     app();
     int drawn = 0;
     for (const auto& svg : svgs) {
@@ -204,4 +206,30 @@ TEST(CliReport, RefusesAnUnknownFormatAndAnUnknownSession)
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.err.find("no session 99"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(c.dir.path / "r.html"));
+}
+
+TEST(CliReport, TrainingLogIsComparedWithTheModelInTheRunsOwnLayout)
+{
+    Cluster c;
+    auto r = cli(c.db, {"import", RIDGELINE_SAMPLE_DATA "/megatron-lm_gpt-8b_16xH100_pretrain.log"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto html = c.dir.path / "vs.html";
+    r = cli(c.db, {"--json", "report", "6", "9", "--hardware", "h100-sxm", "--model", "llama-3-8b", "--parallel", "dp=16",
+                   "-o", html.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    // The log's own layout (dp=2, tp=8, micro-batch 2, global batch 256), as `vs-measured 9` predicts it.
+    auto vs = cli(c.db, {"--json", "vs-measured", "9", "llama-3-8b", "--hardware", "h100-sxm"});
+    ASSERT_EQ(vs.exitCode, 0) << vs.err;
+    const double predicted = nlohmann::json::parse(vs.out)["rows"][0]["predicted"];
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "against the predicted %.2f s", predicted);
+    bool found = false;
+    for (const auto& line : j["summary"])
+        found = found || (line.get<std::string>().rfind("session 9 measured a step of 4.80 s ", 0) == 0
+                          && line.get<std::string>().find(expected) != std::string::npos);
+    EXPECT_TRUE(found) << j["summary"].dump() << " / " << expected;
+    const std::string text = readText(html);
+    EXPECT_NE(text.find("Predicted vs measured"), std::string::npos);
+    EXPECT_NE(text.find("predicted for dp=2,tp=8"), std::string::npos);
 }
