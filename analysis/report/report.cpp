@@ -73,6 +73,12 @@ std::optional<fits::AlphaBeta> fitOf(const std::vector<CollectivePoint>& points,
     return fits::fitCollective(points, op, true);
 }
 
+std::string collectiveCaption(const std::string& kind)
+{
+    return kind == "latency" ? "Time per call against message size, with the alpha-beta fit"
+                             : "Bus bandwidth against message size, with the alpha-beta fit";
+}
+
 bool isKernelKind(const std::string& k)
 {
     return k == kind::Gemm || k == kind::MemBandwidth || k == kind::PeakFlops;
@@ -203,7 +209,8 @@ Section sessionSection(store::Workspace& ws, const Session& s, const Options& o,
         const auto points = ws.collectivePoints(s.id);
         sec.paragraphs = collectiveSummary(s, points, o.hardware, true);
         if (!points.empty()) {
-            sec.charts.push_back({"bandwidth", {s.id}, "Bus bandwidth against message size, with the alpha-beta fit"});
+            for (const auto& kind : o.collectiveCharts)
+                sec.charts.push_back({kind, {s.id}, collectiveCaption(kind)});
             const auto brief = collectiveSummary(s, points, o.hardware, false);
             append(summary, {brief.empty() ? std::string() : brief.front()});
             sec.tables.push_back(fitTable(s, points));
@@ -487,8 +494,8 @@ Report buildReport(store::Workspace& ws, const std::vector<std::int64_t>& ids, c
             provenance.tables.push_back(provenanceTable(*s));
         }
         if (!chartIds.empty()) {
-            sec.charts.push_back({"bandwidth", chartIds, "Bus bandwidth against message size"});
-            sec.charts.push_back({"latency", chartIds, "Time per call against message size"});
+            for (const auto& kind : o.collectiveCharts)
+                sec.charts.push_back({kind, chartIds, collectiveCaption(kind)});
         }
         r.sections.push_back(std::move(sec));
     }

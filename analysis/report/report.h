@@ -117,6 +117,8 @@ struct Options
     std::string title;
     std::optional<HardwareProfile> hardware; // --hardware: the ceilings percentages are of
     Template layout = Template::Sessions;
+    // The charts of collective sessions: "bandwidth" and/or "latency", in this order.
+    std::vector<std::string> collectiveCharts{"bandwidth", "latency"};
     std::optional<SizingInput> sizing;       // --model on --hardware
     // Predicted vs measured for the trace / training-log sessions among ids: these predictions,
     // else the sizing above.

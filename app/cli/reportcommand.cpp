@@ -24,6 +24,7 @@ struct ReportArgs
 {
     std::vector<std::int64_t> sessions;
     std::string output, title, hardware, model, parallel = "dp=8", layout = "sessions";
+    std::vector<std::string> charts{"bandwidth", "latency"};
 };
 
 struct Sizing
@@ -111,6 +112,10 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
                     "roofline's ceilings, and the device --model is sized on");
     cmd->add_option("--model", a->model, "Size this model config on --hardware (config.json, saved config or preset)");
     cmd->add_option("--parallel", a->parallel, "Parallel layout for --model")->capture_default_str();
+    cmd->add_option("--charts", a->charts, "Charts of the collective sessions: bandwidth, latency (comma-separated)")
+        ->delimiter(',')
+        ->capture_default_str()
+        ->check(CLI::IsMember({"bandwidth", "latency"}));
     cmd->add_option("--template", a->layout,
                     "sessions: one section per session; cluster: collectives by tier, kernels and roofline, "
                     "the sizing of --model")
@@ -122,6 +127,7 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
             throw std::runtime_error("a report is .html or .pdf, not '" + a->output + "'");
         report::Options o;
         o.title = a->title;
+        o.collectiveCharts = a->charts;
         o.layout = a->layout == "cluster" ? report::Template::Cluster : report::Template::Sessions;
         if (!a->hardware.empty())
             o.hardware = findHardwareProfile(a->hardware);

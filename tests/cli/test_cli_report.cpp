@@ -184,7 +184,7 @@ TEST(CliReport, SessionsTemplateAndJsonSummary)
 {
     Cluster c;
     const auto html = c.dir.path / "one.html";
-    auto r = cli(c.db, {"--json", "report", "6", "--hardware", "h100-sxm", "-o", html.string()});
+    auto r = cli(c.db, {"--json", "report", "6", "--hardware", "h100-sxm", "--charts", "bandwidth", "-o", html.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["charts"], 1);

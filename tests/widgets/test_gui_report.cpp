@@ -92,7 +92,7 @@ TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(f.readAll());
     EXPECT_TRUE(text.startsWith(QStringLiteral("<!DOCTYPE html>")));
-    EXPECT_EQ(text.count(QStringLiteral("<svg")), qsizetype(ids.size())) << "one bandwidth chart per session";
+    EXPECT_EQ(text.count(QStringLiteral("<svg")), qsizetype(2 * ids.size())) << "bandwidth and latency per session";
     EXPECT_TRUE(text.contains(QStringLiteral("peaks at a busbw of")));
 
     // The PDF filter and a bare name: the suffix follows the filter.
