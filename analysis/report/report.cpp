@@ -241,7 +241,13 @@ std::string compared(const model::ComparisonRow& r, double v)
 {
     if (std::isnan(v))
         return "n/a";
-    return r.unit == "s" ? units::formatTime(v * 1e6) : pct(v);
+    if (r.unit == "s")
+        return units::formatTime(v * 1e6);
+    if (r.unit.empty()) // a fraction (MFU)
+        return pct(v);
+    char b[48];
+    std::snprintf(b, sizeof b, "%.1f %s", v, r.unit.c_str()); // "344.9 TFLOP/s"
+    return b;
 }
 
 // The sizing's prediction next to what each trace or training log measured.

@@ -232,4 +232,8 @@ TEST(CliReport, TrainingLogIsComparedWithTheModelInTheRunsOwnLayout)
     const std::string text = readText(html);
     EXPECT_NE(text.find("Predicted vs measured"), std::string::npos);
     EXPECT_NE(text.find("predicted for dp=2,tp=8"), std::string::npos);
+    // Each quantity in its unit: seconds as times, MFU as a percentage, TFLOP/s as TFLOP/s.
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"re(<td>TFLOP/s per GPU</td><td>[0-9.]+ TFLOP/s</td><td>402.0 TFLOP/s</td>)re")))
+        << "TFLOP/s row";
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"re(<td>MFU</td><td>[0-9]+ %</td><td>41 %</td>)re"))) << "MFU row";
 }
