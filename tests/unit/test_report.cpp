@@ -128,3 +128,21 @@ TEST(Report, ClusterTemplateGroupsCollectivesByTierAndKernelsUnderTheRoofline)
                             "(400 GB/s) across 4 nodes");
     EXPECT_EQ(r.summary[10], "triad (session 8) reaches 41.0 GB/s at a working set of 229 MiB on 2 threads");
 }
+
+TEST(Report, ProvenanceSpellsOutTheLibraryEnvironment)
+{
+    char tmpl[] = "/tmp/ridgeline-report-XXXXXX";
+    const fs::path dir = mkdtemp(tmpl);
+    {
+        store::Workspace ws((dir / "w.db").string());
+        auto out = store::importIntoWorkspace(ws, std::string(RIDGELINE_TEST_DATA) + "/collectives/nccl_tests_allreduce.json");
+        ASSERT_TRUE(out.ok) << out.error;
+        const auto rows = report::provenanceRows(*ws.session(out.sessionIds.at(0)));
+        std::map<std::string, std::string> m(rows.begin(), rows.end());
+        EXPECT_EQ(m["env NCCL_DEBUG"], "WARN");
+        EXPECT_EQ(m["NCCL version"], "2.27.3");
+        EXPECT_EQ(m.count("env PATH"), 0u);
+        EXPECT_NE(m["command line"].find("-J out.json"), std::string::npos);
+    }
+    fs::remove_all(dir);
+}
