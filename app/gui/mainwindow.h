@@ -60,7 +60,8 @@ public:
     // File > Report…'s work without the dialog: reads the sessions and their charts' points on a
     // worker, draws the charts here (QtCharts), writes the HTML or PDF on a worker; reportWritten
     // or reportFailed when done, with a status message.
-    void writeReport(const std::vector<std::int64_t>& ids, const QString& path);
+    // cluster: the "characterise a cluster" template (collectives by tier, kernels and roofline).
+    void writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster = false);
 
 signals:
     void reportWritten(const QString& path);

@@ -239,16 +239,19 @@ void MainWindow::chooseReport()
         statusBar()->showMessage(tr("A report is being written; wait for it first"), 5000);
         return;
     }
+    // The template rides on the filter: no extra dialog for the one choice there is.
     const QString html = tr("HTML, charts inline (*.html)"), pdf = tr("PDF (*.pdf)");
+    const QString clusterHtml = tr("HTML, cluster template: collectives by tier, kernels and roofline (*.html)");
+    const QString clusterPdf = tr("PDF, cluster template: collectives by tier, kernels and roofline (*.pdf)");
     QString filter = html;
     QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Report"),
                                       filedialogs::exportFileName(QStringLiteral("report"), ids, QStringLiteral("html")),
-                                      html % QStringLiteral(";;") % pdf, &filter);
+                                      QStringList{html, pdf, clusterHtml, clusterPdf}.join(QStringLiteral(";;")), &filter);
     if (f.isEmpty())
         return;
     if (!charts::isReportPath(f))
-        f += filter == pdf ? QStringLiteral(".pdf") : QStringLiteral(".html");
-    writeReport(ids, f);
+        f += filter == pdf || filter == clusterPdf ? QStringLiteral(".pdf") : QStringLiteral(".html");
+    writeReport(ids, f, filter == clusterHtml || filter == clusterPdf);
 }
 
 namespace {
@@ -260,7 +263,7 @@ struct ReportRead
 };
 } // namespace
 
-void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString& path)
+void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster)
 {
     const std::string db = workspacePath().toStdString();
     statusBar()->showMessage(tr("Writing report %1…").arg(path)); // short: no progress bar, nothing to cancel
@@ -270,11 +273,13 @@ void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString
     };
     // 1. worker: the sessions, the summary and the charts' points (its own workspace connection).
     m_reportJob->start<ReportRead>(
-        [db, ids](JobControl<ReportRead>&) {
+        [db, ids, cluster](JobControl<ReportRead>&) {
             ReportRead out;
             try {
                 store::Workspace ws(db);
-                out.report = report::buildReport(ws, ids, {});
+                report::Options options;
+                options.layout = cluster ? report::Template::Cluster : report::Template::Sessions;
+                out.report = report::buildReport(ws, ids, options);
                 out.charts = charts::loadReportCharts(ws, out.report);
             } catch (const std::exception& e) {
                 out.error = QString::fromStdString(e.what());

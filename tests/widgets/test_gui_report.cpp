@@ -119,4 +119,28 @@ TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
     ASSERT_TRUE(p.open(QIODevice::ReadOnly));
     EXPECT_TRUE(p.read(5) == "%PDF-");
     EXPECT_GT(p.size(), 10000);
+
+    // The cluster template through its filter.
+    written.clear();
+    triggerAndAnswer(report, [&](QFileDialog* d) {
+        const auto filters = d->nameFilters();
+        const auto cluster = std::find_if(filters.begin(), filters.end(), [](const QString& n) {
+            return n.startsWith(QStringLiteral("HTML, cluster template"));
+        });
+        auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        if (cluster == filters.end() || !name) {
+            ADD_FAILURE() << "no cluster filter or no file name field";
+            d->reject();
+            return;
+        }
+        d->selectNameFilter(*cluster);
+        name->setText(QStringLiteral("cluster-template"));
+        static_cast<QDialog*>(d)->accept();
+    });
+    ASSERT_TRUE(written.wait(30000)) << (failed.isEmpty() ? "" : failed.first().first().toString().toStdString());
+    QFile t(dir.filePath(QStringLiteral("cluster-template.html")));
+    ASSERT_TRUE(t.open(QIODevice::ReadOnly));
+    const QString clusterText = QString::fromUtf8(t.readAll());
+    EXPECT_TRUE(clusterText.contains(QStringLiteral("<title>Cluster characterisation</title>")));
+    EXPECT_TRUE(clusterText.contains(QStringLiteral("<h2>Collectives")));
 }
