@@ -487,6 +487,17 @@ Report buildReport(store::Workspace& ws, const std::vector<std::int64_t>& ids, c
                                 : "Collectives (nodes unknown)",
                     {}, {}, {}};
         std::vector<std::int64_t> chartIds;
+        // One row per op and rank count of the tier: the figure a reader compares across tiers.
+        Table peaks{"Peak bus bandwidth per op", {"session", "op", "ranks", "peak busbw", "at size", "tier ceiling", "of ceiling"}, {}};
+        for (const auto* s : list)
+            for (const auto& p : peakPerOp(ws.collectivePoints(s->id))) {
+                const auto tier = tierOf(*s, p, o.hardware);
+                peaks.rows.push_back({std::to_string(s->id), p.op, std::to_string(p.ranks), units::formatBandwidth(p.busbwGBs),
+                                      units::formatBytes(double(p.bytes)),
+                                      tier ? units::formatBandwidth(tier->peakBusGBs) : "",
+                                      tier ? pct(p.busbwGBs / tier->peakBusGBs) : ""});
+            }
+        sec.tables.push_back(std::move(peaks));
         for (const auto* s : list) {
             const auto points = ws.collectivePoints(s->id);
             for (const auto& line : collectiveSummary(*s, points, o.hardware, true))

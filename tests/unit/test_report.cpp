@@ -116,6 +116,10 @@ TEST(Report, ClusterTemplateGroupsCollectivesByTierAndKernelsUnderTheRoofline)
     EXPECT_EQ(headings, (std::vector<std::string>{"Collectives within one node", "Collectives across 2 nodes",
                                                   "Collectives across 4 nodes", "Kernels and roofline", "Provenance"}));
     EXPECT_EQ(r.sections[0].charts.size(), 2u);
+    ASSERT_FALSE(r.sections[1].tables.empty());
+    const auto& peaks = r.sections[1].tables[0];
+    ASSERT_EQ(peaks.rows.size(), 1u);
+    EXPECT_EQ(peaks.rows[0], (std::vector<std::string>{"6", "all_reduce", "16", "190 GB/s", "8 GiB", "400 GB/s", "47 %"}));
     EXPECT_EQ(r.sections[0].charts[0].sessions.size(), 5u);
     EXPECT_EQ(r.sections[3].charts[0].kind, "roofline");
     EXPECT_EQ(r.hardware, "h100-sxm");
