@@ -163,9 +163,12 @@ bool writePdf(const report::Report& r, const std::vector<QByteArray>& svgs, cons
         pdf.setTitle(q(r.title));
         pdf.setCreator(q(r.generator));
         pdf.setResolution(96); // the document lays out in 96 dpi pixels; the charts keep their own
-        pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 15, 15, 15),
+        // QTextDocument::print keeps 2 cm margins of its own on a document without a page size:
+        // those are the page's margins, and the charts are as wide as the text between them.
+        pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                       QPageLayout::Millimeter));
-        const int textWidth = pdf.pageLayout().paintRectPixels(pdf.resolution()).width();
+        const int printMargin = int((2 / 2.54) * pdf.logicalDpiY());
+        const int textWidth = pdf.width() - 2 * printMargin;
         QTextDocument doc;
         QFont font(QStringLiteral("DejaVu Sans"));
         font.setPointSizeF(8);
