@@ -134,6 +134,26 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         p["nccl_version"] = std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
                             std::to_string(code % 100);
     }
+    // The communication library's environment ("env": ["NAME=VALUE", ...]) for the session's
+    // provenance; PATH and the like say nothing about the numbers and stay out.
+    if (doc.contains("env") && doc["env"].is_array()) {
+        nlohmann::json env = nlohmann::json::object();
+        for (const auto& e : doc["env"]) {
+            if (!e.is_string())
+                continue;
+            const std::string kv = e.get<std::string>();
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos)
+                continue;
+            const std::string name = kv.substr(0, eq);
+            for (const char* prefix : {"NCCL_", "RCCL_", "CUDA_", "HIP_", "HSA_", "ROCR_", "UCX_", "FI_", "OMPI_MCA_",
+                                       "MPICH_", "NVSHMEM_"})
+                if (name.rfind(prefix, 0) == 0)
+                    env[name] = kv.substr(eq + 1);
+        }
+        if (!env.empty())
+            p["environment"] = env;
+    }
     if (nranks == 0)
         result.warnings.push_back({{}, "no \"devices\" in the report: rank count unknown, nranks left 0"});
     for (const auto& h : hosts)

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "jobtracker.h"
 
 #include <algorithm>
 
@@ -38,7 +39,8 @@ namespace rl {
 
 MainWindow::MainWindow(Settings* settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_workspace(new WorkspaceController(this)),
-      m_import(new ImportController(this)), m_run(new RunController(this)), m_undo(new QUndoStack(this)), m_browser(new SessionBrowser),
+      m_import(new ImportController(this)), m_run(new RunController(this)), m_undo(new QUndoStack(this)),
+      m_reportJob(new JobTracker(this)), m_browser(new SessionBrowser),
       m_charts(new ChartArea), m_details(new DetailsPanel), m_pathLabel(new QLabel), m_progressLabel(new QLabel),
       m_progress(new QProgressBar), m_cancel(new QToolButton)
 {

@@ -22,6 +22,7 @@ namespace rl {
 class ChartArea;
 class DetailsPanel;
 class ImportController;
+class JobTracker;
 class MoeExplorer;
 class TraceView;
 class KernelView;
@@ -60,7 +61,15 @@ public:
     SessionActions* sessionActions() const { return m_sessionActions; }
     QUndoStack* undoStack() const { return m_undo; }
 
+    // File > Report…'s work without the dialog: reads the sessions and their charts' points on a
+    // worker, draws the charts here (QtCharts), writes the HTML or PDF on a worker; reportWritten
+    // or reportFailed when done, with a status message.
+    // cluster: the "characterise a cluster" template (collectives by tier, kernels and roofline).
+    void writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster = false);
+
 signals:
+    void reportWritten(const QString& path);
+    void reportFailed(const QString& error);
     void sessionsShown(int count);  // a session list arrived and is shown
     void chartsShown(int sessions); // the selected sessions' points are in the charts
     void importDone(const rl::ImportReport& report);
@@ -90,6 +99,7 @@ private:
     void showProfiles();
     void exportChart();
     void exportCsv();
+    void chooseReport();
     void about();
     void onSelection(const std::vector<std::int64_t>& ids);
     void onImportFinished(const ImportReport& report);
@@ -103,6 +113,7 @@ private:
     QUndoStack* m_undo;
     SessionActions* m_sessionActions = nullptr;
     QByteArray m_defaultLayout; // the docks as first arranged (View > Reset Layout)
+    JobTracker* m_reportJob;
     MoeExplorer* m_moeExplorer = nullptr;
     QStackedWidget* m_views = nullptr;
     TraceView* m_traces = nullptr;

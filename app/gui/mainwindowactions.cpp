@@ -19,6 +19,9 @@
 #include "kernelbenchmarkdialog.h"
 #include "moeexplorer.h"
 #include "moescatterchart.h"
+#include "jobtracker.h"
+#include "report/report.h"
+#include "reportwriter.h"
 #include "profileeditor.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
@@ -26,6 +29,7 @@
 #include "sizingwindow.h"
 #include "toolwindow.h"
 #include "runcontroller.h"
+#include "sessionbrowser.h"
 #include "settings.h"
 #include "store/workspace.h"
 #include "workspacecontroller.h"
@@ -71,6 +75,10 @@ void MainWindow::createMenus()
         QKeySequence(tr("Ctrl+E")));
     add(file, tr("Export &data (CSV)…"), tr("Save the points of the selected sessions as CSV"),
         &MainWindow::exportCsv);
+    add(file, tr("&Report…"),
+        tr("Write one self-contained report of the selected sessions (HTML with its charts inline, or PDF): "
+           "summary, charts, tables, fits, provenance"),
+        &MainWindow::chooseReport, QKeySequence(tr("Ctrl+R")));
     file->addSeparator();
     add(file, tr("&Quit"), tr("Close Ridgeline"), &MainWindow::close, QKeySequence::Quit);
     file->setToolTipsVisible(true);
@@ -299,6 +307,88 @@ void MainWindow::exportCsv()
         QMessageBox::warning(this, tr("Export data"), error);
     else
         statusBar()->showMessage(tr("%1 points saved to %2").arg(m_charts->pointCount()).arg(f), 5000);
+}
+
+void MainWindow::chooseReport()
+{
+    const auto ids = m_browser->selectedIds();
+    if (ids.empty()) {
+        QMessageBox::information(this, tr("Report"), tr("Select the sessions to report first."));
+        return;
+    }
+    if (m_reportJob->isRunning()) {
+        statusBar()->showMessage(tr("A report is being written; wait for it first"), 5000);
+        return;
+    }
+    // The template rides on the filter: no extra dialog for the one choice there is.
+    const QString html = tr("HTML, charts inline (*.html)"), pdf = tr("PDF (*.pdf)");
+    const QString clusterHtml = tr("HTML, cluster template: collectives by tier, kernels and roofline (*.html)");
+    const QString clusterPdf = tr("PDF, cluster template: collectives by tier, kernels and roofline (*.pdf)");
+    QString filter = html;
+    QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Report"),
+                                      filedialogs::exportFileName(QStringLiteral("report"), ids, QStringLiteral("html")),
+                                      QStringList{html, pdf, clusterHtml, clusterPdf}.join(QStringLiteral(";;")), &filter);
+    if (f.isEmpty())
+        return;
+    if (!charts::isReportPath(f))
+        f += filter == pdf || filter == clusterPdf ? QStringLiteral(".pdf") : QStringLiteral(".html");
+    writeReport(ids, f, filter == clusterHtml || filter == clusterPdf);
+}
+
+namespace {
+struct ReportRead
+{
+    report::Report report;
+    std::vector<charts::ReportChartData> charts;
+    QString error;
+};
+} // namespace
+
+void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster)
+{
+    const std::string db = workspacePath().toStdString();
+    statusBar()->showMessage(tr("Writing report %1…").arg(path)); // short: no progress bar, nothing to cancel
+    auto failed = [this](const QString& error) {
+        statusBar()->showMessage(tr("Report not written: %1").arg(error), 10000);
+        emit reportFailed(error);
+    };
+    // 1. worker: the sessions, the summary and the charts' points (its own workspace connection).
+    m_reportJob->start<ReportRead>(
+        [db, ids, cluster](JobControl<ReportRead>&) {
+            ReportRead out;
+            try {
+                store::Workspace ws(db);
+                report::Options options;
+                options.layout = cluster ? report::Template::Cluster : report::Template::Sessions;
+                out.report = report::buildReport(ws, ids, options);
+                out.charts = charts::loadReportCharts(ws, out.report);
+            } catch (const std::exception& e) {
+                out.error = QString::fromStdString(e.what());
+            }
+            return out;
+        },
+        [this, path, failed](ReportRead read) {
+            if (!read.error.isEmpty())
+                return failed(read.error);
+            // 2. here: the charts, drawn by their export code (QtCharts lives on this thread).
+            QStringList problems;
+            auto svgs = charts::renderReportCharts(read.charts, std::nullopt, &problems);
+            // 3. worker: the HTML, or the PDF laid out and rasterised.
+            m_reportJob->start<QString>(
+                [r = std::move(read.report), svgs = std::move(svgs), path](JobControl<QString>&) {
+                    QString error;
+                    return charts::writeReport(r, svgs, path, &error) ? QString() : error;
+                },
+                [this, path, failed, problems](const QString& error) {
+                    if (!error.isEmpty())
+                        return failed(error);
+                    statusBar()->showMessage(problems.isEmpty() ? tr("Report written to %1").arg(path)
+                                                                : tr("Report written to %1 (%2 chart(s) left out: %3)")
+                                                                      .arg(path).arg(problems.size()).arg(problems.first()),
+                                             10000);
+                    emit reportWritten(path);
+                });
+        });
 }
 
 void MainWindow::about()

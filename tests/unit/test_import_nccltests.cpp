@@ -211,6 +211,8 @@ TEST(ImportNcclTests, JsonReport)
     EXPECT_DOUBLE_EQ(s.collectives[2].timeUs, 52.1);
     EXPECT_EQ(s.session.params["nccl_version"], "2.27.3");
     EXPECT_NE(s.session.commandLine.find("-J out.json"), std::string::npos);
+    // The library's environment for the provenance; PATH is left out.
+    EXPECT_EQ(s.session.params["environment"], (nlohmann::json{{"NCCL_DEBUG", "WARN"}}));
     expectBusbwRelation(s);
 }
 

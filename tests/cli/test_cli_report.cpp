@@ -1,0 +1,239 @@
+// ridgeline-cli report (issue 15): a real workspace of the sample nccl-tests / STREAM files, the
+// real binary, and what it wrote opened again: the HTML parsed (inline SVGs that are valid XML and
+// draw, no remote src/href), the PDF rendered page by page with pdftoppm (pages that are not blank).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+#include <QSvgRenderer>
+#include <QXmlStreamReader>
+
+#include <nlohmann/json.hpp>
+
+#include "childprocess.h"
+#include "tempdir.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+using rl::test::TempDir;
+
+rl::test::Finished cli(const fs::path& db, std::vector<std::string> args)
+{
+    std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return rl::test::runToEnd(argv);
+}
+
+// Sessions 1-5: one H100 node, five collectives; 6: 2 nodes; 7: 4 nodes; 8: STREAM.
+struct Cluster
+{
+    TempDir dir;
+    fs::path db = dir.path / "w.db";
+    Cluster()
+    {
+        const std::string s = RIDGELINE_SAMPLE_DATA;
+        auto r = cli(db, {"import", s + "/nccl-tests_8xH100_all_collectives.txt", s + "/nccl-tests_2node_16xH100_all_reduce.txt",
+                          s + "/nccl-tests_4node_32xH100_all_reduce.txt", s + "/stream-5.10_2threads_kvm-vm.txt"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+    }
+};
+
+std::string readText(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+double inkFraction(const QImage& img)
+{
+    const QRgb bg = img.pixel(0, 0);
+    qint64 ink = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2)
+            ink += img.pixel(x, y) != bg;
+    return double(ink) / (double(img.width() / 2) * double(img.height() / 2));
+}
+
+// Every <svg>...</svg> of the HTML text.
+std::vector<std::string> inlineSvgs(const std::string& html)
+{
+    std::vector<std::string> out;
+    for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) {
+        const auto end = html.find("</svg>", at);
+        if (end == std::string::npos)
+            break;
+        out.push_back(html.substr(at, end + 6 - at));
+        at = end;
+    }
+    return out;
+}
+
+QGuiApplication& app()
+{
+    static int argc = 1;
+    static char name[] = "test_cli_report";
+    static char* argv[] = {name, nullptr};
+    static auto* a = new QGuiApplication(argc, argv);
+    return *a;
+}
+} // namespace
+
+TEST(CliReport, HtmlIsOneFileWithInlineSvgChartsAndNoRemoteResources)
+{
+    Cluster c;
+    const auto html = c.dir.path / "cluster.html";
+    auto r = cli(c.db, {"report", "1", "2", "3", "4", "5", "6", "7", "8", "--template", "cluster", "--hardware",
+                        "h100-sxm", "--model", "llama-3-8b", "--parallel", "tp=2,dp=8", "--title", "H100 pod", "-o",
+                        html.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string text = readText(html);
+    EXPECT_EQ(text.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(text.find("<title>H100 pod</title>"), std::string::npos);
+    EXPECT_NE(text.find("<style>"), std::string::npos);
+    // Nothing fetched from elsewhere: no src or href (stylesheets, scripts, images, fonts) names a URL.
+    const std::regex remote(R"((src|href)\s*=\s*["']?\s*(https?:)?//)", std::regex::icase);
+    EXPECT_FALSE(std::regex_search(text, remote));
+    EXPECT_EQ(text.find("<link"), std::string::npos);
+    EXPECT_EQ(text.find("<script"), std::string::npos);
+    // url() only of the charts' own gradients, each chart's ids its own (one document, one namespace).
+    EXPECT_FALSE(std::regex_search(text, std::regex(R"(url\(\s*['"]?[^#'"\s])")));
+    std::set<std::string> ids;
+    const std::regex id(R"re(\bid="([^"]+)")re");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), id); it != std::sregex_iterator(); ++it)
+        EXPECT_TRUE(ids.insert((*it)[1]).second) << "duplicate id " << (*it)[1];
+    EXPECT_GE(ids.size(), 8u); // a gradient per chart at least
+    // The summary: numbers and units per tier, and the sizing.
+    EXPECT_NE(text.find("all_reduce on 16 ranks peaks at a busbw of 190 GB/s at 8 GiB, 47 % of the NIC line rate"),
+              std::string::npos);
+    EXPECT_NE(text.find("llama-3-8b on 16 x h100-sxm (tp=2,dp=8, bf16): step "), std::string::npos);
+    EXPECT_NE(text.find("Collectives across 4 nodes"), std::string::npos);
+    EXPECT_NE(text.find("Kernels and roofline"), std::string::npos);
+    EXPECT_NE(text.find("NCCL version"), std::string::npos);
+    EXPECT_NE(text.find("Sizing rules"), std::string::npos);
+
+    // 1 node, 2 nodes, 4 nodes: bandwidth and latency each; the roofline and the STREAM chart;
+    // the model's predicted GEMMs on the roofline of h100-sxm.
+    const auto svgs = inlineSvgs(text);
+    ASSERT_EQ(svgs.size(), 9u);
+    EXPECT_NE(svgs[8].find("llama-3-8b"), std::string::npos) << "the sizing roofline names the model's GEMMs";
+    app();
+    int drawn = 0;
+    for (const auto& svg : svgs) {
+        QXmlStreamReader xml(QByteArray::fromStdString(svg));
+        while (!xml.atEnd())
+            xml.readNext();
+        EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+        QSvgRenderer renderer(QByteArray::fromStdString(svg));
+        ASSERT_TRUE(renderer.isValid());
+        QImage img(900, 525, QImage::Format_RGB32);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        renderer.render(&p);
+        p.end();
+        EXPECT_GT(inkFraction(img), 0.02) << "chart " << drawn << " is blank";
+        // Kept next to the test binary for a look by eye.
+        img.save(QStringLiteral("report_chart%1.png").arg(drawn++));
+    }
+}
+
+TEST(CliReport, PdfHasPagesAndNoneIsBlank)
+{
+    Cluster c;
+    const auto pdf = c.dir.path / "cluster.pdf";
+    auto r = cli(c.db, {"report", "1", "6", "7", "8", "--template", "cluster", "--hardware", "h100-sxm", "-o",
+                        pdf.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(readText(pdf).rfind("%PDF-", 0), 0u);
+    if (std::system("command -v pdftoppm > /dev/null") != 0)
+        GTEST_SKIP() << "pdftoppm (poppler-utils) not installed";
+    const auto prefix = c.dir.path / "page";
+    const std::string cmd = "pdftoppm -png -r 40 '" + pdf.string() + "' '" + prefix.string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::vector<fs::path> pages;
+    for (const auto& e : fs::directory_iterator(c.dir.path))
+        if (e.path().extension() == ".png")
+            pages.push_back(e.path());
+    std::sort(pages.begin(), pages.end());
+    ASSERT_GT(pages.size(), 1u);
+    for (const auto& page : pages) {
+        QImage img(QString::fromStdString(page.string()));
+        ASSERT_FALSE(img.isNull()) << page;
+        EXPECT_GT(inkFraction(img), 0.005) << page << " is blank";
+    }
+    // The first page holds the title and the summary; some page holds a chart (much more ink).
+    QImage first(QString::fromStdString(pages.front().string()));
+    first.save(QStringLiteral("report_page1.png"));
+    double most = 0;
+    for (const auto& page : pages)
+        most = std::max(most, inkFraction(QImage(QString::fromStdString(page.string()))));
+    EXPECT_GT(most, 0.05);
+}
+
+TEST(CliReport, SessionsTemplateAndJsonSummary)
+{
+    Cluster c;
+    const auto html = c.dir.path / "one.html";
+    auto r = cli(c.db, {"--json", "report", "6", "--hardware", "h100-sxm", "--charts", "bandwidth", "-o", html.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["charts"], 1);
+    ASSERT_EQ(j["summary"].size(), 1u);
+    EXPECT_EQ(j["summary"][0], "all_reduce on 16 ranks peaks at a busbw of 190 GB/s at 8 GiB, 47 % of the NIC line "
+                               "rate (400 GB/s)");
+    const std::string text = readText(html);
+    EXPECT_NE(text.find("Session 6: all_reduce_perf 16 ranks on 2 hosts"), std::string::npos);
+    EXPECT_NE(text.find("alpha 45.0 µs"), std::string::npos);
+}
+
+TEST(CliReport, RefusesAnUnknownFormatAndAnUnknownSession)
+{
+    Cluster c;
+    auto r = cli(c.db, {"report", "1", "-o", (c.dir.path / "r.docx").string()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find(".html or .pdf"), std::string::npos) << r.err;
+    r = cli(c.db, {"report", "99", "-o", (c.dir.path / "r.html").string()});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("no session 99"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(c.dir.path / "r.html"));
+}
+
+TEST(CliReport, TrainingLogIsComparedWithTheModelInTheRunsOwnLayout)
+{
+    Cluster c;
+    auto r = cli(c.db, {"import", RIDGELINE_SAMPLE_DATA "/megatron-lm_gpt-8b_16xH100_pretrain.log"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto html = c.dir.path / "vs.html";
+    r = cli(c.db, {"--json", "report", "6", "9", "--hardware", "h100-sxm", "--model", "llama-3-8b", "--parallel", "dp=16",
+                   "-o", html.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    // The log's own layout (dp=2, tp=8, micro-batch 2, global batch 256), as `vs-measured 9` predicts it.
+    auto vs = cli(c.db, {"--json", "vs-measured", "9", "llama-3-8b", "--hardware", "h100-sxm"});
+    ASSERT_EQ(vs.exitCode, 0) << vs.err;
+    const double predicted = nlohmann::json::parse(vs.out)["rows"][0]["predicted"];
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "against the predicted %.2f s", predicted);
+    bool found = false;
+    for (const auto& line : j["summary"])
+        found = found || (line.get<std::string>().rfind("session 9 measured a step of 4.80 s ", 0) == 0
+                          && line.get<std::string>().find(expected) != std::string::npos);
+    EXPECT_TRUE(found) << j["summary"].dump() << " / " << expected;
+    const std::string text = readText(html);
+    EXPECT_NE(text.find("Predicted vs measured"), std::string::npos);
+    EXPECT_NE(text.find("predicted for dp=2,tp=8"), std::string::npos);
+    // Each quantity in its unit: seconds as times, MFU as a percentage, TFLOP/s as TFLOP/s.
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"re(<td>TFLOP/s per GPU</td><td>[0-9.]+ TFLOP/s</td><td>402.0 TFLOP/s</td>)re")))
+        << "TFLOP/s row";
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"re(<td>MFU</td><td>[0-9]+ %</td><td>41 %</td>)re"))) << "MFU row";
+}

@@ -1,0 +1,152 @@
+// The report model (analysis/report): summary sentences with numbers and units, from real
+// published nccl-tests / rccl-tests outputs in sample_data/ imported into a workspace.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+#include "model/hardwareprofileloader.h"
+#include "report/report.h"
+#include "store/fileimport.h"
+#include "store/workspace.h"
+
+using namespace rl;
+namespace fs = std::filesystem;
+
+namespace {
+struct Imported
+{
+    fs::path dir;
+    std::unique_ptr<store::Workspace> ws;
+    std::vector<std::int64_t> ids;
+    explicit Imported(const std::vector<std::string>& samples)
+    {
+        char tmpl[] = "/tmp/ridgeline-report-XXXXXX";
+        dir = mkdtemp(tmpl);
+        ws = std::make_unique<store::Workspace>((dir / "w.db").string());
+        for (const auto& f : samples) {
+            auto out = store::importIntoWorkspace(*ws, std::string(RIDGELINE_TEST_DATA) + "/../../sample_data/" + f);
+            EXPECT_TRUE(out.ok) << f << ": " << out.error;
+            ids.insert(ids.end(), out.sessionIds.begin(), out.sessionIds.end());
+        }
+    }
+    ~Imported() { fs::remove_all(dir); }
+};
+
+HardwareProfile profile(const std::string& id)
+{
+    return loadHardwareProfile(std::string(RIDGELINE_SOURCE_RESOURCE_DIR) + "/hardware/" + id + ".json");
+}
+} // namespace
+
+TEST(Report, TwoNodeAllReduceSummaryGivesPeakSizeAndShareOfTheNicLineRate)
+{
+    Imported w({"nccl-tests_2node_16xH100_all_reduce.txt"});
+    ASSERT_EQ(w.ids.size(), 1u);
+    const auto s = *w.ws->session(w.ids[0]);
+    const auto lines = report::collectiveSummary(s, w.ws->collectivePoints(s.id), profile("h100-sxm"));
+    ASSERT_EQ(lines.size(), 2u);
+    for (const auto& l : lines)
+        std::cout << l << '\n';
+    // busbw 189.9 GB/s at 8 GiB in the file; 8 x 400 Gb/s NICs per node carry 400 GB/s.
+    EXPECT_EQ(lines[0].rfind("all_reduce on 16 ranks peaks at a busbw of 190 GB/s at 8 GiB, 47 % of the NIC line "
+                             "rate (400 GB/s: all_reduce over 2 nodes is bounded by 8 x 400 Gb/s NICs",
+                             0),
+              0u)
+        << lines[0];
+    EXPECT_EQ(lines[1].rfind("all_reduce: alpha ", 0), 0u) << lines[1];
+    EXPECT_NE(lines[1].find("GB/s (alpha-beta fit over 8 B .. 8 GiB"), std::string::npos) << lines[1];
+}
+
+TEST(Report, SingleNodeCollectivesAreMeasuredAgainstTheIntraNodeLinks)
+{
+    Imported w({"rccl-tests_8xMI300X_all_collectives.txt"});
+    ASSERT_EQ(w.ids.size(), 5u);
+    std::vector<std::string> all;
+    for (auto id : w.ids) {
+        const auto s = *w.ws->session(id);
+        const auto lines = report::collectiveSummary(s, w.ws->collectivePoints(id), profile("mi300x"));
+        ASSERT_FALSE(lines.empty());
+        all.insert(all.end(), lines.begin(), lines.end());
+        std::cout << lines[0] << '\n';
+    }
+    const auto allReduce = std::find_if(all.begin(), all.end(), [](const std::string& l) {
+        return l.rfind("all_reduce on 8 ranks peaks at a busbw of ", 0) == 0;
+    });
+    ASSERT_NE(allReduce, all.end());
+    EXPECT_NE(allReduce->find("of the intra-node link peak"), std::string::npos) << *allReduce;
+}
+
+TEST(Report, WithoutAProfileTheSentenceHasNoPercentage)
+{
+    Imported w({"osu_allgather_8ranks.txt"});
+    const auto s = *w.ws->session(w.ids[0]);
+    const auto peaks = report::peakPerOp(w.ws->collectivePoints(s.id));
+    ASSERT_EQ(peaks.size(), 1u);
+    const auto line = report::peakSentence(peaks[0], std::nullopt);
+    EXPECT_EQ(line.find('%'), std::string::npos) << line;
+    EXPECT_EQ(line.rfind("all_gather on 8 ranks peaks at a busbw of ", 0), 0u) << line;
+}
+
+TEST(Report, ProvenanceNamesToolVersionHostsAndCommand)
+{
+    Imported w({"nccl-tests_2node_16xH100_all_reduce.txt"});
+    const auto rows = report::provenanceRows(*w.ws->session(w.ids[0]));
+    std::map<std::string, std::string> m(rows.begin(), rows.end());
+    EXPECT_EQ(m["tool"].rfind("nccl-tests 2.17.1", 0), 0u) << m["tool"];
+    EXPECT_NE(m["host"].find("h100-node-07"), std::string::npos) << m["host"];
+    for (const auto& [k, v] : rows)
+        std::cout << k << ": " << v << '\n';
+}
+
+TEST(Report, ClusterTemplateGroupsCollectivesByTierAndKernelsUnderTheRoofline)
+{
+    Imported w({"nccl-tests_8xH100_all_collectives.txt", "nccl-tests_2node_16xH100_all_reduce.txt",
+                "nccl-tests_4node_32xH100_all_reduce.txt", "stream-5.10_2threads_kvm-vm.txt"});
+    report::Options o;
+    o.layout = report::Template::Cluster;
+    o.hardware = profile("h100-sxm");
+    const auto r = report::buildReport(*w.ws, w.ids, o);
+    std::vector<std::string> headings;
+    for (const auto& s : r.sections)
+        headings.push_back(s.heading);
+    EXPECT_EQ(headings, (std::vector<std::string>{"Collectives within one node", "Collectives across 2 nodes",
+                                                  "Collectives across 4 nodes", "Kernels and roofline", "Provenance"}));
+    EXPECT_EQ(r.sections[0].charts.size(), 2u);
+    ASSERT_FALSE(r.sections[1].tables.empty());
+    const auto& peaks = r.sections[1].tables[0];
+    ASSERT_EQ(peaks.rows.size(), 1u);
+    EXPECT_EQ(peaks.rows[0], (std::vector<std::string>{"6", "all_reduce", "16", "190 GB/s", "8 GiB", "400 GB/s", "47 %"}));
+    EXPECT_EQ(r.sections[0].charts[0].sessions.size(), 5u);
+    EXPECT_EQ(r.sections[3].charts[0].kind, "roofline");
+    EXPECT_EQ(r.hardware, "h100-sxm");
+    for (const auto& l : r.summary)
+        std::cout << "summary: " << l << '\n';
+    ASSERT_GE(r.summary.size(), 8u);
+    EXPECT_EQ(r.summary[5], "all_reduce on 16 ranks peaks at a busbw of 190 GB/s at 8 GiB, 47 % of the NIC line rate "
+                            "(400 GB/s) across 2 nodes");
+    EXPECT_EQ(r.summary[6], "all_reduce on 32 ranks peaks at a busbw of 185 GB/s at 8 GiB, 46 % of the NIC line rate "
+                            "(400 GB/s) across 4 nodes");
+    EXPECT_EQ(r.summary[10], "triad (session 8) reaches 41.0 GB/s at a working set of 229 MiB on 2 threads");
+}
+
+TEST(Report, ProvenanceSpellsOutTheLibraryEnvironment)
+{
+    char tmpl[] = "/tmp/ridgeline-report-XXXXXX";
+    const fs::path dir = mkdtemp(tmpl);
+    {
+        store::Workspace ws((dir / "w.db").string());
+        auto out = store::importIntoWorkspace(ws, std::string(RIDGELINE_TEST_DATA) + "/collectives/nccl_tests_allreduce.json");
+        ASSERT_TRUE(out.ok) << out.error;
+        const auto rows = report::provenanceRows(*ws.session(out.sessionIds.at(0)));
+        std::map<std::string, std::string> m(rows.begin(), rows.end());
+        EXPECT_EQ(m["env NCCL_DEBUG"], "WARN");
+        EXPECT_EQ(m["NCCL version"], "2.27.3");
+        EXPECT_EQ(m.count("env PATH"), 0u);
+        EXPECT_NE(m["command line"].find("-J out.json"), std::string::npos);
+    }
+    fs::remove_all(dir);
+}
