@@ -1,4 +1,5 @@
 #include "benchmarkdialog.h"
+#include "formfields.h"
 
 #include "collectives/collectivesweep.h"
 
@@ -21,23 +22,9 @@
 
 namespace rl {
 namespace {
-QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, const QString& tip)
-{
-    auto* s = new QSpinBox;
-    s->setObjectName(name);
-    s->setRange(min, max);
-    s->setSuffix(suffix);
-    s->setToolTip(tip);
-    return s;
-}
-
-QLineEdit* edit(const QString& name, const QString& tip)
-{
-    auto* e = new QLineEdit;
-    e->setObjectName(name);
-    e->setToolTip(tip);
-    return e;
-}
+using form::combo;
+using form::edit;
+using form::spin;
 
 // The runner's vocabulary, so every choice here is one ridgeline-bench accepts.
 QStringList opNames()

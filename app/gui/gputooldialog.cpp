@@ -1,4 +1,5 @@
 #include "gputooldialog.h"
+#include "formfields.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -36,6 +37,10 @@
 
 namespace rl {
 namespace {
+using form::combo;
+using form::edit;
+using form::spin;
+
 // The collectives nccl-tests has a program for, in the order the CLI lists them.
 const QStringList kNcclOps{QStringLiteral("all_reduce"), QStringLiteral("all_gather"), QStringLiteral("reduce_scatter"),
                            QStringLiteral("alltoall"),   QStringLiteral("broadcast"),  QStringLiteral("sendrecv"),
@@ -52,34 +57,6 @@ const QStringList kGemmDtypes{QStringLiteral("bf16"), QStringLiteral("fp16"), QS
                               QStringLiteral("int8"), QStringLiteral("fp64")};
 const QStringList kRecipeNames{QStringLiteral("shapes"), QStringLiteral("square"), QStringLiteral("max-achievable"),
                                QStringLiteral("model")};
-
-QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, const QString& tip)
-{
-    auto* s = new QSpinBox;
-    s->setObjectName(name);
-    s->setRange(min, max);
-    s->setSuffix(suffix);
-    s->setToolTip(tip);
-    return s;
-}
-
-QLineEdit* edit(const QString& name, const QString& tip)
-{
-    auto* e = new QLineEdit;
-    e->setObjectName(name);
-    e->setToolTip(tip);
-    return e;
-}
-
-QComboBox* combo(const QString& name, const QStringList& items, const QString& tip, bool editable = false)
-{
-    auto* c = new QComboBox;
-    c->setObjectName(name);
-    c->addItems(items);
-    c->setEditable(editable);
-    c->setToolTip(tip);
-    return c;
-}
 
 std::optional<std::int64_t> bytes(const QString& text)
 {

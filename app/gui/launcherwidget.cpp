@@ -1,4 +1,5 @@
 #include "launcherwidget.h"
+#include "formfields.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -53,6 +54,10 @@ const char* modeName(LaunchSettings::Mode mode)
 }
 
 namespace {
+using form::combo;
+using form::edit;
+using form::spin;
+
 QString modeLabel(LaunchSettings::Mode mode)
 {
     switch (mode) {
@@ -64,23 +69,6 @@ QString modeLabel(LaunchSettings::Mode mode)
     return {};
 }
 
-QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, const QString& tip)
-{
-    auto* s = new QSpinBox;
-    s->setObjectName(name);
-    s->setRange(min, max);
-    s->setSuffix(suffix);
-    s->setToolTip(tip);
-    return s;
-}
-
-QLineEdit* edit(const QString& name, const QString& tip)
-{
-    auto* e = new QLineEdit;
-    e->setObjectName(name);
-    e->setToolTip(tip);
-    return e;
-}
 } // namespace
 
 LauncherWidget::LauncherWidget(const QList<LaunchSettings::Mode>& modes, bool sbatch, Settings* settings,

@@ -1,0 +1,36 @@
+#include "formfields.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace rl::form {
+
+QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, const QString& tip)
+{
+    auto* s = new QSpinBox;
+    s->setObjectName(name);
+    s->setRange(min, max);
+    s->setSuffix(suffix);
+    s->setToolTip(tip);
+    return s;
+}
+
+QLineEdit* edit(const QString& name, const QString& tip)
+{
+    auto* e = new QLineEdit;
+    e->setObjectName(name);
+    e->setToolTip(tip);
+    return e;
+}
+
+QComboBox* combo(const QString& name, const QStringList& items, const QString& tip, bool editable)
+{
+    auto* c = new QComboBox;
+    c->setObjectName(name);
+    c->addItems(items);
+    c->setEditable(editable);
+    c->setToolTip(tip);
+    return c;
+}
+} // namespace rl::form

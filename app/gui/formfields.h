@@ -1,0 +1,17 @@
+#pragma once
+// The named, tooltipped fields the benchmark dialogs are built from (one place, so every dialog's
+// fields carry an object name for tests and a tooltip for users).
+#include <QString>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace rl::form {
+QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, const QString& tip);
+QLineEdit* edit(const QString& name, const QString& tip);
+QComboBox* combo(const QString& name, const QStringList& items, const QString& tip, bool editable = false);
+} // namespace rl::form
