@@ -178,6 +178,13 @@ nlohmann::json toJson(const MeasuredRun& r)
     return j;
 }
 
+void takeDeviceFromKernelNames(MeasuredRun& run, const std::vector<std::string>& kernelNames)
+{
+    std::string evidence;
+    if (auto device = deviceFromKernelNames(kernelNames, &evidence); !device.empty())
+        run.device = device, run.deviceFrom = "kernel names (" + evidence.substr(0, 40) + ")";
+}
+
 MeasuredRun measuredRunOf(const Session& s)
 {
     MeasuredRun r;

@@ -35,6 +35,9 @@ std::string matchHardwareProfile(const std::string& device, const std::vector<st
 
 // What the importers stored in session.params["run"] (see trainlog.cpp), plus the ranks of a trace.
 MeasuredRun measuredRunOf(const Session& s);
+// A trace's device from its kernel names (deviceFromKernelNames), when they name one: run.device
+// and run.deviceFrom "kernel names (<evidence>)".
+void takeDeviceFromKernelNames(MeasuredRun& run, const std::vector<std::string>& kernelNames);
 // "run" params for a session from one Megatron argument-dump line or the "using world size: 16,
 // data-parallel size: 2, ..." line; false when the line is neither.
 bool readMegatronArgument(std::string_view line, MeasuredRun& run);

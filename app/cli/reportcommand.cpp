@@ -69,15 +69,7 @@ report::RunPrediction predictRun(store::Workspace& ws, const Session& s, const R
     step.config = a.model;
     step.parallel = a.parallel;
     const auto c = loadConfigFor(step, ctx);
-    MeasuredRun run = measuredRunOf(s);
-    if (s.kind == kind::Trace) {
-        std::vector<std::string> names;
-        for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
-            names.push_back(k.name);
-        std::string evidence;
-        if (auto device = deviceFromKernelNames(names, &evidence); !device.empty())
-            run.device = device, run.deviceFrom = "kernel names (" + evidence.substr(0, 40) + ")";
-    }
+    MeasuredRun run = storedMeasuredRun(ws, s);
     std::vector<std::string> profileIds;
     for (const auto& hw : availableHardwareProfiles())
         profileIds.push_back(hw.id);

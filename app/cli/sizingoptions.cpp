@@ -7,9 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "model/hardwareprofileloader.h"
+#include "model/measuredrun.h"
 #include "model/storecalibration.h"
 #include "store/kernelresults.h"
 #include "store/modelconfigs.h"
+#include "store/traceresults.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -176,6 +178,18 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* o
         throw std::invalid_argument(std::string(option) + " " + a.parallel + ": " + e.what() +
                                     "; change the degree or option it names");
     }
+}
+
+model::MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s)
+{
+    model::MeasuredRun run = model::measuredRunOf(s);
+    if (s.kind == kind::Trace) {
+        std::vector<std::string> names;
+        for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
+            names.push_back(k.name);
+        model::takeDeviceFromKernelNames(run, names);
+    }
+    return run;
 }
 
 Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliContext& ctx)

@@ -13,6 +13,7 @@
 #include "model/devicerates.h"
 #include "model/gemmefficiencysource.h"
 #include "model/gemmlist.h"
+#include "model/measuredrun.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 
@@ -57,6 +58,10 @@ model::ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx);
 // Throws std::invalid_argument when the layout does not parse or fit the model (model::parallelLayout),
 // naming `option` (where a.parallel came from) and the way out.
 model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c, const char* option = "--parallel");
+
+// What a stored session says about its run (model::measuredRunOf), with a trace's device from the
+// names of its 200 biggest kernels.
+model::MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s);
 
 // Collective time source: measured fits from the workspace when asked (--calibrate), the profile
 // otherwise.

@@ -53,15 +53,7 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
         const auto c = loadConfigFor(*a, ctx);
         // The run's own layout, batch, sequence length and device, where it states them; options
         // given on the command line win, and everything else is reported as assumed.
-        MeasuredRun run = measuredRunOf(s);
-        if (s.kind == kind::Trace) {
-            std::vector<std::string> names;
-            for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
-                names.push_back(k.name);
-            std::string evidence;
-            if (auto device = deviceFromKernelNames(names, &evidence); !device.empty())
-                run.device = device, run.deviceFrom = "kernel names (" + evidence.substr(0, 40) + ")";
-        }
+        MeasuredRun run = storedMeasuredRun(ws, s);
         std::vector<std::string> profileIds;
         for (const auto& hw : availableHardwareProfiles())
             profileIds.push_back(hw.id);

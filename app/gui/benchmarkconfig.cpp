@@ -1,4 +1,5 @@
 #include "benchmarkconfig.h"
+#include "jsonreaders.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -112,27 +113,7 @@ const char* launcherName(BenchmarkConfig::Launcher l)
     return "local";
 }
 
-// Readers that keep the default when a hand-edited or older file has the wrong type.
-void read(const QJsonObject& o, const char* k, QString& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isString())
-        out = v.toString();
-}
-void read(const QJsonObject& o, const char* k, int& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isDouble())
-        out = v.toInt(out);
-}
-void read(const QJsonObject& o, const char* k, bool& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isBool())
-        out = v.toBool();
-}
-void read(const QJsonObject& o, const char* k, QStringList& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isArray())
-        out = v.toVariant().toStringList();
-}
+using jsonread::read;
 } // namespace
 
 QJsonObject BenchmarkConfig::toJson() const

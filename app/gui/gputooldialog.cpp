@@ -1,4 +1,5 @@
 #include "gputooldialog.h"
+#include "jsonreaders.h"
 #include "formfields.h"
 
 #include <QApplication>
@@ -330,29 +331,7 @@ QJsonObject GpuToolConfig::toJson() const
                        {QStringLiteral("title"), title}};
 }
 
-namespace {
-// Readers that keep the default when a hand-edited or older file has the wrong type.
-void read(const QJsonObject& o, const char* k, QString& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isString())
-        out = v.toString();
-}
-void read(const QJsonObject& o, const char* k, int& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isDouble())
-        out = v.toInt(out);
-}
-void read(const QJsonObject& o, const char* k, bool& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isBool())
-        out = v.toBool();
-}
-void read(const QJsonObject& o, const char* k, QStringList& out)
-{
-    if (const auto v = o.value(QLatin1String(k)); v.isArray())
-        out = v.toVariant().toStringList();
-}
-} // namespace
+using jsonread::read;
 
 GpuToolConfig GpuToolConfig::fromJson(const QJsonObject& json)
 {

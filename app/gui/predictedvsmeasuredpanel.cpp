@@ -225,9 +225,7 @@ void PredictedVsMeasuredPanel::setSession(const charts::TraceChartData& data)
         std::vector<std::string> names;
         for (const auto& k : data.kernels)
             names.push_back(k.name);
-        std::string evidence;
-        if (auto device = model::deviceFromKernelNames(names, &evidence); !device.empty())
-            m_run.device = device, m_run.deviceFrom = "kernel names (" + evidence.substr(0, 40) + ")";
+        model::takeDeviceFromKernelNames(m_run, names);
         if (const auto ranks = charts::ranksOf(data.steps); !ranks.empty() && m_run.worldSize == 0)
             m_run.worldSize = static_cast<int>(ranks.size());
     }
