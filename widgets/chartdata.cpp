@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "collectives/collectiveop.h"
 #include "collectives/tierpeak.h"
 #include "store/workspace.h"
 #include "units/units.h"
@@ -127,6 +128,11 @@ double busFactorOf(const Curve& curve)
     for (const auto& p : curve.points)
         if (p.algbwGBs > 0 && p.busbwGBs > 0)
             return p.busbwGBs / p.algbwGBs;
+    // No point gives the ratio (busbw 0: one rank moves nothing between GPUs, as nccl-tests prints
+    // it): the op's own factor at its rank count, so the fit lies on its curve instead of at algbw.
+    for (const auto& p : curve.points)
+        if (const auto op = collectiveOpFromString(p.op); op && p.nranks > 0)
+            return busFactor(*op, p.nranks);
     return 1.0;
 }
 

@@ -88,7 +88,8 @@ std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions);
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions);
 // Fits each curve within [minBytes, maxBytes]; curves with fewer than two sizes get no fit.
 std::vector<FitCurve> fitCurves(const std::vector<Curve>& curves, std::int64_t minBytes, std::int64_t maxBytes);
-// busbw / algbw of a curve (the op's bus factor as the source computed it); 1 when unknown.
+// busbw / algbw of a curve (the op's bus factor as the source computed it); when no point has a
+// busbw, the op's factor at its rank count (0 for one rank); 1 when neither is known.
 double busFactorOf(const Curve& curve);
 
 struct ScalingPoint

@@ -118,3 +118,19 @@ TEST(ChartData, CurveNamesDropTheImportersToolSuffix)
     EXPECT_EQ(curveName("(unnamed)", "broadcast", true), "(unnamed) · broadcast in-place");
     EXPECT_EQ(curveName("H100 (a) run", "all_gather", false), "H100 (a) run · all_gather");
 }
+
+// One rank moves nothing between GPUs: nccl-tests prints busbw 0, and the busbw chart's fit must lie
+// on that curve (factor 0), not at the algorithm bandwidth.
+TEST(ChartData, OneRankCurveHasBusFactorZero)
+{
+    Curve c;
+    c.key.op = "all_reduce";
+    for (std::int64_t b : {1024, 4096}) {
+        CollectivePoint p = test::modelPoint("all_reduce", 1, b, 20.0, 150.0);
+        p.busbwGBs = 0;
+        c.points.push_back(p);
+    }
+    EXPECT_EQ(busFactorOf(c), 0.0);
+    c.points[0].nranks = c.points[1].nranks = 0; // rank count unknown: no factor to apply
+    EXPECT_EQ(busFactorOf(c), 1.0);
+}
