@@ -87,9 +87,9 @@ QString ChartContent::title() const
         return metric % QStringLiteral(" at ") % qs(units::formatBytes(static_cast<double>(m_options.scalingBytes)))
             % QStringLiteral(" vs ranks");
     case ChartKind::Compare:
-        if (m_data.size() == 2)
-            return metric % QStringLiteral(" ratio: ") % qs(m_data[1].session.title) % QStringLiteral(" / ")
-                % qs(m_data[0].session.title);
+        if (m_data->size() == 2)
+            return metric % QStringLiteral(" ratio: ") % qs((*m_data)[1].session.title) % QStringLiteral(" / ")
+                % qs((*m_data)[0].session.title);
         return QStringLiteral("Compare needs exactly two sessions");
     }
     return {};
@@ -100,23 +100,28 @@ QString ChartContent::emptyReason() const
     if (m_kind != ChartKind::Compare)
         return {};
     // B / A is a ratio of two sessions; with three or more there is no single "the other one".
-    if (m_data.size() != 2)
-        return m_data.empty() ? QStringLiteral("Compare: select two collective sessions to see the second over the first.")
+    if (m_data->size() != 2)
+        return m_data->empty() ? QStringLiteral("Compare: select two collective sessions to see the second over the first.")
                               : QStringLiteral("Compare shows the second session over the first: select exactly two "
                                                "collective sessions (%1 selected).")
-                                    .arg(m_data.size());
+                                    .arg(m_data->size());
     if (m_ratios.empty())
         return QStringLiteral("Compare: %1 and %2 have no op, placement and message size in common.")
-            .arg(qs(m_data[0].session.title), qs(m_data[1].session.title));
+            .arg(qs((*m_data)[0].session.title), qs((*m_data)[1].session.title));
     return {};
+}
+
+void ChartContent::setData(ChartKind kind, SharedSessions data, const ChartOptions& options)
+{
+    m_kind = kind;
+    m_data = data ? std::move(data) : std::make_shared<const std::vector<SessionCurves>>();
+    m_options = options;
+    build();
 }
 
 void ChartContent::setData(ChartKind kind, std::vector<SessionCurves> data, const ChartOptions& options)
 {
-    m_kind = kind;
-    m_data = std::move(data);
-    m_options = options;
-    build();
+    setData(kind, std::make_shared<const std::vector<SessionCurves>>(std::move(data)), options);
 }
 
 void ChartContent::clearChart()
@@ -207,7 +212,7 @@ QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
 
 void ChartContent::buildSizeChart()
 {
-    m_curves = collectCurves(m_data);
+    m_curves = collectCurves(*m_data);
     m_xMin = m_yMin = kInf;
     m_xMax = m_yMax = -kInf;
     m_budget = labelBudget();
@@ -253,7 +258,7 @@ void ChartContent::buildSizeChart()
 
 void ChartContent::addPeakLines()
 {
-    m_peaks = tierPeakLines(m_data);
+    m_peaks = tierPeakLines(*m_data);
     if (m_peaks.empty() || m_xMin > m_xMax)
         return;
     for (std::size_t i = 0; i < m_peaks.size(); ++i) {
@@ -380,7 +385,7 @@ void ChartContent::updateSizeAxes()
 
 void ChartContent::buildScaling()
 {
-    m_scaling = scalingLines(m_data, m_options.scalingBytes, m_options.metric);
+    m_scaling = scalingLines(*m_data, m_options.scalingBytes, m_options.metric);
     double xMin = kInf, xMax = -kInf, yMax = 0;
     for (const auto& l : m_scaling)
         for (const auto& p : l.points) {
@@ -413,8 +418,8 @@ void ChartContent::buildScaling()
 
 void ChartContent::buildCompare()
 {
-    if (m_data.size() == 2)
-        m_ratios = ratioCurves(m_data[0], m_data[1], m_options.metric);
+    if (m_data->size() == 2)
+        m_ratios = ratioCurves((*m_data)[0], (*m_data)[1], m_options.metric);
     if (!emptyReason().isEmpty()) {
         // No axes: empty 0.996-1.004 axes looked like a broken chart. The reason is the title
         // (what an export shows) and CollectiveChart shows it in place of the plot.
@@ -461,18 +466,8 @@ void ChartContent::buildCompare()
     ref->replace({QPointF(x->min(), 1.0), QPointF(x->max(), 1.0)});
 }
 
-void ChartContent::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
+void ChartContent::pointAppended(std::int64_t sessionId, const CollectivePoint& point)
 {
-    auto sit = std::find_if(m_data.begin(), m_data.end(),
-                            [&](const SessionCurves& s) { return s.session.id == sessionId; });
-    if (sit == m_data.end()) {
-        SessionCurves s;
-        s.session.id = sessionId;
-        s.session.title = "session " + std::to_string(sessionId);
-        m_data.push_back(std::move(s));
-        sit = std::prev(m_data.end());
-    }
-    sit->points.push_back(point);
     const CurveKey key{sessionId, point.op, point.inPlace};
     auto cit = std::find_if(m_curves.begin(), m_curves.end(), [&](const Curve& c) { return c.key == key; });
     const bool sizeView = m_kind == ChartKind::Bandwidth || m_kind == ChartKind::Latency;
@@ -529,7 +524,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
             return {};
         const CollectivePoint& p = *shown[std::min(nearestByX(xy->points(), value.x()), shown.size() - 1)];
         const SessionCurves* s = nullptr;
-        for (const auto& d : m_data)
+        for (const auto& d : *m_data)
             if (d.session.id == c.key.sessionId)
                 s = &d;
         return QStringLiteral("session: ") % (s ? qs(s->session.title) : QString::number(c.key.sessionId))
@@ -550,7 +545,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
             % QStringLiteral("\nfitted on ") % QString::number(f->fit.points) % QStringLiteral(" points, ")
             % qs(units::formatBytes(static_cast<double>(f->fit.minBytes))) % QStringLiteral(" – ")
             % qs(units::formatBytes(static_cast<double>(f->fit.maxBytes)))
-            % QStringLiteral(", rms error %1 %").arg(f->fit.rmsRelError * 100, 0, 'f', 1);
+            % QStringLiteral(", rms error ") % qs(units::formatPercent(f->fit.rmsRelError));
     }
     case Role::Scaling: {
         const ScalingLine& l = m_scaling[info.index];

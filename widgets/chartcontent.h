@@ -3,13 +3,14 @@
 // the headless export so that what you see is what you export; all QChart use stays in widgets/.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include <QObject>
 #include <QPointF>
 #include <QString>
 
-#include "chartdata.h"
+#include "views/chartdata.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -22,6 +23,9 @@ QT_END_NAMESPACE
 
 namespace rl::charts {
 
+// The sessions a set of views shows, read by all of them and appended to by one owner.
+using SharedSessions = std::shared_ptr<const std::vector<SessionCurves>>;
+
 class ChartContent : public QObject
 {
     Q_OBJECT
@@ -29,17 +33,22 @@ public:
     // The chart is not owned; the series and axes this class adds are owned by the chart.
     explicit ChartContent(QChart* chart, QObject* parent = nullptr);
 
+    // data is shared with the other views of the same sessions (the chart tabs and the table); its
+    // owner appends live points to it and then calls pointAppended().
+    void setData(ChartKind kind, SharedSessions data, const ChartOptions& options);
     void setData(ChartKind kind, std::vector<SessionCurves> data, const ChartOptions& options);
-    // Live results: bandwidth and latency views update only the affected series (and its fit);
-    // scaling and compare views are small and are recomputed.
-    void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
+    // A live point its owner has just appended to the shared data (appendLivePoint): bandwidth and
+    // latency views update only the affected series (and its fit); scaling and compare views are
+    // small and are recomputed.
+    void pointAppended(std::int64_t sessionId, const CollectivePoint& point);
     // Thins the log2 axis labels to the plot width once the chart is laid out (labels that do
     // not fit are cut to "256..." by Qt). Runs by itself on plot-area changes inside a view.
     void fitLabelsToPlotArea();
 
     ChartKind kind() const { return m_kind; }
     const ChartOptions& options() const { return m_options; }
-    const std::vector<SessionCurves>& data() const { return m_data; }
+    const std::vector<SessionCurves>& data() const { return *m_data; }
+    const SharedSessions& sharedData() const { return m_data; }
     const std::vector<Curve>& curves() const { return m_curves; }
     const std::vector<FitCurve>& fits() const { return m_fits; }
     QString title() const;
@@ -79,7 +88,7 @@ private:
     QChart* m_chart;
     ChartKind m_kind = ChartKind::Bandwidth;
     ChartOptions m_options;
-    std::vector<SessionCurves> m_data;
+    SharedSessions m_data = std::make_shared<const std::vector<SessionCurves>>();
     std::vector<Curve> m_curves;
     std::vector<FitCurve> m_fits;
     std::vector<ScalingLine> m_scaling;

@@ -85,18 +85,11 @@ QString populateCollectiveChart(QChart* chart, ChartKind kind, const std::vector
     return describeParameters(kind, sessions, options);
 }
 
-QString collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions)
-{
-    if (kind == ChartKind::Compare && sessions.size() != 2)
-        return QStringLiteral("compare needs exactly two sessions, got %1").arg(sessions.size());
-    return {};
-}
-
 bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                  const QString& path, QString* error)
 {
-    if (const QString problem = collectiveExportProblem(kind, sessions); !problem.isEmpty() && exportFormatForPath(path))
-        return fail(error, path % QStringLiteral(": ") % problem);
+    if (const std::string problem = collectiveExportProblem(kind, sessions); !problem.empty() && exportFormatForPath(path))
+        return fail(error, path % QStringLiteral(": ") % qs(problem));
     return exportChartFile([&](QChart* chart) { return populateCollectiveChart(chart, kind, sessions, options); },
                            [&] { return collectiveCsv(kind, sessions, options); }, QSize(options.width, options.height),
                            path, error);
@@ -105,8 +98,8 @@ bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, con
 bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                      const QString& path, QString* error)
 {
-    if (const QString problem = collectiveExportProblem(kind, sessions); !problem.isEmpty())
-        return fail(error, path % QStringLiteral(": ") % problem);
+    if (const std::string problem = collectiveExportProblem(kind, sessions); !problem.empty())
+        return fail(error, path % QStringLiteral(": ") % qs(problem));
     return writeChartText(collectiveCsv(kind, sessions, options), path, error);
 }
 } // namespace rl::charts

@@ -11,7 +11,8 @@
 #include <QSize>
 #include <QString>
 
-#include "chartdata.h"
+#include "views/chartdata.h"
+#include "views/collectivecsv.h"
 #include "chartimage.h"
 
 QT_BEGIN_NAMESPACE
@@ -39,11 +40,6 @@ QString populateCollectiveChart(QChart* chart, ChartKind kind, const std::vector
                                 const ChartOptions& options);
 bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                  const QString& path, QString* error);
-// The numbers behind the chart, one row per plotted point, quoted by libcsv. Compare needs exactly
-// two sessions (a caller checks; this writes only the header otherwise).
-std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options);
 bool exportChartData(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                      const QString& path, QString* error);
-// Why the collective chart of sessions cannot be drawn or exported; empty when it can.
-QString collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions);
 } // namespace rl::charts

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QSignalBlocker>
 
+#include "textconv.h"
 #include "callout.h"
 #include "chartcontent.h"
 #include "chartexport.h"
@@ -85,7 +86,7 @@ void CollectiveChart::rebuild()
 {
     callout()->hide();
     chart()->zoomReset();
-    m_content->setData(m_kind, m_content->data(), m_options);
+    m_content->setData(m_kind, m_content->sharedData(), m_options);
     updateEmptyState();
 }
 
@@ -95,6 +96,11 @@ void CollectiveChart::updateEmptyState()
 }
 
 void CollectiveChart::setSessions(std::vector<SessionCurves> sessions)
+{
+    setSessions(std::make_shared<const std::vector<SessionCurves>>(std::move(sessions)));
+}
+
+void CollectiveChart::setSessions(SharedSessions sessions)
 {
     callout()->hide();
     chart()->zoomReset();
@@ -107,9 +113,9 @@ const std::vector<SessionCurves>& CollectiveChart::sessions() const
     return m_content->data();
 }
 
-void CollectiveChart::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
+void CollectiveChart::pointAppended(std::int64_t sessionId, const CollectivePoint& point)
 {
-    m_content->appendPoint(sessionId, point);
+    m_content->pointAppended(sessionId, point);
     updateEmptyState(); // a live point can give two sessions their first common size
 }
 
@@ -206,6 +212,6 @@ std::vector<std::int64_t> CollectiveChart::exportSessionIds() const
 
 QString CollectiveChart::exportProblem() const
 {
-    return collectiveExportProblem(m_kind, m_content->data());
+    return qs(collectiveExportProblem(m_kind, m_content->data()));
 }
 } // namespace rl::charts

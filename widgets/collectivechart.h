@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "chartdata.h"
+#include "views/chartdata.h"
+#include "chartcontent.h"
 #include "chartframe.h"
 
 QT_BEGIN_NAMESPACE
@@ -16,7 +17,6 @@ QT_END_NAMESPACE
 
 namespace rl::charts {
 
-class ChartContent;
 
 class CollectiveChart : public ChartFrame
 {
@@ -25,11 +25,14 @@ public:
     explicit CollectiveChart(QWidget* parent = nullptr);
     ~CollectiveChart() override;
 
-    // The sessions to draw; for the compare view the first is A and the second B.
+    // The sessions to draw; for the compare view the first is A and the second B. The shared form
+    // is the data set other views of the same sessions read too (ChartArea's tabs).
     void setSessions(std::vector<SessionCurves> sessions);
+    void setSessions(SharedSessions sessions);
     const std::vector<SessionCurves>& sessions() const;
-    // A point of a running benchmark: appended to the live session without a full rebuild.
-    void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
+    // A point of a running benchmark that the data set's owner has just appended to it
+    // (appendLivePoint): drawn without a full rebuild.
+    void pointAppended(std::int64_t sessionId, const CollectivePoint& point);
 
     ChartKind kind() const { return m_kind; }
     void setKind(ChartKind kind);

@@ -17,6 +17,7 @@
 #include "chartexport.h"
 #include "log2axis.h"
 #include "textconv.h"
+#include "units/units.h"
 
 namespace rl::charts {
 namespace {
@@ -249,7 +250,7 @@ void GemmEfficiencyChart::rebuild()
                 return;
             QString text = qs(m_geometry.sweeps[index].name) % QLatin1Char('\n') % qs(describeGemmPoint(best->point));
             if (best->predicted >= 0)
-                text += QStringLiteral("\npredicted wave efficiency %1 %").arg(best->predicted * 100, 0, 'f', 1);
+                text += QStringLiteral("\npredicted wave efficiency ") % qs(units::formatPercent(best->predicted));
             callout()->show(text, QPointF(std::log2(best->x), best->value), line);
         });
     }

@@ -8,7 +8,7 @@
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 
-#include "tracechartdata.h"
+#include "views/tracechartdata.h"
 
 namespace rl::charts {
 

@@ -15,6 +15,7 @@
 #include "chartexport.h"
 #include "log2axis.h"
 #include "textconv.h"
+#include "units/units.h"
 
 namespace rl::charts {
 namespace {
@@ -228,7 +229,7 @@ void MemBwChart::rebuild()
                 if (std::abs(p.x() - value.x()) < std::abs(best.x() - value.x()))
                     best = p;
             callout()->show(line->name() % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
-                                % QString::number(best.y(), 'f', 1) % QStringLiteral(" GB/s"),
+                                % qs(units::formatBandwidth(best.y())),
                             best, line);
         });
     }

@@ -13,6 +13,7 @@
 #include <QTextDocument>
 #include <QUrl>
 
+#include "textconv.h"
 #include "chartexport.h"
 #include "membwchart.h"
 #include "rooflinechart.h"
@@ -225,7 +226,7 @@ std::vector<QByteArray> renderReportCharts(const std::vector<ReportChartData>& c
             ChartOptions o;
             o.width = size.width();
             o.height = size.height();
-            const QString problem = collectiveExportProblem(*kind, d.curves);
+            const QString problem = qs(collectiveExportProblem(*kind, d.curves));
             ok = problem.isEmpty() && exportChart(*kind, d.curves, o, path, &error);
             if (!problem.isEmpty())
                 error = problem;

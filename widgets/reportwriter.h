@@ -16,8 +16,8 @@
 #include <QString>
 #include <QStringList>
 
-#include "chartdata.h"
-#include "kernelchartdata.h"
+#include "views/chartdata.h"
+#include "views/kernelchartdata.h"
 #include "model/hardwareprofile.h"
 #include "report/report.h"
 

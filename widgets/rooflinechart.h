@@ -7,7 +7,7 @@
 #include <QSize>
 
 #include "chartframe.h"
-#include "kernelchartdata.h"
+#include "views/kernelchartdata.h"
 
 namespace rl::charts {
 

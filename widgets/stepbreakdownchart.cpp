@@ -229,8 +229,8 @@ std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartO
         for (const auto& b : stepBars(data.steps, o.rank)) {
             std::vector<std::string> row{std::to_string(b.step), rank};
             for (double v : b.segmentsMs)
-                row.push_back(csvNumber(v));
-            row.insert(row.end(), {csvNumber(b.stepMs), csvNumber(b.minStepMs), csvNumber(b.maxStepMs), std::to_string(b.ranks)});
+                row.push_back(io::csvNumber(v));
+            row.insert(row.end(), {io::csvNumber(b.stepMs), io::csvNumber(b.minStepMs), io::csvNumber(b.maxStepMs), std::to_string(b.ranks)});
             io::writeCsvRow(out, row);
         }
     } else {
@@ -242,8 +242,8 @@ std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartO
         for (const auto& t : rankTotals(data.steps, o.rank)) {
             std::vector<std::string> row{std::to_string(t.rank), std::to_string(t.steps)};
             for (double v : t.segmentsMs)
-                row.push_back(csvNumber(v));
-            row.push_back(csvNumber(t.stepMs));
+                row.push_back(io::csvNumber(v));
+            row.push_back(io::csvNumber(t.stepMs));
             io::writeCsvRow(out, row);
         }
     }

@@ -163,7 +163,7 @@ std::string TimelineChart::csv(const TraceChartData& data, const TimelineOptions
     io::writeCsvRow(out, {"rank", "step", "stream", "class", "start_us", "duration_us", "name"});
     for (const auto* e : eventsOf(data, timelineRank(data, o.rank)))
         io::writeCsvRow(out, {std::to_string(e->rank), std::to_string(e->step), std::to_string(e->stream),
-                              toString(e->kernelClass), csvNumber(e->startUs), csvNumber(e->durUs), e->name});
+                              toString(e->kernelClass), io::csvNumber(e->startUs), io::csvNumber(e->durUs), e->name});
     return out.str();
 }
 

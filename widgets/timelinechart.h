@@ -9,7 +9,7 @@
 #include <QSize>
 
 #include "chartframe.h"
-#include "tracechartdata.h"
+#include "views/tracechartdata.h"
 
 QT_BEGIN_NAMESPACE
 class QComboBox;

@@ -25,7 +25,7 @@
 namespace rl::charts {
 namespace {
 // Missing values are empty cells.
-std::string num(double v) { return std::isfinite(v) ? csvNumber(v) : std::string(); }
+std::string num(double v) { return std::isfinite(v) ? io::csvNumber(v) : std::string(); }
 
 const char* csvColumn(TrainMetric m)
 {

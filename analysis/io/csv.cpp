@@ -1,6 +1,7 @@
 #include "io/csv.h"
 
 #include <deque>
+#include <sstream>
 #include <stdexcept>
 
 #include <csv.h>
@@ -101,5 +102,12 @@ void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields, char
         out << csvField(fields[i], delimiter);
     }
     out << '\n';
+}
+std::string csvNumber(double v)
+{
+    std::ostringstream s;
+    s.precision(10);
+    s << v;
+    return s.str();
 }
 } // namespace rl::io

@@ -41,4 +41,6 @@ private:
 // a quote, a line break or leading/trailing blanks.
 std::string csvField(std::string_view field, char delimiter = ',');
 void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields, char delimiter = ',');
+// A number as a CSV cell: 10 significant digits, shortest form ("0.25", "1.5e+09").
+std::string csvNumber(double v);
 } // namespace rl::io

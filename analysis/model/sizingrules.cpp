@@ -1,4 +1,5 @@
 #include "model/sizingrules.h"
+#include "units/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,13 +29,6 @@ std::string nearestMultiples(long long value, long long multiple)
 }
 
 namespace {
-std::string pct(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f %%", v * 100);
-    return buf;
-}
-
 void multipleRule(std::vector<RuleFinding>& out, const char* rule, const char* what, long long value, long long multiple,
                   const std::string& why)
 {
@@ -137,11 +131,11 @@ std::vector<RuleFinding> checkSizingRules(const ModelConfig& c, const RuleOption
         char buf[256];
         std::snprintf(buf, sizeof buf, "%s %lld x %lld: %lld tiles of %dx%d in %lld waves on %d CUs, efficiency %s",
                       s.name, tokens, s.n, (long long)w.tiles, o.tile.tm, o.tile.tn, (long long)w.waves,
-                      o.computeUnits, pct(w.efficiency()).c_str());
+                      o.computeUnits, units::formatPercent(w.efficiency()).c_str());
         f.message = buf;
         if (w.efficiency() < o.minWaveEfficiency) {
             f.severity = RuleSeverity::Warning;
-            f.message += ", predicted loss " + pct(w.loss());
+            f.message += ", predicted loss " + units::formatPercent(w.loss());
             f.proposal = "change micro-batch x sequence or the width so tiles fill whole waves (multiples of "
                          + std::to_string(o.computeUnits) + " tiles)";
         }

@@ -117,7 +117,9 @@ json endRecord(SessionStatus status, const std::string& message)
     return j;
 }
 
-std::optional<Record> parseLine(std::string_view line)
+namespace {
+// The line as a JSON object; nullopt for a blank line.
+std::optional<json> objectOfLine(std::string_view line)
 {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
         line.remove_suffix(1);
@@ -126,6 +128,11 @@ std::optional<Record> parseLine(std::string_view line)
     json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object())
         throw std::runtime_error("not a JSON object");
+    return j;
+}
+
+Record recordOf(json j)
+{
     try {
         // Points without "record" are collectives (the keys the issue names are enough).
         const std::string record = j.value("record", j.contains("op") ? std::string("collective") : std::string{});
@@ -156,5 +163,29 @@ std::optional<Record> parseLine(std::string_view line)
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("bad record: ") + e.what());
     }
+}
+} // namespace
+
+std::optional<Record> parseLine(std::string_view line)
+{
+    auto j = objectOfLine(line);
+    if (!j)
+        return std::nullopt;
+    return recordOf(std::move(*j));
+}
+
+std::optional<StoredLine> parseStoredLine(std::string_view line)
+{
+    auto j = objectOfLine(line);
+    if (!j)
+        return std::nullopt;
+    std::optional<std::int64_t> sessionId;
+    try {
+        if (j->contains("session_id"))
+            sessionId = integerField<std::int64_t>(*j, "session_id");
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(std::string("bad record: ") + e.what());
+    }
+    return StoredLine{recordOf(std::move(*j)), sessionId};
 }
 } // namespace rl::wire

@@ -109,4 +109,12 @@ nlohmann::json endRecord(SessionStatus status, const std::string& message = {});
 // Parses one line. Returns nullopt for blank lines; throws std::runtime_error with a reason for
 // lines that are not a JSON object or miss required keys.
 std::optional<Record> parseLine(std::string_view line);
+// A record as ridgeline-cli echoes it once stored, with the "session_id" it was stored under
+// (absent on lines the CLI did not store). Parsed once: a live run's points are many.
+struct StoredLine
+{
+    Record record;
+    std::optional<std::int64_t> sessionId;
+};
+std::optional<StoredLine> parseStoredLine(std::string_view line);
 } // namespace rl::wire

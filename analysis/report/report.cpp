@@ -18,13 +18,6 @@
 namespace rl::report {
 namespace {
 
-std::string pct(double fraction)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, fraction < 0.1 ? "%.1f %%" : "%.0f %%", fraction * 100);
-    return b;
-}
-
 std::string jsonText(const nlohmann::json& v)
 {
     if (v.is_string())
@@ -105,7 +98,7 @@ Table collectiveTable(const Session& s, const std::vector<CollectivePoint>& poin
         const auto& tier = tiers[key];
         t.rows.push_back({p.op, std::to_string(p.nranks), units::formatBytes(double(p.bytes)), p.inPlace ? "yes" : "no",
                           units::formatTime(p.timeUs), units::formatBandwidth(p.algbwGBs),
-                          units::formatBandwidth(p.busbwGBs), tier ? pct(p.busbwGBs / tier->peakBusGBs) : ""});
+                          units::formatBandwidth(p.busbwGBs), tier ? units::formatPercent(p.busbwGBs / tier->peakBusGBs) : ""});
     }
     return t;
 }
@@ -122,7 +115,7 @@ Table fitTable(const Session& s, const std::vector<CollectivePoint>& points)
             t.rows.push_back({op, units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs),
                               std::to_string(f->points),
                               units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes)),
-                              pct(f->rmsRelError)});
+                              units::formatPercent(f->rmsRelError)});
     return t;
 }
 
@@ -146,14 +139,14 @@ KernelFacts kernelFacts(store::Workspace& ws, const Session& s)
                 best = &p;
             t.rows.push_back({p.dtype, p.transA + p.transB, std::to_string(p.m), std::to_string(p.n), std::to_string(p.k),
                               std::to_string(p.batch), units::formatTime(p.timeUs), units::formatFlops(p.gflops * 1e9),
-                              p.efficiency > 0 ? pct(p.efficiency) : ""});
+                              p.efficiency > 0 ? units::formatPercent(p.efficiency) : ""});
         }
         if (best)
             out.sentences.push_back("GEMM (session " + std::to_string(s.id) + ") peaks at "
                                     + units::formatFlops(best->gflops * 1e9) + " in " + best->dtype + " at "
                                     + std::to_string(best->m) + " x " + std::to_string(best->n) + " x "
                                     + std::to_string(best->k)
-                                    + (best->efficiency > 0 ? ", " + pct(best->efficiency) + " of the measured peak" : ""));
+                                    + (best->efficiency > 0 ? ", " + units::formatPercent(best->efficiency) + " of the measured peak" : ""));
         out.tables.push_back(std::move(t));
     } else if (s.kind == kind::MemBandwidth) {
         const auto points = store::memBwPoints(db, s.id);
@@ -179,10 +172,10 @@ KernelFacts kernelFacts(store::Workspace& ws, const Session& s)
         for (const auto& p : store::peakFlopsPoints(db, s.id)) {
             t.rows.push_back({p.dtype, std::to_string(p.threads), p.isa, units::formatFlops(p.gflops * 1e9),
                               p.theoreticalGflops > 0 ? units::formatFlops(p.theoreticalGflops * 1e9) : "",
-                              p.theoreticalGflops > 0 ? pct(p.gflops / p.theoreticalGflops) : ""});
+                              p.theoreticalGflops > 0 ? units::formatPercent(p.gflops / p.theoreticalGflops) : ""});
             out.sentences.push_back("peak " + p.dtype + " (session " + std::to_string(s.id) + ") measures "
                                     + units::formatFlops(p.gflops * 1e9)
-                                    + (p.theoreticalGflops > 0 ? ", " + pct(p.gflops / p.theoreticalGflops) + " of the theoretical "
+                                    + (p.theoreticalGflops > 0 ? ", " + units::formatPercent(p.gflops / p.theoreticalGflops) + " of the theoretical "
                                                                      + units::formatFlops(p.theoreticalGflops * 1e9)
                                                                : std::string()));
         }
@@ -244,7 +237,7 @@ std::string compared(const model::ComparisonRow& r, double v)
     if (r.unit == "s")
         return units::formatTime(v * 1e6);
     if (r.unit.empty()) // a fraction (MFU)
-        return pct(v);
+        return units::formatPercent(v);
     char b[48];
     std::snprintf(b, sizeof b, "%.1f %s", v, r.unit.c_str()); // "344.9 TFLOP/s"
     return b;
@@ -285,7 +278,7 @@ Section predictedVsMeasured(store::Workspace& ws, const std::vector<const Sessio
                                   + units::formatTime(row.measured * 1e6) + " against the predicted "
                                   + units::formatTime(row.predicted * 1e6) + " ("
                                   + (row.measured >= row.predicted ? "+" : "-")
-                                  + pct(std::abs(row.gap()) / row.predicted) + ")");
+                                  + units::formatPercent(std::abs(row.gap()) / row.predicted) + ")");
         }
         for (const auto& g : cmp.largestGaps)
             sec.paragraphs.push_back(sessionLabel(*s) + ": " + g);
@@ -353,7 +346,7 @@ std::string peakSentence(const OpPeak& peak, const std::optional<TierPeak>& tier
     std::string s = peak.op + " on " + std::to_string(peak.ranks) + " ranks peaks at a busbw of "
                     + units::formatBandwidth(peak.busbwGBs) + " at " + units::formatBytes(double(peak.bytes));
     if (tier && tier->peakBusGBs > 0)
-        s += ", " + pct(peak.busbwGBs / tier->peakBusGBs) + " of " + tierName(*tier) + " ("
+        s += ", " + units::formatPercent(peak.busbwGBs / tier->peakBusGBs) + " of " + tierName(*tier) + " ("
              + units::formatBandwidth(tier->peakBusGBs) + (reasoning ? ": " + tier->reasoning : std::string()) + ")";
     return s;
 }
@@ -363,7 +356,7 @@ std::string fitSentence(const std::string& op, const fits::AlphaBeta& f)
     return op + ": alpha " + units::formatTime(f.alphaUs) + ", beta " + units::formatBandwidth(f.betaGBs)
            + " (alpha-beta fit over " + units::formatBytes(double(f.minBytes)) + " .. "
            + units::formatBytes(double(f.maxBytes)) + ", " + std::to_string(f.points) + " points, rms error "
-           + pct(f.rmsRelError) + ")";
+           + units::formatPercent(f.rmsRelError) + ")";
 }
 
 std::vector<std::string> collectiveSummary(const Session& s, const std::vector<CollectivePoint>& points,
@@ -386,7 +379,7 @@ std::string sizingSentence(const SizingInput& in)
     const auto& st = in.sizing.step;
     std::string s = in.model + " on " + std::to_string(in.gpus) + " x " + in.device + " (" + in.layout + ", " + in.dtype
                     + "): step " + units::formatTime(st.stepSeconds * 1e6) + ", "
-                    + units::formatCount(st.tokensPerSecond) + " tokens/s, MFU " + pct(st.mfu) + ", "
+                    + units::formatCount(st.tokensPerSecond) + " tokens/s, MFU " + units::formatPercent(st.mfu) + ", "
                     + units::formatMemoryGB(st.memory.total()) + " per GPU";
     if (st.memoryCapacity > 0)
         s += model::fitsMemory(st.memory.total(), st.memoryCapacity, st.memoryHeadroom)
@@ -419,7 +412,7 @@ Section sizingSection(const SizingInput& in)
               {"step time", units::formatTime(st.stepSeconds * 1e6)},
               {"tokens per second", units::formatCount(st.tokensPerSecond)},
               {"model TFLOP/s per GPU", units::formatFlops(st.modelTflopsPerGpu * 1e12)},
-              {"MFU (peak / max achievable)", pct(st.mfu) + " / " + pct(st.mfuMaxAchievable)},
+              {"MFU (peak / max achievable)", units::formatPercent(st.mfu) + " / " + units::formatPercent(st.mfuMaxAchievable)},
               {"prefill", units::formatTime(r.prefillSeconds * 1e6)},
               {"decode per token", units::formatTime(r.decode.secondsPerToken * 1e6)}};
     sec.tables.push_back(std::move(t));
@@ -495,7 +488,7 @@ Report buildReport(store::Workspace& ws, const std::vector<std::int64_t>& ids, c
                 peaks.rows.push_back({std::to_string(s->id), p.op, std::to_string(p.ranks), units::formatBandwidth(p.busbwGBs),
                                       units::formatBytes(double(p.bytes)),
                                       tier ? units::formatBandwidth(tier->peakBusGBs) : "",
-                                      tier ? pct(p.busbwGBs / tier->peakBusGBs) : ""});
+                                      tier ? units::formatPercent(p.busbwGBs / tier->peakBusGBs) : ""});
             }
         sec.tables.push_back(std::move(peaks));
         for (const auto* s : list) {

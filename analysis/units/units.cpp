@@ -92,7 +92,20 @@ std::string formatMemoryGB(double bytes)
     return buf;
 }
 
-std::string formatBandwidth(double gbPerSecond) { return printf3(gbPerSecond, "GB/s"); }
+std::string formatBandwidth(double gbPerSecond)
+{
+    return std::fabs(gbPerSecond) >= 1000 ? printf3(gbPerSecond / 1000, "TB/s") : printf3(gbPerSecond, "GB/s");
+}
+
+std::string formatPercent(double fraction)
+{
+    if (!std::isfinite(fraction))
+        return "n/a";
+    char buf[32];
+    // Whole percent reads best in tables; below 10 % the decimal still matters (4.5 % vs 4 %).
+    std::snprintf(buf, sizeof buf, std::fabs(fraction) < 0.1 ? "%.1f %%" : "%.0f %%", fraction * 100);
+    return buf;
+}
 
 std::string formatTime(double us)
 {

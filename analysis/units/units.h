@@ -1,5 +1,6 @@
 #pragma once
-// One place for formatting and parsing the quantities Ridgeline shows: bytes, bandwidth, time, FLOP/s.
+// One place for formatting and parsing the quantities Ridgeline shows: bytes, bandwidth, time, FLOP/s,
+// percent.
 // Conventions: sizes are binary (KiB = 1024 B) as nccl-tests prints them; bandwidth is decimal GB/s
 // (1e9 B/s) as nccl-tests and vendors quote it; time is microseconds internally.
 #include <cstdint>
@@ -18,10 +19,11 @@ std::optional<std::int64_t> parseBytes(std::string_view text);
 // a requirement reads against the device directly: "221.4 GB", "192 GB", "850 MB".
 std::string formatMemoryGB(double bytes);
 
-std::string formatBandwidth(double gbPerSecond); // "123.4 GB/s"
+std::string formatBandwidth(double gbPerSecond); // "123.4 GB/s", "5.30 TB/s" from 1000 GB/s
 std::string formatTime(double microseconds);     // "850 ns", "12.3 µs", "4.56 ms", "1.23 s"
 std::string formatFlops(double flopsPerSecond);  // "989 TFLOP/s"
 std::string formatCount(double value);           // "7.24 B", "13.1 M" (parameter counts)
+std::string formatPercent(double fraction);      // 0.463 -> "46 %", 0.045 -> "4.5 %"; "n/a" if not finite
 
 // Parses a double strictly (whole token, no trailing junk), accepting %g forms such as "1e+06".
 std::optional<double> parseDouble(std::string_view text);

@@ -4,15 +4,10 @@
 //   static const bool registered = rl::cli::registerChartExporter({"roofline", "...", &exportRoofline});
 // The exporter runs with a QApplication in place; the file format follows the suffix of `path`
 // (.png/.svg/.pdf for the image, .csv for its data). It throws std::runtime_error on failure.
+// Exporters draw with the GUI's chart code, so only the Qt build registers any (chartimages.h).
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <QString>
-
-QT_BEGIN_NAMESPACE
-class QApplication;
-QT_END_NAMESPACE
 
 namespace rl::store {
 class Workspace;
@@ -25,7 +20,7 @@ struct ChartExportRequest
 {
     store::Workspace& workspace;
     std::vector<std::int64_t> sessions;
-    QString path;
+    std::string path;
     int width = 1200;
     int height = 800;
     std::string title;          // empty: derived from the chart
@@ -41,9 +36,6 @@ struct ChartExporter
     std::string help; // one line for --help
     void (*run)(const ChartExportRequest& request);
 };
-
-// The one QApplication every chart drawn by ridgeline-cli needs (offscreen without a display).
-QApplication& chartApplication();
 
 bool registerChartExporter(const ChartExporter& exporter);
 const ChartExporter* findChartExporter(const std::string& kind);

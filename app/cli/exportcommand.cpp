@@ -1,57 +1,25 @@
 // ridgeline-cli export SESSION... : a chart (PNG/SVG/PDF by suffix, or its data as CSV) drawn by
 // the same code as the GUI's export, or the sessions' raw points (--points, CSV or JSON lines)
 // which `ridgeline-cli import` reads back unchanged.
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
-#include <QApplication>
-
 #include <nlohmann/json.hpp>
 
-#include "chartexport.h"
 #include "chartexporters.h"
+#include "chartimages.h"
 #include "clicommands.h"
 #include "importers/collectivecsv.h"
+#include "io/atomicfile.h"
 #include "records/wireformat.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
+#include "views/collectivecsv.h"
 
 namespace rl::cli {
-namespace {
-std::vector<ChartExporter>& exporters()
-{
-    static std::vector<ChartExporter> list;
-    return list;
-}
-} // namespace
-
-bool registerChartExporter(const ChartExporter& exporter)
-{
-    exporters().push_back(exporter);
-    return true;
-}
-const ChartExporter* findChartExporter(const std::string& kind)
-{
-    for (const auto& e : exporters())
-        if (e.kind == kind)
-            return &e;
-    return nullptr;
-}
-const std::vector<ChartExporter>& chartExporters() { return exporters(); }
-
-// Charts are drawn by QtCharts, which needs an application object (offscreen without a display).
-QApplication& chartApplication()
-{
-    static int argc = 1;
-    static char name[] = "ridgeline-cli";
-    static char* argv[] = {name, nullptr};
-    // Never destroyed: tearing Qt down among other static destructors at exit is not worth the risk.
-    static auto* app = new QApplication(argc, argv);
-    return *app;
-}
-
 namespace {
 std::string chartKindsHelp()
 {
@@ -94,15 +62,12 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
         throw std::runtime_error("--points writes .jsonl or .csv, not '" + a.output + "'");
     if (ext == ".csv" && a.sessions.size() != 1)
         throw std::runtime_error("a CSV holds one session; export several sessions to .jsonl");
-    const std::string tmp = a.output + ".part";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw std::runtime_error("cannot write " + tmp);
+    store::Workspace& workspace = ws;
+    io::writeFileAtomically(a.output, [&](std::ostream& f) { // readers never see half a file
         for (auto id : a.sessions) {
-            const Session s = requireSession(ws, id);
-            const auto points = ws.collectivePoints(id);
-            const auto storage = store::storagePoints(ws.database(), id);
+            const Session s = requireSession(workspace, id);
+            const auto points = workspace.collectivePoints(id);
+            const auto storage = store::storagePoints(workspace.database(), id);
             if (ext == ".csv" && !storage.empty())
                 throw std::runtime_error("session " + std::to_string(id) + " holds storage points: export them to .jsonl");
             if (ext == ".csv") {
@@ -116,25 +81,27 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
                 f << wire::toJson(p).dump() << '\n';
             f << wire::endRecord(s.status).dump() << '\n';
         }
-        if (!f.flush())
-            throw std::runtime_error("cannot write " + tmp);
-    }
-    std::filesystem::rename(tmp, out); // readers never see half a file
+    });
 }
 
 void writeChart(store::Workspace& ws, const ExportArgs& a, const CliContext& ctx)
 {
-    const QString path = QString::fromStdString(a.output);
     if (const auto* exporter = findChartExporter(a.chart)) {
-        chartApplication();
-        exporter->run({ws, a.sessions, path, a.width, a.height, a.title, a.hardware, a.model, a.parallel, &ctx});
+        exporter->run({ws, a.sessions, a.output, a.width, a.height, a.title, a.hardware, a.model, a.parallel, &ctx});
         return;
     }
     const auto kind = charts::chartKindFromString(a.chart);
-    if (!kind)
-        throw std::runtime_error("unknown chart '" + a.chart + "': use " + chartKindsHelp());
-    const auto format = charts::exportFormatForPath(path);
-    if (!format)
+    if (!kind) {
+        std::string message = "unknown chart '" + a.chart + "': use " + chartKindsHelp();
+        if (!chartImagesAvailable())
+            message += " (" + chartImagesMissing() + ")";
+        throw std::runtime_error(message);
+    }
+    std::string ext = std::filesystem::path(a.output).extension().string();
+    for (char& ch : ext)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const bool image = ext == ".png" || ext == ".svg" || ext == ".pdf";
+    if (!image && ext != ".csv")
         throw std::runtime_error("cannot tell the format of '" + a.output + "': use .png, .svg, .pdf or .csv");
     if (a.metric != "busbw" && a.metric != "algbw")
         throw std::runtime_error("--metric is busbw or algbw, not '" + a.metric + "'");
@@ -148,11 +115,12 @@ void writeChart(store::Workspace& ws, const ExportArgs& a, const CliContext& ctx
     o.height = a.height;
     o.title = a.title;
     const auto sessions = charts::loadSessionCurves(ws, a.sessions);
-
-    chartApplication();
-    QString error;
-    if (!charts::exportChart(*kind, sessions, o, path, &error)) // CSV or image by suffix
-        throw std::runtime_error(error.toStdString());
+    if (const std::string problem = charts::collectiveExportProblem(*kind, sessions); !problem.empty())
+        throw std::runtime_error(a.output + ": " + problem);
+    if (image)
+        writeCollectiveChartImage(*kind, sessions, o, a.output);
+    else
+        io::writeFileAtomically(a.output, charts::collectiveCsv(*kind, sessions, o));
 }
 
 void addExportCommand(CLI::App& app, CliContext& ctx)

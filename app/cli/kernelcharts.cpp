@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "chartexporters.h"
+#include "chartimages.h"
 #include "gemmefficiencychart.h"
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
@@ -65,12 +66,6 @@ std::optional<HardwareProfile> first(const std::vector<HardwareProfile>& v, std:
     return i < v.size() ? std::optional(v[i]) : std::nullopt;
 }
 
-void check(bool ok, const QString& error)
-{
-    if (!ok)
-        throw std::runtime_error(error.toStdString());
-}
-
 void exportRoofline(const ChartExportRequest& r)
 {
     const auto data = load(r, "roofline", {kind::Gemm, kind::PeakFlops, kind::MemBandwidth, kind::Trace}, nullptr);
@@ -91,8 +86,9 @@ void exportRoofline(const ChartExportRequest& r)
     }
     o.title = r.title;
     o.noCeilingsHint = "add a peakflops or membw session, or --hardware";
-    QString error;
-    check(charts::RooflineChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+    drawChart(r.path, [&](const QString& path, QString* error) {
+        return charts::RooflineChart::exportChart(data, o, QSize(r.width, r.height), path, error);
+    });
 }
 
 void exportMemBw(const ChartExportRequest& r)
@@ -100,8 +96,9 @@ void exportMemBw(const ChartExportRequest& r)
     const auto data = load(r, "membw", {kind::MemBandwidth}, kind::MemBandwidth);
     charts::MemBwOptions o;
     o.title = r.title;
-    QString error;
-    check(charts::MemBwChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+    drawChart(r.path, [&](const QString& path, QString* error) {
+        return charts::MemBwChart::exportChart(data, o, QSize(r.width, r.height), path, error);
+    });
 }
 
 void exportGemmEfficiency(const ChartExportRequest& r)
@@ -110,8 +107,9 @@ void exportGemmEfficiency(const ChartExportRequest& r)
     charts::GemmEfficiencyOptions o;
     o.hardware = first(hardware(r, 1, "gemm-efficiency"));
     o.title = r.title;
-    QString error;
-    check(charts::GemmEfficiencyChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+    drawChart(r.path, [&](const QString& path, QString* error) {
+        return charts::GemmEfficiencyChart::exportChart(data, o, QSize(r.width, r.height), path, error);
+    });
 }
 
 const bool registered = [] {

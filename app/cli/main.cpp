@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <iostream>
 
-#include <QCoreApplication>
-
 #include "clicommands.h"
 #include "store/workspace.h"
 
@@ -27,9 +25,6 @@ std::string CliContext::workspacePath() const { return dbPath.empty() ? store::W
 
 int main(int argc, char** argv)
 {
-    // Chart export renders with Qt; it needs a platform plugin but no display.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
     rl::cli::CliContext ctx;
     CLI::App app{"ridgeline-cli: import, inspect, fit, export and run benchmarks without the GUI"};
     app.set_version_flag("--version", std::string("ridgeline-cli ") + RIDGELINE_VERSION);

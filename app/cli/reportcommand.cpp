@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chartexporters.h"
+#include "chartimages.h"
 #include "clicommands.h"
 #include "model/hardwareprofileloader.h"
 #include "model/measuredrun.h"

@@ -14,7 +14,7 @@
 #include "resilience/reshape.h"
 #include "resilience/resilienceplan.h"
 #include "sizingoptions.h"
-#include "storagecharts.h"
+#include "chartimages.h"
 #include "store/storageresults.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"

@@ -32,7 +32,7 @@ std::string us(double v) { return units::formatTime(v); }
 
 std::string tierCell(const std::optional<TierPeak>& tier, double busbwGBs)
 {
-    return tier ? percentCell(busbwGBs / tier->peakBusGBs) : "";
+    return tier ? units::formatPercent(busbwGBs / tier->peakBusGBs) : "";
 }
 
 // The tier ceiling of each (op, ranks) of a session, looked up once; the reason when there is none.
@@ -130,7 +130,7 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
                                      tierCell(tiers.of(p).first, p.busbwGBs), p.wrong < 0 ? "n/a" : std::to_string(p.wrong)};
         if (const auto& c = p.stats)
             row.insert(row.end(), {std::to_string(c->iters), us(c->minUs), us(c->p50Us), us(c->p99Us), us(c->maxUs),
-                                   percentCell(c->cv)});
+                                   units::formatPercent(c->cv)});
         else if (stats)
             row.insert(row.end(), {"n/a", "n/a", "n/a", "n/a", "n/a", "n/a"});
         if (imbalance)
@@ -140,14 +140,14 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
             compared += v.has_value();
             flagged += v && v->flagged;
             row.push_back(v ? units::formatBandwidth(v->expectedBusGBs) : "n/a");
-            row.push_back(v ? percentCell(v->ratio) + (v->flagged ? " BELOW" : "") : "n/a");
+            row.push_back(v ? units::formatPercent(v->ratio) + (v->flagged ? " BELOW" : "") : "n/a");
         }
         t.addRow(std::move(row));
     }
     t.print(std::cout);
     printTierSummary(points, tiers);
     if (ref.session > 0)
-        std::cout << flagged << " of " << compared << " points below " << percentCell(ref.below)
+        std::cout << flagged << " of " << compared << " points below " << units::formatPercent(ref.below)
                   << " of the busbw session " << ref.session << "'s alpha-beta fit expects at their size\n";
     if (stats)
         std::cout << "time is the slowest rank's mean per call; calls = timed calls per rank; min/p50/p99/max/CV are\n"
@@ -184,10 +184,10 @@ void printPairs(store::Workspace& ws, const Session& s, bool json, double fracti
     TextTable t({"rank a", "rank b", "latency", "bandwidth", "of median"});
     for (const auto& p : pairs)
         t.addRow({label(p.rankA, p.hostA), label(p.rankB, p.hostB), us(p.latencyUs), units::formatBandwidth(p.bandwidthGBs),
-                  report.medianBandwidthGBs > 0 ? percentCell(p.bandwidthGBs / report.medianBandwidthGBs) : "n/a"});
+                  report.medianBandwidthGBs > 0 ? units::formatPercent(p.bandwidthGBs / report.medianBandwidthGBs) : "n/a"});
     t.print(std::cout);
     std::cout << "\nmedian " << units::formatBandwidth(report.medianBandwidthGBs) << ", " << us(report.medianLatencyUs)
-              << "; slow = bandwidth below " << percentCell(fraction) << " of the median or latency above the median / "
+              << "; slow = bandwidth below " << units::formatPercent(fraction) << " of the median or latency above the median / "
               << numberCell(fraction, 3) << '\n';
     if (report.slow.empty()) {
         std::cout << "no slow pairs\n";
@@ -224,7 +224,7 @@ void printKernelPoints(store::Workspace& ws, const Session& s, bool json)
         for (const auto& p : store::gemmPoints(db, s.id))
             t.addRow({p.dtype, p.transA + p.transB, std::to_string(p.m), std::to_string(p.n), std::to_string(p.k),
                       std::to_string(p.batch), units::formatTime(p.timeUs), units::formatFlops(p.gflops * 1e9),
-                      p.efficiency > 0 ? percentCell(p.efficiency) : "n/a", std::to_string(p.threads), p.device});
+                      p.efficiency > 0 ? units::formatPercent(p.efficiency) : "n/a", std::to_string(p.threads), p.device});
         t.print(std::cout);
     } else if (s.kind == kind::MemBandwidth) {
         TextTable t({"kernel", "working set", "threads", "best time", "bandwidth"});
@@ -247,7 +247,7 @@ void printKernelPoints(store::Workspace& ws, const Session& s, bool json)
         for (const auto& p : store::peakFlopsPoints(db, s.id))
             t.addRow({p.dtype, std::to_string(p.threads), p.isa, units::formatFlops(p.gflops * 1e9),
                       p.theoreticalGflops > 0 ? units::formatFlops(p.theoreticalGflops * 1e9) : "n/a",
-                      p.theoreticalGflops > 0 ? percentCell(p.gflops / p.theoreticalGflops) : "n/a", p.derivation});
+                      p.theoreticalGflops > 0 ? units::formatPercent(p.gflops / p.theoreticalGflops) : "n/a", p.derivation});
         t.print(std::cout);
     }
 }
@@ -308,7 +308,7 @@ void printTrace(store::Workspace& ws, const Session& s, bool json)
         const auto& e = kernels[i];
         const std::string name = e.name.size() > 80 ? e.name.substr(0, 77) + "..." : e.name;
         k.addRow({std::to_string(e.rank), toString(e.kernelClass), std::to_string(e.count), us(e.totalUs),
-                  us(e.meanUs()), percentCell(e.share), name});
+                  us(e.meanUs()), units::formatPercent(e.share), name});
     }
     k.print(std::cout);
 }
@@ -335,7 +335,7 @@ void printTrainingLog(store::Workspace& ws, const Session& s, bool json)
     TextTable t({"step", "loss", "step time", "tokens/s", "TFLOP/s/GPU", "MFU", "skipped", "run"});
     for (const auto& st : steps)
         t.addRow({std::to_string(st.step), numberCell(st.loss), ms(st.stepTimeMs), numberCell(st.tokensPerSec, 6),
-                  numberCell(st.tflopsPerGpu), percentCell(st.mfu), std::to_string(st.skippedIterations),
+                  numberCell(st.tflopsPerGpu), units::formatPercent(st.mfu), std::to_string(st.skippedIterations),
                   std::to_string(st.segment) + (st.redone ? " (redone)" : "")});
     t.print(std::cout);
     if (!events.empty()) {
@@ -348,7 +348,7 @@ void printTrainingLog(store::Workspace& ws, const Session& s, bool json)
     }
     const auto& p = s.params;
     if (p.contains("goodput"))
-        std::cout << "\ngoodput " << percentCell(p.value("goodput", 0.0)) << " (" << numberCell(p.value("productive_s", 0.0))
+        std::cout << "\ngoodput " << units::formatPercent(p.value("goodput", 0.0)) << " (" << numberCell(p.value("productive_s", 0.0))
                   << " s productive of " << numberCell(p.value("wall_s", 0.0)) << " s), " << p.value("restarts", 0)
                   << " restarts, " << p.value("stalls", 0) << " stalls, " << p.value("skipped_iterations", 0)
                   << " skipped iterations\n";

@@ -107,7 +107,7 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
                 const double betaBus = f->betaGBs * (parsed ? busFactor(*parsed, sample->nranks) : 1.0);
                 row["beta_busbw_gbs"] = betaBus;
                 row["beta_percent_of_tier_peak"] = 100 * betaBus / tier->peakBusGBs;
-                ofPeak = units::formatBandwidth(betaBus) + ", " + percentCell(betaBus / tier->peakBusGBs);
+                ofPeak = units::formatBandwidth(betaBus) + ", " + units::formatPercent(betaBus / tier->peakBusGBs);
                 tierNotes.push_back(tier->reasoning);
             } else {
                 tierNotes.push_back(op + ": no tier peak (" + why + ")");

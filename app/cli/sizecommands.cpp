@@ -8,9 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "chartexporters.h"
+#include "chartimages.h"
 #include "clicommands.h"
-#include "moescatterchart.h"
 #include "sizingoptions.h"
 #include "model/hardwareprofileloader.h"
 #include "model/inference.h"
@@ -318,14 +317,10 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
 bool isCsv(const std::string& path) { return std::filesystem::path(path).extension() == ".csv"; }
 
 // The rows as CSV, or the explorer's scatter as an image (the GUI's own chart code), by suffix.
-void writeSweep(const MoeSweepResult& res, const std::string& path, charts::MoeThroughput metric)
+void writeSweep(const MoeSweepResult& res, const std::string& path, bool mfu)
 {
     if (!isCsv(path)) {
-        chartApplication();
-        QString error;
-        if (!charts::MoeScatterChart::exportChart(res.rows, metric, QSize(1200, 800), QString::fromStdString(path),
-                                                  &error, res.deviceMemoryBytes))
-            throw std::runtime_error(error.toStdString());
+        writeMoeSweepImage(res, mfu, path);
         return;
     }
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -379,8 +374,7 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
         const auto coll = collectivesFor(*a, r, ctx);
         const auto res = runMoeSweep(spec, r, coll.source());
         if (!s->output.empty())
-            writeSweep(res, s->output, s->metric == "mfu" ? charts::MoeThroughput::Mfu
-                                                            : charts::MoeThroughput::TokensPerSecond);
+            writeSweep(res, s->output, s->metric == "mfu");
         const auto noFit = std::count_if(res.rows.begin(), res.rows.end(), [](const auto& row) { return !row.fits; });
         if (ctx.json) {
             nlohmann::json j = nlohmann::json::array();

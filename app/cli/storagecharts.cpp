@@ -14,12 +14,12 @@
 
 #include "chartexport.h"
 #include "chartexporters.h"
+#include "chartimages.h"
 #include "chartimage.h"
 #include "resilience/resilienceplan.h"
-#include "storage/storagechartdata.h"
+#include "views/storagechartdata.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
-#include "storagecharts.h"
 
 namespace rl::cli {
 namespace {
@@ -67,10 +67,10 @@ void exportStorage(const ChartExportRequest& r, storage::StorageAxis axis)
         y->setRange(ylo / 1.5, yhi * 1.5);
         return QStringLiteral("storage sessions; aggregate GB/s = 1e9 B/s, all ranks' bytes over the slowest rank's time");
     };
-    QString error;
-    if (!charts::exportChartFile(fill, [&] { return storage::storageSeriesCsv(series, axis); },
-                                 QSize(r.width, r.height), r.path, &error))
-        throw std::runtime_error(error.toStdString());
+    drawChart(r.path, [&](const QString& path, QString* error) {
+        return charts::exportChartFile(fill, [&] { return storage::storageSeriesCsv(series, axis); },
+                                       QSize(r.width, r.height), path, error);
+    });
 }
 
 const bool registered = [] {

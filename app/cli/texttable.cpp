@@ -41,14 +41,6 @@ void TextTable::print(std::ostream& out) const
         line(r, false);
 }
 
-std::string percentCell(double fraction)
-{
-    if (!std::isfinite(fraction))
-        return "n/a";
-    char b[32];
-    std::snprintf(b, sizeof b, "%.0f %%", fraction * 100);
-    return b;
-}
 
 std::string numberCell(double v, int significant)
 {

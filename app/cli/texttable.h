@@ -24,6 +24,5 @@ std::string cellOrNa(double v, Format format)
 {
     return std::isfinite(v) ? format(v) : "n/a";
 }
-std::string percentCell(double fraction); // "39 %", "n/a" for NaN
 std::string numberCell(double v, int significant = 4); // "%.4g", "n/a" for NaN
 } // namespace rl::cli

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "chartexporters.h"
+#include "chartimages.h"
 #include "stepbreakdownchart.h"
 #include "timelinechart.h"
 #include "trainlogchart.h"
@@ -23,20 +24,15 @@ charts::TraceChartData loadOne(const ChartExportRequest& r, const char* wantedKi
     return data;
 }
 
-void check(bool ok, const QString& error)
-{
-    if (!ok)
-        throw std::runtime_error(error.toStdString());
-}
-
 void exportSteps(const ChartExportRequest& r, charts::StepChartMode mode, const std::string& chart)
 {
     const auto data = loadOne(r, kind::Trace, chart);
     charts::StepChartOptions o;
     o.mode = mode;
     o.title = r.title;
-    QString error;
-    check(charts::StepBreakdownChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+    drawChart(r.path, [&](const QString& path, QString* error) {
+        return charts::StepBreakdownChart::exportChart(data, o, QSize(r.width, r.height), path, error);
+    });
 }
 
 void exportTrainLog(const ChartExportRequest& r, charts::TrainMetric metric, const std::string& chart)
@@ -45,8 +41,9 @@ void exportTrainLog(const ChartExportRequest& r, charts::TrainMetric metric, con
     charts::TrainChartOptions o;
     o.metric = metric;
     o.title = r.title;
-    QString error;
-    check(charts::TrainLogChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+    drawChart(r.path, [&](const QString& path, QString* error) {
+        return charts::TrainLogChart::exportChart(data, o, QSize(r.width, r.height), path, error);
+    });
 }
 
 void exportTimeline(const ChartExportRequest& r)
@@ -54,8 +51,9 @@ void exportTimeline(const ChartExportRequest& r)
     const auto data = loadOne(r, kind::Trace, "trace-timeline");
     charts::TimelineOptions o;
     o.title = r.title;
-    QString error;
-    check(charts::TimelineChart::exportChart(data, o, QSize(r.width, r.height), r.path, &error), error);
+    drawChart(r.path, [&](const QString& path, QString* error) {
+        return charts::TimelineChart::exportChart(data, o, QSize(r.width, r.height), path, error);
+    });
 }
 
 // Exporters are plain function pointers, so one small function per kind.

@@ -62,7 +62,7 @@ void addTraceCollectivesCommand(CLI::App& app, CliContext& ctx)
                       units::formatBytes(double(r.call.bytes)), std::to_string(r.call.count),
                       units::formatTime(r.call.meanUs()), units::formatBandwidth(r.call.busbwGBs),
                       units::formatBandwidth(r.call.bestBusbwGBs), cellOrNa(r.benchmarkBusbwGBs, units::formatBandwidth),
-                      percentCell(r.meanEfficiency()) + " / " + percentCell(r.bestEfficiency())});
+                      units::formatPercent(r.meanEfficiency()) + " / " + units::formatPercent(r.bestEfficiency())});
         t.print(std::cout);
     });
 }

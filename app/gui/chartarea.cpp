@@ -9,6 +9,7 @@
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
 #include "textconv.h"
+#include "units/units.h"
 
 namespace rl {
 namespace {
@@ -29,11 +30,16 @@ const TabSpec kTabs[] = {
     {charts::ChartKind::Compare, QT_TRANSLATE_NOOP("rl::ChartArea", "Compare"), "compareChart",
      QT_TRANSLATE_NOOP("rl::ChartArea", "Second selected session over the first, per size")},
 };
+
+CollectivePointModel::SessionRef sessionRef(const Session& s)
+{
+    return {s.id, qs(s.host), qs(s.title)};
+}
 } // namespace
 
 ChartArea::ChartArea(QWidget* parent)
     : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_sorted(new QSortFilterProxyModel(this)),
-      m_table(new QTableView)
+      m_table(new QTableView), m_data(std::make_shared<std::vector<charts::SessionCurves>>())
 {
     setObjectName(QStringLiteral("chartArea"));
     for (const auto& tab : kTabs) {
@@ -58,7 +64,7 @@ ChartArea::ChartArea(QWidget* parent)
 
 void ChartArea::setData(std::vector<charts::SessionCurves> data)
 {
-    m_data = std::move(data);
+    m_data = std::make_shared<std::vector<charts::SessionCurves>>(std::move(data));
     for (auto* c : m_charts)
         c->setSessions(m_data);
     fillTable();
@@ -66,27 +72,28 @@ void ChartArea::setData(std::vector<charts::SessionCurves> data)
 
 void ChartArea::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
 {
-    auto it = std::find_if(m_data.begin(), m_data.end(),
-                           [&](const charts::SessionCurves& s) { return s.session.id == sessionId; });
-    if (it == m_data.end())
+    if (!charts::appendLivePoint(*m_data, sessionId, point))
         return;
-    // The store read and the live stream can both carry a point: keep it once.
-    const bool known = std::any_of(it->points.begin(), it->points.end(), [&](const CollectivePoint& p) {
-        return p.op == point.op && p.bytes == point.bytes && p.dtype == point.dtype && p.inPlace == point.inPlace &&
-               p.nranks == point.nranks;
-    });
-    if (known)
-        return;
-    it->points.push_back(point);
     for (auto* c : m_charts)
-        c->appendPoint(sessionId, point);
-    fillTable();
+        c->pointAppended(sessionId, point);
+    for (const auto& s : *m_data)
+        if (s.session.id == sessionId)
+            m_points->appendResult(point, sessionRef(s.session), tierShare(s.session, point));
+}
+
+CollectivePointModel::TierShare ChartArea::tierShare(const Session& session, const CollectivePoint& point)
+{
+    const auto& peak = m_tierPeaks.peakOf(session, point);
+    if (!peak || point.busbwGBs <= 0)
+        return {};
+    return {point.busbwGBs / peak->peakBusGBs,
+            qs(units::formatBandwidth(peak->peakBusGBs)) % QStringLiteral(" (") % qs(peak->reasoning) % QLatin1Char(')')};
 }
 
 int ChartArea::pointCount() const
 {
     int n = 0;
-    for (const auto& s : m_data)
+    for (const auto& s : *m_data)
         n += static_cast<int>(s.points.size());
     return n;
 }
@@ -113,7 +120,7 @@ std::vector<std::int64_t> sessionIds(const std::vector<charts::SessionCurves>& d
 
 QString ChartArea::dataFileName() const
 {
-    return filedialogs::exportFileName(QStringLiteral("points"), sessionIds(m_data), QStringLiteral("csv"));
+    return filedialogs::exportFileName(QStringLiteral("points"), sessionIds(*m_data), QStringLiteral("csv"));
 }
 
 QString ChartArea::exportData(const QString& fileName) const
@@ -130,13 +137,16 @@ void ChartArea::fillTable()
     std::vector<CollectivePointModel::SessionRef> sessionOf;
     all.reserve(static_cast<size_t>(pointCount()));
     sessionOf.reserve(static_cast<size_t>(pointCount()));
-    for (const auto& s : m_data) {
+    std::vector<CollectivePointModel::TierShare> shares;
+    shares.reserve(static_cast<size_t>(pointCount()));
+    for (const auto& s : *m_data) {
         all.insert(all.end(), s.points.begin(), s.points.end());
-        const CollectivePointModel::SessionRef ref{s.session.id, qs(s.session.host), qs(s.session.title)};
-        sessionOf.insert(sessionOf.end(), s.points.size(), ref);
+        sessionOf.insert(sessionOf.end(), s.points.size(), sessionRef(s.session));
+        for (const auto& p : s.points)
+            shares.push_back(tierShare(s.session, p));
     }
-    m_points->setResults(std::move(all), std::move(sessionOf));
+    m_points->setResults(std::move(all), std::move(sessionOf), std::move(shares));
     // The session column tells overlaid sessions apart; with one session it would repeat one value.
-    m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data.size() < 2);
+    m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data->size() < 2);
 }
 } // namespace rl

@@ -4,15 +4,16 @@
 // benchmark points are appended as they arrive.
 #include <QTabWidget>
 
+#include <memory>
 #include <vector>
 
-#include "chartdata.h"
+#include "collectivepointmodel.h"
+#include "views/chartdata.h"
 
 class QSortFilterProxyModel;
 class QTableView;
 
 namespace rl {
-class CollectivePointModel;
 class Settings;
 namespace charts {
 class CollectiveChart;
@@ -27,7 +28,7 @@ public:
     void setData(std::vector<charts::SessionCurves> data);
     // A point of a running session; ignored when the session is not shown or the point is there.
     void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
-    const std::vector<charts::SessionCurves>& data() const { return m_data; }
+    const std::vector<charts::SessionCurves>& data() const { return *m_data; }
     int pointCount() const;
 
     charts::CollectiveChart* currentChart() const; // nullptr on the results table
@@ -43,11 +44,14 @@ Q_SIGNALS:
 
 private:
     void fillTable();
+    CollectivePointModel::TierShare tierShare(const Session& session, const CollectivePoint& point);
 
     std::vector<charts::CollectiveChart*> m_charts; // in tab order
     CollectivePointModel* m_points;
     QSortFilterProxyModel* m_sorted;
     QTableView* m_table;
-    std::vector<charts::SessionCurves> m_data;
+    // The one data set the chart tabs and the table read; live points are appended here once.
+    std::shared_ptr<std::vector<charts::SessionCurves>> m_data;
+    charts::TierPeakCache m_tierPeaks; // for the table's "% of tier peak" column
 };
 } // namespace rl

@@ -11,7 +11,7 @@
 #include "records/collectivepoint.h"
 #include "records/session.h"
 #include "trace/tracevsbenchmark.h"
-#include "tracechartdata.h"
+#include "views/tracechartdata.h"
 
 class QComboBox;
 class QLabel;

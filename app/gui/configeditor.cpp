@@ -32,7 +32,7 @@
 
 namespace rl {
 namespace {
-QString percent(double v) { return QString::number(v * 100, 'f', 1) + QStringLiteral(" %"); }
+QString percent(double v) { return qs(units::formatPercent(v)); }
 
 QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)
 {

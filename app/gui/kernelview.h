@@ -6,7 +6,7 @@
 // training step are drawn on the roofline.
 #include <QWidget>
 
-#include "kernelchartdata.h"
+#include "views/kernelchartdata.h"
 
 class QComboBox;
 class QLabel;

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "chartdata.h"
+#include "views/chartdata.h"
 #include "trace/columnmapping.h"
 
 class QLabel;

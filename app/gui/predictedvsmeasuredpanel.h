@@ -10,7 +10,7 @@
 
 #include "model/measuredrun.h"
 #include "model/predictedvsmeasured.h"
-#include "tracechartdata.h"
+#include "views/tracechartdata.h"
 
 class QComboBox;
 class QLabel;

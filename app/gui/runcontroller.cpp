@@ -101,18 +101,17 @@ void RunController::readOutput()
 void RunController::handleLine(const QByteArray& line)
 {
     const std::string_view text(line.constData(), static_cast<size_t>(line.size()));
-    std::optional<wire::Record> rec;
-    std::int64_t sessionId = m_sessionId;
+    std::optional<wire::StoredLine> stored;
     try {
-        rec = wire::parseLine(text);
-        if (!rec)
+        stored = wire::parseStoredLine(text);
+        if (!stored)
             return;
-        const auto j = nlohmann::json::parse(text);
-        sessionId = j.value("session_id", m_sessionId);
     } catch (const std::exception&) {
         return; // not a record (launcher chatter); the CLI already passed it to stderr
     }
-    if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
+    const std::int64_t sessionId = stored->sessionId.value_or(m_sessionId);
+    const wire::Record* rec = &stored->record;
+    if (auto* h = std::get_if<wire::SessionHeader>(rec)) {
         // The CLI repeats the header once the runner said how many points it will measure.
         const auto& params = h->session.params;
         if (params.is_object()) {
@@ -130,7 +129,7 @@ void RunController::handleLine(const QByteArray& line)
         }
         m_sessionId = sessionId;
         emit runStarted(m_sessionId);
-    } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
+    } else if (auto* p = std::get_if<CollectivePoint>(rec)) {
         ++m_points;
         emit pointAvailable(sessionId, *p);
         emit progressChanged(m_points, std::max(m_expected, m_points));
@@ -141,7 +140,7 @@ void RunController::handleLine(const QByteArray& line)
         emit progressChanged(m_points, std::max(m_expected, m_points));
     } else if (std::holds_alternative<MemCeiling>(*rec)) {
         emit kernelRecordAvailable(sessionId); // derived from the points: no progress of its own
-    } else if (auto* e = std::get_if<wire::End>(&*rec)) {
+    } else if (auto* e = std::get_if<wire::End>(rec)) {
         m_sawEnd = true;
         emit runFinished(sessionId, QString::fromLatin1(toString(e->status)), QString::fromStdString(e->message));
     }

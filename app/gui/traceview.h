@@ -6,7 +6,7 @@
 
 #include <QTabWidget>
 
-#include "tracechartdata.h"
+#include "views/tracechartdata.h"
 
 class QLineEdit;
 class QTableView;

@@ -54,14 +54,8 @@ void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds
         [path, sessionIds](auto& control) -> Outcome<Curves> {
             try {
                 store::Workspace ws(path);
-                Curves curves;
-                for (auto id : sessionIds) {
-                    if (control.isCanceled())
-                        break;
-                    if (auto s = ws.session(id))
-                        curves.push_back({*s, ws.collectivePoints(id)});
-                }
-                return curves;
+                return charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip,
+                                                 [&control] { return control.isCanceled(); });
             } catch (const std::exception& e) {
                 return QString::fromStdString(e.what());
             }

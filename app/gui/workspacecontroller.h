@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "chartdata.h"
-#include "kernelchartdata.h"
-#include "tracechartdata.h"
+#include "views/chartdata.h"
+#include "views/kernelchartdata.h"
+#include "views/tracechartdata.h"
 #include "records/session.h"
 
 namespace rl {

@@ -270,7 +270,7 @@ TEST(StorageStore, SessionWithPointsRoundTripsAndDeletesWithItsSession)
     EXPECT_TRUE(store::storagePoints(ws.database(), id).empty());
 }
 
-#include "storage/storagechartdata.h"
+#include "views/storagechartdata.h"
 
 TEST(StorageCharts, SeriesPerOpAccessRanksAndBlockSortedByX)
 {

@@ -241,20 +241,27 @@ TEST_F(ChartFixture, LivePointsAppendToTheirSeriesWithoutRebuilding)
     pts.erase(std::remove_if(pts.begin(), pts.end(), [](const CollectivePoint& p) {
                   return p.op != "all_reduce" || p.inPlace || p.bytes > (1 << 20);
               }), pts.end());
-    chart.setSessions(sessions);
+    auto shared = std::make_shared<std::vector<SessionCurves>>(sessions);
+    chart.setSessions(shared);
     QLineSeries* s = seriesNamed(chart.chart(), kAllReduce);
     ASSERT_TRUE(s);
     EXPECT_EQ(s->count(), 18);
     const double yMaxBefore = qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical))->max();
     const auto next = test::modelPoint("all_reduce", 8, std::int64_t{1} << 30, 25.0, 150.0);
-    chart.appendPoint(w.h100, next);
+    ASSERT_TRUE(appendLivePoint(*shared, w.h100, next));
+    EXPECT_FALSE(appendLivePoint(*shared, w.h100, next)) << "the same point twice is kept once";
+    EXPECT_FALSE(appendLivePoint(*shared, 999999, next)) << "a session not shown takes no points";
+    chart.pointAppended(w.h100, next);
     EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce), s); // same series object: no rebuild
     EXPECT_EQ(s->count(), 19);
     EXPECT_NEAR(s->points().back().y(), next.busbwGBs, 1e-9);
     EXPECT_GT(qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical))->max(), yMaxBefore);
     EXPECT_GE(axis(chart.chart(), Qt::Horizontal)->property("max").toDouble(), 30.0);
 
-    chart.appendPoint(w.h100, test::modelPoint("all_gather", 8, 4096, 18.0, 160.0));
+    const auto gather = test::modelPoint("all_gather", 8, 4096, 18.0, 160.0);
+    ASSERT_TRUE(appendLivePoint(*shared, w.h100, gather));
+    chart.pointAppended(w.h100, gather);
+    EXPECT_EQ(&chart.sessions(), shared.get()) << "the chart reads the shared data set, not a copy";
     EXPECT_TRUE(seriesNamed(chart.chart(), QStringLiteral("H100 8 ranks · all_gather")));
     EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce)->count(), 19);
 }

@@ -14,7 +14,9 @@
 #include <QTreeWidget>
 
 #include "chartarea.h"
+#include "collectivechart.h"
 #include "collectivepointmodel.h"
+#include "collectives/tierpeak.h"
 #include "importcontroller.h"
 #include "mainwindow.h"
 #include "sessionbrowser.h"
@@ -23,6 +25,7 @@
 #include "startup.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
+#include "units/units.h"
 
 using rl::testing::waitFor;
 
@@ -149,6 +152,84 @@ TEST(GuiMainWindow, ResultsTableNamesTheSessionOfEachRow)
     labels.sort();
     EXPECT_EQ(labels, (QStringList{QStringLiteral("#%1 h100-node07").arg(h100),
                                    QStringLiteral("#%1 mi300x-node01").arg(mi300x)}));
+}
+
+// Issue 13, "is this number good?": every row with a busbw says what share of its tier's ceiling
+// it reaches, from the same sessionTierPeak the chart's peak line and the CLI's results use.
+TEST(GuiMainWindow, ResultsTableGivesBusbwAsAShareOfTheTiersPeak)
+{
+    Fixture f;
+    auto& w = f.window;
+    // A published run whose header names its devices (NVIDIA H100 80GB HBM3) and its one host.
+    QSignalSpy imported(&w, &rl::MainWindow::importDone);
+    w.importPaths({QStringLiteral(RIDGELINE_SAMPLE_DATA "/nccl-tests_8xH100_all_collectives.txt")});
+    ASSERT_TRUE(imported.wait(30000));
+    std::int64_t h100 = 0;
+    int sessions = 0;
+    {
+        rl::store::Workspace ws(f.ws.toStdString());
+        for (const auto& s : ws.sessions()) {
+            ++sessions;
+            if (s.tool == "nccl-tests")
+                h100 = s.id;
+        }
+    }
+    ASSERT_NE(h100, 0);
+    ASSERT_TRUE(waitFor([&] { return w.sessionBrowser()->model()->sessionCount() == sessions; }));
+    w.sessionBrowser()->selectSessions({h100});
+    auto* area = w.findChild<rl::ChartArea*>(QStringLiteral("chartArea"));
+    auto* table = w.findChild<QTableView*>(QStringLiteral("resultsTable"));
+    ASSERT_TRUE(area && table);
+    ASSERT_TRUE(waitFor([&] { return area->data().size() == 1 && area->data().front().session.id == h100; }));
+    const int column = rl::CollectivePointModel::PeakShare;
+    EXPECT_EQ(table->model()->headerData(column, Qt::Horizontal).toString(), QStringLiteral("% of tier peak"));
+    rl::store::Workspace ws(f.ws.toStdString());
+    const auto session = *ws.session(h100);
+    const auto* model = table->model();
+    int checked = 0;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const auto busbw = model->index(r, rl::CollectivePointModel::BusBw).data(rl::CollectivePointModel::SortRole).toDouble();
+        const auto op = model->index(r, rl::CollectivePointModel::Op).data().toString().toStdString();
+        const int ranks = model->index(r, rl::CollectivePointModel::Ranks).data().toInt();
+        const QString text = model->index(r, column).data().toString();
+        std::string why;
+        const auto peak = rl::sessionTierPeak(session, op, ranks, {}, 0, &why);
+        if (busbw <= 0 || !peak) {
+            EXPECT_TRUE(text.isEmpty()) << "row " << r << ": " << why;
+            continue;
+        }
+        EXPECT_EQ(text, QString::fromStdString(rl::units::formatPercent(busbw / peak->peakBusGBs))) << "row " << r;
+        EXPECT_TRUE(model->index(r, column).data(Qt::ToolTipRole).toString().contains(QString::fromStdString(peak->reasoning)));
+        ++checked;
+    }
+    EXPECT_GT(checked, 10);
+}
+
+// Issue 10: a live point is one more row of the one table model (no reset of the table), and
+// the chart tabs read the same data set.
+TEST(GuiMainWindow, LivePointsAppendOneRowAndReachEveryTab)
+{
+    Fixture f;
+    auto& w = f.window;
+    const auto h100 = sessionTitled(f.ws, "all_gather 8 ranks H100");
+    QSignalSpy charts(&w, &rl::MainWindow::chartsShown);
+    w.sessionBrowser()->selectSessions({h100});
+    ASSERT_TRUE(charts.wait(15000));
+    auto* area = w.findChild<rl::ChartArea*>(QStringLiteral("chartArea"));
+    auto* table = w.findChild<QTableView*>(QStringLiteral("resultsTable"));
+    ASSERT_TRUE(area && table);
+    const int rows = table->model()->rowCount();
+    QSignalSpy resets(table->model(), &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(table->model(), &QAbstractItemModel::rowsInserted);
+    rl::CollectivePoint p = area->data().front().points.back();
+    p.bytes *= 2;
+    area->appendPoint(h100, p);
+    area->appendPoint(h100, p); // the store read and the live stream may both carry it: kept once
+    EXPECT_EQ(table->model()->rowCount(), rows + 1);
+    EXPECT_EQ(inserted.count(), 1);
+    EXPECT_EQ(resets.count(), 0);
+    for (auto* chart : area->findChildren<rl::charts::CollectiveChart*>())
+        EXPECT_EQ(&chart->sessions(), &area->data()) << "every tab reads the one data set";
 }
 
 // Issue 9 item 12: selecting sessions must not widen the window (the details dock grew to the

@@ -15,7 +15,7 @@
 
 #include "gemmefficiencychart.h"
 #include "importers/importerregistry.h"
-#include "kernelchartdata.h"
+#include "views/kernelchartdata.h"
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
 #include "rooflinechart.h"

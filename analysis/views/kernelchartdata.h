@@ -227,7 +227,6 @@ std::string describeFastSize(const FastSizeReadout& r, const GemmEfficiencyGeome
 GemmEfficiencyGeometry gemmEfficiencyGeometry(const KernelChartData& data, const GemmEfficiencyOptions& options);
 std::string gemmEfficiencyCsv(const KernelChartData& data, const GemmEfficiencyOptions& options);
 
-// "1.31 PFLOP/s", "5.3 TB/s": the roof labels.
+// "1.31 PFLOP/s": a roof label from GFLOP/s (units::formatFlops takes FLOP/s).
 std::string formatGflops(double gflops);
-std::string formatGBs(double gbs);
 } // namespace rl::charts

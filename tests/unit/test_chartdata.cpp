@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "chartdata.h"
+#include "views/chartdata.h"
 #include "chartfixtures.h"
 
 using namespace rl;

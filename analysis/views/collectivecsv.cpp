@@ -1,11 +1,8 @@
-// collectiveCsv (chartexport.h): the rows behind each collective chart kind, through io/csv.h.
+#include "views/collectivecsv.h"
+
 #include <sstream>
 
-
-#include "chartexport.h"
-#include "chartimage.h"
 #include "io/csv.h"
-#include "textconv.h"
 
 namespace rl::charts {
 namespace {
@@ -21,7 +18,7 @@ void writeSizeRows(std::ostream& out, const std::vector<SessionCurves>& sessions
         for (const auto& p : c.points)
             io::writeCsvRow(out, {std::to_string(c.key.sessionId), title, p.op, p.inPlace ? "1" : "0",
                                   std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
-                                  std::to_string(p.count), csvNumber(p.timeUs), csvNumber(p.algbwGBs), csvNumber(p.busbwGBs),
+                                  std::to_string(p.count), io::csvNumber(p.timeUs), io::csvNumber(p.algbwGBs), io::csvNumber(p.busbwGBs),
                                   std::to_string(p.wrong)});
     }
 }
@@ -33,7 +30,7 @@ void writeFitRows(std::ostream& out, const std::vector<SessionCurves>& sessions,
                           "points", "min_bytes", "max_bytes"});
     for (const FitCurve& f : fitCurves(collectCurves(sessions), o.fitMinBytes, o.fitMaxBytes))
         io::writeCsvRow(out, {std::to_string(f.key.sessionId), f.key.op, f.key.inPlace ? "1" : "0",
-                              csvNumber(f.fit.alphaUs), csvNumber(f.fit.betaGBs), csvNumber(f.fit.rmsRelError),
+                              io::csvNumber(f.fit.alphaUs), io::csvNumber(f.fit.betaGBs), io::csvNumber(f.fit.rmsRelError),
                               std::to_string(f.fit.points), std::to_string(f.fit.minBytes),
                               std::to_string(f.fit.maxBytes)});
 }
@@ -56,7 +53,7 @@ std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sess
         for (const auto& l : scalingLines(sessions, options.scalingBytes, options.metric))
             for (const auto& p : l.points)
                 io::writeCsvRow(out, {l.op, std::to_string(p.nranks), std::to_string(p.sessionId), p.sessionTitle,
-                                      std::to_string(p.bytes), csvNumber(p.value)});
+                                      std::to_string(p.bytes), io::csvNumber(p.value)});
         break;
     case ChartKind::Compare:
         if (sessions.size() != 2)
@@ -64,10 +61,17 @@ std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sess
         io::writeCsvRow(out, {"op", "in_place", "bytes", "a_" + metric, "b_" + metric, "ratio_b_over_a"});
         for (const auto& c : ratioCurves(sessions[0], sessions[1], options.metric))
             for (const auto& p : c.points)
-                io::writeCsvRow(out, {c.op, c.inPlace ? "1" : "0", std::to_string(p.bytes), csvNumber(p.a), csvNumber(p.b),
-                                      csvNumber(p.ratio)});
+                io::writeCsvRow(out, {c.op, c.inPlace ? "1" : "0", std::to_string(p.bytes), io::csvNumber(p.a), io::csvNumber(p.b),
+                                      io::csvNumber(p.ratio)});
         break;
     }
     return out.str();
+}
+
+std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions)
+{
+    if (kind == ChartKind::Compare && sessions.size() != 2)
+        return "compare needs exactly two sessions, got " + std::to_string(sessions.size());
+    return {};
 }
 } // namespace rl::charts

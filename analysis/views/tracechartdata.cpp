@@ -1,4 +1,4 @@
-#include "tracechartdata.h"
+#include "views/tracechartdata.h"
 
 #include <algorithm>
 #include <cmath>

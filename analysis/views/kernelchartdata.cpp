@@ -1,4 +1,4 @@
-#include "kernelchartdata.h"
+#include "views/kernelchartdata.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +14,6 @@
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
-#include "textconv.h"
 
 namespace rl::charts {
 namespace {
@@ -180,7 +179,7 @@ void addRoofs(RooflineGeometry& g, const Roofline& r, CeilingOrigin origin, cons
     }
     for (const auto& b : r.bandwidthCeilings())
         if (b.gbs > 0)
-            g.bandwidth.push_back({b.level, b.gbs, origin, b.level + suffix + ": " + formatGBs(b.gbs)});
+            g.bandwidth.push_back({b.level, b.gbs, origin, b.level + suffix + ": " + units::formatBandwidth(b.gbs)});
     for (const auto& c : r.computeCeilings())
         for (const auto& b : r.bandwidthCeilings())
             if (const auto p = r.intersection(c.dtype, b.level))
@@ -191,13 +190,6 @@ void addRoofs(RooflineGeometry& g, const Roofline& r, CeilingOrigin origin, cons
 std::string formatGflops(double gflops)
 {
     return units::formatFlops(gflops * 1e9);
-}
-
-std::string formatGBs(double gbs)
-{
-    if (gbs >= 1000)
-        return fixed3(gbs / 1000) + " TB/s";
-    return fixed3(gbs) + " GB/s";
 }
 
 KernelChartData loadKernelCharts(store::Workspace& workspace, const std::vector<std::int64_t>& ids)
@@ -299,11 +291,11 @@ std::string describeGemmPoint(const GemmPoint& p)
     s += " " + p.dtype;
     if (!p.computeType.empty())
         s += " (compute " + p.computeType + ")";
-    s += "\n" + csvNumber(p.gflops) + " GFLOP/s (" + formatGflops(p.gflops) + ")";
+    s += "\n" + io::csvNumber(p.gflops) + " GFLOP/s (" + formatGflops(p.gflops) + ")";
     s += "\nintensity " + fixed3(p.intensity) + " FLOP/B";
     s += "\ntime " + units::formatTime(p.timeUs);
     if (p.efficiency > 0)
-        s += "\n" + fixed3(p.efficiency * 100) + " % of measured peak";
+        s += "\n" + units::formatPercent(p.efficiency) + " of measured peak";
     return s;
 }
 
@@ -346,7 +338,7 @@ GemmScatter predictedGemms(const model::ModelConfig& c, const model::ParallelCon
         pt.intensity = gm.intensity(t.elemBytes);
         pt.device = hw.id;
         sc.points.push_back(pt);
-        sc.labels.push_back(std::string(model::toString(gm.pass)) + " " + gm.name + ", " + csvNumber(gm.count)
+        sc.labels.push_back(std::string(model::toString(gm.pass)) + " " + gm.name + ", " + io::csvNumber(gm.count)
                             + " calls per step");
     }
     return sc;
@@ -359,13 +351,13 @@ std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& opti
     io::writeCsvRow(out, {"ceiling", "name", "origin", "value", "unit"});
     for (const auto& c : g.compute)
         for (const auto& d : c.dtypes)
-            io::writeCsvRow(out, {"compute", d, originName(c.origin), csvNumber(c.gflops), "GFLOP/s"});
+            io::writeCsvRow(out, {"compute", d, originName(c.origin), io::csvNumber(c.gflops), "GFLOP/s"});
     for (const auto& b : g.bandwidth)
-        io::writeCsvRow(out, {"bandwidth", b.level, originName(b.origin), csvNumber(b.gbs), "GB/s"});
+        io::writeCsvRow(out, {"bandwidth", b.level, originName(b.origin), io::csvNumber(b.gbs), "GB/s"});
     out << '\n';
     io::writeCsvRow(out, {"ridge_dtype", "ridge_level", "ridge_origin", "intensity_flop_per_byte", "gflops"});
     for (const auto& r : g.ridges)
-        io::writeCsvRow(out, {r.dtype, r.level, originName(r.origin), csvNumber(r.intensity), csvNumber(r.gflops)});
+        io::writeCsvRow(out, {r.dtype, r.level, originName(r.origin), io::csvNumber(r.intensity), io::csvNumber(r.gflops)});
     out << '\n';
     io::writeCsvRow(out, {"source", "session_id", "session", "label", "dtype", "m", "n", "k", "batch", "time_us",
                           "gflops", "intensity_flop_per_byte"});
@@ -376,7 +368,7 @@ std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& opti
             std::replace(label.begin(), label.end(), '\n', ' ');
             io::writeCsvRow(out, {toString(s.source), std::to_string(s.sessionId), s.name, label, p.dtype,
                                   std::to_string(p.m), std::to_string(p.n), std::to_string(p.k),
-                                  std::to_string(p.batch), csvNumber(p.timeUs), csvNumber(p.gflops), csvNumber(p.intensity)});
+                                  std::to_string(p.batch), io::csvNumber(p.timeUs), io::csvNumber(p.gflops), io::csvNumber(p.intensity)});
         }
     return out.str();
 }
@@ -414,7 +406,7 @@ std::vector<MemBwBand> memBwBands(const KernelChartData& data)
             top = std::max(top, c.threads);
         for (const auto& c : s.memCeilings)
             if (c.threads == top && c.bandwidthGBs > 0)
-                bands.push_back({s.session.id, c, c.level + ": " + formatGBs(c.bandwidthGBs)});
+                bands.push_back({s.session.id, c, c.level + ": " + units::formatBandwidth(c.bandwidthGBs)});
     }
     return bands;
 }
@@ -426,13 +418,13 @@ std::string memBwCsv(const KernelChartData& data)
     for (const auto& c : memBwCurves(data))
         for (const auto& p : c.points)
             io::writeCsvRow(out, {std::to_string(c.sessionId), p.kernel, std::to_string(p.threads),
-                                  std::to_string(p.bytes), csvNumber(p.bestTimeUs), csvNumber(p.bandwidthGBs)});
+                                  std::to_string(p.bytes), io::csvNumber(p.bestTimeUs), io::csvNumber(p.bandwidthGBs)});
     out << '\n';
     io::writeCsvRow(out, {"ceiling_session_id", "level", "kernel", "threads", "from_bytes", "to_bytes", "bandwidth_gbs"});
     for (const auto& b : memBwBands(data))
         io::writeCsvRow(out, {std::to_string(b.sessionId), b.ceiling.level, b.ceiling.kernel,
                               std::to_string(b.ceiling.threads), std::to_string(b.ceiling.fromBytes),
-                              std::to_string(b.ceiling.toBytes), csvNumber(b.ceiling.bandwidthGBs)});
+                              std::to_string(b.ceiling.toBytes), io::csvNumber(b.ceiling.bandwidthGBs)});
     return out.str();
 }
 
@@ -582,7 +574,7 @@ FastSizeReadout nearestFastSize(const GemmEfficiencyGeometry& g, std::int64_t va
 
 std::string describeFastSize(const FastSizeReadout& r, const GemmEfficiencyGeometry& g)
 {
-    const auto pct = [](double e) { return fixed3(e * 100) + " %"; };
+    const auto pct = [](double e) { return units::formatPercent(e); };
     std::string s = g.dimTitle + " = " + std::to_string(r.value);
     if (r.predicted < 0)
         s += ": choose a hardware profile for the predicted wave efficiency";
@@ -601,7 +593,7 @@ std::string describeFastSize(const FastSizeReadout& r, const GemmEfficiencyGeome
     }
     if (r.measuredAt > 0)
         s += "; measured at " + std::to_string(r.measuredAt) + ": " +
-             (g.percent ? fixed3(r.measuredValue) + " % of peak" : formatGflops(r.measuredValue));
+             (g.percent ? units::formatPercent(r.measuredValue / 100) + " of peak" : formatGflops(r.measuredValue));
     return s;
 }
 
@@ -615,10 +607,10 @@ std::string gemmEfficiencyCsv(const KernelChartData& data, const GemmEfficiencyO
         for (const auto& p : sw.points)
             io::writeCsvRow(out, {std::to_string(sw.sessionId), sw.dtype, std::to_string(p.point.m),
                                   std::to_string(p.point.n), std::to_string(p.point.k), std::to_string(p.point.batch),
-                                  g.dimTitle, csvNumber(p.point.timeUs), csvNumber(p.point.gflops),
-                                  sw.peakGflops > 0 ? csvNumber(p.point.gflops / sw.peakGflops * 100) : std::string(),
-                                  sw.peakGflops > 0 ? csvNumber(sw.peakGflops) : std::string(),
-                                  p.predicted >= 0 ? csvNumber(p.predicted) : std::string()});
+                                  g.dimTitle, io::csvNumber(p.point.timeUs), io::csvNumber(p.point.gflops),
+                                  sw.peakGflops > 0 ? io::csvNumber(p.point.gflops / sw.peakGflops * 100) : std::string(),
+                                  sw.peakGflops > 0 ? io::csvNumber(sw.peakGflops) : std::string(),
+                                  p.predicted >= 0 ? io::csvNumber(p.predicted) : std::string()});
     return out.str();
 }
 } // namespace rl::charts

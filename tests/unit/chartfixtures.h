@@ -8,7 +8,7 @@
 #include <vector>
 #include <unistd.h>
 
-#include "chartdata.h"
+#include "views/chartdata.h"
 #include "collectives/collectiveop.h"
 #include "store/workspace.h"
 

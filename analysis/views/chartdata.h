@@ -4,10 +4,14 @@
 // the two-session ratio.
 #include <compare>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collectives/tierpeak.h"
 #include "fits/alphabetafit.h"
 #include "records/collectivepoint.h"
 #include "records/session.h"
@@ -136,7 +140,30 @@ class Workspace;
 }
 
 namespace rl::charts {
-// Reads the sessions in the given order with their collective points. Throws std::runtime_error
-// naming the id when a session does not exist.
-std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids);
+enum class MissingSession { Fail, Skip };
+// Reads the sessions in the given order with their collective points. A session that does not
+// exist throws std::runtime_error naming the id (Fail: the CLI was given it), or is left out (Skip:
+// the GUI's selection may name one another process just deleted). cancelled, when given, is asked
+// between sessions; the sessions read so far are returned.
+std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids,
+                                             MissingSession missing = MissingSession::Fail,
+                                             const std::function<bool()>& cancelled = {});
+
+// "Is this number good?" per point (the results table's column): the ceiling of the tier the
+// point's session ran on (sessionTierPeak), asked once per session, op and rank count because
+// the table asks per row and the answer loads the hardware profiles.
+class TierPeakCache
+{
+public:
+    // nullopt when the session's devices or hosts are unknown, or the op has no tier ceiling.
+    const std::optional<TierPeak>& peakOf(const Session& session, const CollectivePoint& point);
+
+private:
+    std::map<std::tuple<std::int64_t, std::string, int>, std::optional<TierPeak>> m_peaks;
+};
+
+// A live benchmark point into the shown sessions, the one data set every collective view and the
+// results table read. False when its session is not shown, or it is there already (the store read
+// and the live stream can both carry a point).
+bool appendLivePoint(std::vector<SessionCurves>& sessions, std::int64_t sessionId, const CollectivePoint& point);
 } // namespace rl::charts

@@ -1,4 +1,4 @@
-#include "chartdata.h"
+#include "views/chartdata.h"
 
 #include <algorithm>
 #include <cmath>
@@ -230,15 +230,56 @@ std::vector<RatioCurve> ratioCurves(const SessionCurves& a, const SessionCurves&
     return out;
 }
 
-std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids)
+std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids,
+                                             MissingSession missing, const std::function<bool()>& cancelled)
 {
     std::vector<SessionCurves> out;
     for (std::int64_t id : ids) {
+        if (cancelled && cancelled())
+            break;
         auto s = workspace.session(id);
-        if (!s)
+        if (!s) {
+            if (missing == MissingSession::Skip)
+                continue;
             throw std::runtime_error(workspace.path() + ": no session with id " + std::to_string(id));
+        }
         out.push_back({std::move(*s), workspace.collectivePoints(id)});
     }
     return out;
+}
+
+const std::optional<TierPeak>& TierPeakCache::peakOf(const Session& session, const CollectivePoint& point)
+{
+    const auto key = std::make_tuple(session.id, point.op, point.nranks);
+    auto it = m_peaks.find(key);
+    if (it == m_peaks.end()) {
+        std::optional<TierPeak> peak;
+        try {
+            std::string why;
+            peak = sessionTierPeak(session, point.op, point.nranks, {}, 0, &why);
+        } catch (const std::exception&) {
+            // A profile that does not load leaves the share blank; the chart says why elsewhere.
+        }
+        if (peak && peak->peakBusGBs <= 0)
+            peak.reset();
+        it = m_peaks.emplace(key, std::move(peak)).first;
+    }
+    return it->second;
+}
+
+bool appendLivePoint(std::vector<SessionCurves>& sessions, std::int64_t sessionId, const CollectivePoint& point)
+{
+    const auto it = std::find_if(sessions.begin(), sessions.end(),
+                                 [&](const SessionCurves& s) { return s.session.id == sessionId; });
+    if (it == sessions.end())
+        return false;
+    const bool known = std::any_of(it->points.begin(), it->points.end(), [&](const CollectivePoint& p) {
+        return p.op == point.op && p.bytes == point.bytes && p.dtype == point.dtype && p.inPlace == point.inPlace &&
+               p.nranks == point.nranks && p.redop == point.redop;
+    });
+    if (known)
+        return false;
+    it->points.push_back(point);
+    return true;
 }
 } // namespace rl::charts

@@ -1,4 +1,4 @@
-#include "storage/storagechartdata.h"
+#include "views/storagechartdata.h"
 
 #include <algorithm>
 #include <map>

@@ -1,0 +1,54 @@
+// The Qt build's chart images (chartimages.h): the GUI's chart code, headless.
+#include "chartimages.h"
+
+#include <stdexcept>
+
+#include <QApplication>
+
+#include "chartexport.h"
+#include "moescatterchart.h"
+
+namespace rl::cli {
+bool chartImagesAvailable() { return true; }
+std::string chartImagesMissing() { return {}; }
+
+// Charts are drawn by QtCharts, which needs an application object: offscreen without a display.
+QApplication& chartApplication()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "ridgeline-cli";
+    static char* argv[] = {name, nullptr};
+    // Never destroyed: tearing Qt down among other static destructors at exit is not worth the risk.
+    static auto* app = new QApplication(argc, argv);
+    return *app;
+}
+
+void drawChart(const std::string& path, const std::function<bool(const QString& path, QString* error)>& exportTo)
+{
+    chartApplication();
+    QString error;
+    if (!exportTo(QString::fromStdString(path), &error))
+        throw std::runtime_error(error.isEmpty() ? path + ": export failed" : error.toStdString());
+}
+
+void writeCollectiveChartImage(charts::ChartKind kind, const std::vector<charts::SessionCurves>& sessions,
+                               const charts::ChartOptions& options, const std::string& path)
+{
+    chartApplication();
+    QString error;
+    if (!charts::exportChart(kind, sessions, options, QString::fromStdString(path), &error))
+        throw std::runtime_error(error.toStdString());
+}
+
+void writeMoeSweepImage(const model::MoeSweepResult& sweep, bool mfu, const std::string& path)
+{
+    chartApplication();
+    QString error;
+    if (!charts::MoeScatterChart::exportChart(sweep.rows, mfu ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond,
+                                              QSize(1200, 800), QString::fromStdString(path), &error,
+                                              sweep.deviceMemoryBytes))
+        throw std::runtime_error(error.toStdString());
+}
+} // namespace rl::cli
