@@ -1,6 +1,7 @@
 #include "units/units.h"
 
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cctype>
 #include <cmath>
@@ -92,7 +93,23 @@ std::string formatMemoryGB(double bytes)
     return buf;
 }
 
-std::string formatBandwidth(double gbPerSecond) { return printf3(gbPerSecond, "GB/s"); }
+namespace {
+std::atomic<BandwidthUnit> g_bandwidthUnit{BandwidthUnit::GBps}; // read by report and chart workers
+} // namespace
+
+void setDisplayBandwidthUnit(BandwidthUnit unit) { g_bandwidthUnit.store(unit); }
+BandwidthUnit displayBandwidthUnit() { return g_bandwidthUnit.load(); }
+const char* bandwidthUnitName(BandwidthUnit unit) { return unit == BandwidthUnit::GiBps ? "GiB/s" : "GB/s"; }
+double bandwidthIn(double gbPerSecond, BandwidthUnit unit)
+{
+    return unit == BandwidthUnit::GiBps ? gbPerSecond * kGB / (kKiB * kKiB * kKiB) : gbPerSecond;
+}
+
+std::string formatBandwidth(double gbPerSecond) { return formatBandwidth(gbPerSecond, displayBandwidthUnit()); }
+std::string formatBandwidth(double gbPerSecond, BandwidthUnit unit)
+{
+    return printf3(bandwidthIn(gbPerSecond, unit), bandwidthUnitName(unit));
+}
 
 std::string formatTime(double us)
 {
