@@ -36,6 +36,7 @@
 #include "tools/gputools.h"
 #include "units/units.h"
 
+using rl::testing::shoot;
 using rl::testing::waitFor;
 
 namespace {
@@ -56,12 +57,6 @@ T* child(QWidget* w, const char* name)
     auto* c = w->findChild<T*>(QString::fromLatin1(name));
     EXPECT_NE(c, nullptr) << name;
     return c;
-}
-
-void shoot(QWidget* w, const char* name)
-{
-    if (const QByteArray d = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !d.isEmpty())
-        w->grab().save(QString::fromLocal8Bit(d) + u'/' + QString::fromLatin1(name));
 }
 
 // Fills every field of the dialog with non-default values.

@@ -11,6 +11,8 @@
 #include "profileform.h"
 #include "test_gui_env.h"
 
+using rl::testing::shoot;
+
 TEST(ProfileEditor, CopyEditValidateAndSaveAUserProfile)
 {
     QTemporaryDir home;
@@ -53,12 +55,6 @@ void retype(QLineEdit* field, const QString& text)
         QTest::keyClick(field, Qt::Key_Delete);
     else
         QTest::keyClicks(field, text);
-}
-
-void shoot(QWidget* w, const char* name)
-{
-    if (const QByteArray d = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !d.isEmpty())
-        w->grab().save(QString::fromLocal8Bit(d) + u'/' + QString::fromLatin1(name));
 }
 } // namespace
 
