@@ -21,6 +21,9 @@ const auto HostfileDir = QStringLiteral("benchmark/hostfileDir");
 const auto CollectiveBenchmark = QStringLiteral("benchmark/collective");
 const auto KernelBenchmark = QStringLiteral("benchmark/kernel");
 const auto GpuToolBenchmark = QStringLiteral("benchmark/gputool");
+const auto DefaultLaunch = QStringLiteral("benchmark/defaultLaunch");
+const auto BandwidthUnit = QStringLiteral("display/bandwidthUnit");
+const auto Theme = QStringLiteral("display/theme");
 
 QString dirKey(Settings::DirPurpose purpose)
 {
@@ -151,6 +154,50 @@ void Settings::setExportSize(const QSize& size)
 {
     if (size.isValid() && store(key::ExportSize, size))
         emit exportSizeChanged(size);
+}
+
+// Stored by name ("GiB/s", "dark"), so the INI file reads as what was chosen.
+units::BandwidthUnit Settings::bandwidthUnit() const
+{
+    return m_settings->value(key::BandwidthUnit).toString() == QLatin1String("GiB/s") ? units::BandwidthUnit::GiBps
+                                                                                      : units::BandwidthUnit::GBps;
+}
+void Settings::setBandwidthUnit(units::BandwidthUnit unit)
+{
+    if (store(key::BandwidthUnit, QString::fromLatin1(units::bandwidthUnitName(unit))))
+        emit bandwidthUnitChanged(unit);
+}
+
+namespace {
+const char* themeName(Settings::Theme theme)
+{
+    switch (theme) {
+    case Settings::Theme::Light: return "light";
+    case Settings::Theme::Dark: return "dark";
+    case Settings::Theme::System: break;
+    }
+    return "system";
+}
+} // namespace
+
+Settings::Theme Settings::theme() const
+{
+    const QString name = m_settings->value(key::Theme).toString();
+    for (auto t : {Theme::Light, Theme::Dark})
+        if (name == QLatin1String(themeName(t)))
+            return t;
+    return Theme::System;
+}
+void Settings::setTheme(Theme theme)
+{
+    if (store(key::Theme, QString::fromLatin1(themeName(theme))))
+        emit themeChanged(theme);
+}
+
+QJsonObject Settings::defaultLaunch() const { return jsonValue(key::DefaultLaunch); }
+void Settings::setDefaultLaunch(const QJsonObject& launch)
+{
+    store(key::DefaultLaunch, QString::fromUtf8(QJsonDocument(launch).toJson(QJsonDocument::Compact)));
 }
 
 void Settings::sync() { m_settings->sync(); }

@@ -10,6 +10,8 @@
 
 #include <memory>
 
+#include "units/units.h"
+
 namespace rl {
 
 class Settings : public QObject
@@ -61,12 +63,28 @@ public:
     QSize exportSize() const; // chart export size in pixels, independent of the screen
     void setExportSize(const QSize& size);
 
+    // Bandwidth figures in GB/s (1e9 B/s, as the tools print them) or GiB/s; applied through
+    // units::setDisplayBandwidthUnit by whoever shows them.
+    units::BandwidthUnit bandwidthUnit() const;
+    void setBandwidthUnit(units::BandwidthUnit unit);
+
+    enum class Theme { System, Light, Dark };
+    Theme theme() const;
+    void setTheme(Theme theme);
+
+    // The launcher the benchmark dialogs pre-fill (launcher, ranks, mpirun and its options, ...),
+    // as LaunchSettings::toJson wrote it; empty until chosen in Preferences.
+    QJsonObject defaultLaunch() const;
+    void setDefaultLaunch(const QJsonObject& launch);
+
     void sync();
 
 signals:
     void recentWorkspacesChanged(const QStringList& recent);
     void lastWorkspaceChanged(const QString& path);
     void exportSizeChanged(const QSize& size);
+    void bandwidthUnitChanged(rl::units::BandwidthUnit unit);
+    void themeChanged(rl::Settings::Theme theme);
 
 private:
     bool store(const QString& key, const QVariant& value); // true when the value changed

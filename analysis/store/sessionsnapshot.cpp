@@ -238,6 +238,58 @@ void restoreSessions(Database& db, const SessionSnapshot& snapshot)
     t.commit();
 }
 
+namespace {
+// The table without one column (a copy gets new row ids from SQLite).
+TableRows withoutColumn(const TableRows& t, const std::string& column)
+{
+    const int drop = columnIndex(t, column);
+    if (drop < 0)
+        return t;
+    TableRows out{t.table, t.columns, t.rows};
+    out.columns.erase(out.columns.begin() + drop);
+    for (auto& row : out.rows)
+        row.erase(row.begin() + drop);
+    return out;
+}
+} // namespace
+
+std::vector<std::int64_t> insertSessionCopies(Database& db, const SessionSnapshot& snapshot,
+                                              const std::string& titleSuffix)
+{
+    Transaction t(db);
+    const int idCol = columnIndex(snapshot.sessions, "id");
+    std::map<std::int64_t, std::int64_t> copyOf;
+    std::vector<std::int64_t> copies;
+    for (auto id : snapshot.sessionIds) {
+        for (const auto& row : snapshot.sessions.rows) {
+            if (std::get<std::int64_t>(row[std::size_t(idCol)]) != id)
+                continue;
+            TableRows one = withoutColumn({snapshot.sessions.table, snapshot.sessions.columns, {row}}, "id");
+            auto& copy = one.rows.front();
+            if (const int c = columnIndex(one, "title"); c >= 0)
+                if (auto* title = std::get_if<std::string>(&copy[std::size_t(c)]))
+                    *title += titleSuffix;
+            if (const int c = columnIndex(one, "status"); c >= 0)
+                if (auto* status = std::get_if<std::string>(&copy[std::size_t(c)]); status && *status == "running")
+                    *status = "incomplete";
+            if (const int c = columnIndex(one, "writer_pid"); c >= 0)
+                copy[std::size_t(c)] = std::int64_t(0);
+            insertRows(db, one);
+            copyOf[id] = db.lastInsertId();
+            copies.push_back(copyOf[id]);
+        }
+    }
+    for (const auto& records : snapshot.records) {
+        TableRows rows = withoutColumn(records, "id");
+        const int sid = columnIndex(rows, "session_id");
+        for (auto& row : rows.rows)
+            row[std::size_t(sid)] = copyOf.at(std::get<std::int64_t>(row[std::size_t(sid)]));
+        insertRows(db, rows);
+    }
+    t.commit();
+    return copies;
+}
+
 std::string snapshotCsv(const SessionSnapshot& snapshot)
 {
     std::ostringstream out;

@@ -44,6 +44,13 @@ SessionSnapshot snapshotSessions(Database& db, const std::vector<std::int64_t>& 
 // point at that row). Throws StoreError when a session id is taken again.
 void restoreSessions(Database& db, const SessionSnapshot& snapshot);
 
+// Stores a copy of each snapshot session under a new id, titled "<title><titleSuffix>", with every
+// record row (new row ids, session_id pointing at the copy) and the same source file, in one
+// transaction. A copy of a running session is stored "incomplete": no writer fills it. Returns the
+// new ids in the order of snapshot.sessionIds.
+std::vector<std::int64_t> insertSessionCopies(Database& db, const SessionSnapshot& snapshot,
+                                              const std::string& titleSuffix);
+
 // The records as CSV: one block per table ("# table" line, header with session_id first, the
 // rows), blocks separated by a blank line. Ids other than session_id are left out.
 std::string snapshotCsv(const SessionSnapshot& snapshot);

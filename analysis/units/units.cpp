@@ -1,6 +1,7 @@
 #include "units/units.h"
 
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cctype>
 #include <cmath>
@@ -92,9 +93,26 @@ std::string formatMemoryGB(double bytes)
     return buf;
 }
 
-std::string formatBandwidth(double gbPerSecond)
+namespace {
+std::atomic<BandwidthUnit> g_bandwidthUnit{BandwidthUnit::GBps}; // read by report and chart workers
+} // namespace
+
+void setDisplayBandwidthUnit(BandwidthUnit unit) { g_bandwidthUnit.store(unit); }
+BandwidthUnit displayBandwidthUnit() { return g_bandwidthUnit.load(); }
+const char* bandwidthUnitName(BandwidthUnit unit) { return unit == BandwidthUnit::GiBps ? "GiB/s" : "GB/s"; }
+double bandwidthIn(double gbPerSecond, BandwidthUnit unit)
 {
-    return std::fabs(gbPerSecond) >= 1000 ? printf3(gbPerSecond / 1000, "TB/s") : printf3(gbPerSecond, "GB/s");
+    return unit == BandwidthUnit::GiBps ? gbPerSecond * kGB / (kKiB * kKiB * kKiB) : gbPerSecond;
+}
+
+std::string formatBandwidth(double gbPerSecond) { return formatBandwidth(gbPerSecond, displayBandwidthUnit()); }
+std::string formatBandwidth(double gbPerSecond, BandwidthUnit unit)
+{
+    // From 1000 of the unit up, the next prefix: HBM reads "5.30 TB/s", not "5300 GB/s".
+    const double v = bandwidthIn(gbPerSecond, unit);
+    if (std::fabs(v) >= 1000)
+        return printf3(v / (unit == BandwidthUnit::GiBps ? kKiB : 1000), unit == BandwidthUnit::GiBps ? "TiB/s" : "TB/s");
+    return printf3(v, bandwidthUnitName(unit));
 }
 
 std::string formatPercent(double fraction)

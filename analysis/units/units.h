@@ -19,7 +19,18 @@ std::optional<std::int64_t> parseBytes(std::string_view text);
 // a requirement reads against the device directly: "221.4 GB", "192 GB", "850 MB".
 std::string formatMemoryGB(double bytes);
 
-std::string formatBandwidth(double gbPerSecond); // "123.4 GB/s", "5.30 TB/s" from 1000 GB/s
+// Bandwidth is measured and stored in GB/s; a display may show GiB/s (2^30 B/s) instead. The unit
+// is chosen once per process (the GUI's Preferences; the CLI and reports keep GB/s unless set), so
+// every formatted figure says the same unit.
+enum class BandwidthUnit { GBps, GiBps };
+void setDisplayBandwidthUnit(BandwidthUnit unit);
+BandwidthUnit displayBandwidthUnit();
+const char* bandwidthUnitName(BandwidthUnit unit);      // "GB/s", "GiB/s"
+double bandwidthIn(double gbPerSecond, BandwidthUnit unit); // the GB/s figure in `unit`
+
+// "123.4 GB/s" (or "114.9 GiB/s": the display unit), "5.30 TB/s" from 1000 GB/s.
+std::string formatBandwidth(double gbPerSecond);
+std::string formatBandwidth(double gbPerSecond, BandwidthUnit unit);
 std::string formatTime(double microseconds);     // "850 ns", "12.3 µs", "4.56 ms", "1.23 s"
 std::string formatFlops(double flopsPerSecond);  // "989 TFLOP/s"
 std::string formatCount(double value);           // "7.24 B", "13.1 M" (parameter counts)

@@ -12,6 +12,14 @@ namespace rl::cli {
 bool chartImagesAvailable() { return true; }
 std::string chartImagesMissing() { return {}; }
 
+std::string qtVersionLine()
+{
+    std::string line = std::string("Qt ") + qVersion();
+    if (std::string(qVersion()) != QT_VERSION_STR)
+        line += std::string(" (built with ") + QT_VERSION_STR + ")";
+    return line;
+}
+
 // Charts are drawn by QtCharts, which needs an application object: offscreen without a display.
 QApplication& chartApplication()
 {

@@ -24,6 +24,8 @@ namespace rl::cli {
 bool chartImagesAvailable();
 // Why a chart image cannot be drawn in this build ("" in the Qt build).
 std::string chartImagesMissing();
+// For --version: "Qt 6.4.2" (and the version built with, when it differs), or that there is none.
+std::string qtVersionLine();
 
 // The collective chart of sessions as PNG/SVG/PDF, by the suffix of path. Throws std::runtime_error.
 void writeCollectiveChartImage(charts::ChartKind kind, const std::vector<charts::SessionCurves>& sessions,

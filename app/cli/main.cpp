@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include "chartimages.h"
 #include "clicommands.h"
+#include "io/libraryversions.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -23,11 +25,23 @@ const std::vector<CommandAdder>& registeredCommands() { return commands(); }
 std::string CliContext::workspacePath() const { return dbPath.empty() ? store::Workspace::defaultPath() : dbPath; }
 } // namespace rl::cli
 
+namespace {
+// The same library list as the GUI's About box (io::libraryVersions), so a bug report pasted from
+// either names the same versions.
+std::string versionText()
+{
+    std::string text = std::string("ridgeline-cli ") + RIDGELINE_VERSION + "\n" + rl::cli::qtVersionLine();
+    for (const auto& [name, version] : rl::io::libraryVersions())
+        text += "\n" + name + " " + version;
+    return text;
+}
+} // namespace
+
 int main(int argc, char** argv)
 {
     rl::cli::CliContext ctx;
     CLI::App app{"ridgeline-cli: import, inspect, fit, export and run benchmarks without the GUI"};
-    app.set_version_flag("--version", std::string("ridgeline-cli ") + RIDGELINE_VERSION);
+    app.set_version_flag("--version", versionText());
     // Global options go before or after the subcommand ("import run.txt --json"): an option a
     // subcommand does not know falls through to its parent. Subcommands copy the setting when
     // they are created, so it is set before any is added.

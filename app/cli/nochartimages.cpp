@@ -8,6 +8,8 @@
 namespace rl::cli {
 bool chartImagesAvailable() { return false; }
 
+std::string qtVersionLine() { return "Qt: none (built without Qt: no chart images or reports)"; }
+
 std::string chartImagesMissing()
 {
     return "this ridgeline-cli was built without Qt (RIDGELINE_GUI=OFF), so it draws no chart images or "

@@ -92,6 +92,8 @@ QStringList BenchmarkConfig::cliArguments(const QString& workspace) const
              << QStringLiteral("--ppn") << QString::number(ppn);
         break;
     }
+    if (launcher != Launcher::Template && !mpirun.isEmpty())
+        args << QStringLiteral("--mpirun") << mpirun;
     if (launcher != Launcher::Template)
         for (const auto& a : mpirunOptions.split(u' ', Qt::SkipEmptyParts))
             args << QStringLiteral("--mpirun-arg") << a;
@@ -131,6 +133,7 @@ QJsonObject BenchmarkConfig::toJson() const
                        {QStringLiteral("np"), np},
                        {QStringLiteral("launcher"), QLatin1String(launcherName(launcher))},
                        {QStringLiteral("hostfile"), hostfile},
+                       {QStringLiteral("mpirun"), mpirun},
                        {QStringLiteral("mpirunOptions"), mpirunOptions},
                        {QStringLiteral("launchTemplate"), launchTemplate},
                        {QStringLiteral("nodes"), nodes},
@@ -157,6 +160,7 @@ BenchmarkConfig BenchmarkConfig::fromJson(const QJsonObject& json)
         if (json.value(QStringLiteral("launcher")).toString() == QLatin1String(launcherName(l)))
             c.launcher = l;
     read(json, "hostfile", c.hostfile);
+    read(json, "mpirun", c.mpirun);
     read(json, "mpirunOptions", c.mpirunOptions);
     read(json, "launchTemplate", c.launchTemplate);
     read(json, "nodes", c.nodes);

@@ -27,6 +27,7 @@ struct BenchmarkConfig
     int np = 2;
     Launcher launcher = Launcher::LocalMpirun;
     QString hostfile;
+    QString mpirun;        // the mpirun program; empty: mpirun on PATH
     QString mpirunOptions; // extra mpirun arguments, whitespace separated (e.g. --oversubscribe)
     QString launchTemplate = QStringLiteral("srun -N {nodes} --ntasks-per-node {ppn} {bench}");
     int nodes = 1;

@@ -23,6 +23,7 @@
 namespace rl {
 namespace {
 using form::combo;
+using form::countSpin;
 using form::edit;
 using form::spin;
 
@@ -79,11 +80,11 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_inPlace = new QCheckBox(tr("Also in-place"));
     m_inPlace->setObjectName(QStringLiteral("inPlace"));
     m_inPlace->setToolTip(tr("Measure the in-place variant (MPI_IN_PLACE) as well as out-of-place (--inplace both)"));
-    m_iterations = spin(QStringLiteral("iterations"), 0, 100000, tr(" iterations"),
+    m_iterations = countSpin(QStringLiteral("iterations"), 0, 100000, tr(" iteration"), tr(" iterations"),
                         tr("Timed iterations per size (-n); auto: as many as fit the time budget per size (like IMB: "
                            "many for small messages, few for large)"));
     m_iterations->setSpecialValueText(tr("auto (time budget)"));
-    m_warmup = spin(QStringLiteral("warmup"), -1, 100000, tr(" iterations"),
+    m_warmup = countSpin(QStringLiteral("warmup"), -1, 100000, tr(" iteration"), tr(" iterations"),
                     tr("Untimed warm-up iterations per size (-w); auto: in proportion to the timed ones"));
     m_warmup->setSpecialValueText(tr("auto"));
     m_launch = new LauncherWidget({LaunchSettings::Mode::LocalMpirun, LaunchSettings::Mode::Hostfile,
@@ -139,6 +140,9 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     layout->addWidget(m_buttons);
 
     setConfig(m_settings ? BenchmarkConfig::fromJson(m_settings->collectiveBenchmark()) : BenchmarkConfig{});
+    // Preferences' launcher wins over the last run's: it is what the user chose for every dialog.
+    if (m_settings && !m_settings->defaultLaunch().isEmpty())
+        m_launch->setLaunch(LaunchSettings::fromJson(m_settings->defaultLaunch(), m_launch->launch()));
 
     for (auto* c : m_ops + m_dtypes)
         connect(c, &QCheckBox::toggled, this, &BenchmarkDialog::updatePreview);
@@ -176,6 +180,7 @@ BenchmarkConfig BenchmarkDialog::config() const
                  : l.mode == LaunchSettings::Mode::Template ? BenchmarkConfig::Launcher::Template
                                                             : BenchmarkConfig::Launcher::LocalMpirun;
     c.hostfile = l.hostfile;
+    c.mpirun = l.mpirun;
     c.mpirunOptions = l.mpirunOptions;
     c.launchTemplate = l.launchTemplate;
     c.nodes = l.nodes;
@@ -203,6 +208,7 @@ void BenchmarkDialog::setConfig(const BenchmarkConfig& c)
                                                                  : LaunchSettings::Mode::LocalMpirun;
     l.np = c.np;
     l.hostfile = c.hostfile;
+    l.mpirun = c.mpirun;
     l.mpirunOptions = c.mpirunOptions;
     l.launchTemplate = c.launchTemplate;
     l.nodes = c.nodes;

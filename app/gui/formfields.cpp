@@ -16,6 +16,16 @@ QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, con
     return s;
 }
 
+QSpinBox* countSpin(const QString& name, int min, int max, const QString& singular, const QString& plural,
+                    const QString& tip)
+{
+    auto* s = spin(name, min, max, plural, tip);
+    auto follow = [s, singular, plural](int value) { s->setSuffix(value == 1 ? singular : plural); };
+    QObject::connect(s, &QSpinBox::valueChanged, s, follow);
+    follow(s->value());
+    return s;
+}
+
 QLineEdit* edit(const QString& name, const QString& tip)
 {
     auto* e = new QLineEdit;

@@ -12,6 +12,10 @@ QT_END_NAMESPACE
 
 namespace rl::form {
 QSpinBox* spin(const QString& name, int min, int max, const QString& suffix, const QString& tip);
+// A count with its noun: the suffix follows the value, "1 rank" but "2 ranks" (a fixed suffix read
+// "1 ranks"; Qt's %n plural needs a translation loaded even for English).
+QSpinBox* countSpin(const QString& name, int min, int max, const QString& singular, const QString& plural,
+                    const QString& tip);
 QLineEdit* edit(const QString& name, const QString& tip);
 QComboBox* combo(const QString& name, const QStringList& items, const QString& tip, bool editable = false);
 } // namespace rl::form

@@ -96,6 +96,8 @@ QStringList launchArguments(const LaunchSettings& l)
 {
     QStringList args;
     const auto mpirunArgs = [&] {
+        if (!l.mpirun.isEmpty())
+            args << QStringLiteral("--mpirun") << l.mpirun;
         for (const auto& a : words(l.mpirunOptions))
             args << QStringLiteral("--mpirun-arg=") + a; // one token: the value starts with -
     };
@@ -289,7 +291,7 @@ QStringList GpuToolConfig::cliArguments(const QString& workspace) const
 
 QJsonObject GpuToolConfig::toJson() const
 {
-    return QJsonObject{{QStringLiteral("version"), kJsonVersion},
+    QJsonObject json{{QStringLiteral("version"), kJsonVersion},
                        {QStringLiteral("tool"), tool},
                        {QStringLiteral("ops"), QJsonArray::fromStringList(ops)},
                        {QStringLiteral("minBytes"), minBytes},
@@ -317,18 +319,12 @@ QJsonObject GpuToolConfig::toJson() const
                        {QStringLiteral("coldIters"), coldIters},
                        {QStringLiteral("environment"), environment},
                        {QStringLiteral("extraArgs"), extraArgs},
-                       {QStringLiteral("launcher"), QLatin1String(modeName(launch.mode))},
-                       {QStringLiteral("np"), launch.np},
-                       {QStringLiteral("hostfile"), launch.hostfile},
-                       {QStringLiteral("mpirunOptions"), launch.mpirunOptions},
-                       {QStringLiteral("launchTemplate"), launch.launchTemplate},
-                       {QStringLiteral("nodes"), launch.nodes},
-                       {QStringLiteral("ppn"), launch.ppn},
-                       {QStringLiteral("sbatch"), launch.sbatch},
-                       {QStringLiteral("sbatchOptions"), launch.sbatchOptions},
-                       {QStringLiteral("sbatchDir"), launch.sbatchDir},
                        {QStringLiteral("pointTimeout"), pointTimeout},
                        {QStringLiteral("title"), title}};
+    const QJsonObject l = launch.toJson(); // the launch keys at the top level, as before
+    for (auto it = l.begin(); it != l.end(); ++it)
+        json.insert(it.key(), it.value());
+    return json;
 }
 
 using jsonread::read;
@@ -368,19 +364,7 @@ GpuToolConfig GpuToolConfig::fromJson(const QJsonObject& json)
     read(json, "coldIters", c.coldIters);
     read(json, "environment", c.environment);
     read(json, "extraArgs", c.extraArgs);
-    for (auto m : {LaunchSettings::Mode::Local, LaunchSettings::Mode::LocalMpirun, LaunchSettings::Mode::Hostfile,
-                   LaunchSettings::Mode::Template})
-        if (json.value(QStringLiteral("launcher")).toString() == QLatin1String(modeName(m)))
-            c.launch.mode = m;
-    read(json, "np", c.launch.np);
-    read(json, "hostfile", c.launch.hostfile);
-    read(json, "mpirunOptions", c.launch.mpirunOptions);
-    read(json, "launchTemplate", c.launch.launchTemplate);
-    read(json, "nodes", c.launch.nodes);
-    read(json, "ppn", c.launch.ppn);
-    read(json, "sbatch", c.launch.sbatch);
-    read(json, "sbatchOptions", c.launch.sbatchOptions);
-    read(json, "sbatchDir", c.launch.sbatchDir);
+    c.launch = LaunchSettings::fromJson(json, c.launch);
     read(json, "pointTimeout", c.pointTimeout);
     read(json, "title", c.title);
     return c;
@@ -604,6 +588,9 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
     layout->addWidget(m_buttons);
 
     setConfig(m_settings ? GpuToolConfig::fromJson(m_settings->gpuToolBenchmark()) : GpuToolConfig{});
+    // Preferences' launcher wins over the last run's: it is what the user chose for every dialog.
+    if (m_settings && !m_settings->defaultLaunch().isEmpty())
+        m_launch->setLaunch(LaunchSettings::fromJson(m_settings->defaultLaunch(), m_launch->launch()));
 
     connect(m_tool, &QComboBox::currentIndexChanged, this, [this] {
         refreshTool();

@@ -1,5 +1,6 @@
 #include "launcherwidget.h"
 #include "formfields.h"
+#include "jsonreaders.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -42,6 +43,42 @@ QStringList LaunchSettings::sbatchOptionList() const
     return out;
 }
 
+QJsonObject LaunchSettings::toJson() const
+{
+    return QJsonObject{{QStringLiteral("launcher"), QLatin1String(modeName(mode))},
+                       {QStringLiteral("np"), np},
+                       {QStringLiteral("hostfile"), hostfile},
+                       {QStringLiteral("mpirun"), mpirun},
+                       {QStringLiteral("mpirunOptions"), mpirunOptions},
+                       {QStringLiteral("launchTemplate"), launchTemplate},
+                       {QStringLiteral("nodes"), nodes},
+                       {QStringLiteral("ppn"), ppn},
+                       {QStringLiteral("sbatch"), sbatch},
+                       {QStringLiteral("sbatchOptions"), sbatchOptions},
+                       {QStringLiteral("sbatchDir"), sbatchDir}};
+}
+
+LaunchSettings LaunchSettings::fromJson(const QJsonObject& json, LaunchSettings l)
+{
+    using jsonread::read;
+    for (auto m : {Mode::Local, Mode::LocalMpirun, Mode::Hostfile, Mode::Template})
+        if (json.value(QStringLiteral("launcher")).toString() == QLatin1String(modeName(m)))
+            l.mode = m;
+    read(json, "np", l.np);
+    read(json, "hostfile", l.hostfile);
+    read(json, "mpirun", l.mpirun);
+    read(json, "mpirunOptions", l.mpirunOptions);
+    read(json, "launchTemplate", l.launchTemplate);
+    read(json, "nodes", l.nodes);
+    read(json, "ppn", l.ppn);
+    read(json, "sbatch", l.sbatch);
+    read(json, "sbatchOptions", l.sbatchOptions);
+    read(json, "sbatchDir", l.sbatchDir);
+    return l;
+}
+
+LaunchSettings LaunchSettings::fromJson(const QJsonObject& json) { return fromJson(json, LaunchSettings()); }
+
 const char* modeName(LaunchSettings::Mode mode)
 {
     switch (mode) {
@@ -55,6 +92,7 @@ const char* modeName(LaunchSettings::Mode mode)
 
 namespace {
 using form::combo;
+using form::countSpin;
 using form::edit;
 using form::spin;
 
@@ -81,19 +119,22 @@ LauncherWidget::LauncherWidget(const QList<LaunchSettings::Mode>& modes, bool sb
     for (auto m : m_modes)
         m_launcher->addItem(modeLabel(m));
     m_launcher->setToolTip(tr("How the processes are started"));
-    m_np = spin(QStringLiteral("np"), 1, 1000000, tr(" ranks"), tr("Total MPI ranks (-np)"));
+    m_np = countSpin(QStringLiteral("np"), 1, 1000000, tr(" rank"), tr(" ranks"), tr("Total MPI ranks (-np)"));
     m_hostfile = edit(QStringLiteral("hostfile"), tr("mpirun hostfile listing the nodes and slots"));
     auto* browse = new QPushButton(tr("Browse…"));
     browse->setObjectName(QStringLiteral("browseHostfile"));
     browse->setToolTip(tr("Choose the hostfile"));
     m_browse = browse;
+    m_mpirun = edit(QStringLiteral("mpirun"), tr("The mpirun program: a full path picks one MPI of several "
+                                                 "(Open MPI, MPICH); empty: mpirun on PATH"));
+    m_mpirun->setPlaceholderText(QStringLiteral("mpirun"));
     m_mpirunOptions = edit(QStringLiteral("mpirunOptions"),
                            tr("Extra mpirun arguments, e.g. --oversubscribe or --mca btl self,vader"));
     m_template = edit(QStringLiteral("launchTemplate"),
                       tr("Launcher command; {nodes}, {ppn} and {bench} are replaced, e.g. "
                          "srun -N {nodes} --ntasks-per-node {ppn} {bench}"));
-    m_nodes = spin(QStringLiteral("nodes"), 1, 100000, tr(" nodes"), tr("Number of nodes ({nodes})"));
-    m_ppn = spin(QStringLiteral("ppn"), 1, 1024, tr(" ranks/node"), tr("Ranks per node ({ppn})"));
+    m_nodes = countSpin(QStringLiteral("nodes"), 1, 100000, tr(" node"), tr(" nodes"), tr("Number of nodes ({nodes})"));
+    m_ppn = countSpin(QStringLiteral("ppn"), 1, 1024, tr(" rank/node"), tr(" ranks/node"), tr("Ranks per node ({ppn})"));
 
     auto* form = new QFormLayout(this);
     auto* launcherRow = new QHBoxLayout;
@@ -104,6 +145,7 @@ LauncherWidget::LauncherWidget(const QList<LaunchSettings::Mode>& modes, bool sb
     hostRow->addWidget(m_hostfile);
     hostRow->addWidget(browse);
     form->addRow(tr("Hostfile:"), hostRow);
+    form->addRow(tr("mpirun:"), m_mpirun);
     form->addRow(tr("mpirun options:"), m_mpirunOptions);
     form->addRow(tr("Template:"), m_template);
     auto* nodesRow = new QHBoxLayout;
@@ -158,7 +200,7 @@ LauncherWidget::LauncherWidget(const QList<LaunchSettings::Mode>& modes, bool sb
         connect(m_sbatchDir, &QLineEdit::textChanged, this, &LauncherWidget::changed);
     }
 
-    for (auto* e : {m_hostfile, m_mpirunOptions, m_template})
+    for (auto* e : {m_hostfile, m_mpirun, m_mpirunOptions, m_template})
         connect(e, &QLineEdit::textChanged, this, &LauncherWidget::changed);
     for (auto* s : {m_np, m_nodes, m_ppn})
         connect(s, &QSpinBox::valueChanged, this, &LauncherWidget::changed);
@@ -173,6 +215,7 @@ LaunchSettings LauncherWidget::launch() const
     l.mode = m_modes.value(m_launcher->currentIndex(), m_modes.value(0));
     l.np = m_np->value();
     l.hostfile = m_hostfile->text().trimmed();
+    l.mpirun = m_mpirun->text().trimmed();
     l.mpirunOptions = m_mpirunOptions->text().trimmed();
     l.launchTemplate = m_template->text().trimmed();
     l.nodes = m_nodes->value();
@@ -191,6 +234,7 @@ void LauncherWidget::setLaunch(const LaunchSettings& l)
     m_launcher->setCurrentIndex(index >= 0 ? int(index) : 0);
     m_np->setValue(l.np);
     m_hostfile->setText(l.hostfile);
+    m_mpirun->setText(l.mpirun);
     m_mpirunOptions->setText(l.mpirunOptions);
     m_template->setText(l.launchTemplate);
     m_nodes->setValue(l.nodes);
@@ -210,6 +254,7 @@ void LauncherWidget::updateEnabled()
     m_hostfile->setEnabled(mode == LaunchSettings::Mode::Hostfile);
     m_browse->setEnabled(mode == LaunchSettings::Mode::Hostfile);
     m_mpirunOptions->setEnabled(mode == LaunchSettings::Mode::LocalMpirun || mode == LaunchSettings::Mode::Hostfile);
+    m_mpirun->setEnabled(m_mpirunOptions->isEnabled());
     m_template->setEnabled(mode == LaunchSettings::Mode::Template);
     m_nodes->setEnabled(mode == LaunchSettings::Mode::Template);
     m_ppn->setEnabled(mode == LaunchSettings::Mode::Template);

@@ -3,6 +3,7 @@
 // local mpirun -np, mpirun with a hostfile, or a launcher template (srun ...); optionally inside a
 // Slurm batch job. Only the fields; the dialogs' configs turn them into ridgeline-cli arguments.
 #include <QGroupBox>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -22,6 +23,7 @@ struct LaunchSettings
     Mode mode = Mode::LocalMpirun;
     int np = 2;
     QString hostfile;
+    QString mpirun;        // the mpirun program (a path picks one MPI of several); empty: mpirun on PATH
     QString mpirunOptions; // whitespace separated, e.g. --oversubscribe
     QString launchTemplate = QStringLiteral("srun -N {nodes} --ntasks-per-node {ppn} {bench}");
     int nodes = 1;
@@ -33,6 +35,12 @@ struct LaunchSettings
     // Empty when valid, else what is wrong.
     QString validate() const;
     QStringList sbatchOptionList() const; // the non-empty lines, trimmed
+
+    // The fields as the dialogs remember them (one key each); fromJson keeps `base`'s value for a
+    // key missing or of the wrong type.
+    QJsonObject toJson() const;
+    static LaunchSettings fromJson(const QJsonObject& json, LaunchSettings base);
+    static LaunchSettings fromJson(const QJsonObject& json); // over the defaults
 };
 const char* modeName(LaunchSettings::Mode mode);
 
@@ -59,6 +67,7 @@ private:
     QSpinBox* m_np;
     QLineEdit* m_hostfile;
     QWidget* m_browse;
+    QLineEdit* m_mpirun;
     QLineEdit* m_mpirunOptions;
     QLineEdit* m_template;
     QSpinBox* m_nodes;

@@ -27,7 +27,10 @@
 #include "chartframe.h"
 #include "detailspanel.h"
 #include "importcontroller.h"
+#include "appearance.h"
 #include "runcontroller.h"
+#include "startpage.h"
+#include "startup.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
 #include "kernelview.h"
@@ -49,12 +52,19 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     setAcceptDrops(true);
     // One view per kind of session: collective charts, or trace and training-log views.
     m_views = new QStackedWidget;
+    m_start = new StartPage(m_settings, sampleDataDir());
+    m_views->addWidget(m_start);
     m_views->addWidget(m_charts);
     m_traces = new TraceView;
     m_views->addWidget(m_traces);
     m_kernels = new KernelView;
     m_views->addWidget(m_kernels);
     setCentralWidget(m_views);
+    connect(m_start, &StartPage::openWorkspaceRequested, this, &MainWindow::openWorkspace);
+    connect(m_start, &StartPage::sampleDataRequested, this, &MainWindow::openSampleData);
+    followDisplaySettings(m_settings);
+    // Figures formatted before the unit changed are formatted again: reload what is shown.
+    connect(m_settings, &Settings::bandwidthUnitChanged, this, [this] { onSelection(m_shownIds); });
     // Every chart's Export (and File > Export chart) starts in the last export folder and writes
     // at the export size of the settings.
     for (auto* frame : findChildren<charts::ChartFrame*>()) {
@@ -265,6 +275,11 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     else
         m_details->setMultipleSelected(static_cast<int>(ids.size()));
     m_shownIds = ids;
+    if (ids.empty()) {
+        m_charts->setData({}); // Export data has nothing to write either
+        m_views->setCurrentWidget(m_start);
+        return;
+    }
     // Traces and training logs, and kernel benchmarks, have their own views; a selection with any
     // collective session shows the collective charts. Traces selected with kernel benchmarks go to
     // the kernel view: their kernels that recorded flops and bytes join the roofline.

@@ -32,6 +32,7 @@ class RunController;
 class SessionActions;
 class SessionBrowser;
 class Settings;
+class StartPage;
 class WorkspaceController;
 struct ImportReport;
 
@@ -60,6 +61,11 @@ public:
     RunController* runController() const { return m_run; }
     SessionActions* sessionActions() const { return m_sessionActions; }
     QUndoStack* undoStack() const { return m_undo; }
+    StartPage* startPage() const { return m_start; }
+    // The start page's "Open the sample data": a workspace of its own (<user data>/samples.db),
+    // filled from the bundled samples the first time, its newest sessions selected.
+    void openSampleData();
+    void showPreferences();
 
     // File > Report…'s work without the dialog: reads the sessions and their charts' points on a
     // worker, draws the charts here (QtCharts), writes the HTML or PDF on a worker; reportWritten
@@ -116,6 +122,7 @@ private:
     JobTracker* m_reportJob;
     MoeExplorer* m_moeExplorer = nullptr;
     QStackedWidget* m_views = nullptr;
+    StartPage* m_start = nullptr;
     TraceView* m_traces = nullptr;
     KernelView* m_kernels = nullptr;
     SizingWindow* m_sizing = nullptr;

@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QUndoStack>
+#include <QDir>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -22,7 +23,11 @@
 #include "jobtracker.h"
 #include "report/report.h"
 #include "reportwriter.h"
+#include "preferencesdialog.h"
 #include "profileeditor.h"
+#include "startpage.h"
+#include "startup.h"
+#include "io/userpaths.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
 #include "shortcutsdialog.h"
@@ -55,13 +60,13 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("&Recent workspaces"));
     m_recentMenu->setToolTip(tr("Workspaces opened before"));
     file->addSeparator();
-    add(file, tr("&Import…"), tr("Import benchmark output, traces or logs (files or folders; drop them on the window too)"),
+    QAction* import = add(file, tr("&Import…"), tr("Import benchmark output, traces or logs (files or folders; drop them on the window too)"),
         &MainWindow::chooseImport, QKeySequence(tr("Ctrl+I")));
     add(file, tr("Import training log with column &mapping…"),
         tr("Import a CSV, TSV or JSON-lines metrics table choosing which column holds the step, loss, step time, "
            "throughput and MFU"),
         &MainWindow::chooseMappedImport);
-    add(file, tr("New collective &benchmark…"), tr("Run a collective sweep with ridgeline-bench"),
+    QAction* benchmark = add(file, tr("New collective &benchmark…"), tr("Run a collective sweep with ridgeline-bench"),
         &MainWindow::newBenchmark, QKeySequence(tr("Ctrl+B")));
     add(file, tr("New &kernel benchmark…"),
         tr("Measure peak FLOP/s, memory bandwidth or a GEMM sweep on this machine; the charts grow as it runs"),
@@ -90,7 +95,7 @@ void MainWindow::createMenus()
     add(tools, tr("&MoE explorer…"),
         tr("Sweep experts, top-k and shared experts of a MoE model: throughput vs decode latency, Pareto front"),
         &MainWindow::showMoeExplorer, QKeySequence(tr("Ctrl+M")));
-    add(tools, tr("&Sizing model…"),
+    QAction* sizing = add(tools, tr("&Sizing model…"),
         tr("Config editor: parameters, memory, step time, MFU, decode latency and sizing rules; two side by side"),
         &MainWindow::showSizing, QKeySequence(tr("Ctrl+Shift+M")));
     add(tools, tr("&Hardware profiles…"), tr("Vendor profiles with sources; copy and edit your own"),
@@ -107,6 +112,10 @@ void MainWindow::createMenus()
     aboutQt->setToolTip(tr("Qt version and licence"));
     aboutQt->setStatusTip(aboutQt->toolTip());
     help->setToolTipsVisible(true);
+
+    m_start->addTask(import, tr("Import results…"), QStringLiteral("startImport"));
+    m_start->addTask(benchmark, tr("Run a benchmark…"), QStringLiteral("startBenchmark"));
+    m_start->addTask(sizing, tr("Size a model…"), QStringLiteral("startSizing"));
 
     updateRecentMenu(m_settings->recentWorkspaces());
     connect(m_settings, &Settings::recentWorkspacesChanged, this, &MainWindow::updateRecentMenu);
@@ -132,6 +141,7 @@ void MainWindow::createEditMenu()
     edit->addAction(m_sessionActions->copyJson());
     edit->addSeparator();
     edit->addAction(m_sessionActions->rename());
+    edit->addAction(m_sessionActions->duplicate());
     edit->addAction(m_sessionActions->remove());
     edit->addSeparator();
     QAction* find = edit->addAction(tr("&Find Session"));
@@ -144,7 +154,39 @@ void MainWindow::createEditMenu()
             dock->show();
         m_browser->focusSearch();
     });
+    edit->addSeparator();
+    QAction* preferences = edit->addAction(tr("&Preferences…"));
+    preferences->setObjectName(QStringLiteral("preferencesAction"));
+    preferences->setShortcut(QKeySequence(tr("Ctrl+,")));
+    preferences->setMenuRole(QAction::PreferencesRole);
+    preferences->setStatusTip(tr("Default launcher and MPI, GPU tool folders, bandwidth unit, chart export size, "
+                                 "theme"));
+    preferences->setToolTip(preferences->statusTip());
+    connect(preferences, &QAction::triggered, this, &MainWindow::showPreferences);
     edit->setToolTipsVisible(true);
+}
+
+void MainWindow::showPreferences()
+{
+    auto* dialog = new PreferencesDialog(m_settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PreferencesDialog::applied, this,
+            [this] { statusBar()->showMessage(tr("Preferences saved"), 5000); });
+    dialog->open();
+}
+
+void MainWindow::openSampleData()
+{
+    const QString samples = sampleDataDir();
+    if (samples.isEmpty()) {
+        statusBar()->showMessage(tr("The sample data was not found next to the program"), 8000);
+        return;
+    }
+    StartupOptions options;
+    options.workspace = QDir(QString::fromStdString(io::userDataDir())).filePath(QStringLiteral("samples.db"));
+    const bool fresh = !QFileInfo::exists(options.workspace);
+    QDir().mkpath(QFileInfo(options.workspace).absolutePath());
+    startWindow(*this, options, fresh ? QStringList{samples} : QStringList{});
 }
 
 void MainWindow::createViewMenu()

@@ -8,11 +8,14 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
 
 #include "model/hardwareprofileloader.h"
+#include "profileform.h"
 #include "textconv.h"
 
 namespace rl {
@@ -29,6 +32,17 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
     m_text->setObjectName(QStringLiteral("profileJson"));
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setToolTip(tr("The profile as JSON; every number carries its source (schema: resources/hardware/README.md)"));
+    m_form = new ProfileForm;
+    auto* formScroll = new QScrollArea;
+    formScroll->setWidget(m_form);
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("profileTabs"));
+    m_tabs->addTab(formScroll, tr("Form"));
+    m_tabs->addTab(m_text, tr("JSON"));
+    m_tabs->setTabToolTip(0, tr("Each figure with its unit and source; problems show next to the field"));
+    m_tabs->setTabToolTip(1, tr("The same profile as the file stores it (memory levels and notes are edited here)"));
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("profileStatus"));
     m_status->setWordWrap(true);
@@ -43,7 +57,7 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
     buttons->addStretch(1);
     buttons->addWidget(m_save);
     auto* right = new QVBoxLayout;
-    right->addWidget(m_text, 1);
+    right->addWidget(m_tabs, 1);
     right->addWidget(m_status);
     right->addLayout(buttons);
     auto* layout = new QHBoxLayout(this);
@@ -51,7 +65,8 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
     layout->addLayout(right, 3);
 
     connect(m_list, &QListWidget::currentRowChanged, this, &ProfileEditor::showSelected);
-    connect(m_text, &QPlainTextEdit::textChanged, this, &ProfileEditor::validate);
+    connect(m_text, &QPlainTextEdit::textChanged, this, &ProfileEditor::textEdited);
+    connect(m_form, &ProfileForm::edited, this, &ProfileEditor::formEdited);
     connect(m_copy, &QPushButton::clicked, this, [this] {
         bool ok = false;
         const QString current = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
@@ -113,8 +128,34 @@ void ProfileEditor::showSelected()
         m_status->setText(qs(e.what()));
     }
     m_text->setReadOnly(!m_editable);
+    m_form->setReadOnly(!m_editable);
     validate();
 }
+
+void ProfileEditor::textEdited()
+{
+    if (!m_syncing) {
+        const auto j = nlohmann::json::parse(m_text->toPlainText().toStdString(), nullptr, false);
+        if (!j.is_discarded() && j.is_object()) {
+            m_lastParsed = j;
+            m_form->setJson(j);
+        }
+    }
+    validate();
+}
+
+void ProfileEditor::formEdited()
+{
+    // Over the JSON as last parsed: keys the form has no row for (notes, memory levels) stay.
+    nlohmann::json j = m_lastParsed.is_object() ? m_lastParsed : nlohmann::json::object();
+    m_form->applyTo(j);
+    m_lastParsed = j;
+    m_syncing = true;
+    m_text->setPlainText(qs(j.dump(2)));
+    m_syncing = false;
+}
+
+QString ProfileEditor::text() const { return m_text->toPlainText(); }
 
 bool ProfileEditor::copySelected(const QString& newId)
 {
@@ -124,6 +165,7 @@ bool ProfileEditor::copySelected(const QString& newId)
         j["name"] = j.value("name", std::string()) + " (" + newId.toStdString() + ")";
         m_editable = true;
         m_text->setReadOnly(false);
+        m_form->setReadOnly(false);
         m_text->setPlainText(qs(j.dump(2)));
         return true;
     } catch (const std::exception& e) {
@@ -147,6 +189,7 @@ void ProfileEditor::validate()
                       : m_editable        ? tr("Valid. Save writes it to %1.").arg(qs(userHardwareProfileDir()))
                                           : tr("A shipped profile: copy it to edit."));
     m_status->setStyleSheet(m_problem.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    m_form->showProblem(m_problem);
     m_save->setEnabled(canSave());
 }
 

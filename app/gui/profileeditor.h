@@ -1,15 +1,20 @@
 #pragma once
 // Hardware profiles in the GUI: the shipped ones (read-only) and the user's own; a shipped profile is
-// copied under a new id and edited as JSON, validated by the same schema the loader applies, and
-// saved with the user's profiles, where the sizing model and the roofline find it by id.
+// copied under a new id and edited in a form or as raw JSON (two tabs over one document, kept in
+// sync), validated by the same schema the loader applies, and saved with the user's profiles, where
+// the sizing model, the roofline and `ridgeline-cli profile show` find it by id.
 #include <QWidget>
+
+#include <nlohmann/json.hpp>
 
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
+class QTabWidget;
 
 namespace rl {
+class ProfileForm;
 
 class ProfileEditor : public QWidget
 {
@@ -24,6 +29,8 @@ public:
     void setText(const QString& json);   // as if typed
     QString problem() const;             // the validation message, empty when the text is valid
     bool canSave() const;
+    ProfileForm* form() const { return m_form; }
+    QString text() const; // the JSON tab
     // Writes the edited profile to the user's profiles; returns the error, empty on success.
     QString save();
 
@@ -33,13 +40,19 @@ Q_SIGNALS:
 private:
     void showSelected();
     void validate();
+    void formEdited();
+    void textEdited();
 
     QListWidget* m_list;
+    QTabWidget* m_tabs;
+    ProfileForm* m_form;
     QPlainTextEdit* m_text;
     QLabel* m_status;
     QPushButton* m_copy;
     QPushButton* m_save;
     bool m_editable = false;
     QString m_problem;
+    bool m_syncing = false; // the form is writing the JSON tab: do not read it back into the form
+    nlohmann::json m_lastParsed; // the JSON tab's last text that parsed: the form writes over it
 };
 } // namespace rl

@@ -32,6 +32,10 @@ SessionActions::SessionActions(SessionBrowser* browser, WorkspaceController* wor
     };
     m_rename = make(tr("&Rename Session"), tr("Edit the selected session's title in the list (stored in the workspace)"),
                     QKeySequence(Qt::Key_F2), &SessionActions::renameCurrent);
+    m_duplicate = make(tr("D&uplicate Sessions"),
+                       tr("Store a copy of the selected sessions with all their points, titled “… (copy)” (Edit > "
+                          "Undo removes the copies)"),
+                       QKeySequence(tr("Ctrl+D")), &SessionActions::duplicateSelected);
     m_delete = make(tr("&Delete Sessions"),
                     tr("Remove the selected sessions and their points from the workspace (Edit > Undo brings them back)"),
                     QKeySequence::Delete, &SessionActions::deleteSelected);
@@ -55,6 +59,7 @@ void SessionActions::updateEnabled()
     const auto n = m_browser->selectedIds().size();
     m_rename->setEnabled(n == 1);
     m_delete->setEnabled(n > 0);
+    m_duplicate->setEnabled(n > 0);
     m_copyCsv->setEnabled(n > 0);
     m_copyJson->setEnabled(n > 0);
 }
@@ -88,6 +93,19 @@ void SessionActions::deleteSelected()
                                            [this](const QString& e, const auto& s) { commandDone(e, s); }));
     if (running == 0)
         emit message(tr("%n session(s) deleted (Ctrl+Z brings them back)", nullptr, int(ids.size())));
+}
+
+void SessionActions::duplicateSelected()
+{
+    const auto ids = m_browser->selectedIds();
+    if (ids.empty())
+        return;
+    const QString text = ids.size() == 1
+                             ? tr("Duplicate “%1”").arg(QString::fromStdString(m_browser->session(ids.front())->title))
+                             : tr("Duplicate %n sessions", nullptr, int(ids.size()));
+    m_undo->push(new DuplicateSessionsCommand(m_workspace->path(), ids, text,
+                                              [this](const QString& e, const auto& s) { commandDone(e, s); }));
+    emit message(tr("%n session(s) duplicated (Ctrl+Z removes the copies)", nullptr, int(ids.size())));
 }
 
 void SessionActions::copy(bool json)

@@ -1,6 +1,6 @@
 #pragma once
 // What you can do to the selected sessions, as QActions shared by the session list's context menu
-// and the Edit menu: Rename (F2, in place), Delete (Del, undoable), Copy as CSV (Ctrl+C) and Copy
+// and the Edit menu: Rename (F2, in place), Duplicate (Ctrl+D, undoable), Delete (Del, undoable), Copy as CSV (Ctrl+C) and Copy
 // as JSON. The keys act while the session list has the focus; the menus act at any time.
 #include <QObject>
 
@@ -22,6 +22,7 @@ public:
 
     QAction* rename() const { return m_rename; }
     QAction* remove() const { return m_delete; }
+    QAction* duplicate() const { return m_duplicate; }
     QAction* copyCsv() const { return m_copyCsv; }
     QAction* copyJson() const { return m_copyJson; }
 
@@ -35,6 +36,7 @@ private:
     void updateEnabled();
     void renameCurrent();
     void deleteSelected();
+    void duplicateSelected();
     void copy(bool json);
     void commandDone(const QString& error, const std::vector<std::int64_t>& select);
 
@@ -43,6 +45,7 @@ private:
     QUndoStack* m_undo;
     QAction* m_rename;
     QAction* m_delete;
+    QAction* m_duplicate;
     QAction* m_copyCsv;
     QAction* m_copyJson;
 };

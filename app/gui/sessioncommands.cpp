@@ -39,6 +39,45 @@ void DeleteSessionsCommand::undo()
     }
 }
 
+DuplicateSessionsCommand::DuplicateSessionsCommand(QString workspace, std::vector<std::int64_t> ids, QString text,
+                                                   CommandDone done)
+    : m_path(std::move(workspace)), m_ids(std::move(ids)), m_done(std::move(done))
+{
+    setText(text);
+}
+
+void DuplicateSessionsCommand::redo()
+{
+    try {
+        store::Workspace ws(m_path.toStdString());
+        if (m_copies.empty()) {
+            const auto originals = store::snapshotSessions(ws.database(), m_ids);
+            m_copies = store::insertSessionCopies(ws.database(), originals,
+                                                  QObject::tr(" (copy)").toStdString());
+        } else {
+            store::restoreSessions(ws.database(), m_copiesSnapshot);
+        }
+        m_done({}, m_copies);
+    } catch (const std::exception& e) {
+        setObsolete(true);
+        m_done(QString::fromStdString(e.what()), {});
+    }
+}
+
+void DuplicateSessionsCommand::undo()
+{
+    try {
+        store::Workspace ws(m_path.toStdString());
+        m_copiesSnapshot = store::snapshotSessions(ws.database(), m_copies);
+        for (auto id : m_copiesSnapshot.sessionIds)
+            ws.deleteSession(id);
+        m_done({}, m_ids);
+    } catch (const std::exception& e) {
+        setObsolete(true);
+        m_done(QString::fromStdString(e.what()), {});
+    }
+}
+
 RenameSessionCommand::RenameSessionCommand(QString workspace, std::int64_t id, QString oldTitle, QString newTitle,
                                            CommandDone done)
     : m_path(std::move(workspace)), m_id(id), m_old(std::move(oldTitle)), m_new(std::move(newTitle)),

@@ -33,6 +33,24 @@ private:
     CommandDone m_done;
 };
 
+// Duplicate stores copies of the sessions (store::insertSessionCopies, titled "<title> (copy)");
+// Undo deletes the copies keeping their rows, Redo puts them back with the same ids.
+class DuplicateSessionsCommand : public QUndoCommand
+{
+public:
+    DuplicateSessionsCommand(QString workspace, std::vector<std::int64_t> ids, QString text, CommandDone done);
+    void redo() override;
+    void undo() override;
+    const std::vector<std::int64_t>& copies() const { return m_copies; }
+
+private:
+    QString m_path;
+    std::vector<std::int64_t> m_ids;
+    std::vector<std::int64_t> m_copies;
+    store::SessionSnapshot m_copiesSnapshot; // after an Undo
+    CommandDone m_done;
+};
+
 class RenameSessionCommand : public QUndoCommand
 {
 public:

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "io/libraryversions.h"
 #include "tempdir.h"
 
 using nlohmann::json;
@@ -265,4 +266,24 @@ TEST(CliForgiving, ARunKeepsTheHostItRanOn)
     const auto sessions = jsonOf(cli({"sessions", "--json", "--db", db}));
     ASSERT_EQ(sessions.size(), 1u);
     EXPECT_EQ(sessions[0]["host"], self);
+}
+
+// --version is what a bug report needs: the program's version and every library the About box
+// lists (io::libraryVersions), each on its own line with a version.
+TEST(CliForgiving, VersionListsTheLibraryVersions)
+{
+    const auto r = cli({"--version"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line.rfind("ridgeline-cli ", 0), 0u) << r.out;
+    std::getline(lines, line);
+    EXPECT_EQ(line.rfind("Qt 6.", 0), 0u) << r.out;
+    for (const auto& [name, version] : rl::io::libraryVersions()) {
+        ASSERT_FALSE(version.empty()) << name;
+        EXPECT_NE(r.out.find("\n" + name + " " + version), std::string::npos) << name << '\n' << r.out;
+    }
+    for (const char* library : {"SQLite", "simdjson", "Eigen", "MPI"})
+        EXPECT_NE(r.out.find(std::string("\n") + library), std::string::npos) << library << '\n' << r.out;
 }

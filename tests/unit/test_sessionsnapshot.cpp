@@ -114,3 +114,48 @@ TEST(SessionSnapshot, CsvAndJsonOfTheRecords)
     EXPECT_FALSE(json[0]["collective_results"][0].contains("id"));
     std::filesystem::remove(path);
 }
+
+// Duplicate: a copy under a new id with " (copy)" in its title, every point, the notes and the source
+// file; the original untouched; deleting the copy leaves the original and its file alone.
+TEST(SessionSnapshot, CopiesGetNewIdsTitlesAndAllTheirRows)
+{
+    const auto path = tempWorkspace("snapshot-copy");
+    store::Workspace ws(path);
+    const auto outcome =
+        store::importIntoWorkspace(ws, std::string(RIDGELINE_TEST_DATA) + "/gui/import/h100_allgather_8r.jsonl");
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+    const auto imported = ws.sessions().front();
+    const auto other = sessionWithPoints(ws, "second", 2);
+    ws.setNotes(other, "a note");
+    const auto importedPoints = ws.collectivePoints(imported.id);
+    ASSERT_FALSE(importedPoints.empty());
+
+    const auto copies = store::insertSessionCopies(ws.database(), store::snapshotSessions(ws.database(), {other, imported.id}),
+                                                   " (copy)");
+    ASSERT_EQ(copies.size(), 2u);
+    EXPECT_GT(copies[0], std::max(other, imported.id));
+    EXPECT_NE(copies[0], copies[1]);
+    EXPECT_EQ(ws.sessions().size(), 4u);
+    const auto copyOfOther = ws.session(copies[0]);
+    ASSERT_TRUE(copyOfOther);
+    EXPECT_EQ(copyOfOther->title, "second (copy)");
+    EXPECT_EQ(copyOfOther->notes, "a note");
+    EXPECT_EQ(ws.collectivePoints(copies[0]).size(), 2u);
+    const auto copyOfImport = ws.session(copies[1]);
+    ASSERT_TRUE(copyOfImport);
+    EXPECT_EQ(copyOfImport->title, imported.title + " (copy)");
+    EXPECT_EQ(copyOfImport->sourceFileId, imported.sourceFileId);
+    EXPECT_EQ(copyOfImport->host, imported.host);
+    const auto copiedPoints = ws.collectivePoints(copies[1]);
+    ASSERT_EQ(copiedPoints.size(), importedPoints.size());
+    for (std::size_t i = 0; i < copiedPoints.size(); ++i) {
+        EXPECT_EQ(copiedPoints[i].bytes, importedPoints[i].bytes);
+        EXPECT_DOUBLE_EQ(copiedPoints[i].busbwGBs, importedPoints[i].busbwGBs);
+    }
+    EXPECT_EQ(ws.session(other)->title, "second");
+
+    ws.deleteSession(copies[1]);
+    EXPECT_EQ(ws.collectivePoints(imported.id).size(), importedPoints.size());
+    EXPECT_EQ(ws.session(imported.id)->sourceFileId, imported.sourceFileId);
+    std::filesystem::remove(path);
+}

@@ -75,3 +75,18 @@ TEST(Units, FormatsDeviceMemoryInDecimalGB)
     EXPECT_EQ(units::formatMemoryGB(80e9), "80 GB");
     EXPECT_EQ(units::formatMemoryGB(0.85e9), "850 MB");
 }
+
+// GiB/s is the same rate over 2^30 instead of 1e9 bytes; the display unit changes what
+// formatBandwidth(x) says, the explicit form does not depend on it.
+TEST(Units, BandwidthInTheChosenDisplayUnit)
+{
+    EXPECT_EQ(units::formatBandwidth(1.073741824, units::BandwidthUnit::GiBps), "1 GiB/s");
+    EXPECT_EQ(units::formatBandwidth(450, units::BandwidthUnit::GiBps), "419 GiB/s");
+    EXPECT_EQ(units::formatBandwidth(450, units::BandwidthUnit::GBps), "450 GB/s");
+    EXPECT_EQ(units::displayBandwidthUnit(), units::BandwidthUnit::GBps) << "GB/s unless chosen";
+    units::setDisplayBandwidthUnit(units::BandwidthUnit::GiBps);
+    EXPECT_EQ(units::formatBandwidth(450), "419 GiB/s");
+    EXPECT_EQ(units::formatBandwidth(450, units::BandwidthUnit::GBps), "450 GB/s");
+    units::setDisplayBandwidthUnit(units::BandwidthUnit::GBps);
+    EXPECT_EQ(units::formatBandwidth(450), "450 GB/s");
+}

@@ -2,6 +2,7 @@
 // Helpers for the GUI tests (the QApplication comes from widgettestmain.cpp).
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWidget>
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,13 @@ template <typename Pred>
 bool waitFor(Pred pred, int timeoutMs = 15000)
 {
     return QTest::qWaitFor(pred, timeoutMs);
+}
+
+// Saves the widget as NAME under $RIDGELINE_TEST_SCREENSHOT_DIR when set (to look at it by eye).
+inline void shoot(QWidget* w, const char* name)
+{
+    if (const QByteArray d = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !d.isEmpty())
+        w->grab().save(QString::fromLocal8Bit(d) + u'/' + QString::fromLatin1(name));
 }
 
 inline QString guiData(const char* rel)

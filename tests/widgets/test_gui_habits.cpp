@@ -117,6 +117,39 @@ TEST(GuiHabits, DeleteKeyRemovesSessionsAndUndoBringsThemBackWithPoints)
     EXPECT_EQ(f.storedSessions(), 3u);
 }
 
+// Duplicate (Ctrl+D): a new session "<title> (copy)" with every point of the original, selected;
+// Ctrl+Z removes the copy, Redo brings it back under the same id.
+TEST(GuiHabits, DuplicateCopiesTheSessionWithItsPointsAndUndoRemovesTheCopy)
+{
+    Fixture f;
+    const auto id = f.idOf("all_gather 8 ranks H100");
+    ASSERT_NE(id, 0);
+    const auto points = rl::store::Workspace(f.ws.toStdString()).collectivePoints(id);
+    ASSERT_FALSE(points.empty());
+    f.window.sessionBrowser()->selectSessions({id});
+    f.focusList();
+    QTest::keyClick(f.view(), Qt::Key_D, Qt::ControlModifier);
+    ASSERT_TRUE(waitFor([&] { return f.window.sessionBrowser()->model()->sessionCount() == 4; }));
+    const auto copy = f.idOf("all_gather 8 ranks H100 (copy)");
+    ASSERT_NE(copy, 0);
+    EXPECT_NE(copy, id);
+    const auto copied = rl::store::Workspace(f.ws.toStdString()).collectivePoints(copy);
+    ASSERT_EQ(copied.size(), points.size());
+    EXPECT_EQ(copied.back().bytes, points.back().bytes);
+    EXPECT_TRUE(waitFor([&] { return f.window.sessionBrowser()->selectedIds() == std::vector<std::int64_t>{copy}; }));
+    EXPECT_EQ(f.window.undoStack()->undoText(), QStringLiteral("Duplicate “all_gather 8 ranks H100”"));
+    EXPECT_TRUE(f.window.statusBar()->currentMessage().contains(QStringLiteral("duplicated")));
+
+    QTest::keyClick(&f.window, Qt::Key_Z, Qt::ControlModifier);
+    ASSERT_TRUE(waitFor([&] { return f.window.sessionBrowser()->model()->sessionCount() == 3; }));
+    EXPECT_EQ(f.idOf("all_gather 8 ranks H100 (copy)"), 0);
+    EXPECT_EQ(rl::store::Workspace(f.ws.toStdString()).collectivePoints(id).size(), points.size());
+    f.window.undoStack()->redo();
+    ASSERT_TRUE(waitFor([&] { return f.window.sessionBrowser()->model()->sessionCount() == 4; }));
+    EXPECT_EQ(f.idOf("all_gather 8 ranks H100 (copy)"), copy);
+    EXPECT_EQ(rl::store::Workspace(f.ws.toStdString()).collectivePoints(copy).size(), points.size());
+}
+
 TEST(GuiHabits, DeleteInTheFilterFieldEditsTheTextNotTheSessions)
 {
     Fixture f;
@@ -187,12 +220,13 @@ TEST(GuiHabits, ContextMenuOffersTheSessionActions)
     Fixture f;
     const auto actions = f.view()->actions();
     EXPECT_EQ(f.view()->contextMenuPolicy(), Qt::ActionsContextMenu);
-    ASSERT_EQ(actions.size(), 4);
+    ASSERT_EQ(actions.size(), 5);
     for (auto* a : actions)
         EXPECT_FALSE(a->statusTip().isEmpty()) << a->text().toStdString();
     f.window.sessionBrowser()->selectFirst(2);
     EXPECT_FALSE(f.window.sessionActions()->rename()->isEnabled()); // one title at a time
     EXPECT_TRUE(f.window.sessionActions()->remove()->isEnabled());
+    EXPECT_TRUE(f.window.sessionActions()->duplicate()->isEnabled());
     f.window.sessionBrowser()->selectFirst(1);
     EXPECT_TRUE(f.window.sessionActions()->rename()->isEnabled());
 }
