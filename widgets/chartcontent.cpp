@@ -97,6 +97,16 @@ QString ChartContent::title() const
 
 QString ChartContent::emptyReason() const
 {
+    if (m_kind == ChartKind::Bandwidth && m_options.metric == BandwidthMetric::BusBw && !m_data->empty()) {
+        // busbw = algbw x the op's bus factor, which is 0 on one rank: a flat line at 0 says nothing.
+        const bool oneRank = std::all_of(m_data->begin(), m_data->end(), [](const SessionCurves& s) {
+            return std::all_of(s.points.begin(), s.points.end(), [](const CollectivePoint& p) { return p.nranks <= 1; });
+        });
+        const bool anyPoint = std::any_of(m_data->begin(), m_data->end(), [](const SessionCurves& s) { return !s.points.empty(); });
+        if (oneRank && anyPoint)
+            return QStringLiteral("busbw is 0 on one rank: there is no bus to cross (busbw = algbw × the op's bus "
+                                  "factor, 0 for one rank). Switch the metric to algbw to see this run's bandwidth.");
+    }
     if (m_kind != ChartKind::Compare)
         return {};
     // B / A is a ratio of two sessions; with three or more there is no single "the other one".

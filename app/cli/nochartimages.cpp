@@ -37,7 +37,7 @@ namespace {
 void addReportCommand(CLI::App& app, CliContext&)
 {
     auto* cmd = app.add_subcommand("report", "Not in this build: reports need the Qt build of ridgeline-cli");
-    cmd->allow_extras();
+    cmd->prefix_command(); // whatever follows is the Qt build's report arguments
     cmd->callback([] { throw std::runtime_error("report: " + chartImagesMissing()); });
 }
 

@@ -356,6 +356,31 @@ TEST_F(ChartFixture, CompareWithAnotherCountThanTwoShowsAnEmptyStateInsteadOfAxe
     EXPECT_FALSE(empty->isVisible());
 }
 
+// A one-rank run (nccl-tests -g 1, or one process) has busbw 0 at every size: the busbw chart says
+// why and what to do instead of drawing a flat line; algbw draws the run.
+TEST_F(ChartFixture, OneRankBusbwChartSaysWhyInsteadOfAFlatLine)
+{
+    SessionCurves one;
+    one.session.id = 99;
+    one.session.title = "one GPU";
+    for (std::int64_t b : {1024, 1 << 20, 1 << 28}) {
+        CollectivePoint p = test::modelPoint("all_reduce", 1, b, 20.0, 150.0);
+        p.busbwGBs = 0;
+        one.points.push_back(p);
+    }
+    auto* empty = chart.findChild<QLabel*>(QStringLiteral("chartEmptyState"));
+    ASSERT_TRUE(empty);
+    chart.setSessions(std::vector<SessionCurves>{one});
+    EXPECT_TRUE(empty->isVisible());
+    EXPECT_TRUE(empty->text().contains(QStringLiteral("busbw is 0 on one rank"))) << empty->text().toStdString();
+    chart.setMetric(BandwidthMetric::AlgBw);
+    EXPECT_FALSE(empty->isVisible());
+    EXPECT_FALSE(chart.chart()->series().isEmpty());
+    chart.setMetric(BandwidthMetric::BusBw);
+    chart.setSessions(w.load({w.h100})); // 8 ranks: the busbw chart as usual
+    EXPECT_FALSE(empty->isVisible());
+}
+
 // "Is this number good?" on the chart: the published 2-node 16xH100 all_reduce (8 x 400 Gb/s NICs per
 // node, matched to the h100-sxm profile by its device lines) gets its tier's busbw ceiling as a
 // labelled line above the curve; the algbw view has none (the ceiling is a bus bandwidth).
