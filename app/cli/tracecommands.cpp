@@ -61,7 +61,7 @@ void addTraceCollectivesCommand(CLI::App& app, CliContext& ctx)
             t.addRow({std::to_string(r.call.rank), r.call.op, r.call.dtype, std::to_string(r.call.nranks),
                       units::formatBytes(double(r.call.bytes)), std::to_string(r.call.count),
                       units::formatTime(r.call.meanUs()), units::formatBandwidth(r.call.busbwGBs),
-                      units::formatBandwidth(r.call.bestBusbwGBs), cellOrNa(r.benchmarkBusbwGBs, units::formatBandwidth),
+                      units::formatBandwidth(r.call.bestBusbwGBs), cellOrNa(r.benchmarkBusbwGBs, [](double v) { return units::formatBandwidth(v); }),
                       units::formatPercent(r.meanEfficiency()) + " / " + units::formatPercent(r.bestEfficiency())});
         t.print(std::cout);
     });
