@@ -27,6 +27,7 @@ class MoeExplorer;
 class TraceView;
 class KernelView;
 class SizingWindow;
+class ResilienceView;
 class ProfileEditor;
 class RunController;
 class SessionActions;
@@ -102,6 +103,7 @@ private:
     void startRun(const QString& program, const QStringList& arguments, int expectedPoints);
     void showMoeExplorer();
     void showSizing();
+    void showResilience();
     void showProfiles();
     void exportChart();
     void exportCsv();
@@ -126,6 +128,7 @@ private:
     TraceView* m_traces = nullptr;
     KernelView* m_kernels = nullptr;
     SizingWindow* m_sizing = nullptr;
+    ResilienceView* m_resilience = nullptr;
     ProfileEditor* m_profiles = nullptr;
     SessionBrowser* m_browser;
     ChartArea* m_charts;

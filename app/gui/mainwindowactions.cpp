@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "reportwriter.h"
 #include "preferencesdialog.h"
+#include "resilienceview.h"
 #include "profileeditor.h"
 #include "startpage.h"
 #include "startup.h"
@@ -98,6 +99,10 @@ void MainWindow::createMenus()
     QAction* sizing = add(tools, tr("&Sizing model…"),
         tr("Config editor: parameters, memory, step time, MFU, decode latency and sizing rules; two side by side"),
         &MainWindow::showSizing, QKeySequence(tr("Ctrl+Shift+M")));
+    add(tools, tr("R&esilience planner…"),
+        tr("Checkpoint size and save/load time on measured storage, job MTBF, the Young/Daly interval, goodput vs "
+           "interval and vs nodes, and checkpoint reshaping"),
+        &MainWindow::showResilience, QKeySequence(tr("Ctrl+Shift+K")));
     add(tools, tr("&Hardware profiles…"), tr("Vendor profiles with sources; copy and edit your own"),
         &MainWindow::showProfiles);
     tools->setToolTipsVisible(true);
@@ -468,6 +473,20 @@ void MainWindow::showSizing()
     m_sizing->show();
     m_sizing->raise();
     m_sizing->activateWindow();
+}
+
+void MainWindow::showResilience()
+{
+    // One view per window, kept when closed so its inputs are still there when reopened.
+    if (!m_resilience) {
+        m_resilience = new ResilienceView(this);
+        m_resilience->setSettings(m_settings);
+        makeToolWindow(m_resilience, tr("Resilience — Ridgeline"), {1500, 900});
+    }
+    m_resilience->setWorkspace(m_workspace->path()); // its storage and training-log sessions, saved configs
+    m_resilience->show();
+    m_resilience->raise();
+    m_resilience->activateWindow();
 }
 
 void MainWindow::showProfiles()
