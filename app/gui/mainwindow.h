@@ -28,6 +28,7 @@ class TraceView;
 class KernelView;
 class SizingWindow;
 class ProfileEditor;
+class ValidationView;
 class RunController;
 class SessionActions;
 class SessionBrowser;
@@ -97,6 +98,7 @@ private:
     void showMoeExplorer();
     void showSizing();
     void showProfiles();
+    void showValidation();
     void exportChart();
     void exportCsv();
     void chooseReport();
@@ -120,6 +122,7 @@ private:
     KernelView* m_kernels = nullptr;
     SizingWindow* m_sizing = nullptr;
     ProfileEditor* m_profiles = nullptr;
+    ValidationView* m_validation = nullptr;
     SessionBrowser* m_browser;
     ChartArea* m_charts;
     DetailsPanel* m_details;

@@ -23,6 +23,7 @@
 #include "report/report.h"
 #include "reportwriter.h"
 #include "profileeditor.h"
+#include "validationview.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
 #include "shortcutsdialog.h"
@@ -95,6 +96,10 @@ void MainWindow::createMenus()
         &MainWindow::showSizing, QKeySequence(tr("Ctrl+Shift+M")));
     add(tools, tr("&Hardware profiles…"), tr("Vendor profiles with sources; copy and edit your own"),
         &MainWindow::showProfiles);
+    add(tools, tr("Model &validation…"),
+        tr("The sizing model against published measured training runs: predicted vs measured step time, the "
+           "error per run, median and maximum (as ridgeline-cli validate)"),
+        &MainWindow::showValidation);
     tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -410,6 +415,7 @@ void MainWindow::showMoeExplorer()
             m_sizing->editorA()->loadConfig(c);
         });
     }
+    m_moeExplorer->setWorkspace(m_workspace->path()); // its measured sessions for the calibration
     m_moeExplorer->show();
     m_moeExplorer->raise();
     m_moeExplorer->activateWindow();
@@ -426,6 +432,19 @@ void MainWindow::showSizing()
     m_sizing->show();
     m_sizing->raise();
     m_sizing->activateWindow();
+}
+
+void MainWindow::showValidation()
+{
+    if (!m_validation) {
+        m_validation = new ValidationView(this);
+        m_validation->setSettings(m_settings);
+        makeToolWindow(m_validation, tr("Model validation — Ridgeline"), {1200, 900});
+        m_validation->run(); // closed-form over a few dozen runs: the results are there in a moment
+    }
+    m_validation->show();
+    m_validation->raise();
+    m_validation->activateWindow();
 }
 
 void MainWindow::showProfiles()
