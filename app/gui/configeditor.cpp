@@ -148,6 +148,13 @@ ConfigEditor::ConfigEditor(QWidget* parent)
 
     m_calibration = new CalibrationPicker;
     m_calibration->hardwareCombo()->setObjectName(QStringLiteral("hardware"));
+    // The calibration in the form (which scrolls): which device, which measured sessions, the basis
+    // of each figure, without taking width or height from the results and findings.
+    auto* calibrationBox = new QGroupBox(tr("Calibration"));
+    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
+    calibrationLayout->setContentsMargins(4, 4, 4, 4);
+    calibrationLayout->addWidget(m_calibration);
+    m_form->addRow(calibrationBox);
     m_parallel = new QLineEdit(QStringLiteral("dp=8"));
     m_parallel->setObjectName(QStringLiteral("parallel"));
     m_parallel->setToolTip(tr("Parallel degrees, e.g. dp=64,tp=8,pp=2,ep=8,cp=1"));
@@ -206,17 +213,7 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     top->addLayout(right, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top, 3);
-    // The calibration next to the findings: which device, which measured sessions, the basis of
-    // each figure, without taking height from the results.
-    auto* calibrationBox = new QGroupBox(tr("Calibration"));
-    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
-    calibrationLayout->setContentsMargins(4, 4, 4, 4);
-    calibrationLayout->addWidget(m_calibration);
-    calibrationBox->setMaximumWidth(380);
-    auto* bottom = new QHBoxLayout;
-    bottom->addWidget(m_findings, 1);
-    bottom->addWidget(calibrationBox);
-    layout->addLayout(bottom, 2);
+    layout->addWidget(m_findings, 2);
 
     connect(m_preset, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_loading || index < 0)
@@ -387,8 +384,7 @@ void ConfigEditor::recompute()
         for (const auto& b : m_bases)
             if (b.figure == "max achievable TFLOP/s") // the citation is the row's tooltip
                 m_maxAchievable = qs(units::formatFlops(rates.maxAchievableFlops)) + QStringLiteral(" (") + qs(b.basis) +
-                                  QLatin1Char(')'),
-                m_maxAchievableSource = qs(b.detail);
+                                  QLatin1Char(')'); // the citation: the picker's basis row
     } catch (const std::exception& e) {
         m_problemText = qs(e.what());
     }
@@ -446,10 +442,6 @@ void ConfigEditor::showReport()
             m_results->setItem(i, col, item);
         }
     }
-    // The cited source of the cap runs to a long URL: its tooltip, not its cell.
-    for (int i = 0; i < m_results->rowCount(); ++i)
-        if (m_results->item(i, 0)->text() == tr("Max achievable (GEMM cap)"))
-            m_results->item(i, 1)->setToolTip(m_maxAchievable + QStringLiteral("\n") + m_maxAchievableSource);
     m_findings->setRowCount(static_cast<int>(r.findings.size()));
     for (int i = 0; i < static_cast<int>(r.findings.size()); ++i) {
         const auto& f = r.findings[static_cast<size_t>(i)];

@@ -75,7 +75,6 @@ private:
     std::shared_ptr<const model::Calibration> m_usedCalibration; // the one m_report was computed with
     std::vector<model::FigureBasis> m_bases;                    // of m_report's figures
     QString m_maxAchievable;                                    // "794 TFLOP/s (datasheet)"
-    QString m_maxAchievableSource;                              // the profile's citation, or the default's
     QLineEdit* m_parallel;
     QLabel* m_problem;
     QTableWidget* m_results;

@@ -37,7 +37,11 @@ std::int64_t addSession(store::Workspace& ws, const char* title, const char* op,
 
 struct TempWorkspace
 {
-    std::string path = (std::filesystem::temp_directory_path() / "rl_test_model_calibration_assembly.db").string();
+    // One file per test: ctest runs the tests of this file in parallel.
+    std::string path = (std::filesystem::temp_directory_path() /
+                        ("rl_test_calibration_" +
+                         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".db"))
+                           .string();
     TempWorkspace() { clean(); }
     ~TempWorkspace() { clean(); }
     void clean() const
