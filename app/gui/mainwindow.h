@@ -29,6 +29,7 @@ class KernelView;
 class SizingWindow;
 class ResilienceView;
 class ProfileEditor;
+class ValidationView;
 class RunController;
 class SessionActions;
 class SessionBrowser;
@@ -105,6 +106,7 @@ private:
     void showSizing();
     void showResilience();
     void showProfiles();
+    void showValidation();
     void exportChart();
     void exportCsv();
     void chooseReport();
@@ -130,6 +132,7 @@ private:
     SizingWindow* m_sizing = nullptr;
     ResilienceView* m_resilience = nullptr;
     ProfileEditor* m_profiles = nullptr;
+    ValidationView* m_validation = nullptr;
     SessionBrowser* m_browser;
     ChartArea* m_charts;
     DetailsPanel* m_details;

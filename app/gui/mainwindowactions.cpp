@@ -29,6 +29,7 @@
 #include "startpage.h"
 #include "startup.h"
 #include "io/userpaths.h"
+#include "validationview.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
 #include "shortcutsdialog.h"
@@ -105,6 +106,10 @@ void MainWindow::createMenus()
         &MainWindow::showResilience, QKeySequence(tr("Ctrl+Shift+K")));
     add(tools, tr("&Hardware profiles…"), tr("Vendor profiles with sources; copy and edit your own"),
         &MainWindow::showProfiles);
+    add(tools, tr("Model &validation…"),
+        tr("The sizing model against published measured training runs: predicted vs measured step time, the "
+           "error per run, median and maximum (as ridgeline-cli validate)"),
+        &MainWindow::showValidation);
     tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -457,6 +462,7 @@ void MainWindow::showMoeExplorer()
             m_sizing->editorA()->loadConfig(c);
         });
     }
+    m_moeExplorer->setWorkspace(m_workspace->path()); // its measured sessions for the calibration
     m_moeExplorer->show();
     m_moeExplorer->raise();
     m_moeExplorer->activateWindow();
@@ -487,6 +493,19 @@ void MainWindow::showResilience()
     m_resilience->show();
     m_resilience->raise();
     m_resilience->activateWindow();
+}
+
+void MainWindow::showValidation()
+{
+    if (!m_validation) {
+        m_validation = new ValidationView(this);
+        m_validation->setSettings(m_settings);
+        makeToolWindow(m_validation, tr("Model validation — Ridgeline"), {1200, 900});
+        m_validation->run(); // closed-form over a few dozen runs: the results are there in a moment
+    }
+    m_validation->show();
+    m_validation->raise();
+    m_validation->activateWindow();
 }
 
 void MainWindow::showProfiles()
