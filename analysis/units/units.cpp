@@ -1,4 +1,5 @@
 #include "units/units.h"
+#include "units/duration.h"
 
 #include <array>
 #include <atomic>
@@ -135,6 +136,20 @@ std::string formatTime(double us)
     if (a < 1e6)
         return printf3(us / 1e3, "ms");
     return printf3(us / 1e6, "s");
+}
+
+std::string formatDuration(double s)
+{
+    if (!std::isfinite(s))
+        return "n/a";
+    char b[48];
+    if (s < 120)
+        std::snprintf(b, sizeof b, "%.1f s", s);
+    else if (s < 3 * 3600)
+        std::snprintf(b, sizeof b, "%.1f min", s / 60);
+    else
+        std::snprintf(b, sizeof b, "%.2f h", s / 3600);
+    return b;
 }
 
 std::string formatFlops(double f)

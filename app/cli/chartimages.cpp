@@ -6,6 +6,7 @@
 #include <QApplication>
 
 #include "chartexport.h"
+#include "goodputchart.h"
 #include "moescatterchart.h"
 
 namespace rl::cli {
@@ -57,6 +58,17 @@ void writeMoeSweepImage(const model::MoeSweepResult& sweep, bool mfu, const std:
     if (!charts::MoeScatterChart::exportChart(sweep.rows, mfu ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond,
                                               QSize(1200, 800), QString::fromStdString(path), &error,
                                               sweep.deviceMemoryBytes))
+        throw std::runtime_error(error.toStdString());
+}
+
+void writeGoodputChart(const resilience::ResiliencePlan& plan, bool vsNodes, const std::string& subject,
+                       const std::string& basis, const std::string& path)
+{
+    chartApplication();
+    QString error;
+    const auto kind = vsNodes ? views::GoodputChartKind::VsNodes : views::GoodputChartKind::VsInterval;
+    if (!charts::GoodputChart::exportChart(plan, kind, subject, basis, QSize(1200, 800), QString::fromStdString(path),
+                                           &error))
         throw std::runtime_error(error.toStdString());
 }
 } // namespace rl::cli

@@ -33,9 +33,10 @@ void writeCollectiveChartImage(charts::ChartKind kind, const std::vector<charts:
 // The MoE explorer's scatter of a sweep (tokens/s or MFU against latency) as PNG/SVG/PDF.
 void writeMoeSweepImage(const model::MoeSweepResult& sweep, bool mfu, const std::string& path);
 // Goodput vs checkpoint interval with the optimum marked, or (vsNodes) goodput vs nodes, as
-// PNG/SVG/PDF/CSV by suffix (storagecharts.cpp in the Qt build).
-void writeGoodputChart(const resilience::ResiliencePlan& plan, bool vsNodes, const std::string& title,
-                       const std::string& path);
+// PNG/SVG/PDF (widgets/goodputchart, as the GUI's Resilience view draws it); subject and basis
+// name the model and where the inputs came from.
+void writeGoodputChart(const resilience::ResiliencePlan& plan, bool vsNodes, const std::string& subject,
+                       const std::string& basis, const std::string& path);
 
 #ifdef RIDGELINE_CLI_CHARTS
 // The one QApplication every chart drawn by ridgeline-cli needs (offscreen without a display).

@@ -27,7 +27,8 @@ void writeMoeSweepImage(const model::MoeSweepResult&, bool, const std::string& p
     throw std::runtime_error(path + ": " + chartImagesMissing());
 }
 
-void writeGoodputChart(const resilience::ResiliencePlan&, bool, const std::string&, const std::string& path)
+void writeGoodputChart(const resilience::ResiliencePlan&, bool, const std::string&, const std::string&,
+                       const std::string& path)
 {
     throw std::runtime_error(path + ": " + chartImagesMissing());
 }

@@ -43,8 +43,8 @@ Sizing sizingOf(const ReportArgs& a, const HardwareProfile& hw, const CliContext
     const auto c = loadConfigFor(step, ctx);
     const auto p = parallelOf(step, c);
     const auto r = resolveDevice(device, step.dtype);
-    const auto coll = collectivesFor(step, r, ctx);
-    const auto measured = measuredGemmsFor(step, ctx);
+    const auto cal = calibrationFor(step, ctx);
+    const model::CalibratedSources sources(cal, r);
     model::InferenceOptions inference;
     inference.batch = step.decodeBatch;
     inference.contextTokens = step.context;
@@ -55,8 +55,8 @@ Sizing sizingOf(const ReportArgs& a, const HardwareProfile& hw, const CliContext
     in.gpus = p.worldSize();
     in.device = a.hardware;
     in.dtype = step.dtype;
-    const auto timing = gemmTimingFor(step, measured);
-    in.sizing = model::evaluateSizing(c, p, r, timing, coll.source(), inference);
+    const auto& timing = sources.timing();
+    in.sizing = model::evaluateSizing(c, p, r, timing, sources.collectives(), inference);
     return {std::move(in), charts::predictedGemms(c, p, hw, timing)};
 }
 
@@ -79,15 +79,15 @@ report::RunPrediction predictRun(store::Workspace& ws, const Session& s, const R
     DeviceArgs device;
     device.hardware = inputs.hardware.empty() ? a.hardware : inputs.hardware;
     const auto r = resolveDevice(device, step.dtype);
-    const auto coll = collectivesFor(step, r, ctx);
-    const auto gemms = measuredGemmsFor(step, ctx);
+    const auto cal = calibrationFor(step, ctx);
+    const CalibratedSources sources(cal, r);
     report::RunPrediction out;
     out.session = s.id;
     out.layout = parallelSpec(p);
     out.device = device.hardware;
     out.taken = inputs.taken;
     out.assumed = inputs.assumed;
-    out.sizing = evaluateSizing(c, p, r, gemmTimingFor(step, gemms), coll.source(), InferenceOptions{});
+    out.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), InferenceOptions{});
     return out;
 }
 

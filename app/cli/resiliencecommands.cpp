@@ -11,15 +11,19 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
+#include "resilience/inputsources.h"
 #include "resilience/reshape.h"
 #include "resilience/resilienceplan.h"
 #include "sizingoptions.h"
 #include "chartimages.h"
+#include "io/atomicfile.h"
 #include "store/storageresults.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "texttable.h"
+#include "units/duration.h"
 #include "units/units.h"
+#include "views/goodputchartdata.h"
 
 namespace rl::cli {
 namespace {
@@ -76,59 +80,18 @@ CheckpointContents contentsOf(const PlanArgs& a)
     return c;
 }
 
-double parseRate(const std::string& text, const char* option)
-{
-    std::string t = text;
-    for (const char* suffix : {"GB/s", "gb/s", "GBps"})
-        if (t.size() > std::strlen(suffix) && t.ends_with(suffix))
-            t.resize(t.size() - std::strlen(suffix));
-    const auto v = units::parseDouble(t);
-    if (!v || *v <= 0)
-        throw std::invalid_argument(std::string(option) + ": \"" + text + "\" is not a bandwidth (e.g. 20GB/s)");
-    return *v;
-}
-
-std::pair<double, double> parseRatePair(const std::string& text, const char* option)
-{
-    const auto colon = text.find(':');
-    const double w = parseRate(text.substr(0, colon), option);
-    return {w, colon == std::string::npos ? w : parseRate(text.substr(colon + 1), option)};
-}
-
 StorageRates storageOf(const PlanArgs& a, const CliContext& ctx)
 {
     if (a.storage.empty())
         throw std::invalid_argument("--storage: give a storage session id or a bandwidth such as 20GB/s");
-    const bool sessionId = a.storage.find_first_not_of("0123456789") == std::string::npos;
-    if (sessionId) {
+    if (a.storage.find_first_not_of("0123456789") == std::string::npos) {
         store::Workspace ws(ctx.workspacePath());
-        const Session s = requireSession(ws, std::stoll(a.storage));
-        if (s.kind != kind::Storage)
-            throw std::invalid_argument("session " + a.storage + " is a " + s.kind + " session, not storage");
-        return ratesFromPoints(store::storagePoints(ws.database(), s.id),
-                               "session " + a.storage + " (" + s.title + ")");
+        return storageSessionRates(ws, requireSession(ws, std::stoll(a.storage)).id, "--storage");
     }
-    StorageRates r;
-    std::tie(r.writeAggregateGBs, r.readAggregateGBs) = parseRatePair(a.storage, "--storage");
-    if (!a.perRank.empty())
-        std::tie(r.writePerRankGBs, r.readPerRankGBs) = parseRatePair(a.perRank, "--per-rank");
-    r.source = "typed " + a.storage + (a.perRank.empty() ? "" : ", per rank " + a.perRank);
-    return r;
+    return typedRates(a.storage, a.perRank, "--storage", "--per-rank");
 }
 
-std::string seconds(double s)
-{
-    if (!std::isfinite(s))
-        return "n/a";
-    char b[48];
-    if (s < 120)
-        std::snprintf(b, sizeof b, "%.1f s", s);
-    else if (s < 3 * 3600)
-        std::snprintf(b, sizeof b, "%.1f min", s / 60);
-    else
-        std::snprintf(b, sizeof b, "%.2f h", s / 3600);
-    return b;
-}
+std::string seconds(double s) { return units::formatDuration(s); }
 
 std::string pct(double v)
 {
@@ -146,73 +109,25 @@ struct MtbfArgs
     double relaunch = -1;      // s; -1: from the log's restart gaps when --mtbf log:, else 300
 };
 
-std::vector<FailureRate> failureTable(const MtbfArgs& m)
-{
-    if (m.failureTable.empty())
-        return publishedFailureRates();
-    std::ifstream in(m.failureTable);
-    if (!in)
-        throw std::runtime_error("cannot read " + m.failureTable);
-    return failureRatesFromJson(nlohmann::json::parse(in));
-}
-
 void resolveMtbf(const MtbfArgs& m, const CliContext& ctx, ResilienceInputs& in, int plannedNodes)
 {
-    in.relaunchS = m.relaunch >= 0 ? m.relaunch : 300;
+    MtbfEstimate e;
     if (m.mtbf.starts_with("table:")) {
-        const std::string name = m.mtbf.substr(6);
-        for (const auto& f : failureTable(m))
-            if (f.name == name) {
-                in.nodeMtbfHours = f.nodeMtbfHours();
-                in.mtbfSource = f.name + ": " + std::to_string(f.interruptions) + " interruptions in " +
-                                std::to_string(int(f.days)) + " days on " +
-                                std::to_string(f.gpus) + " GPUs (" + f.source + ")";
-                return;
-            }
-        std::string names;
-        for (const auto& f : failureTable(m))
-            names += (names.empty() ? "" : ", ") + f.name;
-        throw std::invalid_argument("--mtbf table:" + name + ": not in the failure table (" + names + ")");
-    }
-    if (m.mtbf.starts_with("log:")) {
+        e = tableMtbf(failureTableFrom(m.failureTable), m.mtbf.substr(6), "--mtbf table");
+    } else if (m.mtbf.starts_with("log:")) {
         store::Workspace ws(ctx.workspacePath());
-        const Session s = requireSession(ws, std::stoll(m.mtbf.substr(4)));
-        if (s.kind != kind::TrainingLog)
-            throw std::invalid_argument("--mtbf " + m.mtbf + ": session is a " + s.kind + " session, not a training log");
-        const double wallS = s.params.value("wall_s", 0.0);
-        const int restarts = s.params.value("restarts", 0);
-        const int nodes = m.logNodes > 0 ? m.logNodes : plannedNodes;
-        in.nodeMtbfHours = nodeMtbfFromRestarts(wallS / 3600.0, restarts, nodes);
-        in.mtbfSource = "training log session " + std::to_string(s.id) + ": " + std::to_string(restarts) +
-                        " restarts in " + seconds(wallS) + " on " + std::to_string(nodes) + " nodes" +
-                        (m.logNodes > 0 ? "" : " (assumed: the planned job's; set --log-nodes)");
-        if (m.relaunch < 0) { // downtime at each restart: the wall-clock gap before its first step
-            const auto events = store::trainEvents(ws.database(), s.id);
-            double gap = 0;
-            int seen = 0;
-            for (const auto& r : events)
-                if (r.kind == TrainEventKind::Restart)
-                    for (const auto& g : events)
-                        if (g.kind == TrainEventKind::TimeGap && g.line == r.line)
-                            gap += g.lostS, ++seen;
-            if (seen > 0) {
-                in.relaunchS = gap / seen;
-                in.mtbfSource += "; relaunch " + seconds(in.relaunchS) + " (mean restart gap in the log)";
-            }
-        }
-        return;
+        const auto id = requireSession(ws, std::stoll(m.mtbf.substr(4))).id;
+        e = trainingLogMtbf(ws, id, m.logNodes > 0 ? m.logNodes : plannedNodes, m.logNodes <= 0, "--mtbf " + m.mtbf);
+    } else {
+        e = typedMtbf(m.mtbf, "--mtbf");
     }
-    std::string t = m.mtbf;
-    double scale = 1;
-    if (t.ends_with("h"))
-        t.pop_back();
-    else if (t.ends_with("d"))
-        t.pop_back(), scale = 24;
-    const auto v = units::parseDouble(t);
-    if (!v || *v <= 0)
-        throw std::invalid_argument("--mtbf: \"" + m.mtbf + "\" is not HOURS, log:SESSION or table:NAME");
-    in.nodeMtbfHours = *v * scale;
-    in.mtbfSource = "typed: " + m.mtbf + " per node";
+    in.nodeMtbfHours = e.nodeMtbfHours;
+    in.mtbfSource = e.source;
+    in.relaunchS = m.relaunch >= 0 ? m.relaunch : 300;
+    if (m.relaunch < 0 && e.relaunchS) {
+        in.relaunchS = *e.relaunchS;
+        in.mtbfSource += "; relaunch " + seconds(in.relaunchS) + " (mean restart gap in the log)";
+    }
 }
 
 nlohmann::json curveJson(const std::vector<GoodputCurvePoint>& v, const char* x)
@@ -221,21 +136,6 @@ nlohmann::json curveJson(const std::vector<GoodputCurvePoint>& v, const char* x)
     for (const auto& p : v)
         out.push_back({{x, p.x}, {"goodput", p.goodput}});
     return out;
-}
-
-void writeCurves(const ResiliencePlan& plan, const std::string& path)
-{
-    std::ofstream out(path);
-    if (!out)
-        throw std::runtime_error("cannot write " + path);
-    out << "series,x,goodput\n";
-    for (const auto& p : plan.vsInterval)
-        out << "interval_s," << p.x << ',' << p.goodput << '\n';
-    out << "optimum_interval_s," << plan.intervalS << ',' << plan.goodput << '\n';
-    for (const auto& p : plan.vsNodes)
-        out << "nodes," << p.x << ',' << p.goodput << '\n';
-    if (!out)
-        throw std::runtime_error("writing " + path + " failed");
 }
 
 void addCheckpointCommand(CLI::App& app, CliContext& ctx)
@@ -268,7 +168,7 @@ void addCheckpointCommand(CLI::App& app, CliContext& ctx)
         ->capture_default_str();
     cmd->callback([&ctx, a, m, in, out, list, chartKind] {
         if (*list) {
-            std::cout << resilience::toJson(failureTable(*m)).dump(2) << '\n';
+            std::cout << resilience::toJson(failureTableFrom(m->failureTable)).dump(2) << '\n';
             return;
         }
         const auto c = configOf(*a, ctx);
@@ -279,13 +179,12 @@ void addCheckpointCommand(CLI::App& app, CliContext& ctx)
         resolveMtbf(*m, ctx, inputs, std::max(1, (p.worldSize() + inputs.gpusPerNode - 1) / inputs.gpusPerNode));
         const auto plan = planResilience(c, p, inputs);
         if (!out->empty() && (out->ends_with(".csv") || out->ends_with(".CSV")))
-            writeCurves(plan, *out);
+            io::writeFileAtomically(*out, views::goodputCsv(plan));
         else if (!out->empty())
             writeGoodputChart(plan, *chartKind == "nodes",
                               c.name + ", tp=" + std::to_string(p.tp) + " pp=" + std::to_string(p.pp) + " dp=" +
-                                  std::to_string(p.dp) + (*chartKind == "nodes" ? ": goodput vs nodes"
-                                                                                : ": goodput vs checkpoint interval"),
-                              *out);
+                                  std::to_string(p.dp),
+                              "storage: " + inputs.storage.source + "; MTBF: " + inputs.mtbfSource, *out);
         const auto& sz = plan.size;
         const auto& t = plan.times;
         if (ctx.json) {

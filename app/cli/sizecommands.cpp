@@ -214,14 +214,14 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
-        const auto coll = collectivesFor(*a, r, ctx);
-        const auto measured = measuredGemmsFor(*a, ctx);
-        const GemmTiming timing = gemmTimingFor(*a, measured);
+        const auto cal = calibrationFor(*a, ctx);
+        const CalibratedSources sources(cal, r);
+        const GemmTiming& timing = sources.timing();
         InferenceOptions inference;
         inference.batch = a->decodeBatch;
         inference.contextTokens = a->context;
         inference.promptTokens = a->context;
-        const auto report = evaluateSizing(c, p, r, timing, coll.source(), inference);
+        const auto report = evaluateSizing(c, p, r, timing, sources.collectives(), inference);
         const ModelSizing m{report.params, report.forward, report.training, report.step.memory, report.findings};
         const auto& step = report.step;
         const auto& inf = report.inference;
@@ -235,13 +235,18 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                            {"max_achievable_source", r.maxAchievableSource},
                            {"nic_gbs_per_gpu", r.nicBytesPerSec / 1e9}, {"nic_source", r.nicSource},
                            {"scale_up_gpus", r.gpusPerNode}};
+            nlohmann::json bases = nlohmann::json::array();
+            for (const auto& b : cal.bases(r))
+                bases.push_back({{"figure", b.figure}, {"basis", b.basis}, {"detail", b.detail}});
+            j["calibration"] = bases;
             j["expected_error"] = {{"median", band.median}, {"max", band.max}, {"validation_rows", band.rows}};
             nlohmann::json comm = nlohmann::json::array();
             for (int i = 0; i < step.commCount; ++i) {
                 const auto& o = step.comm[i];
                 comm.push_back({{"what", o.what}, {"op", toString(o.op)}, {"bytes", o.bytes}, {"ranks", o.ranks},
                                 {"cross_node", o.crossNode}, {"calls", o.count}, {"time_us", o.timeUs},
-                                {"measured", o.measured}, {"measured_all_to_allv_imbalance", o.routedImbalance}});
+                                {"measured", o.measured}, {"measured_all_to_allv_imbalance", o.routedImbalance},
+                                {"basis", cal.collectiveBasis(o.op, o.ranks, o.measured, o.routedImbalance)}});
             }
             j["step"] = {{"compute_s", step.computeSeconds}, {"recompute_s", step.recomputeSeconds},
                          {"bubble_s", step.bubbleSeconds}, {"optimizer_s", step.optimizerSeconds}, {"comm_s", step.commSeconds},
@@ -281,7 +286,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"GEMM efficiency", efficiencyOrigin(timing) == GemmEfficiencyOrigin::Flat
                                             ? "flat " + pct(step.defaultEfficiency) + " (--efficiency)"
                                             : efficiencyOrigin(timing) == GemmEfficiencyOrigin::Measured
-                                                  ? std::string("measured (--gemm-session ") + std::to_string(a->gemmSession) + ")"
+                                                  ? "measured (" + basisLabel(cal.gemmSession()) + ")"
                                                   : std::string("by shape, capped at max achievable")});
         st.addRow({"max achievable (GEMM cap) [1]", units::formatFlops(r.maxAchievableFlops)});
         st.addRow({"scale-out per GPU [2]", r.nicBytesPerSec > 0 ? units::formatBandwidth(r.nicBytesPerSec / 1e9)
@@ -302,8 +307,9 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
             ct.addRow({o.what, toString(o.op), units::formatBytes(o.bytes),
                        std::to_string(o.ranks) + (o.crossNode ? " (inter-node)" : ""), calls,
                        units::formatTime(o.timeUs), units::formatTime(o.totalSeconds() * 1e6),
-                       o.routedImbalance > 0 ? "measured all_to_allv, imbalance " + numberCell(o.routedImbalance, 3)
-                       : o.measured          ? "measured"
+                       o.routedImbalance > 0 ? cal.collectiveBasis(o.op, o.ranks, o.measured, o.routedImbalance) +
+                                                   ": all_to_allv, imbalance " + numberCell(o.routedImbalance, 3)
+                       : o.measured          ? cal.collectiveBasis(o.op, o.ranks, o.measured)
                                              : "profile"});
         }
         ct.print(std::cout);
@@ -365,14 +371,14 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
                     : s->hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
         if (spec.hold == SweepHold::None)
             spec.expertWidths = parseSweepValues(s->widths, "--widths");
-        const auto gemms = measuredGemmsFor(*a, ctx);
-        spec.timing = gemmTimingFor(*a, gemms);
+        const auto cal = calibrationFor(*a, ctx);
         spec.decode.batch = a->decodeBatch;
         spec.decode.contextTokens = a->context;
         spec.decode.tp = spec.parallel.tp;
         const auto r = resolveDevice(*d, a->dtype);
-        const auto coll = collectivesFor(*a, r, ctx);
-        const auto res = runMoeSweep(spec, r, coll.source());
+        const CalibratedSources sources(cal, r);
+        spec.timing = sources.timing();
+        const auto res = runMoeSweep(spec, r, sources.collectives());
         if (!s->output.empty())
             writeSweep(res, s->output, s->metric == "mfu");
         const auto noFit = std::count_if(res.rows.begin(), res.rows.end(), [](const auto& row) { return !row.fits; });

@@ -8,7 +8,6 @@
 
 #include "model/hardwareprofileloader.h"
 #include "model/measuredrun.h"
-#include "model/storecalibration.h"
 #include "store/kernelresults.h"
 #include "store/modelconfigs.h"
 #include "store/traceresults.h"
@@ -115,6 +114,10 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
         ->check(CLI::Range(0.01, 1.0));
     cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs")->capture_default_str();
     cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
+    cmd->add_option("--collectives", a.collectiveSessions,
+                    "Time collectives from these stored collective sessions only (ids, comma-separated, e.g. one "
+                    "per network tier; later ones win for the same op and GPU count); implies --calibrate")
+        ->delimiter(',');
     cmd->add_option("--moe-imbalance", a.moeImbalance,
                     "With --calibrate: the routing imbalance (max/mean expert-rank load) the MoE all_to_all is timed "
                     "at, from the stored all_to_allv run closest to it (1 = a balanced all_to_all); default: the "
@@ -192,43 +195,31 @@ model::MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s)
     return run;
 }
 
-Collectives collectivesFor(const StepArgs& a, const DeviceRates& r, const CliContext& ctx)
+CalibrationChoice calibrationChoiceOf(const StepArgs& a)
 {
-    Collectives c;
-    c.profile = std::make_unique<ProfileCollectiveTime>(r);
-    if (a.calibrate) {
-        store::Workspace ws(ctx.workspacePath());
-        StoreCalibration cal(ws);
-        c.measured = cal.collectiveSource(c.profile.get());
-        if (a.moeImbalance > 0)
-            c.measured->setAllToAllImbalance(a.moeImbalance);
-    }
-    return c;
+    CalibrationChoice choice;
+    choice.collectiveSessions = a.collectiveSessions;
+    choice.allCollectiveSessions = a.calibrate && a.collectiveSessions.empty();
+    choice.gemmSession = a.gemmSession;
+    choice.moeImbalance = a.moeImbalance;
+    choice.flatEfficiency = a.efficiency;
+    return choice;
+}
+
+Calibration calibrationFor(const StepArgs& a, const CliContext& ctx)
+{
+    const auto choice = calibrationChoiceOf(a);
+    if (!choice.readsStore())
+        return Calibration(nullptr, choice);
+    store::Workspace ws(ctx.workspacePath());
+    return Calibration(&ws, choice);
 }
 
 MeasuredGemmEfficiency measuredGemmsFor(const StepArgs& a, const CliContext& ctx)
 {
-    MeasuredGemmEfficiency measured;
     if (a.gemmSession <= 0)
-        return measured;
+        return {};
     store::Workspace ws(ctx.workspacePath());
-    for (const auto& g : store::gemmPoints(ws.database(), a.gemmSession))
-        if (g.efficiency > 0)
-            measured.addPoint(double(g.m), double(g.n), double(g.k), g.efficiency);
-    if (measured.empty())
-        throw std::runtime_error("session " + std::to_string(a.gemmSession) +
-                                 " has no GEMM points with an efficiency (run ridgeline-bench gemm)");
-    return measured;
-}
-} // namespace rl::cli
-
-namespace rl::cli {
-model::GemmTiming gemmTimingFor(const StepArgs& a, const model::MeasuredGemmEfficiency& measured)
-{
-    model::GemmTiming t;
-    t.defaultEfficiency = a.efficiency;
-    t.measured = measured.empty() ? nullptr : &measured;
-    t.elemBytes = a.dtype == "fp8" || a.dtype == "int8" ? 1 : a.dtype == "fp32" || a.dtype == "tf32" ? 4 : 2;
-    return t;
+    return storedGemmEfficiency(ws, a.gemmSession);
 }
 } // namespace rl::cli

@@ -5,11 +5,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "clicommands.h"
-#include "model/collectivetimesource.h"
+#include "model/calibration.h"
 #include "model/devicerates.h"
 #include "model/gemmefficiencysource.h"
 #include "model/gemmlist.h"
@@ -49,6 +50,7 @@ struct StepArgs
     std::string dtype = "bf16";
     int decodeBatch = 1, context = 4096;
     std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
+    std::vector<std::int64_t> collectiveSessions; // --collectives: calibrate from these sessions only
     double moeImbalance = 0;      // with --calibrate: the all_to_allv routing imbalance to time EP at; 0 = newest
 };
 void addStepOptions(CLI::App* cmd, StepArgs& a);
@@ -63,23 +65,13 @@ model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c,
 // names of its 200 biggest kernels.
 model::MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s);
 
-// Collective time source: measured fits from the workspace when asked (--calibrate), the profile
-// otherwise.
-struct Collectives
-{
-    std::unique_ptr<model::ProfileCollectiveTime> profile;
-    std::unique_ptr<model::MeasuredCollectiveTime> measured;
-    const model::CollectiveTimeSource& source() const
-    {
-        return measured ? static_cast<const model::CollectiveTimeSource&>(*measured) : *profile;
-    }
-};
-Collectives collectivesFor(const StepArgs& a, const model::DeviceRates& r, const CliContext& ctx);
+// The calibration the options name (--calibrate or --collectives, --gemm-session, --moe-imbalance,
+// --efficiency), read from the workspace: the same assembly the GUI's Calibration picker builds.
+// Bind it to the device with model::CalibratedSources. Throws naming a session that does not fit.
+model::CalibrationChoice calibrationChoiceOf(const StepArgs& a);
+model::Calibration calibrationFor(const StepArgs& a, const CliContext& ctx);
 
 // The measured GEMM efficiencies of --gemm-session (empty without one); throws when the session has
 // no GEMM points with an efficiency.
 model::MeasuredGemmEfficiency measuredGemmsFor(const StepArgs& a, const CliContext& ctx);
-// GEMM timing of the options: measured session, else --efficiency (flat), else by shape; FP8
-// GEMMs move 1-byte operands.
-model::GemmTiming gemmTimingFor(const StepArgs& a, const model::MeasuredGemmEfficiency& measured);
 } // namespace rl::cli

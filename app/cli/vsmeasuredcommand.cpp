@@ -68,13 +68,12 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
             throw std::runtime_error("the session does not name its device: give --hardware (e.g. h100-sxm)");
         auto assumed = inputs.assumed;
         assumed.insert(assumed.begin(), "model " + c.name + " (given)");
-        if (a->gemmSession <= 0)
-            assumed.push_back("GEMMs at " + std::to_string(int(a->efficiency * 100 + 0.5)) + " % of peak");
         const auto r = resolveDevice(device, a->dtype);
-        const auto coll = collectivesFor(*a, r, ctx);
-        const auto gemms = measuredGemmsFor(*a, ctx);
-        const GemmTiming timing = gemmTimingFor(*a, gemms);
-        const auto report = evaluateSizing(c, p, r, timing, coll.source(), InferenceOptions{});
+        const auto cal = calibrationFor(*a, ctx);
+        const CalibratedSources sources(cal, r);
+        const auto report = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), InferenceOptions{});
+        for (auto& basis : cal.assumptions(r, report.step)) // as the GUI panel lists them
+            assumed.push_back(std::move(basis));
         const auto cmp = comparePrediction(report, measured);
         if (ctx.json) {
             nlohmann::json rows = nlohmann::json::array();

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -21,10 +22,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "calibrationpicker.h"
 #include "jobtracker.h"
 #include "savedconfigs.h"
 #include "model/hardwareprofileloader.h"
 #include "model/memorymodel.h"
+#include "model/validation.h"
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
 #include "units/units.h"
@@ -33,6 +36,27 @@
 namespace rl {
 namespace {
 QString percent(double v) { return qs(units::formatPercent(v)); }
+
+// "default — by shape (…)": a figure's basis with what it cites or states.
+QString basisOf(const std::vector<model::FigureBasis>& bases, const char* figure)
+{
+    for (const auto& b : bases)
+        if (b.figure == figure)
+            return qs(b.basis) + (b.detail.empty() ? QString() : QStringLiteral(" — ") + qs(b.detail));
+    return {};
+}
+
+// The model's stated error band, as ridgeline-cli size prints it.
+QString errorBand()
+{
+    const auto& band = model::modelErrorBand();
+    if (band.rows == 0)
+        return ConfigEditor::tr("unknown (validation table missing)");
+    return ConfigEditor::tr("median %1 %, max %2 % over %3 published runs")
+        .arg(band.median * 100, 0, 'f', 0)
+        .arg(band.max * 100, 0, 'f', 0)
+        .arg(band.rows);
+}
 
 QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)
 {
@@ -122,19 +146,15 @@ ConfigEditor::ConfigEditor(QWidget* parent)
         menu.exec(fast->mapToGlobal(QPoint(0, fast->height())));
     });
 
-    m_hardware = new QComboBox;
-    m_hardware->setObjectName(QStringLiteral("hardware"));
-    m_hardware->setToolTip(tr("Hardware profile: peak TFLOP/s, HBM, links (resources/hardware)"));
-    try {
-        for (const auto& hw : availableHardwareProfiles())
-            m_hardware->addItem(qs(hw.id));
-    } catch (const std::exception& e) {
-        m_hardware->setToolTip(qs(e.what()));
-    }
-    m_hardware->setCurrentText(QStringLiteral("mi300x"));
-    m_hardware->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_hardware->setMinimumContentsLength(10);
-    m_form->addRow(tr("Hardware:"), m_hardware);
+    m_calibration = new CalibrationPicker;
+    m_calibration->hardwareCombo()->setObjectName(QStringLiteral("hardware"));
+    // The calibration in the form (which scrolls): which device, which measured sessions, the basis
+    // of each figure, without taking width or height from the results and findings.
+    auto* calibrationBox = new QGroupBox(tr("Calibration"));
+    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
+    calibrationLayout->setContentsMargins(4, 4, 4, 4);
+    calibrationLayout->addWidget(m_calibration);
+    m_form->addRow(calibrationBox);
     m_parallel = new QLineEdit(QStringLiteral("dp=8"));
     m_parallel->setObjectName(QStringLiteral("parallel"));
     m_parallel->setToolTip(tr("Parallel degrees, e.g. dp=64,tp=8,pp=2,ep=8,cp=1"));
@@ -219,7 +239,7 @@ ConfigEditor::ConfigEditor(QWidget* parent)
             m_problem->setText(qs(e.what()));
         }
     });
-    connect(m_hardware, &QComboBox::currentTextChanged, this, &ConfigEditor::scheduleRecompute);
+    connect(m_calibration, &CalibrationPicker::calibrationChanged, this, &ConfigEditor::scheduleRecompute);
     connect(m_parallel, &QLineEdit::textChanged, this, &ConfigEditor::scheduleRecompute);
 
     if (m_preset->count() > 0) {
@@ -287,11 +307,12 @@ model::ModelConfig ConfigEditor::config() const
     return c;
 }
 
-void ConfigEditor::setHardware(const QString& id) { m_hardware->setCurrentText(id); }
+void ConfigEditor::setHardware(const QString& id) { m_calibration->setHardware(id); }
 
 void ConfigEditor::setWorkspace(const QString& path)
 {
     m_workspace = path;
+    m_calibration->setWorkspace(path);
     loadSavedConfigs(m_job, path, [this](const std::vector<store::SavedModelConfig>& saved) {
         m_loading = true;
         const QStringList names = replaceSavedConfigs(m_preset, m_presetCount, saved);
@@ -350,15 +371,20 @@ void ConfigEditor::recompute()
         p.microBatch = m_microBatch->value();
         p.zeroStage = m_zero->value();
         p.seqLen = c.seqLen;
-        const auto hw = findHardwareProfile(m_hardware->currentText().toStdString());
-        const auto rates = model::deviceRates(hw, p.dtype);
+        const auto rates = m_calibration->rates(p.dtype);
         m_hbmBytes = rates.hbmCapacityBytes;
-        const model::ProfileCollectiveTime collectives(rates);
+        m_usedCalibration = m_calibration->calibration();
+        const model::CalibratedSources sources(*m_usedCalibration, rates);
         model::InferenceOptions inference;
         inference.batch = m_decodeBatch->value();
         inference.contextTokens = c.seqLen;
         inference.promptTokens = c.seqLen;
-        m_report = model::evaluateSizing(c, p, rates, model::GemmTiming{}, collectives, inference);
+        m_report = model::evaluateSizing(c, p, rates, sources.timing(), sources.collectives(), inference);
+        m_bases = m_usedCalibration->bases(rates);
+        for (const auto& b : m_bases)
+            if (b.figure == "max achievable TFLOP/s") // the citation is the row's tooltip
+                m_maxAchievable = qs(units::formatFlops(rates.maxAchievableFlops)) + QStringLiteral(" (") + qs(b.basis) +
+                                  QLatin1Char(')'); // the citation: the picker's basis row
     } catch (const std::exception& e) {
         m_problemText = qs(e.what());
     }
@@ -391,6 +417,7 @@ void ConfigEditor::showReport()
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
              qs(units::formatBytes(s.memory.activations))},
         {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6))},
+        {tr("  expected error (validation table)"), errorBand()},
         {tr("  compute / exposed comm / bubble"),
          qs(units::formatTime(s.computeSeconds * 1e6)) + QStringLiteral(" / ") +
              qs(units::formatTime(s.exposedCommSeconds * 1e6)) + QStringLiteral(" / ") +
@@ -398,6 +425,9 @@ void ConfigEditor::showReport()
         {tr("Training throughput"), qs(units::formatCount(s.tokensPerSecond)) + tr(" tokens/s")},
         {tr("MFU"), percent(s.mfu)},
         {tr("MFU vs max achievable"), percent(s.mfuMaxAchievable)},
+        {tr("Collectives timed by"), qs(m_usedCalibration->collectiveBases(s))},
+        {tr("GEMM efficiency from"), basisOf(m_bases, "GEMM efficiency")},
+        {tr("Max achievable (GEMM cap)"), m_maxAchievable},
         {tr("Prefill (%1 tokens)").arg(r.inference.promptTokens), qs(units::formatTime(r.prefillSeconds * 1e6))},
         {tr("Decode per token (batch %1)").arg(r.inference.batch),
          qs(units::formatTime(r.decode.secondsPerToken * 1e6)) +
@@ -443,7 +473,7 @@ model::RuleOptions ConfigEditor::ruleOptions() const
     o.microBatch = m_microBatch->value();
     o.seqLen = m_seqLen->value();
     try {
-        const auto rates = model::deviceRates(findHardwareProfile(m_hardware->currentText().toStdString()), p.dtype);
+        const auto rates = m_calibration->rates(p.dtype);
         if (rates.computeUnits > 0)
             o.computeUnits = rates.computeUnits;
     } catch (const std::exception&) {

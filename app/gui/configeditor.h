@@ -2,13 +2,17 @@
 // The sizing model's config editor: a model (preset, config.json or edited by hand), a hardware
 // profile and a parallel layout in; parameters, FLOPs, memory per GPU, step time, MFU, prefill and
 // decode latency, and the sizing-rule findings out, recomputed on every edit (closed-form, well
-// under a millisecond, so it runs on the GUI thread without blocking it).
+// under a millisecond, so it runs on the GUI thread without blocking it). The device and what is
+// measured come from a Calibration picker (its store reads run in a worker); the results say the
+// basis of the collectives, GEMM efficiency and max-achievable rate they used.
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include <QWidget>
 
 #include "model/modelconfig.h"
+#include "model/calibration.h"
 #include "model/sizingreport.h"
 
 class QComboBox;
@@ -20,6 +24,7 @@ class QTableWidget;
 class QTimer;
 
 namespace rl {
+class CalibrationPicker;
 
 class ConfigEditor : public QWidget
 {
@@ -31,6 +36,7 @@ public:
     void loadConfig(const model::ModelConfig& config);
     model::ModelConfig config() const;
     void setHardware(const QString& id);
+    CalibrationPicker* calibrationPicker() const { return m_calibration; }
     // The workspace whose saved configurations the preset list offers and "Save in workspace"
     // writes to (read and written off the GUI thread).
     void setWorkspace(const QString& path);
@@ -65,7 +71,10 @@ private:
     QSpinBox *m_layers, *m_dModel, *m_heads, *m_kvHeads, *m_headDim, *m_mlpWidth, *m_vocab, *m_seqLen;
     QSpinBox *m_experts, *m_topK, *m_expertWidth, *m_shared;
     QSpinBox *m_microBatch, *m_zero, *m_decodeBatch;
-    QComboBox* m_hardware;
+    CalibrationPicker* m_calibration;
+    std::shared_ptr<const model::Calibration> m_usedCalibration; // the one m_report was computed with
+    std::vector<model::FigureBasis> m_bases;                    // of m_report's figures
+    QString m_maxAchievable;                                    // "794 TFLOP/s (datasheet)"
     QLineEdit* m_parallel;
     QLabel* m_problem;
     QTableWidget* m_results;

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "resilienceview.h"
 #include "jobtracker.h"
 
 #include <algorithm>
@@ -125,6 +126,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
         // the first open (saved configs are re-read, so ones saved since show up).
         m_traces->setWorkspace(m_workspace->path());
         m_traces->setSessions(s);
+        if (m_resilience) // storage and training-log sessions imported since it opened
+            m_resilience->setWorkspace(m_workspace->path());
         if (m_selectFirst > 0) {
             m_browser->selectFirst(std::exchange(m_selectFirst, 0));
         }

@@ -24,10 +24,12 @@
 #include "report/report.h"
 #include "reportwriter.h"
 #include "preferencesdialog.h"
+#include "resilienceview.h"
 #include "profileeditor.h"
 #include "startpage.h"
 #include "startup.h"
 #include "io/userpaths.h"
+#include "validationview.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
 #include "shortcutsdialog.h"
@@ -98,8 +100,16 @@ void MainWindow::createMenus()
     QAction* sizing = add(tools, tr("&Sizing model…"),
         tr("Config editor: parameters, memory, step time, MFU, decode latency and sizing rules; two side by side"),
         &MainWindow::showSizing, QKeySequence(tr("Ctrl+Shift+M")));
+    add(tools, tr("R&esilience planner…"),
+        tr("Checkpoint size and save/load time on measured storage, job MTBF, the Young/Daly interval, goodput vs "
+           "interval and vs nodes, and checkpoint reshaping"),
+        &MainWindow::showResilience, QKeySequence(tr("Ctrl+Shift+K")));
     add(tools, tr("&Hardware profiles…"), tr("Vendor profiles with sources; copy and edit your own"),
         &MainWindow::showProfiles);
+    add(tools, tr("Model &validation…"),
+        tr("The sizing model against published measured training runs: predicted vs measured step time, the "
+           "error per run, median and maximum (as ridgeline-cli validate)"),
+        &MainWindow::showValidation);
     tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -452,6 +462,7 @@ void MainWindow::showMoeExplorer()
             m_sizing->editorA()->loadConfig(c);
         });
     }
+    m_moeExplorer->setWorkspace(m_workspace->path()); // its measured sessions for the calibration
     m_moeExplorer->show();
     m_moeExplorer->raise();
     m_moeExplorer->activateWindow();
@@ -468,6 +479,33 @@ void MainWindow::showSizing()
     m_sizing->show();
     m_sizing->raise();
     m_sizing->activateWindow();
+}
+
+void MainWindow::showResilience()
+{
+    // One view per window, kept when closed so its inputs are still there when reopened.
+    if (!m_resilience) {
+        m_resilience = new ResilienceView(this);
+        m_resilience->setSettings(m_settings);
+        makeToolWindow(m_resilience, tr("Resilience — Ridgeline"), {1500, 900});
+    }
+    m_resilience->setWorkspace(m_workspace->path()); // its storage and training-log sessions, saved configs
+    m_resilience->show();
+    m_resilience->raise();
+    m_resilience->activateWindow();
+}
+
+void MainWindow::showValidation()
+{
+    if (!m_validation) {
+        m_validation = new ValidationView(this);
+        m_validation->setSettings(m_settings);
+        makeToolWindow(m_validation, tr("Model validation — Ridgeline"), {1200, 900});
+        m_validation->run(); // closed-form over a few dozen runs: the results are there in a moment
+    }
+    m_validation->show();
+    m_validation->raise();
+    m_validation->activateWindow();
 }
 
 void MainWindow::showProfiles()

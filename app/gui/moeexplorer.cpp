@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -12,8 +13,9 @@
 #include <algorithm>
 #include <variant>
 
+#include "calibrationpicker.h"
 #include "jobtracker.h"
-#include "model/collectivetimesource.h"
+#include "model/calibration.h"
 #include "model/devicerates.h"
 #include "model/hardwareprofileloader.h"
 #include "model/modelconfig.h"
@@ -40,16 +42,6 @@ QStringList moePresets()
     return names;
 }
 
-QStringList hardwareIds()
-{
-    QStringList ids;
-    try {
-        for (const auto& hw : availableHardwareProfiles())
-            ids << QString::fromStdString(hw.id);
-    } catch (const std::exception&) {
-    }
-    return ids;
-}
 } // namespace
 
 MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracker(this))
@@ -60,10 +52,9 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_model->setCurrentText(QStringLiteral("mixtral-8x7b")); // small and well known; the first preset otherwise
     m_model->setToolTip(tr("Base MoE model: its layers, widths and attention stay; experts, top-k, shared "
                            "experts and expert width are swept"));
-    m_hardware = new QComboBox;
+    m_calibration = new CalibrationPicker;
+    m_hardware = m_calibration->hardwareCombo();
     m_hardware->setObjectName(QStringLiteral("moeHardware"));
-    m_hardware->addItems(hardwareIds());
-    m_hardware->setCurrentText(QStringLiteral("mi300x"));
     m_hardware->setToolTip(tr("Hardware profile for peak FLOP/s, HBM bandwidth and links (resources/hardware)"));
     m_hold = new QComboBox;
     m_hold->setObjectName(QStringLiteral("moeHold"));
@@ -106,6 +97,7 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_progress->setVisible(false);
     m_status = new QLabel(tr("Choose a model and press Run sweep."));
     m_status->setObjectName(QStringLiteral("moeStatus"));
+    m_status->setWordWrap(true); // the calibration's sessions can make it long
     m_selected = new QLabel;
     m_selected->setObjectName(QStringLiteral("moeSelected"));
     m_selected->setWordWrap(true);
@@ -114,7 +106,6 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
 
     auto* form = new QFormLayout;
     form->addRow(tr("Base model:"), m_model);
-    form->addRow(tr("Hardware:"), m_hardware);
     form->addRow(tr("Hold constant:"), m_hold);
     form->addRow(tr("Parallel layout:"), m_parallel);
     auto* axes = new QHBoxLayout;
@@ -130,14 +121,26 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_open);
     buttons->addWidget(m_progress, 1);
+    auto* calibrationBox = new QGroupBox(tr("Calibration"));
+    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
+    calibrationLayout->setContentsMargins(4, 4, 4, 4);
+    calibrationLayout->addWidget(m_calibration);
+    auto* top = new QHBoxLayout;
+    top->addLayout(form, 3);
+    top->addWidget(calibrationBox, 2);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(top);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
     layout->addWidget(m_chart, 1);
     layout->addWidget(m_selected);
 
     connect(m_run, &QPushButton::clicked, this, &MoeExplorer::runSweep);
+    // A shown sweep is re-run under the new calibration, so its points never carry a stale basis.
+    connect(m_calibration, &CalibrationPicker::calibrationChanged, this, [this] {
+        if (!m_result.rows.empty() || m_job->isRunning())
+            runSweep();
+    });
     connect(m_cancel, &QPushButton::clicked, this, &MoeExplorer::cancel);
     connect(m_hold, &QComboBox::currentIndexChanged, this, [this] {
         m_widths->setEnabled(static_cast<model::SweepHold>(m_hold->currentData().toInt()) == model::SweepHold::None);
@@ -191,6 +194,8 @@ void MoeExplorer::runSweep()
     m_chosen.reset();
     m_open->setEnabled(false);
     const std::string hardware = m_hardware->currentText().toStdString();
+    const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();
+    m_sweptBasis = m_calibration->summary();
     const std::string parallel = m_parallel->text().trimmed().toStdString();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
     model::MoeSweepSpec axes;
@@ -209,7 +214,7 @@ void MoeExplorer::runSweep()
     m_cancel->setEnabled(true);
     m_status->setText(tr("Sweeping %1 on %2…").arg(m_model->currentText(), m_hardware->currentText()));
     m_job->start<Outcome>(
-        [preset, hardware, parallel, hold, axes](JobControl<Outcome>& control) -> Outcome {
+        [preset, hardware, parallel, hold, axes, calibration](JobControl<Outcome>& control) -> Outcome {
             try {
                 model::MoeSweepSpec spec = axes;
                 spec.base = model::loadPreset(preset);
@@ -220,8 +225,9 @@ void MoeExplorer::runSweep()
                 spec.parallel = model::parallelLayout(spec.base, parallel, spec.parallel);
                 spec.decode.tp = spec.parallel.tp;
                 const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype);
-                const model::ProfileCollectiveTime collectives(rates);
-                return model::runMoeSweep(spec, rates, collectives, [&control](std::size_t done, std::size_t total) {
+                const model::CalibratedSources sources(*calibration, rates);
+                spec.timing = sources.timing();
+                return model::runMoeSweep(spec, rates, sources.collectives(), [&control](std::size_t done, std::size_t total) {
                     control.setProgress(static_cast<std::int64_t>(done), static_cast<std::int64_t>(total));
                     return !control.isCanceled();
                 });
@@ -253,10 +259,10 @@ void MoeExplorer::showResult(model::MoeSweepResult result)
                                          .arg(noFit)
                                          .arg(QString::fromStdString(units::formatMemoryGB(m_result.deviceMemoryBytes)));
     m_status->setText(tr("%1 configurations, %2 on the Pareto front%3; hover a point for its figures, click to "
-                         "select it.")
+                         "select it. Timed with %4.")
                           .arg(rows.size())
                           .arg(m_chart->paretoOrder().size())
-                          .arg(fit));
+                          .arg(fit, m_sweptBasis));
     Q_EMIT sweepFinished(static_cast<int>(rows.size()));
 }
 
@@ -267,4 +273,7 @@ QString MoeExplorer::exportTo(const QString& fileName) const
 }
 
 QString MoeExplorer::selectedText() const { return m_selected->text(); }
+QString MoeExplorer::statusText() const { return m_status->text(); }
+
+void MoeExplorer::setWorkspace(const QString& path) { m_calibration->setWorkspace(path); }
 } // namespace rl

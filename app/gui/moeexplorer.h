@@ -2,7 +2,8 @@
 // The MoE trade-off explorer: pick a base MoE model, a hardware profile, what to hold constant and
 // the parallel layout; the sweep (analysis/model/moesweep.h) runs in a worker with progress and
 // cancel, and the scatter shows throughput against decode latency with the Pareto front. A click
-// on a point shows that configuration; the whole sweep exports to CSV.
+// on a point shows that configuration; the whole sweep exports to CSV. A Calibration picker chooses
+// the device and the measured sessions the sweep is timed with; changing it re-runs a shown sweep.
 #include <QWidget>
 
 #include <optional>
@@ -18,6 +19,7 @@ class QProgressBar;
 class QPushButton;
 
 namespace rl {
+class CalibrationPicker;
 class JobTracker;
 namespace charts {
 class MoeScatterChart;
@@ -28,6 +30,11 @@ class MoeExplorer : public QWidget
     Q_OBJECT
 public:
     explicit MoeExplorer(QWidget* parent = nullptr);
+
+    // The workspace whose measured sessions the Calibration picker offers.
+    void setWorkspace(const QString& path);
+    CalibrationPicker* calibrationPicker() const { return m_calibration; }
+    QString statusText() const;
 
     void runSweep();
     void cancel();
@@ -49,7 +56,8 @@ private:
     void showResult(model::MoeSweepResult result);
 
     QComboBox* m_model;
-    QComboBox* m_hardware;
+    CalibrationPicker* m_calibration;
+    QComboBox* m_hardware; // the picker's profile combo
     QComboBox* m_hold;
     QComboBox* m_metric;
     QLineEdit* m_parallel;
@@ -62,6 +70,7 @@ private:
     QPushButton* m_open;
     std::optional<model::MoeSweepRow> m_chosen;
     std::string m_sweptPreset;
+    QString m_sweptBasis; // the calibration's bases the shown sweep was timed with
     QProgressBar* m_progress;
     QLabel* m_status;
     QLabel* m_selected;

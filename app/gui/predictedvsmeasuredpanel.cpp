@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,9 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "calibrationpicker.h"
 #include "jobtracker.h"
 #include "savedconfigs.h"
-#include "model/hardwareprofileloader.h"
+#include "model/calibration.h"
 #include "model/modelconfig.h"
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
@@ -93,16 +95,10 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     m_presetCount = m_config->count();
     m_config->setCurrentIndex(std::max(0, m_config->findText(QStringLiteral("llama-3-8b"))));
 
-    m_hardware = new QComboBox;
+    m_calibration = new CalibrationPicker;
+    m_hardware = m_calibration->hardwareCombo();
     m_hardware->setObjectName(QStringLiteral("vsHardware"));
     m_hardware->setToolTip(tr("The GPU the run used: peak TFLOP/s, HBM and links of a hardware profile"));
-    try {
-        for (const auto& hw : availableHardwareProfiles())
-            m_hardware->addItem(qs(hw.id));
-    } catch (const std::exception& e) {
-        m_hardware->setToolTip(qs(e.what())); // a broken user profile; the problem label says it again
-    }
-    m_hardware->setCurrentText(QStringLiteral("mi300x"));
 
     m_parallel = new QLineEdit(QStringLiteral("dp=8"));
     m_parallel->setObjectName(QStringLiteral("vsParallel"));
@@ -125,16 +121,18 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->addRow(tr("Model:"), m_config);
-    form->addRow(tr("Hardware:"), m_hardware);
     form->addRow(tr("Parallel layout:"), m_parallel);
     form->addRow(tr("Micro-batch:"), m_microBatch);
     form->addRow(tr("Sequence length:"), m_seqLen);
     form->addRow(tr("ZeRO stage:"), m_zero);
-    auto* note = new QLabel(tr("GEMM efficiency by shape (roofline, tile and wave quantisation, capped at the "
-                               "device's max-achievable rate), collectives from the profile's links, bf16, as "
-                               "ridgeline-cli vs-measured without --calibrate."));
-    note->setWordWrap(true);
-    form->addRow(note);
+    auto* calibrationBox = new QGroupBox(tr("Calibration"));
+    calibrationBox->setToolTip(tr("As ridgeline-cli vs-measured with --collectives and --gemm-session: without "
+                                  "sessions, GEMM efficiency by shape (capped at the device's max-achievable rate) "
+                                  "and collectives from the profile's links"));
+    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
+    calibrationLayout->setContentsMargins(4, 4, 4, 4);
+    calibrationLayout->addWidget(m_calibration);
+    form->addRow(calibrationBox);
     auto* inputs = new QWidget;
     inputs->setLayout(form);
     inputs->setMaximumWidth(340);
@@ -182,7 +180,7 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     layout->addLayout(right, 1);
 
     connect(m_config, &QComboBox::currentIndexChanged, this, &PredictedVsMeasuredPanel::scheduleRecompute);
-    connect(m_hardware, &QComboBox::currentIndexChanged, this, &PredictedVsMeasuredPanel::scheduleRecompute);
+    connect(m_calibration, &CalibrationPicker::calibrationChanged, this, &PredictedVsMeasuredPanel::scheduleRecompute);
     // A field changed by anything but the session's own facts is the user's: it then wins.
     for (QObject* field : std::initializer_list<QObject*>{m_hardware, m_microBatch, m_seqLen}) {
         const auto mark = [this, field] {
@@ -268,6 +266,7 @@ void PredictedVsMeasuredPanel::applyRun()
 
 void PredictedVsMeasuredPanel::setWorkspace(const QString& path)
 {
+    m_calibration->setWorkspace(path);
     loadSavedConfigs(m_savedJob, path, [this](const std::vector<store::SavedModelConfig>& saved) {
         const QString current = m_config->currentText();
         const QSignalBlocker block(m_config);
@@ -327,12 +326,15 @@ void PredictedVsMeasuredPanel::recompute()
             ids.push_back(m_hardware->itemText(i).toStdString());
         m_inputs = model::applyMeasuredRun(m_run, base, m_hardware->currentText().toStdString(), ids, userSet());
         m_inputs.assumed.insert(m_inputs.assumed.begin(), "model " + config.name);
-        m_inputs.assumed.push_back("GEMM efficiency by shape, capped at max-achievable");
         const auto layout = model::parallelLayout(config, model::parallelSpec(m_inputs.parallel), m_inputs.parallel);
-        const auto rates = model::deviceRates(findHardwareProfile(m_hardware->currentText().toStdString()), layout.dtype);
-        const model::ProfileCollectiveTime collectives(rates);
+        const auto rates = m_calibration->rates(layout.dtype);
+        const auto calibration = m_calibration->calibration();
+        const model::CalibratedSources sources(*calibration, rates);
         const auto report =
-            model::evaluateSizing(config, layout, rates, model::GemmTiming{}, collectives, model::InferenceOptions{});
+            model::evaluateSizing(config, layout, rates, sources.timing(), sources.collectives(), model::InferenceOptions{});
+        // Every figure's basis among the assumptions: datasheet, stated default or which session.
+        for (auto& a : calibration->assumptions(rates, report.step))
+            m_inputs.assumed.push_back(std::move(a));
         m_comparison = model::comparePrediction(report, *m_measured);
     } catch (const std::exception& e) {
         m_problemText = qs(e.what());

@@ -2,8 +2,8 @@
 // The trace view's "Predicted vs measured" tab: the sizing model's step for a chosen model config,
 // hardware profile and parallel layout next to what the shown trace or training log measured, as
 // `ridgeline-cli vs-measured` prints it, with the largest gaps named. Closed-form (microseconds),
-// so it recomputes on the GUI thread on every edit; only the workspace's saved configs are read in
-// the background.
+// so it recomputes on the GUI thread on every edit; the workspace's saved configs and the
+// Calibration picker's measured sessions are read in the background.
 #include <optional>
 
 #include <QWidget>
@@ -21,6 +21,7 @@ class QTimer;
 
 namespace rl {
 
+class CalibrationPicker;
 class JobTracker;
 
 class PredictedVsMeasuredPanel : public QWidget
@@ -48,6 +49,7 @@ public:
     const std::optional<model::PredictionComparison>& comparison() const { return m_comparison; }
     QString problem() const { return m_problemText; }
     QTableWidget* table() const { return m_table; }
+    CalibrationPicker* calibrationPicker() const { return m_calibration; }
     // The inputs last evaluated: which were read from the measured session and which were assumed.
     const model::RunInputs& inputs() const { return m_inputs; }
 
@@ -64,7 +66,8 @@ private:
     void applyRun(); // the session's own layout, batch, length and device into the unedited fields
 
     QComboBox* m_config;
-    QComboBox* m_hardware;
+    CalibrationPicker* m_calibration;
+    QComboBox* m_hardware; // the picker's profile combo
     QLineEdit* m_parallel;
     QSpinBox* m_microBatch;
     QSpinBox* m_seqLen;

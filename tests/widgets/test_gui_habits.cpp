@@ -261,7 +261,7 @@ TEST(GuiHabits, CtrlFFocusesTheFilterAndViewMenuBringsDocksBack)
 TEST(GuiHabits, EscAndCtrlWCloseTheToolWindows)
 {
     Fixture f;
-    for (const char* name : {"MoE explorer…", "Sizing model…", "Hardware profiles…"}) {
+    for (const char* name : {"MoE explorer…", "Sizing model…", "Resilience planner…", "Hardware profiles…"}) {
         QAction* open = f.menuAction(QStringLiteral("Tools"), QString::fromUtf8(name));
         ASSERT_TRUE(open) << name;
         for (auto key : {QKeyCombination(Qt::Key_Escape), QKeyCombination(Qt::ControlModifier, Qt::Key_W)}) {
@@ -293,6 +293,7 @@ TEST(GuiHabits, F1ListsTheShortcutsOfTheActions)
     EXPECT_EQ(keys.value(QStringLiteral("Edit › Rename Session")), QStringLiteral("F2"));
     EXPECT_EQ(keys.value(QStringLiteral("Edit › Undo")), QStringLiteral("Ctrl+Z"));
     EXPECT_EQ(keys.value(QStringLiteral("Help › Keyboard Shortcuts")), QStringLiteral("F1"));
+    EXPECT_EQ(keys.value(QStringLiteral("Tools › Resilience planner")), QStringLiteral("Ctrl+Shift+K"));
     f.shoot(table->window(), "habits-shortcuts.png");
 }
 

@@ -1,0 +1,293 @@
+#include "calibrationpicker.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QTableWidget>
+#include <QFormLayout>
+#include <QLabel>
+#include <QListWidget>
+
+#include <variant>
+
+#include "jobtracker.h"
+#include "model/hardwareprofileloader.h"
+#include "store/workspace.h"
+#include "textconv.h"
+
+namespace rl {
+namespace {
+struct ListedSession
+{
+    qint64 id = 0;
+    QString label; // "3 · nccl-tests 8xH100 (all_reduce_perf ...)"
+};
+struct Listing
+{
+    std::vector<ListedSession> collectives, gemms;
+    QString error;
+};
+using Assembled = std::variant<std::shared_ptr<const model::Calibration>, QString>;
+
+QString sessionLabel(const Session& s) { return QStringLiteral("%1 · %2").arg(s.id).arg(qs(s.title)); }
+} // namespace
+
+CalibrationPicker::CalibrationPicker(QWidget* parent)
+    : QWidget(parent), m_listJob(new JobTracker(this)), m_assembleJob(new JobTracker(this)),
+      m_calibration(std::make_shared<const model::Calibration>())
+{
+    setObjectName(QStringLiteral("calibration"));
+    m_hardware = new QComboBox;
+    m_hardware->setToolTip(tr("Hardware profile: peak and max-achievable TFLOP/s, HBM, scale-up links and "
+                              "scale-out network, each with its source (resources/hardware)"));
+    try {
+        for (const auto& hw : availableHardwareProfiles())
+            m_hardware->addItem(qs(hw.id));
+    } catch (const std::exception& e) {
+        m_hardware->setToolTip(qs(e.what())); // a broken user profile: the hosts' problem labels say it again
+    }
+    m_hardware->setCurrentText(QStringLiteral("mi300x"));
+    m_hardware->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_hardware->setMinimumContentsLength(10);
+
+    m_collectives = new QListWidget;
+    m_collectives->setObjectName(QStringLiteral("calibrationCollectives"));
+    m_collectives->setToolTip(tr("Measured collective sessions of this workspace that time the step's collectives "
+                                 "(an alpha-beta fit per op and GPU count; check one per network tier). Collectives "
+                                 "none of them measured are timed from the profile's links. As ridgeline-cli size "
+                                 "--collectives IDS."));
+    // A few rows: the picker sits in narrow forms; the list scrolls.
+    m_collectives->setMaximumHeight(m_collectives->fontMetrics().height() * 5 + 8);
+    m_collectives->setMinimumWidth(120);
+
+    m_gemm = new QComboBox;
+    m_gemm->setObjectName(QStringLiteral("calibrationGemm"));
+    m_gemm->setToolTip(tr("A stored GEMM sweep whose measured efficiencies time the step's GEMMs (interpolated by "
+                          "shape), as ridgeline-cli size --gemm-session ID"));
+    m_gemm->addItem(tr("None (by shape)"), qint64(0));
+    m_gemm->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_gemm->setMinimumContentsLength(10);
+
+    m_bases = new QTableWidget(0, 2);
+    m_bases->setObjectName(QStringLiteral("calibrationBasis"));
+    m_bases->setHorizontalHeaderLabels({tr("Figure source"), tr("Basis")});
+    m_bases->setToolTip(tr("Where each figure of the prediction comes from: the profile's datasheet (cited), a "
+                           "stated default, or a measured session of this workspace; hover a row for its source"));
+    m_bases->verticalHeader()->setVisible(false);
+    m_bases->verticalHeader()->setDefaultSectionSize(m_bases->fontMetrics().height() + 4);
+    m_bases->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_bases->horizontalHeader()->setStretchLastSection(true);
+    m_bases->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_bases->setSelectionMode(QAbstractItemView::NoSelection);
+    m_bases->setWordWrap(false);
+    m_bases->setTextElideMode(Qt::ElideMiddle);
+    // Eight rows, then it scrolls: the picker sits in narrow forms.
+    m_bases->setMaximumHeight(m_bases->verticalHeader()->defaultSectionSize() * 9 + 6);
+    m_problem = new QLabel;
+    m_problem->setObjectName(QStringLiteral("calibrationProblem"));
+    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_problem->setWordWrap(true);
+    m_problem->hide();
+
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->addRow(tr("Hardware:"), m_hardware);
+    form->addRow(tr("Collectives:"), m_collectives);
+    form->addRow(tr("GEMMs:"), m_gemm);
+    form->addRow(m_bases);
+    form->addRow(m_problem);
+
+    connect(m_hardware, &QComboBox::currentIndexChanged, this, [this] {
+        showBases();
+        Q_EMIT calibrationChanged();
+    });
+    connect(m_collectives, &QListWidget::itemChanged, this, [this] {
+        if (!m_listing)
+            assemble();
+    });
+    connect(m_gemm, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_listing)
+            assemble();
+    });
+    m_collectives->addItem(tr("(no workspace)"));
+    m_collectives->item(0)->setFlags(Qt::NoItemFlags);
+    showBases();
+}
+
+void CalibrationPicker::setWorkspace(const QString& path)
+{
+    m_workspace = path;
+    const std::string ws = path.toStdString();
+    m_listJob->start<Listing>(
+        [ws](auto&) {
+            Listing out;
+            try {
+                store::Workspace w(ws);
+                for (const auto& s : w.sessions()) // newest first, as the session browser lists them
+                    if (s.kind == kind::Collectives)
+                        out.collectives.push_back({s.id, sessionLabel(s)});
+                    else if (s.kind == kind::Gemm)
+                        out.gemms.push_back({s.id, sessionLabel(s)});
+            } catch (const std::exception& e) {
+                out.error = qs(e.what());
+            }
+            return out;
+        },
+        [this](const Listing& listing) {
+            const QList<qint64> checked = collectiveSessions();
+            const qint64 gemm = gemmSession();
+            m_listing = true;
+            m_collectives->clear();
+            for (const auto& s : listing.collectives) {
+                auto* item = new QListWidgetItem(s.label, m_collectives);
+                item->setData(Qt::UserRole, s.id);
+                item->setToolTip(s.label);
+                item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+                item->setCheckState(checked.contains(s.id) ? Qt::Checked : Qt::Unchecked);
+            }
+            if (listing.collectives.empty()) {
+                m_collectives->addItem(listing.error.isEmpty() ? tr("(no collective sessions)") : listing.error);
+                m_collectives->item(0)->setFlags(Qt::NoItemFlags);
+            }
+            m_gemm->clear();
+            m_gemm->addItem(tr("None (by shape)"), qint64(0));
+            for (const auto& s : listing.gemms)
+                m_gemm->addItem(s.label, s.id);
+            m_gemm->setCurrentIndex(std::max(0, m_gemm->findData(gemm)));
+            m_listing = false;
+            Q_EMIT sessionsLoaded(static_cast<int>(listing.collectives.size()), static_cast<int>(listing.gemms.size()));
+            // Sessions deleted since they were chosen drop out of the calibration.
+            if (collectiveSessions() != checked || gemmSession() != gemm)
+                assemble();
+        });
+}
+
+QString CalibrationPicker::hardwareId() const { return m_hardware->currentText(); }
+void CalibrationPicker::setHardware(const QString& id) { m_hardware->setCurrentIndex(m_hardware->findText(id)); }
+
+QList<qint64> CalibrationPicker::collectiveSessions() const
+{
+    QList<qint64> ids;
+    for (int i = 0; i < m_collectives->count(); ++i) {
+        const auto* item = m_collectives->item(i);
+        if (item->checkState() == Qt::Checked)
+            ids << item->data(Qt::UserRole).toLongLong();
+    }
+    return ids;
+}
+
+void CalibrationPicker::setCollectiveSessions(const QList<qint64>& ids)
+{
+    m_listing = true;
+    for (int i = 0; i < m_collectives->count(); ++i) {
+        auto* item = m_collectives->item(i);
+        if (item->flags() & Qt::ItemIsUserCheckable)
+            item->setCheckState(ids.contains(item->data(Qt::UserRole).toLongLong()) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_listing = false;
+    assemble();
+}
+
+qint64 CalibrationPicker::gemmSession() const { return m_gemm->currentData().toLongLong(); }
+
+void CalibrationPicker::setGemmSession(qint64 id) { m_gemm->setCurrentIndex(std::max(0, m_gemm->findData(id))); }
+
+bool CalibrationPicker::isAssembling() const { return m_assembleJob->isRunning(); }
+
+model::DeviceRates CalibrationPicker::rates(const std::string& dtype) const
+{
+    return model::deviceRates(findHardwareProfile(hardwareId().toStdString()), dtype);
+}
+
+void CalibrationPicker::assemble()
+{
+    model::CalibrationChoice choice;
+    // The list runs newest first; fitting oldest first lets the newer session win a shared (op, GPUs),
+    // as --calibrate does over the whole workspace.
+    const QList<qint64> ids = collectiveSessions();
+    for (auto it = ids.crbegin(); it != ids.crend(); ++it)
+        choice.collectiveSessions.push_back(*it);
+    choice.gemmSession = gemmSession();
+    const std::string ws = m_workspace.toStdString();
+    m_bases->setEnabled(false); // until the new assembly lands
+    m_assembleJob->start<Assembled>(
+        [ws, choice](auto&) -> Assembled {
+            try {
+                if (!choice.readsStore())
+                    return std::make_shared<const model::Calibration>();
+                store::Workspace w(ws);
+                return std::make_shared<const model::Calibration>(&w, choice);
+            } catch (const std::exception& e) {
+                return qs(e.what());
+            }
+        },
+        [this](const Assembled& out) {
+            if (const auto* error = std::get_if<QString>(&out)) {
+                // Nothing measured rather than a stale calibration under the new choice.
+                m_calibration = std::make_shared<const model::Calibration>();
+                m_problemText = *error;
+            } else {
+                m_calibration = std::get<std::shared_ptr<const model::Calibration>>(out);
+                m_problemText.clear();
+            }
+            m_problem->setText(m_problemText);
+            m_problem->setVisible(!m_problemText.isEmpty());
+            showBases();
+            Q_EMIT calibrationChanged();
+        });
+}
+
+void CalibrationPicker::showBases()
+{
+    m_shownBases.clear();
+    m_bases->setEnabled(true);
+    m_bases->setRowCount(0);
+    try {
+        m_shownBases = m_calibration->bases(rates());
+    } catch (const std::exception& e) {
+        m_problemText = qs(e.what());
+        m_problem->setText(m_problemText);
+        m_problem->setVisible(true);
+        return;
+    }
+    m_bases->setRowCount(static_cast<int>(m_shownBases.size()));
+    for (int i = 0; i < m_bases->rowCount(); ++i) {
+        const auto& b = m_shownBases[static_cast<std::size_t>(i)];
+        const QString tip = qs(b.figure) + QStringLiteral(": ") + qs(b.basis) +
+                            (b.detail.empty() ? QString() : QStringLiteral("\n") + qs(b.detail));
+        for (int col = 0; col < 2; ++col) {
+            auto* item = new QTableWidgetItem(qs(col == 0 ? b.figure : b.basis));
+            item->setToolTip(tip);
+            if (col == 1 && b.basis.rfind("session", 0) == 0) { // measured: stands out from the datasheet rows
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            m_bases->setItem(i, col, item);
+        }
+    }
+}
+
+QString CalibrationPicker::basisText(const QString& figure) const
+{
+    QStringList out;
+    for (const auto& b : m_shownBases)
+        if (qs(b.figure) == figure)
+            out << qs(b.basis);
+    return out.join(QStringLiteral("; "));
+}
+} // namespace rl
+
+namespace rl {
+QString CalibrationPicker::summary() const
+{
+    QStringList ids;
+    if (const auto* c = m_calibration->collectives())
+        for (const auto& s : c->sessions())
+            ids << QString::number(s.id);
+    const QString collectives = ids.isEmpty() ? tr("datasheet")
+                                              : (ids.size() == 1 ? tr("session %1 (measured), the datasheet for the rest")
+                                                                 : tr("sessions %1 (measured), the datasheet for the rest"))
+                                                    .arg(ids.join(QStringLiteral(", ")));
+    return tr("GEMM efficiency: %1; collectives: %2").arg(basisText(QStringLiteral("GEMM efficiency")), collectives);
+}
+} // namespace rl

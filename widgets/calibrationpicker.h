@@ -1,0 +1,77 @@
+#pragma once
+// The sizing model's "Calibration" picker, shared by the config editor, the predicted-vs-measured
+// panel and the MoE explorer: a hardware profile, optionally measured collective sessions of the
+// open workspace (several, e.g. one per network tier) and a measured GEMM sweep. It assembles them
+// with model::Calibration, the code ridgeline-cli's --calibrate / --collectives / --gemm-session
+// use, in a worker (the fits read the store), and lists where each figure source comes from:
+// "datasheet", "default" or "session N (title)".
+#include <memory>
+
+#include <QList>
+#include <QWidget>
+
+#include "model/calibration.h"
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QTableWidget;
+
+namespace rl {
+class JobTracker;
+
+class CalibrationPicker : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CalibrationPicker(QWidget* parent = nullptr);
+
+    // Lists the workspace's collective and GEMM sessions (read off the GUI thread); choices of
+    // sessions still listed are kept.
+    void setWorkspace(const QString& path);
+    // The profile combo, for hosts that set it from a measured run or name it for their tests.
+    QComboBox* hardwareCombo() const { return m_hardware; }
+    QString hardwareId() const;
+    void setHardware(const QString& id);
+    // The chosen sessions (checked collective sessions in list order; 0 for no GEMM session).
+    QList<qint64> collectiveSessions() const;
+    void setCollectiveSessions(const QList<qint64>& ids);
+    qint64 gemmSession() const;
+    void setGemmSession(qint64 id);
+
+    // The calibration last assembled: never null (datasheet and defaults until sessions are chosen).
+    std::shared_ptr<const model::Calibration> calibration() const { return m_calibration; }
+    bool isAssembling() const;
+    QString problem() const { return m_problemText; }
+    // The basis shown for a figure source ("GEMM efficiency", "collectives", ...), several joined
+    // by "; ", for hosts' labels and tests.
+    QString basisText(const QString& figure) const;
+    // One line for status bars: "GEMM efficiency: default; collectives: sessions 3, 5 (measured), the
+    // datasheet for the rest".
+    QString summary() const;
+    // The profile's rates for a dtype; throws like model::deviceRates.
+    model::DeviceRates rates(const std::string& dtype = "bf16") const;
+
+Q_SIGNALS:
+    void sessionsLoaded(int collectiveSessions, int gemmSessions);
+    // The hardware changed or a new calibration landed: hosts re-evaluate with calibration().
+    void calibrationChanged();
+
+private:
+    void assemble();
+    void showBases();
+
+    QComboBox* m_hardware;
+    QListWidget* m_collectives;
+    QComboBox* m_gemm;
+    QTableWidget* m_bases; // figure source | basis, the citation or coverage as tooltip
+    QLabel* m_problem;
+    JobTracker* m_listJob;
+    JobTracker* m_assembleJob;
+    QString m_workspace;
+    std::shared_ptr<const model::Calibration> m_calibration;
+    std::vector<model::FigureBasis> m_shownBases;
+    QString m_problemText;
+    bool m_listing = false; // filling the lists: no assembly per item
+};
+} // namespace rl
