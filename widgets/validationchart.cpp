@@ -164,10 +164,10 @@ std::string ValidationChart::csv(const model::ValidationSummary& summary)
     const auto& band = model::modelErrorBand();
     for (const auto& r : summary.rows)
         io::writeCsvRow(out, {r.run.id, r.run.source, r.run.hardware, std::to_string(r.run.parallel.worldSize()),
-                              csvNumber(r.run.measuredStepSeconds),
-                              r.refused ? std::string() : csvNumber(r.predictedStepSeconds),
-                              r.refused ? std::string() : csvNumber(r.error), csvNumber(band.median),
-                              csvNumber(band.max), r.refused ? r.why : std::string()});
+                              io::csvNumber(r.run.measuredStepSeconds),
+                              r.refused ? std::string() : io::csvNumber(r.predictedStepSeconds),
+                              r.refused ? std::string() : io::csvNumber(r.error), io::csvNumber(band.median),
+                              io::csvNumber(band.max), r.refused ? r.why : std::string()});
     return out.str();
 }
 
