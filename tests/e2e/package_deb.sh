@@ -44,7 +44,10 @@ fi
 export PATH=/usr/bin:/bin HOME="$work/home" XDG_DATA_HOME="$work/data" QT_QPA_PLATFORM=offscreen
 mkdir -p "$HOME"
 version=$("$root/usr/bin/ridgeline-cli" --version)
-[ "$version" = "ridgeline-cli $(sed -n 's/^ Version: //p' <<< "$info")" ] || fail "ridgeline-cli --version said '$version'"
+# The first line is the program and the package's version; the rest the libraries it runs with.
+[ "$(head -1 <<< "$version")" = "ridgeline-cli $(sed -n 's/^ Version: //p' <<< "$info")" ] || fail "ridgeline-cli --version said '$version'"
+grep -q '^Qt 6' <<< "$version" || fail "ridgeline-cli --version names no Qt: '$version'"
+grep -q '^SQLite 3' <<< "$version" || fail "ridgeline-cli --version names no SQLite: '$version'"
 "$root/usr/bin/ridgeline-cli" --db "$work/ws.db" import "$root/usr/share/ridgeline/sample_data/nccl-tests_8xH100_all_collectives.txt" \
   > "$work/import.log" || { cat "$work/import.log"; fail "import from the packaged sample data"; }
 "$root/usr/bin/ridgeline-cli" --db "$work/ws.db" profile list | grep -q mi300x || fail "packaged hardware profiles not found"
