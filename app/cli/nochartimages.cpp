@@ -38,7 +38,11 @@ namespace {
 void addReportCommand(CLI::App& app, CliContext&)
 {
     auto* cmd = app.add_subcommand("report", "Not in this build: reports need the Qt build of ridgeline-cli");
-    cmd->prefix_command(); // whatever follows is the Qt build's report arguments
+    // Whatever follows is the Qt build's report arguments: keep them here (no fallthrough to the
+    // global options) so the answer is the reason, not a parse error.
+    cmd->fallthrough(false);
+    cmd->prefix_command();
+    cmd->allow_extras();
     cmd->callback([] { throw std::runtime_error("report: " + chartImagesMissing()); });
 }
 
