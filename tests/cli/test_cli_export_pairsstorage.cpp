@@ -54,7 +54,7 @@ TEST(CliExportPairs, HeatmapOfARealRunWithASlowRankInEveryFormat)
     ASSERT_EQ(e.exitCode, 0) << e.err;
     const QString text = test::svgText(svg);
     EXPECT_TRUE(text.contains(QStringLiteral("Point-to-point bandwidth, GB/s"))) << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("slow pair (< 80 % of median)")));
+    EXPECT_TRUE(text.contains(QStringLiteral("slow pair (below 80 % of median)")));
     EXPECT_TRUE(text.contains(QStringLiteral(" GB/s"))) << "the bins' legend states the unit";
 
     const auto png = dir.path / "pairs.png";
