@@ -15,6 +15,7 @@
 #include <QPen>
 #include <QValueAxis>
 
+#include "chartimage.h"
 #include "log2axis.h"
 #include "units/units.h"
 #include "niceticks.h"
@@ -31,19 +32,6 @@ QString bytesText(double bytes)
         % QStringLiteral(" B)");
 }
 
-std::size_t nearestByX(const QList<QPointF>& pts, double x)
-{
-    std::size_t best = 0;
-    double bestD = kInf;
-    for (qsizetype i = 0; i < pts.size(); ++i) {
-        const double d = std::fabs(pts[i].x() - x);
-        if (d < bestD) {
-            bestD = d;
-            best = static_cast<std::size_t>(i);
-        }
-    }
-    return best;
-}
 } // namespace
 
 ChartContent::ChartContent(QChart* chart, QObject* parent)

@@ -1,5 +1,7 @@
 #include "chartimage.h"
 
+#include <cmath>
+
 #include <QAbstractAxis>
 #include <QChart>
 #include <QLegend>
@@ -165,6 +167,20 @@ QScatterSeries* addChartLabel(QChart* chart, QAbstractAxis* x, QAbstractAxis* y,
     attachSeries(chart, s, x, y);
     hideFromLegend(chart, s);
     return s;
+}
+
+std::size_t nearestByX(const QList<QPointF>& points, double x)
+{
+    std::size_t best = 0;
+    double bestD = INFINITY;
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        const double d = std::fabs(points[i].x() - x);
+        if (d < bestD) {
+            bestD = d;
+            best = static_cast<std::size_t>(i);
+        }
+    }
+    return best;
 }
 
 void hideFromLegend(QChart* chart, QAbstractSeries* series)

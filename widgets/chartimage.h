@@ -4,6 +4,7 @@
 // SVG or PDF by the file suffix with the title and the analysis parameters in the file's metadata.
 // Needs a QApplication (any platform, e.g. offscreen). Failures return false with the writer's
 // error string.
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include <QString>
 
 #include <QColor>
+#include <QList>
 #include <QPointF>
 
 QT_BEGIN_NAMESPACE
@@ -39,6 +41,8 @@ void attachSeries(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbs
 // point label of an invisible one-point series, so it moves with zoom and renders in any export.
 QScatterSeries* addChartLabel(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, QPointF at, const QString& text,
                               QColor color);
+// Index of the point whose x is nearest to x (0 for no points): hover callouts name that point.
+std::size_t nearestByX(const QList<QPointF>& points, double x);
 // Hides the legend entry of a series (ceilings labelled on the plot need none).
 void hideFromLegend(QChart* chart, QAbstractSeries* series);
 } // namespace rl::charts

@@ -224,10 +224,7 @@ void MemBwChart::rebuild()
                 callout()->hide();
                 return;
             }
-            QPointF best = line->at(0);
-            for (const QPointF& p : line->points())
-                if (std::abs(p.x() - value.x()) < std::abs(best.x() - value.x()))
-                    best = p;
+            const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
             callout()->show(line->name() % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
                                 % qs(units::formatBandwidth(best.y())),
                             best, line);

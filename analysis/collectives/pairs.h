@@ -30,6 +30,9 @@ struct PairReport
     std::vector<std::pair<int, int>> suspects;  // (rank, slow pairs it is in), most first, only ranks in 2+
 };
 
+// The threshold `ridgeline-cli results --slow-below` and the GUI's heatmap start from.
+inline constexpr double kDefaultSlowPairFraction = 0.8;
+
 // A pair is slow when its bandwidth is below `fraction` of the median or its latency above the
 // median / fraction. A rank that is in most slow pairs is the likely culprit (a slow NIC, a busy
 // core), so the report ranks them.

@@ -359,7 +359,7 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
     auto* cmd = app.add_subcommand("results", "Print the results of a session (its kind's records)");
     auto id = std::make_shared<std::int64_t>(0);
     cmd->add_option("session", *id, "Session id")->required();
-    auto fraction = std::make_shared<double>(0.8);
+    auto fraction = std::make_shared<double>(kDefaultSlowPairFraction);
     cmd->add_option("--slow-below", *fraction,
                     "pairs sessions: list pairs whose bandwidth is below this fraction of the median (or latency "
                     "above the median / fraction)")

@@ -35,6 +35,8 @@
 #include "sessionactions.h"
 #include "sessionbrowser.h"
 #include "kernelview.h"
+#include "pairsview.h"
+#include "storageview.h"
 #include "traceview.h"
 #include "settings.h"
 #include "workspacecontroller.h"
@@ -60,6 +62,10 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_views->addWidget(m_traces);
     m_kernels = new KernelView;
     m_views->addWidget(m_kernels);
+    m_pairs = new PairsView;
+    m_views->addWidget(m_pairs);
+    m_storage = new StorageView;
+    m_views->addWidget(m_storage);
     setCentralWidget(m_views);
     connect(m_start, &StartPage::openWorkspaceRequested, this, &MainWindow::openWorkspace);
     connect(m_start, &StartPage::sampleDataRequested, this, &MainWindow::openSampleData);
@@ -148,6 +154,15 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
                 m_kernels->setData(data);
                 emit chartsShown(static_cast<int>(data.sessions.size()));
             });
+    connect(m_workspace, &WorkspaceController::pairsAvailable, this, [this](const charts::PairsSessionData& data) {
+        m_pairs->setData(data, std::max(0, int(m_shownIds.size()) - 1));
+        emit chartsShown(1);
+    });
+    connect(m_workspace, &WorkspaceController::storageAvailable, this,
+            [this](const std::vector<charts::StorageSessionData>& sessions) {
+                m_storage->setData(sessions);
+                emit chartsShown(static_cast<int>(sessions.size()));
+            });
     connect(m_workspace, &WorkspaceController::operationFailed, this,
             [this](const QString& message) {
                 // Window-modal but not a nested event loop: the reply of a background job must
@@ -185,26 +200,26 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
                 [this] { m_browser->selectSessions(m_runIds); }, Qt::SingleShotConnection);
     });
     connect(m_run, &RunController::pointAvailable, m_charts, &ChartArea::appendPoint);
-    // Kernel points are few but their charts are recomputed from the store: at most ~3 reloads a
-    // second while a run streams, and one after each burst.
-    connect(m_run, &RunController::kernelRecordAvailable, this, [this](std::int64_t id) {
-        if (m_kernelReloadPending || std::find(m_shownIds.begin(), m_shownIds.end(), id) == m_shownIds.end())
+    // Kernel, storage and pairs points are few but their charts are recomputed from the store: at
+    // most ~3 reloads a second while a run streams, and one after each burst.
+    const auto reloadSoon = [this](std::int64_t id) {
+        if (m_reloadPending || std::find(m_shownIds.begin(), m_shownIds.end(), id) == m_shownIds.end())
             return;
-        m_kernelReloadPending = true;
+        m_reloadPending = true;
         QTimer::singleShot(300, this, [this] {
-            m_kernelReloadPending = false;
-            if (m_views->currentWidget() == m_kernels)
-                m_workspace->loadKernelCharts(m_shownIds);
+            m_reloadPending = false;
+            reloadStoredView();
         });
-    });
+    };
+    connect(m_run, &RunController::kernelRecordAvailable, this, reloadSoon);
+    connect(m_run, &RunController::storedPointAvailable, this, reloadSoon);
     connect(m_run, &RunController::progressChanged, this, [this](int done, int expected) {
         showProgress(tr("Benchmark: %1 of %2 points").arg(done).arg(expected),
                      expected > 0 ? int(qint64(done) * 1000 / expected) : -1);
     });
     connect(m_run, &RunController::runFinished, this, [this](std::int64_t, const QString& status, const QString& msg) {
         hideProgress();
-        if (m_views->currentWidget() == m_kernels) // the last points and the ceilings
-            m_workspace->loadKernelCharts(m_shownIds);
+        reloadStoredView(); // the last points (and a kernel run's ceilings)
         statusBar()->showMessage(msg.isEmpty() ? tr("Benchmark %1").arg(status)
                                                : tr("Benchmark %1: %2").arg(status, msg), 10000);
         m_workspace->reloadSessions();
@@ -286,9 +301,14 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     // Traces and training logs, and kernel benchmarks, have their own views; a selection with any
     // collective session shows the collective charts. Traces selected with kernel benchmarks go to
     // the kernel view: their kernels that recorded flops and bytes join the roofline.
+    // A pairs matrix has its heatmap (the first pairs session of a selection), storage sessions
+    // their bandwidth charts.
     bool traceKinds = !ids.empty(), kernelKinds = !ids.empty(), anyKernel = false;
+    bool storageKinds = !ids.empty(), pairsKinds = !ids.empty();
     for (auto id : ids) {
         const auto s = m_browser->session(id);
+        storageKinds = storageKinds && s && s->kind == kind::Storage;
+        pairsKinds = pairsKinds && s && s->kind == kind::Pairs;
         const bool kernel =
             s && (s->kind == kind::Gemm || s->kind == kind::MemBandwidth || s->kind == kind::PeakFlops);
         traceKinds = traceKinds && s && (s->kind == kind::Trace || s->kind == kind::TrainingLog);
@@ -296,6 +316,16 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
         anyKernel = anyKernel || kernel;
     }
     kernelKinds = kernelKinds && anyKernel;
+    if (pairsKinds) {
+        m_views->setCurrentWidget(m_pairs);
+        m_workspace->loadPairs(ids.front());
+        return;
+    }
+    if (storageKinds) {
+        m_views->setCurrentWidget(m_storage);
+        m_workspace->loadStorage(ids);
+        return;
+    }
     if (traceKinds) {
         m_views->setCurrentWidget(m_traces);
         m_workspace->loadTraceCharts(ids);
@@ -308,6 +338,16 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     }
     m_views->setCurrentWidget(m_charts);
     m_workspace->loadCurves(ids);
+}
+
+void MainWindow::reloadStoredView()
+{
+    if (m_views->currentWidget() == m_kernels)
+        m_workspace->loadKernelCharts(m_shownIds);
+    else if (m_views->currentWidget() == m_storage)
+        m_workspace->loadStorage(m_shownIds);
+    else if (m_views->currentWidget() == m_pairs && !m_shownIds.empty())
+        m_workspace->loadPairs(m_shownIds.front());
 }
 
 void MainWindow::onImportFinished(const ImportReport& report)

@@ -18,6 +18,9 @@ class QToolButton;
 class QUndoStack;
 
 namespace rl {
+namespace charts {
+class ChartFrame;
+}
 
 class ChartArea;
 class DetailsPanel;
@@ -26,6 +29,8 @@ class JobTracker;
 class MoeExplorer;
 class TraceView;
 class KernelView;
+class PairsView;
+class StorageView;
 class SizingWindow;
 class ResilienceView;
 class ProfileEditor;
@@ -99,6 +104,7 @@ private:
     void chooseMappedImport();
     void newBenchmark();
     void newKernelBenchmark();
+    void newStorageBenchmark();
     void newGpuToolBenchmark();
     // Every run starts here: the sessions it creates are selected together as they start.
     void startRun(const QString& program, const QStringList& arguments, int expectedPoints);
@@ -109,10 +115,14 @@ private:
     void showValidation();
     void exportChart();
     void exportCsv();
+    // The visible chart of the kernel, trace, pairs or storage view; nullptr on the collective charts.
+    charts::ChartFrame* frontChartFrame() const;
     void chooseReport();
     void about();
     void onSelection(const std::vector<std::int64_t>& ids);
     void onImportFinished(const ImportReport& report);
+    // The kernel, storage or pairs view in front reads its sessions again (points of a run).
+    void reloadStoredView();
     void showProgress(const QString& what, int permille);
     void hideProgress();
 
@@ -129,6 +139,8 @@ private:
     StartPage* m_start = nullptr;
     TraceView* m_traces = nullptr;
     KernelView* m_kernels = nullptr;
+    PairsView* m_pairs = nullptr;
+    StorageView* m_storage = nullptr;
     SizingWindow* m_sizing = nullptr;
     ResilienceView* m_resilience = nullptr;
     ProfileEditor* m_profiles = nullptr;
@@ -145,6 +157,6 @@ private:
     int m_selectFirst = 0;
     std::vector<std::int64_t> m_shownIds;
     std::vector<std::int64_t> m_runIds; // sessions of the current (or last) run
-    bool m_kernelReloadPending = false;
+    bool m_reloadPending = false; // a reload of the stored view is scheduled
 };
 } // namespace rl

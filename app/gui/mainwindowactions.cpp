@@ -6,11 +6,13 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStackedWidget>
 #include <QStatusBar>
 
 #include "aboutdialog.h"
 #include "benchmarkdialog.h"
 #include "chartarea.h"
+#include "chartframe.h"
 #include "collectivechart.h"
 #include "columnmappingdialog.h"
 #include "mainwindow.h"
@@ -18,6 +20,7 @@
 #include "filedialogs.h"
 #include "gputooldialog.h"
 #include "kernelbenchmarkdialog.h"
+#include "storagebenchmarkdialog.h"
 #include "moeexplorer.h"
 #include "moescatterchart.h"
 #include "jobtracker.h"
@@ -73,6 +76,10 @@ void MainWindow::createMenus()
     add(file, tr("New &kernel benchmark…"),
         tr("Measure peak FLOP/s, memory bandwidth or a GEMM sweep on this machine; the charts grow as it runs"),
         &MainWindow::newKernelBenchmark, QKeySequence(tr("Ctrl+Shift+B")));
+    add(file, tr("New &storage benchmark…"),
+        tr("Measure a file system with ridgeline-bench io under mpirun: write and read back per-rank files (or one "
+           "shared file); points are stored and charted as they come, files removed afterwards"),
+        &MainWindow::newStorageBenchmark);
     add(file, tr("New &GPU tool benchmark…"),
         tr("Run nccl-tests / rccl-tests, hipblaslt-bench or rocblas-bench; points are stored and charted as the "
            "tool prints them"),
@@ -310,6 +317,19 @@ void MainWindow::newKernelBenchmark()
     startKernelBenchmark(dialog.cliArguments());
 }
 
+void MainWindow::newStorageBenchmark()
+{
+    if (m_run->isRunning()) {
+        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+        return;
+    }
+    StorageBenchmarkDialog dialog(RunController::findCli(), workspacePath(), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.cliArguments().isEmpty())
+        return;
+    // The runner tells how many points it will measure; until then the bar is indeterminate.
+    startRun(RunController::findCli(), dialog.cliArguments(), 0);
+}
+
 void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QString& cli)
 {
     // The runner tells how many points it will measure; until then the bar is indeterminate.
@@ -339,11 +359,30 @@ void MainWindow::startRun(const QString& program, const QStringList& arguments, 
 void MainWindow::exportChart()
 {
     // The chart's own Export: one dialog, format rule and size (from the settings) for both.
-    m_charts->exportedChart()->exportWithDialog();
+    if (auto* frame = frontChartFrame())
+        frame->exportWithDialog();
+    else
+        m_charts->exportedChart()->exportWithDialog();
+}
+
+charts::ChartFrame* MainWindow::frontChartFrame() const
+{
+    if (m_views->currentWidget() == m_charts)
+        return nullptr;
+    for (auto* frame : m_views->currentWidget()->findChildren<charts::ChartFrame*>())
+        if (frame->isVisible())
+            return frame;
+    return nullptr;
 }
 
 void MainWindow::exportCsv()
 {
+    // Kernel, trace, pairs and storage views: the chart in front writes its own rows (its Export
+    // dialog offers CSV next to the images).
+    if (auto* frame = frontChartFrame()) {
+        frame->exportWithDialog();
+        return;
+    }
     if (m_charts->data().empty()) {
         QMessageBox::information(this, tr("Export data"), tr("Select the sessions to export first."));
         return;

@@ -138,6 +138,10 @@ void RunController::handleLine(const QByteArray& line)
         ++m_points;
         emit kernelRecordAvailable(sessionId);
         emit progressChanged(m_points, std::max(m_expected, m_points));
+    } else if (std::holds_alternative<StoragePoint>(*rec) || std::holds_alternative<PairPoint>(*rec)) {
+        ++m_points;
+        emit storedPointAvailable(sessionId);
+        emit progressChanged(m_points, std::max(m_expected, m_points));
     } else if (std::holds_alternative<MemCeiling>(*rec)) {
         emit kernelRecordAvailable(sessionId); // derived from the points: no progress of its own
     } else if (auto* e = std::get_if<wire::End>(rec)) {

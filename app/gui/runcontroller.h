@@ -38,6 +38,8 @@ signals:
     void pointAvailable(std::int64_t sessionId, const rl::CollectivePoint& point);
     // A kernel benchmark stored a point or a ceiling (the view reloads them from the store).
     void kernelRecordAvailable(std::int64_t sessionId);
+    // A storage (io) or pairs point was stored (the view reloads it from the store).
+    void storedPointAvailable(std::int64_t sessionId);
     void progressChanged(int done, int expected);
     void runFinished(std::int64_t sessionId, const QString& status, const QString& message);
     void runFailed(const QString& message);

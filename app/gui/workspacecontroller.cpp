@@ -3,6 +3,8 @@
 #include <variant>
 
 #include "jobtracker.h"
+#include "store/pairresults.h"
+#include "store/storageresults.h"
 #include "store/workspace.h"
 
 namespace rl {
@@ -14,7 +16,8 @@ using Outcome = std::variant<T, QString>;
 
 WorkspaceController::WorkspaceController(QObject* parent)
     : QObject(parent), m_sessionsJob(new JobTracker(this)), m_curvesJob(new JobTracker(this)),
-      m_tracesJob(new JobTracker(this)), m_kernelsJob(new JobTracker(this)), m_notesJob(new JobTracker(this))
+      m_tracesJob(new JobTracker(this)), m_kernelsJob(new JobTracker(this)),
+      m_pairsJob(new JobTracker(this)), m_storageJob(new JobTracker(this)), m_notesJob(new JobTracker(this))
 {
 }
 
@@ -25,88 +28,96 @@ void WorkspaceController::open(const QString& path)
     reloadSessions();
 }
 
-void WorkspaceController::reloadSessions()
+template <typename T, typename Read, typename Deliver>
+void WorkspaceController::readWorkspace(JobTracker* job, Read read, Deliver deliver)
 {
     const std::string path = m_path.toStdString();
-    m_sessionsJob->start<Outcome<std::vector<Session>>>(
-        [path](auto&) -> Outcome<std::vector<Session>> {
+    job->start<Outcome<T>>(
+        [path, read](auto& control) -> Outcome<T> {
             try {
                 store::Workspace ws(path);
-                ws.markOrphanedRuns();
-                return ws.sessions();
+                return read(ws, control);
             } catch (const std::exception& e) {
                 return QString::fromStdString(e.what());
             }
         },
-        [this](Outcome<std::vector<Session>> out) {
+        [this, deliver](Outcome<T> out) {
             if (auto* err = std::get_if<QString>(&out))
                 emit operationFailed(*err);
             else
-                emit sessionsAvailable(std::get<std::vector<Session>>(out));
+                deliver(std::get<T>(out));
         });
+}
+
+void WorkspaceController::reloadSessions()
+{
+    readWorkspace<std::vector<Session>>(
+        m_sessionsJob,
+        [](store::Workspace& ws, auto&) {
+            ws.markOrphanedRuns();
+            return ws.sessions();
+        },
+        [this](const std::vector<Session>& sessions) { emit sessionsAvailable(sessions); });
 }
 
 void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds)
 {
     using Curves = std::vector<charts::SessionCurves>;
-    const std::string path = m_path.toStdString();
-    m_curvesJob->start<Outcome<Curves>>(
-        [path, sessionIds](auto& control) -> Outcome<Curves> {
-            try {
-                store::Workspace ws(path);
-                return charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip,
-                                                 [&control] { return control.isCanceled(); });
-            } catch (const std::exception& e) {
-                return QString::fromStdString(e.what());
-            }
+    readWorkspace<Curves>(
+        m_curvesJob,
+        [sessionIds](store::Workspace& ws, auto& control) {
+            return charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip,
+                                             [&control] { return control.isCanceled(); });
         },
-        [this](Outcome<Curves> out) {
-            if (auto* err = std::get_if<QString>(&out))
-                emit operationFailed(*err);
-            else
-                emit curvesAvailable(std::get<Curves>(out));
-        });
+        [this](const Curves& curves) { emit curvesAvailable(curves); });
 }
 
 void WorkspaceController::loadTraceCharts(const std::vector<std::int64_t>& sessionIds)
 {
     using Traces = std::vector<charts::TraceChartData>;
-    const std::string path = m_path.toStdString();
-    m_tracesJob->start<Outcome<Traces>>(
-        [path, sessionIds](auto&) -> Outcome<Traces> {
-            try {
-                store::Workspace ws(path);
-                return charts::loadTraceCharts(ws, sessionIds);
-            } catch (const std::exception& e) {
-                return QString::fromStdString(e.what());
-            }
-        },
-        [this](Outcome<Traces> out) {
-            if (auto* err = std::get_if<QString>(&out))
-                emit operationFailed(*err);
-            else
-                emit traceChartsAvailable(std::get<Traces>(out));
-        });
+    readWorkspace<Traces>(
+        m_tracesJob, [sessionIds](store::Workspace& ws, auto&) { return charts::loadTraceCharts(ws, sessionIds); },
+        [this](const Traces& traces) { emit traceChartsAvailable(traces); });
 }
 
 void WorkspaceController::loadKernelCharts(const std::vector<std::int64_t>& sessionIds)
 {
-    const std::string path = m_path.toStdString();
-    m_kernelsJob->start<Outcome<charts::KernelChartData>>(
-        [path, sessionIds](auto&) -> Outcome<charts::KernelChartData> {
-            try {
-                store::Workspace ws(path);
-                return charts::loadKernelCharts(ws, sessionIds);
-            } catch (const std::exception& e) {
-                return QString::fromStdString(e.what());
+    readWorkspace<charts::KernelChartData>(
+        m_kernelsJob, [sessionIds](store::Workspace& ws, auto&) { return charts::loadKernelCharts(ws, sessionIds); },
+        [this](const charts::KernelChartData& data) { emit kernelChartsAvailable(data); });
+}
+
+void WorkspaceController::loadPairs(std::int64_t sessionId)
+{
+    readWorkspace<charts::PairsSessionData>(
+        m_pairsJob,
+        [sessionId](store::Workspace& ws, auto&) {
+            charts::PairsSessionData data;
+            if (auto s = ws.session(sessionId)) {
+                data.session = *s;
+                data.pairs = store::pairPoints(ws.database(), sessionId);
             }
+            return data;
         },
-        [this](Outcome<charts::KernelChartData> out) {
-            if (auto* err = std::get_if<QString>(&out))
-                emit operationFailed(*err);
-            else
-                emit kernelChartsAvailable(std::get<charts::KernelChartData>(out));
-        });
+        [this](const charts::PairsSessionData& data) { emit pairsAvailable(data); });
+}
+
+void WorkspaceController::loadStorage(const std::vector<std::int64_t>& sessionIds)
+{
+    using Sessions = std::vector<charts::StorageSessionData>;
+    readWorkspace<Sessions>(
+        m_storageJob,
+        [sessionIds](store::Workspace& ws, auto& control) {
+            Sessions sessions;
+            for (auto id : sessionIds) {
+                if (control.isCanceled())
+                    break;
+                if (auto s = ws.session(id))
+                    sessions.push_back({*s, store::storagePoints(ws.database(), id)});
+            }
+            return sessions;
+        },
+        [this](const Sessions& sessions) { emit storageAvailable(sessions); });
 }
 
 void WorkspaceController::saveNotes(std::int64_t sessionId, const QString& notes)

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "pairsheatmapchart.h"
+#include "storagechart.h"
 #include "views/chartdata.h"
 #include "views/kernelchartdata.h"
 #include "views/tracechartdata.h"
@@ -28,6 +30,8 @@ public:
     void loadCurves(const std::vector<std::int64_t>& sessionIds);
     void loadTraceCharts(const std::vector<std::int64_t>& sessionIds);
     void loadKernelCharts(const std::vector<std::int64_t>& sessionIds);
+    void loadPairs(std::int64_t sessionId);
+    void loadStorage(const std::vector<std::int64_t>& sessionIds);
     void saveNotes(std::int64_t sessionId, const QString& notes);
 
 signals:
@@ -36,15 +40,24 @@ signals:
     void curvesAvailable(const std::vector<rl::charts::SessionCurves>& curves);
     void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
     void kernelChartsAvailable(const rl::charts::KernelChartData& data);
+    void pairsAvailable(const rl::charts::PairsSessionData& data);
+    void storageAvailable(const std::vector<rl::charts::StorageSessionData>& sessions);
     void notesSaved(std::int64_t sessionId, const QString& notes);
     void operationFailed(const QString& message);
 
 private:
+    // Runs read(workspace, control) -> T on a worker with its own connection; the value goes to
+    // deliver on the GUI thread, an error the store threw to operationFailed.
+    template <typename T, typename Read, typename Deliver>
+    void readWorkspace(JobTracker* job, Read read, Deliver deliver);
+
     QString m_path;
     JobTracker* m_sessionsJob;
     JobTracker* m_curvesJob;
     JobTracker* m_tracesJob;
     JobTracker* m_kernelsJob;
+    JobTracker* m_pairsJob;
+    JobTracker* m_storageJob;
     JobTracker* m_notesJob;
 };
 } // namespace rl

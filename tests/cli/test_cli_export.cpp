@@ -9,11 +9,11 @@
 
 #include <QFile>
 #include <QImage>
-#include <QXmlStreamReader>
 
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "svgtext.h"
 #include "tempdir.h"
 #include "records/wireformat.h"
 #include "store/workspace.h"
@@ -55,23 +55,6 @@ double inkFraction(const QImage& img)
     return double(ink) / (double(img.width() / 2) * double(img.height() / 2));
 }
 
-// Every text node of an SVG, concatenated; fails the test when the XML does not parse.
-QString svgText(const fs::path& file, QString* rootName)
-{
-    QFile f(QString::fromStdString(file.string()));
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
-    QXmlStreamReader xml(&f);
-    QString text;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (xml.isStartElement() && rootName->isEmpty())
-            *rootName = xml.name().toString();
-        if (xml.isCharacters())
-            text += xml.text();
-    }
-    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
-    return text;
-}
 } // namespace
 
 TEST(CliExport, BandwidthChartAsPngHasTheRequestedSizeAndIsDrawn)
@@ -94,9 +77,7 @@ TEST(CliExport, LatencyChartAsSvgIsValidXmlWithUnitsOnTheAxes)
     const auto svg = w.dir.path / "lat.svg";
     auto r = cli(w.db, {"export", "1", "--chart", "latency", "-o", svg.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    QString root;
-    const QString text = svgText(svg, &root);
-    EXPECT_EQ(root, QStringLiteral("svg"));
+    const QString text = test::svgText(svg);
     EXPECT_TRUE(text.contains(QStringLiteral("Message size"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("µs"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("KiB")) || text.contains(QStringLiteral("MiB"))) << text.toStdString();
@@ -231,9 +212,7 @@ TEST(CliExport, MoeSweepWritesTheScatterAndTheRowsWithAWidthAxis)
 
     r = with({"-o", svg.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    QString root;
-    const QString text = svgText(svg, &root);
-    EXPECT_EQ(root, QStringLiteral("svg"));
+    const QString text = test::svgText(svg);
     EXPECT_TRUE(text.contains(QStringLiteral("Decode latency per token (ms)")));
     EXPECT_TRUE(text.contains(QStringLiteral("Pareto front")));
 

@@ -7,9 +7,9 @@
 
 #include <QFile>
 #include <QImage>
-#include <QXmlStreamReader>
 
 #include "childprocess.h"
+#include "svgtext.h"
 
 namespace fs = std::filesystem;
 using namespace rl;
@@ -45,20 +45,6 @@ struct KernelWorkspace
     }
 };
 
-QString svgText(const fs::path& file)
-{
-    QFile f(QString::fromStdString(file.string()));
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
-    QXmlStreamReader xml(&f);
-    QString text;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (xml.isCharacters())
-            text += xml.text();
-    }
-    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
-    return text;
-}
 } // namespace
 
 TEST(CliExportKernels, RooflineWithMeasuredAndProfileCeilingsInEveryFormat)
@@ -67,7 +53,7 @@ TEST(CliExportKernels, RooflineWithMeasuredAndProfileCeilingsInEveryFormat)
     const auto svg = w.dir / "roof.svg";
     auto r = w.cli({"export", "2", "1", "3", "--chart", "roofline", "--hardware", "mi300x", "-o", svg.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const QString text = svgText(svg);
+    const QString text = test::svgText(svg);
     EXPECT_TRUE(text.contains(QStringLiteral("FLOP/byte"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("GFLOP/s")));
     EXPECT_TRUE(text.contains(QStringLiteral("measured")));
@@ -108,7 +94,7 @@ TEST(CliExportKernels, MembwAloneAndGemmEfficiencyRender)
     const auto bw = w.dir / "membw.svg";
     auto r = w.cli({"export", "3", "--chart", "membw", "-o", bw.string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    const QString text = svgText(bw);
+    const QString text = test::svgText(bw);
     EXPECT_TRUE(text.contains(QStringLiteral("GB/s"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("KiB")) || text.contains(QStringLiteral("MiB")));
 

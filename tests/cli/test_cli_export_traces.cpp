@@ -10,9 +10,9 @@
 
 #include <QFile>
 #include <QImage>
-#include <QXmlStreamReader>
 
 #include "childprocess.h"
+#include "svgtext.h"
 #include "tempdir.h"
 
 namespace fs = std::filesystem;
@@ -62,24 +62,6 @@ double inkFraction(const QImage& img)
     return double(ink) / (double(img.width() / 2) * double(img.height() / 2));
 }
 
-QString svgText(const fs::path& file)
-{
-    QFile f(QString::fromStdString(file.string()));
-    EXPECT_TRUE(f.open(QIODevice::ReadOnly));
-    QXmlStreamReader xml(&f);
-    QString text, root;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (xml.isStartElement() && root.isEmpty())
-            root = xml.name().toString();
-        if (xml.isCharacters())
-            text += xml.text();
-    }
-    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
-    EXPECT_EQ(root, QStringLiteral("svg"));
-    return text;
-}
-
 struct KindCase
 {
     const char* kind;
@@ -117,7 +99,7 @@ TEST_P(ExportTraceKind, WritesSvgPngPdfAndCsvThatOpen)
         ASSERT_EQ(r.exitCode, 0) << c.kind << " " << out << ": " << r.err;
         ASSERT_TRUE(fs::exists(out)) << out;
     }
-    EXPECT_TRUE(svgText(svg).contains(QLatin1String(c.svgMustContain))) << c.kind;
+    EXPECT_TRUE(rl::test::svgText(svg).contains(QLatin1String(c.svgMustContain))) << c.kind;
 
     const QImage img(QString::fromStdString(png.string()));
     ASSERT_FALSE(img.isNull());
