@@ -20,8 +20,6 @@
 
 namespace rl::cli {
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
 void exportStorage(const ChartExportRequest& r, storage::StorageAxis axis)
 {
     std::vector<charts::StorageSessionData> sessions;
