@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "io/linereader.h"
 #include "units/units.h"
@@ -184,19 +186,28 @@ double measureCoreClockGHz(double seconds)
     using Clock = std::chrono::steady_clock;
     constexpr double kAddsPerIteration = 64;
     auto run = [](std::uint64_t iterations) {
-        std::uint64_t x = 0;
+        std::uint64_t x = 0, one = 1;
         const auto t0 = Clock::now();
+        // 64 dependent register-register adds, one per cycle. Not `addq $1`: Golden Cove and later
+        // Intel cores fold chains of add-immediate in the renamer (23 "GHz" measured on a Xeon here).
         for (std::uint64_t i = 0; i < iterations; ++i)
-            asm volatile(".rept 64\n\taddq $1, %0\n\t.endr" : "+r"(x)); // 64 dependent adds
+            asm volatile(".rept 64\n\taddq %1, %0\n\t.endr" : "+r"(x) : "r"(one));
         return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
     };
     std::uint64_t iterations = 1 << 12;
     while (run(iterations) < seconds * 1e9 / 10 && iterations < (std::uint64_t{1} << 32))
         iterations *= 2; // about a tenth of the budget per run, ten runs
-    double best = 0;
+    // The fastest run is the clock (a descheduled run only reads slower), but one run alone is not
+    // trusted: a VM's clock can step during a run and make it look several times faster (21.7 GHz
+    // was seen under CI load). The fastest rate another run confirms within 5 % is the answer.
+    std::vector<double> rates;
     for (int rep = 0; rep < 10; ++rep)
-        best = std::max(best, double(iterations) * kAddsPerIteration / run(iterations));
-    return best;
+        rates.push_back(double(iterations) * kAddsPerIteration / run(iterations));
+    std::sort(rates.begin(), rates.end(), std::greater<>());
+    for (std::size_t i = 0; i + 1 < rates.size(); ++i)
+        if (rates[i + 1] >= 0.95 * rates[i])
+            return rates[i];
+    return rates[rates.size() / 2];
 #else
     (void)seconds;
     return 0;

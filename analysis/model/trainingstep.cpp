@@ -82,6 +82,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     e.memoryCapacity = r.hbmCapacityBytes;
     const double mb = p.effectiveMicroBatches();
     const double streamBw = r.hbmBytesPerSec * kStreamEfficiency;
+    const double elementwiseBw = r.hbmBytesPerSec * kElementwiseEfficiency;
 
     int counts[2][2] = {{0, 0}, {0, 0}}; // [moe][sliding]
     if (c.slidingWindow <= 0 || !c.isMoe()) {
@@ -106,13 +107,13 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
             layerGemms(c, p, kind, true, set);
             const auto t = timesOf(set, r, timing);
             const auto ew = elementwiseBytesPerLayer(c, p, kind);
-            const double ewFwd = ew.total() / streamBw;
+            const double ewFwd = ew.total() / elementwiseBw;
             // Flash attention's backward recomputes S = QK^T per tile (Dao 2023, FlashAttention-2,
             // Algorithm 2): one more QK^T GEMM, not counted as model FLOPs.
             const double flashBwd = p.flashAttention ? t.qkFwd : 0;
-            const double cast = t.fp8CastBytes / streamBw;
+            const double cast = t.fp8CastBytes / elementwiseBw;
             const double extra = p.recompute == Recompute::Full        ? t.fwd + ewFwd
-                                 : p.recompute == Recompute::Selective ? t.scoresFwd + ew.scores / streamBw
+                                 : p.recompute == Recompute::Selective ? t.scoresFwd + ew.scores / elementwiseBw
                                                                        : 0.0;
             const double share = double(counts[moe][sl]) / c.layers;
             const double gemm = t.total + flashBwd + t.launches * kLaunchSeconds;
@@ -124,7 +125,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     GemmSet out;
     outputLayerGemms(c, p, true, out);
     const double head = totalSeconds(out, r, timing) + 3 * 2.0 * p.weightBytes * p.microBatch * p.seqLen / p.cp *
-                                                            double(c.vocab) / p.tp / streamBw; // softmax + CE
+                                                            double(c.vocab) / p.tp / elementwiseBw; // softmax + CE
     // The busiest stage: a middle one, or the last with the LM head.
     const double stage = std::max(e.stageLayers * perLayer, lastLayers * perLayer + head);
     const double stageLayersUsed = stage == e.stageLayers * perLayer ? e.stageLayers : lastLayers;
