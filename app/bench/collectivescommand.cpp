@@ -155,11 +155,12 @@ void addCollectivesCommand(CLI::App& app)
         ->check(CLI::IsMember({"json", "nccl"}))
         ->capture_default_str();
     cmd->add_option("--split", opts->split,
-                    "Also run the sweep on groups of ranks, every group of a level at once on its own "
-                    "communicator (nccl-tests' split mode), one point per group labelled with it; comma list of "
-                    "levels: node (the ranks of each host), nodes:K (K consecutive hosts), ranks:K (K consecutive "
-                    "ranks), world (all ranks). Each group sizes its calls from the same time per size. "
-                    "Default: all ranks together, points without a group");
+                    "Run the sweep on groups of ranks (nccl-tests' split mode): every group of a level at the same "
+                    "time on its own communicator, one JSON point per group labelled with it; comma list of levels, "
+                    "run one after the other: node (the ranks of each host), nodes:K (groups of K hosts), ranks:K "
+                    "(blocks of K ranks), world (all ranks, to compare with). K must divide the hosts or ranks "
+                    "evenly. Each group sizes its calls within the same --time-per-size. Default: all ranks as one, "
+                    "points without a group");
     cmd->add_option("--delay-rank", opts->delayRank,
                     "Testing: this rank sleeps --delay-us before every call (a stand-in for a slow node)")
         ->group("");

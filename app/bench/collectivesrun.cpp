@@ -33,8 +33,8 @@ struct Level
     std::size_t steps() const
     {
         std::size_t n = 0;
-        for (const auto& [size, plan] : plans)
-            n = std::max(n, plan.size());
+        for (const auto& [size, points] : plans)
+            n = std::max(n, points.size());
         return n;
     }
 };
