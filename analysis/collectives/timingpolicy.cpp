@@ -8,6 +8,8 @@
 namespace rl {
 namespace {
 constexpr int kMaxPilot = 100;
+constexpr int kMinPilot = 3;
+constexpr double kSlowFirstCallUs = 20e3;
 constexpr double kPilotSeconds = 2e-3;
 constexpr std::int64_t kPage = 4096;
 
@@ -42,7 +44,11 @@ void validate(const TimingPolicy& p)
 
 int pilotCalls(const TimingPolicy& p, double firstCallUs)
 {
-    int n = firstCallUs > 0 ? clampToInt(std::floor(kPilotSeconds * 1e6 / firstCallUs), 1, kMaxPilot) : kMaxPilot;
+    // At least kMinPilot calls after the first unless that one was really slow: the first calls at
+    // a new size can run 10x slow (Open MPI's shared-memory transport switching protocol at 512 KiB
+    // was seen), and one more call alone sized a 0.2 s loop at 76 calls of 288 us.
+    const int fewest = firstCallUs < kSlowFirstCallUs ? kMinPilot : 1;
+    int n = firstCallUs > 0 ? clampToInt(std::floor(kPilotSeconds * 1e6 / firstCallUs), fewest, kMaxPilot) : kMaxPilot;
     if (p.warmup)
         n = std::min(n, std::max(*p.warmup - 1, 0));
     return n;

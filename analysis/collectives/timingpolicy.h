@@ -34,8 +34,9 @@ struct Repetitions
     int callsPerSample = 1;
 };
 
-// The calls that size the loop: one, then this many more at the one call's time (at most 100 and
-// about 2 ms worth), all of them counting as warm-up. A fixed warm-up count caps them.
+// The calls that size the loop: one, then this many more at the one call's time (about 2 ms
+// worth, at least 3 unless the first took over 20 ms, at most 100), all of them counting as warm-up;
+// the runner sizes the loop by their median. A fixed warm-up count caps them.
 int pilotCalls(const TimingPolicy& p, double firstCallUs);
 
 // The point's time budget: the per-point limit, or the overall time left shared by the points

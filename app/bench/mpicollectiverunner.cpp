@@ -156,6 +156,19 @@ double MpiCollectiveRunner::meanCallSeconds(const PlannedPoint& p, int calls)
     return double(readTicks() - start) * m_secondsPerTick / std::max(calls, 1);
 }
 
+double MpiCollectiveRunner::medianCallSeconds(const PlannedPoint& p, int calls)
+{
+    m_pilot.resize(std::size_t(std::max(calls, 1)));
+    for (auto& t : m_pilot) {
+        const std::uint64_t start = readTicks();
+        call(p);
+        t = double(readTicks() - start) * m_secondsPerTick;
+    }
+    auto mid = m_pilot.begin() + std::ptrdiff_t(m_pilot.size() / 2);
+    std::nth_element(m_pilot.begin(), mid, m_pilot.end());
+    return *mid;
+}
+
 SampleSummary MpiCollectiveRunner::timedLoop(const PlannedPoint& p, int iters, int callsPerSample)
 {
     const int samples = (iters + callsPerSample - 1) / callsPerSample;
@@ -199,7 +212,7 @@ MpiCollectiveRunner::Result MpiCollectiveRunner::measure(const PlannedPoint& p, 
         double first = meanCallSeconds(p, 1), slowest = 0;
         MPI_Allreduce(&first, &slowest, 1, MPI_DOUBLE, MPI_MAX, m_comm);
         const int more = pilotCalls(policy, slowest * 1e6);
-        pilotSeconds = more > 0 ? meanCallSeconds(p, more) : slowest;
+        pilotSeconds = more > 0 ? medianCallSeconds(p, more) : slowest;
         pilot = 1 + more;
     }
     double pilotMax = 0;

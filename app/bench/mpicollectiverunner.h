@@ -50,6 +50,7 @@ private:
     void call(const PlannedPoint& p);
     void setRotation(const PlannedPoint& p, bool on);
     double meanCallSeconds(const PlannedPoint& p, int calls); // this rank's mean, untimed by others
+    double medianCallSeconds(const PlannedPoint& p, int calls); // each call timed: a slow few do not size the loop
     SampleSummary timedLoop(const PlannedPoint& p, int iters, int callsPerSample);
 
     MPI_Comm m_comm;
@@ -64,6 +65,7 @@ private:
     double m_delayUs = 0;
     std::vector<std::uint64_t> m_ticks;
     std::vector<double> m_samples;
+    std::vector<double> m_pilot; // seconds per pilot call
     // Off-cache rotation of the current point: call i uses slot i mod slots.
     std::int64_t m_sendStride = 0, m_recvStride = 0;
     int m_sendSlots = 1, m_recvSlots = 1;
