@@ -466,7 +466,7 @@ void ChartContent::buildCompare()
 
 void ChartContent::pointAppended(std::int64_t sessionId, const CollectivePoint& point)
 {
-    const CurveKey key{sessionId, point.op, point.inPlace};
+    const CurveKey key{sessionId, point.op, point.inPlace, point.group};
     auto cit = std::find_if(m_curves.begin(), m_curves.end(), [&](const Curve& c) { return c.key == key; });
     const bool sizeView = m_kind == ChartKind::Bandwidth || m_kind == ChartKind::Latency;
     if (!sizeView || cit == m_curves.end()) {
@@ -527,6 +527,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
                 s = &d;
         return QStringLiteral("session: ") % (s ? qs(s->session.title) : QString::number(c.key.sessionId))
             % QStringLiteral("\nop: ") % qs(p.op) % (p.inPlace ? QStringLiteral(" (in-place)") : QString())
+            % (p.group.empty() ? QString() : QString(QStringLiteral("\ngroup: ") % qs(p.group)))
             % QStringLiteral("\nsize: ") % bytesText(static_cast<double>(p.bytes)) % QStringLiteral("\ntime: ")
             % qs(units::formatTime(p.timeUs)) % QStringLiteral("\nalgbw: ") % qs(units::formatBandwidth(p.algbwGBs))
             % QStringLiteral("\nbusbw: ") % qs(units::formatBandwidth(p.busbwGBs)) % QStringLiteral("\nranks: ")

@@ -1,5 +1,6 @@
 #include "importers/collectivecsv.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -12,6 +13,7 @@ namespace rl {
 namespace {
 const std::vector<std::string> kColumns{"op",   "nranks",  "dtype",     "redop",     "bytes",     "count",
                                         "in_place", "root", "time_us", "algbw_gbs", "busbw_gbs", "wrong"};
+constexpr const char* kGroupColumn = "group"; // optional, last
 
 std::string exact(double v)
 {
@@ -45,6 +47,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         if (row.fields.size() < kColumns.size() ||
             !std::equal(kColumns.begin(), kColumns.end(), row.fields.begin()))
             return fail(row.where, "header is not Ridgeline's collective CSV header");
+        const bool hasGroup = row.fields.size() > kColumns.size() && row.fields[kColumns.size()] == kGroupColumn;
         while (reader.next(row)) {
             if (!ticker.tick()) {
                 result.cancelled = true;
@@ -82,6 +85,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             p.algbwGBs = *alg;
             p.busbwGBs = *bus;
             p.wrong = *wrong;
+            if (hasGroup && f.size() > kColumns.size())
+                p.group = f[kColumns.size()];
             data.collectives.push_back(std::move(p));
         }
     } catch (const std::exception& e) {
@@ -104,11 +109,19 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
 
 void writeCollectiveCsv(std::ostream& out, const std::vector<CollectivePoint>& points)
 {
-    io::writeCsvRow(out, kColumns);
-    for (const auto& p : points)
-        io::writeCsvRow(out, {p.op, std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
-                              std::to_string(p.count), p.inPlace ? "1" : "0", std::to_string(p.root), exact(p.timeUs),
-                              exact(p.algbwGBs), exact(p.busbwGBs), std::to_string(p.wrong)});
+    const bool groups = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
+    std::vector<std::string> header = kColumns;
+    if (groups)
+        header.push_back(kGroupColumn);
+    io::writeCsvRow(out, header);
+    for (const auto& p : points) {
+        std::vector<std::string> row{p.op, std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
+                                     std::to_string(p.count), p.inPlace ? "1" : "0", std::to_string(p.root), exact(p.timeUs),
+                                     exact(p.algbwGBs), exact(p.busbwGBs), std::to_string(p.wrong)};
+        if (groups)
+            row.push_back(p.group);
+        io::writeCsvRow(out, row);
+    }
 }
 
 ImporterInfo collectiveCsvImporter()

@@ -7,6 +7,7 @@
 #include "records/collectivepoint.h"
 
 namespace rl {
-// Header: op,nranks,dtype,redop,bytes,count,in_place,root,time_us,algbw_gbs,busbw_gbs,wrong
+// Header: op,nranks,dtype,redop,bytes,count,in_place,root,time_us,algbw_gbs,busbw_gbs,wrong, then
+// group when some point has one (a --split run), so other files stay as they were.
 void writeCollectiveCsv(std::ostream& out, const std::vector<CollectivePoint>& points);
 } // namespace rl

@@ -44,6 +44,9 @@ struct CollectivePoint
     // all_to_allv: max over ranks of max(bytes sent, received) / mean bytes sent per rank (1 =
     // balanced; collectives/routingmatrix.h); 0 for every other op.
     double imbalance = 0;
+    // `ridgeline-bench collectives --split`: the group of ranks that measured the point on its own
+    // communicator ("node vm", "nodes a+b", "ranks 0-1", "world"); empty for a run of all ranks.
+    std::string group = {}; // "= {}" like stats: aggregate initializers leave it out unwarned
 
     friend bool operator==(const CollectivePoint&, const CollectivePoint&) = default;
 };

@@ -61,6 +61,8 @@ json toJson(const CollectivePoint& p)
         j["stats"] = toJson(*p.stats);
     if (p.imbalance > 0)
         j["imbalance"] = p.imbalance;
+    if (!p.group.empty())
+        j["group"] = p.group;
     return j;
 }
 
@@ -83,6 +85,7 @@ CollectivePoint collectiveFromJson(const json& j)
     if (const auto it = j.find("stats"); it != j.end() && it->is_object())
         p.stats = callStatsFromJson(*it);
     p.imbalance = j.value("imbalance", 0.0);
+    p.group = j.value("group", std::string{});
     return p;
 }
 

@@ -5,7 +5,8 @@
 //   {"record":"collective", "op":..., "nranks":..., "dtype":..., "redop":..., "bytes":..., "count":...,
 //    "in_place":..., "root":..., "time_us":..., "algbw_gbs":..., "busbw_gbs":..., "wrong":...,
 //    "stats":{"iters", "warmup", "calls_per_sample", "mean_us", "min_us", "max_us", "p50_us",
-//             "p99_us", "cv"}, "imbalance":...}          stats: runner points; imbalance: all_to_allv
+//             "p99_us", "cv"}, "imbalance":..., "group":...}
+//     stats: runner points; imbalance: all_to_allv; group: --split runs (absent when empty)
 //   {"record":"end", "status":"complete"|"cancelled"|"failed", "message":...}   last line
 // Lines with another "record" are passed through as RawRecord so later kinds can add their own.
 #include <cmath>

@@ -251,6 +251,12 @@ CREATE TABLE pair_results (
 );
 CREATE INDEX pair_results_session ON pair_results(session_id, rank_a, rank_b);
 )sql";
+
+// v8: the group of ranks a point of a `--split` run was measured on ('' for a run of all ranks and
+// for every point stored before).
+constexpr std::string_view kV8 = R"sql(
+ALTER TABLE collective_results ADD COLUMN split_group TEXT NOT NULL DEFAULT '';
+)sql";
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -263,6 +269,7 @@ const std::vector<Migration>& migrations()
         {5, kV5},
         {6, kV6},
         {7, kV7},
+        {8, kV8},
     };
     return list;
 }

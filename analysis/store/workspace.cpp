@@ -194,8 +194,8 @@ void Workspace::insertCollective(std::int64_t sessionId, const CollectivePoint& 
 {
     Statement q(m_db, "INSERT INTO collective_results (session_id, op, nranks, dtype, redop, bytes, count, "
                       "in_place, root, time_us, algbw, busbw, wrong, iters, warmup, calls_per_sample, time_min_us, "
-                      "time_max_us, time_p50_us, time_p99_us, time_cv, imbalance) "
-                      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                      "time_max_us, time_p50_us, time_p99_us, time_cv, imbalance, split_group) "
+                      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     q.bind(1, sessionId).bind(2, p.op).bind(3, p.nranks).bind(4, p.dtype).bind(5, p.redop);
     q.bind(6, p.bytes).bind(7, p.count).bind(8, p.inPlace ? 1 : 0).bind(9, p.root);
     q.bind(10, p.timeUs).bind(11, p.algbwGBs).bind(12, p.busbwGBs).bind(13, p.wrong);
@@ -206,7 +206,7 @@ void Workspace::insertCollective(std::int64_t sessionId, const CollectivePoint& 
         for (int i = 14; i <= 21; ++i)
             q.bindNull(i);
     }
-    q.bind(22, p.imbalance);
+    q.bind(22, p.imbalance).bind(23, p.group);
     q.run();
 }
 
@@ -220,8 +220,8 @@ void Workspace::addCollectivePoint(std::int64_t sessionId, const CollectivePoint
 std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
 {
     Statement q(m_db, "SELECT op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw, wrong, "
-                      "iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us, time_p99_us, time_cv, imbalance "
-                      "FROM collective_results WHERE session_id = ? ORDER BY op, in_place, bytes, id");
+                      "iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us, time_p99_us, time_cv, imbalance, "
+                      "split_group FROM collective_results WHERE session_id = ? ORDER BY op, in_place, bytes, id");
     q.bind(1, sessionId);
     std::vector<CollectivePoint> out;
     while (q.step()) {
@@ -252,6 +252,7 @@ std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
             p.stats = s;
         }
         p.imbalance = q.real(20);
+        p.group = q.text(21);
         out.push_back(std::move(p));
     }
     return out;

@@ -42,14 +42,14 @@ std::string metricTitle(BandwidthMetric metric)
     return metric == BandwidthMetric::BusBw ? "Bus bandwidth (GB/s)" : "Algorithm bandwidth (GB/s)";
 }
 
-std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace)
+std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace, const std::string& group)
 {
     // Importers end titles with "(tool version)"; the legend has no room for it (the session
     // browser shows the tool).
     std::string title = sessionTitle;
     if (const auto open = title.rfind(" ("); open != std::string::npos && open > 0 && title.back() == ')')
         title.erase(open);
-    return title + " · " + op + (inPlace ? " in-place" : "");
+    return title + " · " + op + (inPlace ? " in-place" : "") + (group.empty() ? "" : " · " + group);
 }
 
 std::string fitName(const std::string& name, const fits::AlphaBeta& fit)
@@ -96,15 +96,19 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
 {
     std::vector<Curve> out;
     for (const auto& s : sessions) {
-        std::map<std::pair<std::string, bool>, std::vector<CollectivePoint>> byOp;
+        std::map<std::string, std::size_t> groupOrder; // "ranks 10-11" after "ranks 2-3", as they ran
         for (const auto& p : s.points)
-            byOp[{p.op, p.inPlace}].push_back(p);
+            groupOrder.emplace(p.group, groupOrder.size());
+        std::map<std::tuple<std::string, bool, std::size_t>, std::vector<CollectivePoint>> byOp;
+        for (const auto& p : s.points)
+            byOp[{p.op, p.inPlace, groupOrder[p.group]}].push_back(p);
         for (auto& [k, pts] : byOp) {
             std::stable_sort(pts.begin(), pts.end(),
                              [](const CollectivePoint& x, const CollectivePoint& y) { return x.bytes < y.bytes; });
+            const auto& [op, inPlace, order] = k;
             Curve c;
-            c.key = {s.session.id, k.first, k.second};
-            c.name = curveName(s.session.title, k.first, k.second);
+            c.key = {s.session.id, op, inPlace, pts.front().group};
+            c.name = curveName(s.session.title, op, inPlace, c.key.group);
             c.points = std::move(pts);
             out.push_back(std::move(c));
         }
@@ -275,7 +279,7 @@ bool appendLivePoint(std::vector<SessionCurves>& sessions, std::int64_t sessionI
         return false;
     const bool known = std::any_of(it->points.begin(), it->points.end(), [&](const CollectivePoint& p) {
         return p.op == point.op && p.bytes == point.bytes && p.dtype == point.dtype && p.inPlace == point.inPlace &&
-               p.nranks == point.nranks && p.redop == point.redop;
+               p.nranks == point.nranks && p.redop == point.redop && p.group == point.group;
     });
     if (known)
         return false;

@@ -50,13 +50,14 @@ struct CurveKey
     std::int64_t sessionId = 0;
     std::string op;
     bool inPlace = false;
+    std::string group; // --split runs: each group of ranks is a curve of its own
     friend auto operator<=>(const CurveKey&, const CurveKey&) = default;
 };
 
 struct Curve
 {
     CurveKey key;
-    std::string name;                   // "<session title> · <op>[ in-place]"
+    std::string name;                   // "<session title> · <op>[ in-place][ · <group>]"
     std::vector<CollectivePoint> points; // sorted by bytes
 };
 
@@ -69,7 +70,8 @@ struct FitCurve
 
 double metricValue(const CollectivePoint& p, BandwidthMetric metric);
 std::string metricTitle(BandwidthMetric metric); // "Bus bandwidth (GB/s)"
-std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace);
+std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace,
+                      const std::string& group = {});
 std::string fitName(const std::string& curveName, const fits::AlphaBeta& fit);
 // The fit's legend label in the chart's own quantity. β of t = α + n/β is an algorithm bandwidth;
 // on a busbw chart it is also given as busbw (β x the curve's bus factor), the value the dashed
@@ -88,7 +90,8 @@ struct PeakLine
 // matches no profile, or that do not say their hosts, get none.
 std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions);
 
-// One curve per (session, op, in-place) in session order, then op and in-place order.
+// One curve per (session, op, in-place, group) in session order, then op and in-place order, then
+// groups in the order their first point arrived (the runner prints them by rank).
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions);
 // Fits each curve within [minBytes, maxBytes]; curves with fewer than two sizes get no fit.
 std::vector<FitCurve> fitCurves(const std::vector<Curve>& curves, std::int64_t minBytes, std::int64_t maxBytes);

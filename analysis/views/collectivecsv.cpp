@@ -1,38 +1,63 @@
 #include "views/collectivecsv.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "io/csv.h"
 
 namespace rl::charts {
 namespace {
+// A "group" column only for --split sessions, so every other export stays as it was.
+bool hasGroups(const std::vector<Curve>& curves)
+{
+    return std::any_of(curves.begin(), curves.end(), [](const Curve& c) { return !c.key.group.empty(); });
+}
+
 void writeSizeRows(std::ostream& out, const std::vector<SessionCurves>& sessions)
 {
-    io::writeCsvRow(out, {"session_id", "session", "op", "in_place", "nranks", "dtype", "redop", "bytes", "count",
-                          "time_us", "algbw_gbs", "busbw_gbs", "wrong"});
-    for (const Curve& c : collectCurves(sessions)) {
+    const auto curves = collectCurves(sessions);
+    const bool groups = hasGroups(curves);
+    std::vector<std::string> header{"session_id", "session", "op", "in_place", "nranks", "dtype", "redop", "bytes",
+                                    "count", "time_us", "algbw_gbs", "busbw_gbs", "wrong"};
+    if (groups)
+        header.push_back("group");
+    io::writeCsvRow(out, header);
+    for (const Curve& c : curves) {
         std::string title;
         for (const auto& s : sessions)
             if (s.session.id == c.key.sessionId)
                 title = s.session.title;
-        for (const auto& p : c.points)
-            io::writeCsvRow(out, {std::to_string(c.key.sessionId), title, p.op, p.inPlace ? "1" : "0",
-                                  std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
-                                  std::to_string(p.count), io::csvNumber(p.timeUs), io::csvNumber(p.algbwGBs), io::csvNumber(p.busbwGBs),
-                                  std::to_string(p.wrong)});
+        for (const auto& p : c.points) {
+            std::vector<std::string> row{std::to_string(c.key.sessionId), title, p.op, p.inPlace ? "1" : "0",
+                                         std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
+                                         std::to_string(p.count), io::csvNumber(p.timeUs), io::csvNumber(p.algbwGBs),
+                                         io::csvNumber(p.busbwGBs), std::to_string(p.wrong)};
+            if (groups)
+                row.push_back(p.group);
+            io::writeCsvRow(out, row);
+        }
     }
 }
 
 void writeFitRows(std::ostream& out, const std::vector<SessionCurves>& sessions, const ChartOptions& o)
 {
     out << '\n';
-    io::writeCsvRow(out, {"fit_session_id", "fit_op", "fit_in_place", "alpha_us", "beta_gbs", "rms_rel_error",
-                          "points", "min_bytes", "max_bytes"});
-    for (const FitCurve& f : fitCurves(collectCurves(sessions), o.fitMinBytes, o.fitMaxBytes))
-        io::writeCsvRow(out, {std::to_string(f.key.sessionId), f.key.op, f.key.inPlace ? "1" : "0",
-                              io::csvNumber(f.fit.alphaUs), io::csvNumber(f.fit.betaGBs), io::csvNumber(f.fit.rmsRelError),
-                              std::to_string(f.fit.points), std::to_string(f.fit.minBytes),
-                              std::to_string(f.fit.maxBytes)});
+    const auto curves = collectCurves(sessions);
+    const bool groups = hasGroups(curves);
+    std::vector<std::string> header{"fit_session_id", "fit_op", "fit_in_place", "alpha_us", "beta_gbs", "rms_rel_error",
+                                    "points", "min_bytes", "max_bytes"};
+    if (groups)
+        header.push_back("fit_group");
+    io::writeCsvRow(out, header);
+    for (const FitCurve& f : fitCurves(curves, o.fitMinBytes, o.fitMaxBytes)) {
+        std::vector<std::string> row{std::to_string(f.key.sessionId), f.key.op, f.key.inPlace ? "1" : "0",
+                                     io::csvNumber(f.fit.alphaUs), io::csvNumber(f.fit.betaGBs),
+                                     io::csvNumber(f.fit.rmsRelError), std::to_string(f.fit.points),
+                                     std::to_string(f.fit.minBytes), std::to_string(f.fit.maxBytes)};
+        if (groups)
+            row.push_back(f.key.group);
+        io::writeCsvRow(out, row);
+    }
 }
 } // namespace
 

@@ -1,25 +1,17 @@
 // `ridgeline-bench collectives`: the nccl-tests-style sweep over MPI collectives. Rank 0 prints a
 // session header, one JSON line per finished point (or an nccl-tests table) and an end record.
-#include <csignal>
 #include <iostream>
 #include <memory>
-#include <set>
 
 #include "benchcommands.h"
-#include "collectives/nccltable.h"
 #include "kernels/cpuinfo.h"
-#include "mpicollectiverunner.h"
+#include "collectivesrun.h"
 #include "mpienvironment.h"
 #include "routingoptions.h"
-#include "records/wireformat.h"
-#include "tickclock.h"
 #include "units/units.h"
 
 namespace rl::bench {
 namespace {
-volatile std::sig_atomic_t g_stopSignal = 0;
-extern "C" void onStopSignal(int sig) { g_stopSignal = sig; }
-
 struct Options
 {
     std::string ops = "all";
@@ -40,6 +32,9 @@ struct Options
     int root = 0;
     RoutingOptions routing;
     std::string format = "json";
+    std::string split;
+    int delayRank = -1;
+    double delayUs = 0;
 };
 
 std::int64_t parseSize(const std::string& text, const char* option)
@@ -92,136 +87,18 @@ SweepParams toParams(const Options& o)
     return p;
 }
 
-void installStopHandlers()
+RunOptions toRunOptions(const Options& o)
 {
-    struct sigaction sa = {};
-    sa.sa_handler = onStopSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
-}
-
-// Rank 0 decides for everyone, so all ranks leave the sweep between the same two points.
-bool stopRequested()
-{
-    int stop = g_stopSignal;
-    MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (stop)
-        g_stopSignal = stop;
-    return stop != 0;
-}
-
-void printLine(const nlohmann::json& j) { std::cout << j.dump() << '\n' << std::flush; }
-
-Session sessionHeader(const SweepParams& params, int nranks, const std::vector<RankInfo>& ranks, const std::string& lib)
-{
-    Session s;
-    s.kind = kind::Collectives;
-    s.tool = "ridgeline-bench";
-    s.toolVersion = RIDGELINE_VERSION;
-    s.created = nowIso8601();
-    s.host = hostName();
-    s.commandLine = processCommandLine();
-    s.params = toJson(params);
-    s.params["nranks"] = nranks;
-    s.params["mpi_library"] = lib;
-    std::set<std::string> hosts;
-    for (const auto& r : ranks)
-        hosts.insert(r.host);
-    s.params["hosts"] = hosts;
-    s.params["nodes"] = hosts.size();
-    s.title = "MPI collectives, " + std::to_string(nranks) + " ranks on " + std::to_string(hosts.size()) +
-              (hosts.size() == 1 ? " host" : " hosts");
-    return s;
-}
-
-// Returns the exit code; runs on every rank.
-int runSweep(SweepParams params, const RoutingOptions& routing, bool ncclFormat)
-{
-    int code = 0;
-    {
-        MpiEnvironment mpi;
-        const bool root = mpi.rank() == 0;
-        installStopHandlers();
-        std::vector<PlannedPoint> plan;
-        try {
-            applyRouting(routing, params, mpi.size());
-            plan = planSweep(params, mpi.size());
-        } catch (const std::exception& e) {
-            if (root)
-                std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
-            return 2;
-        }
-        const BufferBytes buffers = bufferBytes(plan, params.offCacheBytes);
-        std::unique_ptr<MpiCollectiveRunner> runner;
-        int allocated = 1;
-        try {
-            runner = std::make_unique<MpiCollectiveRunner>(MPI_COMM_WORLD, buffers, params.offCacheBytes);
-        } catch (const std::bad_alloc&) {
-            allocated = 0;
-        }
-        int allAllocated = 0;
-        MPI_Allreduce(&allocated, &allAllocated, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (!allAllocated) {
-            if (root)
-                std::cerr << "ridgeline-bench collectives: cannot allocate the buffers (send "
-                          << units::formatBytes(double(buffers.send)) << ", receive "
-                          << units::formatBytes(double(buffers.recv)) << " per rank); lower --maxbytes\n";
-            return 1;
-        }
-        const auto ranks = gatherRankInfo();
-        const std::string lib = mpiLibraryVersion();
-        std::unique_ptr<NcclTableWriter> table;
-        if (root) {
-            if (ncclFormat) {
-                table = std::make_unique<NcclTableWriter>(std::cout, params, mpi.size());
-                std::vector<std::string> lines;
-                for (const auto& r : ranks)
-                    lines.push_back("Rank " + std::to_string(r.rank) + " Group  0 Pid " + std::to_string(r.pid) +
-                                    " on " + r.host + " device  0 [cpu] host memory");
-                table->begin(lines, lib);
-            } else {
-                printLine(wire::toJson(sessionHeader(params, mpi.size(), ranks, lib)));
-            }
-        }
-        std::size_t done = 0;
-        const double start = steadySeconds();
-        for (const auto& p : plan) {
-            if (stopRequested())
-                break;
-            const double budget = pointBudgetSeconds(params.timing, steadySeconds() - start,
-                                                     std::int64_t(plan.size() - done));
-            const auto r = runner->measure(p, params.timing, budget);
-            if (root) {
-                const CollectivePoint point = makePoint(p, mpi.size(), r.stats, r.wrong);
-                if (table)
-                    table->add(p, point);
-                else
-                    printLine(wire::toJson(point));
-            }
-            ++done;
-        }
-        const int sig = g_stopSignal;
-        if (root) {
-            const std::string progress = std::to_string(done) + " of " + std::to_string(plan.size()) + " points";
-            if (table) {
-                table->finish();
-                if (done < plan.size())
-                    std::cout << "# cancelled by " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << " after " << progress
-                              << '\n' << std::flush;
-            } else if (done < plan.size()) {
-                printLine(wire::endRecord(SessionStatus::Cancelled,
-                                          std::string("cancelled by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") +
-                                              " after " + progress));
-            } else {
-                printLine(wire::endRecord(SessionStatus::Complete, progress));
-            }
-        }
-        if (done < plan.size())
-            code = 128 + (sig ? sig : SIGTERM);
-    } // MPI_Finalize before the exit code leaves
-    return code;
+    RunOptions r;
+    r.ncclFormat = o.format == "nccl";
+    if (!o.split.empty()) {
+        r.split = parseSplitSpec(o.split);
+        if (r.ncclFormat)
+            throw std::invalid_argument("--split prints JSON lines only (one point per group): drop --format nccl");
+    }
+    r.delayRank = o.delayRank;
+    r.delayUs = o.delayUs;
+    return r;
 }
 
 void addCollectivesCommand(CLI::App& app)
@@ -277,18 +154,31 @@ void addCollectivesCommand(CLI::App& app)
                     "nccl: an nccl-tests style table")
         ->check(CLI::IsMember({"json", "nccl"}))
         ->capture_default_str();
+    cmd->add_option("--split", opts->split,
+                    "Run the sweep on groups of ranks (nccl-tests' split mode): every group of a level at the same "
+                    "time on its own communicator, one JSON point per group labelled with it; comma list of levels, "
+                    "run one after the other: node (the ranks of each host), nodes:K (groups of K hosts), ranks:K "
+                    "(blocks of K ranks), world (all ranks, to compare with). K must divide the hosts or ranks "
+                    "evenly. Each group sizes its calls within the same --time-per-size. Default: all ranks as one, "
+                    "points without a group");
+    cmd->add_option("--delay-rank", opts->delayRank,
+                    "Testing: this rank sleeps --delay-us before every call (a stand-in for a slow node)")
+        ->group("");
+    cmd->add_option("--delay-us", opts->delayUs, "Testing: the stand-in delay in microseconds")->group("");
     addRoutingOptions(*cmd, opts->routing);
     cmd->callback([opts, cmd] {
         SweepParams params;
+        RunOptions run;
         try {
             params = toParams(*opts);
+            run = toRunOptions(*opts);
         } catch (const std::exception& e) {
             if (launcherRank() == 0)
                 std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
             throw CLI::RuntimeError(2);
         }
         opts->routing.sizesGiven = cmd->count("--minbytes") + cmd->count("--maxbytes") > 0;
-        const int code = runSweep(params, opts->routing, opts->format == "nccl");
+        const int code = runCollectives(params, opts->routing, run);
         if (code != 0)
             throw CLI::RuntimeError(code);
     });

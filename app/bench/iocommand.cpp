@@ -21,25 +21,13 @@
 #include "mpicollectiverunner.h"
 #include "mpienvironment.h"
 #include "records/wireformat.h"
+#include "stopsignal.h"
 #include "storage/fiocompare.h"
 #include "storage/iosweep.h"
 #include "units/units.h"
 
 namespace rl::bench {
 namespace {
-volatile std::sig_atomic_t g_stopSignal = 0;
-extern "C" void onIoStopSignal(int sig) { g_stopSignal = sig; }
-
-void installStopHandlers()
-{
-    struct sigaction sa = {};
-    sa.sa_handler = onIoStopSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
-}
-
 struct Options
 {
     std::string dir = ".";
@@ -169,10 +157,10 @@ Gathered gatherPhase(const storage::IoTiming& mine, bool active, int nranks)
 
 bool stopAgreed()
 {
-    int mine = g_stopSignal, any = 0;
+    int mine = stopSignal(), any = 0;
     MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (any && !g_stopSignal)
-        g_stopSignal = any;
+    if (!mine)
+        noteStopSignal(any);
     return any != 0;
 }
 
@@ -190,16 +178,8 @@ std::string describe(const StoragePoint& p)
 Session sessionHeader(const Options& o, const storage::IoSweepConfig& c, const std::vector<storage::IoCase>& plan,
                       int nranks, const std::vector<RankInfo>& ranks)
 {
-    Session s;
-    s.kind = kind::Storage;
-    s.tool = "ridgeline-bench";
-    s.toolVersion = RIDGELINE_VERSION;
-    s.created = nowIso8601();
-    s.host = hostName();
-    s.commandLine = processCommandLine();
-    std::set<std::string> hosts;
-    for (const auto& r : ranks)
-        hosts.insert(r.host);
+    Session s = benchSession(kind::Storage);
+    const auto hosts = distinctHosts(ranks);
     std::vector<int> rankCounts;
     for (const auto& p : plan)
         if (std::find(rankCounts.begin(), rankCounts.end(), p.nranks) == rankCounts.end())
@@ -263,7 +243,7 @@ int runIo(const Options& o, const storage::IoSweepConfig& config)
                       << " at once; " << o.dir << " has " << units::formatBytes(double(free)) << " free\n";
     }
     storage::ScratchFiles files;
-    const auto cancel = [] { return g_stopSignal != 0; };
+    const auto cancel = [] { return stopSignal() != 0; };
     std::size_t donePoints = 0;
     std::string failure;
     for (const auto& c : plan) {
@@ -320,7 +300,7 @@ int runIo(const Options& o, const storage::IoSweepConfig& config)
     }
     files.removeAll();
     MPI_Barrier(MPI_COMM_WORLD); // every rank's files are gone before rank 0 says so
-    const int sig = g_stopSignal;
+    const int sig = stopSignal();
     const std::string progress = std::to_string(donePoints) + " of " + std::to_string(plan.size() * 2) + " points";
     if (code == 1) {
         if (root) {

@@ -1,8 +1,10 @@
 #include "mpicollectiverunner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <new>
+#include <thread>
 
 #include "collectives/collectivecheck.h"
 #include "tickclock.h"
@@ -102,6 +104,8 @@ void MpiCollectiveRunner::setRotation(const PlannedPoint& p, bool on)
 
 void MpiCollectiveRunner::call(const PlannedPoint& p)
 {
+    if (m_delayUs > 0)
+        std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(m_delayUs));
     std::byte* sendBuf = m_send;
     std::byte* recvBuf = m_recv;
     if (m_sendSlots > 1) {

@@ -39,6 +39,10 @@ public:
     // Fixed counts: `warmup` untimed calls, then `iters` timed ones.
     Result measure(const PlannedPoint& p, int warmup, int iters);
 
+    // Testing: this rank sleeps this long before every call, a stand-in for a slow node (sleeping,
+    // not spinning, so it takes no core from the other ranks of an oversubscribed test machine).
+    void setStandInDelay(double us) { m_delayUs = us; }
+
     int rank() const { return m_rank; }
     int size() const { return m_size; }
 
@@ -58,6 +62,7 @@ private:
     std::byte* m_send = nullptr;
     std::byte* m_recv = nullptr;
     double m_secondsPerTick = 0;
+    double m_delayUs = 0;
     std::vector<std::uint64_t> m_ticks;
     std::vector<double> m_samples;
     std::vector<double> m_pilot; // seconds per pilot call

@@ -45,27 +45,58 @@ std::string processCommandLine()
     return args.empty() ? std::string("ridgeline-bench") : displayCommand(args);
 }
 
+std::vector<std::string> allHostNames()
+{
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    std::vector<char> names(std::size_t(size) * MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  MPI_COMM_WORLD);
+    std::vector<std::string> out;
+    for (int r = 0; r < size; ++r) {
+        const char* n = names.data() + std::size_t(r) * MPI_MAX_PROCESSOR_NAME;
+        out.emplace_back(n, strnlen(n, MPI_MAX_PROCESSOR_NAME));
+    }
+    return out;
+}
+
+std::set<std::string> distinctHosts(const std::vector<RankInfo>& ranks)
+{
+    std::set<std::string> hosts;
+    for (const auto& r : ranks)
+        hosts.insert(r.host);
+    return hosts;
+}
+
+Session benchSession(const std::string& kind)
+{
+    Session s;
+    s.kind = kind;
+    s.tool = "ridgeline-bench";
+    s.toolVersion = RIDGELINE_VERSION;
+    s.created = nowIso8601();
+    s.host = hostName();
+    s.commandLine = processCommandLine();
+    return s;
+}
+
 std::vector<RankInfo> gatherRankInfo()
 {
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char name[MPI_MAX_PROCESSOR_NAME] = {};
-    int len = 0;
-    MPI_Get_processor_name(name, &len);
+    const auto hosts = allHostNames();
     int pid = static_cast<int>(getpid());
-    std::vector<char> names(rank == 0 ? std::size_t(size) * MPI_MAX_PROCESSOR_NAME : 0);
     std::vector<int> pids(rank == 0 ? std::size_t(size) : 0);
-    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
-               MPI_COMM_WORLD);
     MPI_Gather(&pid, 1, MPI_INT, pids.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
     std::vector<RankInfo> out;
     if (rank != 0)
         return out;
-    for (int r = 0; r < size; ++r) {
-        const char* n = names.data() + std::size_t(r) * MPI_MAX_PROCESSOR_NAME;
-        out.push_back({r, pids[std::size_t(r)], std::string(n, strnlen(n, MPI_MAX_PROCESSOR_NAME))});
-    }
+    for (int r = 0; r < size; ++r)
+        out.push_back({r, pids[std::size_t(r)], hosts[std::size_t(r)]});
     return out;
 }
 } // namespace rl

@@ -2,8 +2,11 @@
 // What both MPI subcommands of ridgeline-bench need around MPI_Init: init/finalize in one scope,
 // this process's command line, and the rank the launcher gave us before MPI is up (to print
 // argument errors once instead of once per rank).
+#include <set>
 #include <string>
 #include <vector>
+
+#include "records/session.h"
 
 namespace rl {
 
@@ -34,4 +37,10 @@ struct RankInfo
     std::string host;
 };
 std::vector<RankInfo> gatherRankInfo();
+std::set<std::string> distinctHosts(const std::vector<RankInfo>& ranks);
+// The session header of an MPI subcommand run by this process: kind, tool and version, the time,
+// this host and the command line; the command adds title and parameters.
+Session benchSession(const std::string& kind);
+// MPI_Get_processor_name of every world rank, in rank order, on every rank. Collective.
+std::vector<std::string> allHostNames();
 } // namespace rl

@@ -18,14 +18,12 @@
 #include "collectives/pairs.h"
 #include "mpienvironment.h"
 #include "records/wireformat.h"
+#include "stopsignal.h"
 #include "tickclock.h"
 #include "units/units.h"
 
 namespace rl::bench {
 namespace {
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void onPairsStop(int sig) { g_stop = sig; }
-
 struct PairsOptions
 {
     std::string latencyBytes = "8";
@@ -92,12 +90,7 @@ int runPairs(const PairsOptions& o, std::int64_t latBytes, std::int64_t bwBytes)
         MpiEnvironment mpi;
         const int world = mpi.rank();
         const bool root = world == 0;
-        struct sigaction sa = {};
-        sa.sa_handler = onPairsStop;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
-        sigaction(SIGTERM, &sa, nullptr);
-        sigaction(SIGINT, &sa, nullptr);
+        installStopHandlers();
 
         const auto ranks = gatherRankInfo(); // rank 0 only
         // Per node: the lowest rank of each node stands for it; the others only wait.
@@ -119,16 +112,8 @@ int runPairs(const PairsOptions& o, std::int64_t latBytes, std::int64_t bwBytes)
             const auto rounds = pairRounds(n);
             expected = std::size_t(n) * std::size_t(n - 1) / 2;
             if (root) {
-                std::set<std::string> hosts;
-                for (const auto& r : ranks)
-                    hosts.insert(r.host);
-                Session s;
-                s.kind = kind::Pairs;
-                s.tool = "ridgeline-bench";
-                s.toolVersion = RIDGELINE_VERSION;
-                s.created = nowIso8601();
-                s.host = hostName();
-                s.commandLine = processCommandLine();
+                const auto hosts = distinctHosts(ranks);
+                Session s = benchSession(kind::Pairs);
                 s.title = std::string("MPI pairs, ") + std::to_string(n) + (o.perNode ? " nodes" : " ranks") + " on " +
                           std::to_string(hosts.size()) + (hosts.size() == 1 ? " host" : " hosts");
                 std::vector<std::string> rankHosts;
@@ -154,12 +139,8 @@ int runPairs(const PairsOptions& o, std::int64_t latBytes, std::int64_t bwBytes)
             }
             std::vector<char> buf(std::size_t(std::max(latBytes, bwBytes)), 1);
             for (const auto& round : rounds) {
-                int stop = g_stop;
-                MPI_Bcast(&stop, 1, MPI_INT, 0, comm);
-                if (stop) {
-                    g_stop = stop;
+                if (stopBroadcast(comm))
                     break;
-                }
                 Measured mine;
                 // Concurrent pairs share the node's links, as a collective would; one at a time
                 // isolates each link (slower: one barrier per pair).
@@ -210,7 +191,7 @@ int runPairs(const PairsOptions& o, std::int64_t latBytes, std::int64_t bwBytes)
         }
         if (local != MPI_COMM_NULL)
             MPI_Comm_free(&local);
-        const int sig = g_stop;
+        const int sig = stopSignal();
         if (root) {
             const std::string progress = std::to_string(printed) + " of " + std::to_string(expected) + " pairs";
             std::cout << (printed < expected && sig

@@ -12,6 +12,7 @@
 #include "records/wireformat.h"
 #include "collectives/pairs.h"
 #include "collectives/referencecheck.h"
+#include "collectives/splitgroups.h"
 #include "store/kernelresults.h"
 #include "store/storageresults.h"
 #include "store/pairresults.h"
@@ -73,6 +74,20 @@ void printTierSummary(const std::vector<CollectivePoint>& points, TierLookup& ti
     }
 }
 
+// A --split session: the group furthest below the median of its level, so a slow node stands out.
+void printSlowestGroup(const std::vector<CollectivePoint>& points)
+{
+    const SlowestGroup g = slowestGroup(points);
+    if (g.group.empty()) {
+        std::cout << "slowest: no two groups measured the same size with a bus bandwidth to compare\n";
+        return;
+    }
+    std::cout << "slowest: " << g.group << " at " << units::formatBytes(double(g.bytes)) << " (" << g.op
+              << (g.inPlace ? " in-place" : "") << "): busbw " << units::formatBandwidth(g.busbwGBs) << ", "
+              << units::formatPercent(g.fraction) << " of the median group (" << units::formatBandwidth(g.medianGBs)
+              << ")\n";
+}
+
 struct ReferenceArgs
 {
     std::int64_t session = 0; // 0: no reference
@@ -113,6 +128,9 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
     const bool stats = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.stats.has_value(); });
     std::vector<std::string> header{"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw",
                                     "of peak", "wrong"};
+    const bool groups = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
+    if (groups)
+        header.insert(header.begin() + 1, "group");
     const bool imbalance = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.imbalance > 0; });
     if (stats)
         header.insert(header.end(), {"calls", "min", "p50", "p99", "max", "CV"});
@@ -128,6 +146,8 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
                                      std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
                                      units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
                                      tierCell(tiers.of(p).first, p.busbwGBs), p.wrong < 0 ? "n/a" : std::to_string(p.wrong)};
+        if (groups)
+            row.insert(row.begin() + 1, p.group);
         if (const auto& c = p.stats)
             row.insert(row.end(), {std::to_string(c->iters), us(c->minUs), us(c->p50Us), us(c->p99Us), us(c->maxUs),
                                    units::formatPercent(c->cv)});
@@ -145,6 +165,8 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
         t.addRow(std::move(row));
     }
     t.print(std::cout);
+    if (groups)
+        printSlowestGroup(points);
     printTierSummary(points, tiers);
     if (ref.session > 0)
         std::cout << flagged << " of " << compared << " points below " << units::formatPercent(ref.below)

@@ -11,6 +11,7 @@
 #include <QImage>
 
 #include "childprocess.h"
+#include "clirun.h"
 #include "svgtext.h"
 #include "tempdir.h"
 
@@ -18,12 +19,7 @@ namespace fs = std::filesystem;
 using namespace rl;
 
 namespace {
-std::vector<std::string> cli(const fs::path& db, std::vector<std::string> args)
-{
-    std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return argv;
-}
+using test::cli;
 
 std::string fileText(const fs::path& file)
 {
@@ -38,15 +34,11 @@ TEST(CliExportPairs, HeatmapOfARealRunWithASlowRankInEveryFormat)
         GTEST_SKIP() << "mpirun or ridgeline-bench not available";
     test::TempDir dir;
     const auto db = dir.path / "w.db";
-    std::vector<std::string> run{"run", "pairs", "-np", "4", "--mpirun", RIDGELINE_MPIEXEC, "--bench", RIDGELINE_BENCH};
-    for (const char* a : {"--oversubscribe", "--mca", "pml", "ob1", "--mca", "btl", "self,vader"}) {
-        run.push_back("--mpirun-arg");
-        run.push_back(a);
-    }
-    for (const char* a : {"--", "--bandwidth-bytes", "256K", "--latency-iters", "10", "--bandwidth-iters", "5", "-w",
-                          "2", "--delay-rank", "2", "--delay-us", "20000", "--one-pair-at-a-time"})
-        run.push_back(a);
-    const auto r = test::runToEnd(cli(db, run), 180);
+    const auto r = test::runToEnd(test::cliRun(db, "pairs", 4,
+                                               {"--bandwidth-bytes", "256K", "--latency-iters", "10", "--bandwidth-iters",
+                                                "5", "-w", "2", "--delay-rank", "2", "--delay-us", "20000",
+                                                "--one-pair-at-a-time"}),
+                                  180);
     ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
 
     const auto svg = dir.path / "pairs.svg";

@@ -20,6 +20,7 @@
 
 #include "childprocess.h"
 #include "tempdir.h"
+#include "units/units.h"
 
 namespace fs = std::filesystem;
 
@@ -222,8 +223,7 @@ TEST(CliReport, TrainingLogIsComparedWithTheModelInTheRunsOwnLayout)
     auto vs = cli(c.db, {"--json", "vs-measured", "9", "llama-3-8b", "--hardware", "h100-sxm"});
     ASSERT_EQ(vs.exitCode, 0) << vs.err;
     const double predicted = nlohmann::json::parse(vs.out)["rows"][0]["predicted"];
-    char expected[64];
-    std::snprintf(expected, sizeof expected, "against the predicted %.2f s", predicted);
+    const std::string expected = "against the predicted " + rl::units::formatTime(predicted * 1e6);
     bool found = false;
     for (const auto& line : j["summary"])
         found = found || (line.get<std::string>().rfind("session 9 measured a step of 4.80 s ", 0) == 0

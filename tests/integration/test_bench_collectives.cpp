@@ -17,6 +17,7 @@
 #include "collectives/routingmatrix.h"
 #include "io/linereader.h"
 #include "records/wireformat.h"
+#include "views/chartdata.h"
 
 using namespace rl;
 
@@ -418,6 +419,7 @@ TEST(BenchCollectivesArgs, BadArgumentsFailWithAClearMessage)
         {{"--max-iters", "5"}, "--max-iters (5) is below --min-iters (10)"},
         {{"--off-cache", "lots"}, "--off-cache"},
         {{"--ops", "all_to_allv", "--routing", "/no/such.csv"}, "--routing: cannot read /no/such.csv"},
+        {{"--split", "ranks:2", "--format", "nccl"}, "--split prints JSON lines only"},
     };
     for (const auto& [args, message] : cases) {
         std::vector<std::string> argv{RIDGELINE_BENCH, "collectives"};
@@ -445,6 +447,89 @@ TEST(BenchCollectivesArgs, HelpDocumentsEveryOptionWithUnitsAndDefaults)
     EXPECT_EQ(r.exitCode, 0);
     for (const char* opt : {"--ops", "--minbytes", "--maxbytes", "--stepfactor", "--stepbytes", "--dtype", "--redop",
                             "--inplace", "--warmup", "--iters", "--root", "--format", "bytes", "GB/s", "256M",
-                            "--time-per-size", "--time-budget", "--min-iters", "--max-iters", "--off-cache", "p99"})
+                            "--time-per-size", "--time-budget", "--min-iters", "--max-iters", "--off-cache", "p99",
+                            "--split", "nodes:K", "ranks:K"})
         EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+}
+
+namespace {
+// The points of one group as a run of their own: each group of a split sweeps like a whole run of
+// its rank count would.
+BenchOutput groupRun(const BenchOutput& run, const std::string& group, int nranks)
+{
+    BenchOutput g = run;
+    g.points.clear();
+    for (const auto& p : run.points)
+        if (p.group == group)
+            g.points.push_back(p);
+    g.header->params["nranks"] = nranks;
+    return g;
+}
+} // namespace
+
+TEST_F(BenchCollectives, SplitIntoRankPairsSweepsBothGroupsAtEverySize)
+{
+    const auto r = test::runToEnd(launch(4, {"collectives", "--split", "ranks:2", "--ops", "all_reduce,all_gather", "-b",
+                                             "8", "-e", "4K", "-f", "8", "-w", "1", "-n", "3"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    ASSERT_TRUE(run.header);
+    EXPECT_EQ(run.header->params.value("split", std::string{}), "ranks:2");
+    EXPECT_EQ(run.header->params.value("nranks", 0), 4);
+    EXPECT_NE(run.header->title.find("split ranks:2"), std::string::npos) << run.header->title;
+    std::map<std::string, std::set<std::string>> groupsAt; // "op bytes ip" -> groups
+    for (const auto& p : run.points) {
+        EXPECT_EQ(p.nranks, 2);
+        groupsAt[p.op + ' ' + std::to_string(p.bytes) + (p.inPlace ? " ip" : " oop")].insert(p.group);
+    }
+    for (const auto& [point, groups] : groupsAt)
+        EXPECT_EQ(groups, (std::set<std::string>{"ranks 0-1", "ranks 2-3"})) << point;
+    for (const char* group : {"ranks 0-1", "ranks 2-3"})
+        checkRun(groupRun(run, group, 2), 2, {"all_reduce", "all_gather"}, {8, 64, 512, 4096}, {"float32"}, {"sum"});
+    EXPECT_EQ(run.points.size(), 2u * 2u * 4u * 2u);
+    EXPECT_EQ(run.end->message, "32 of 32 points");
+}
+
+TEST_F(BenchCollectives, SplitWithTheWorldLevelGivesThreeCurvesPerOp)
+{
+    const auto r = test::runToEnd(launch(4, {"collectives", "--split", "ranks:2,world", "--ops", "all_reduce",
+                                             "--inplace", "0", "-b", "1K", "-e", "16K", "-f", "4", "-w", "1", "-n", "3"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const BenchOutput run = parse(r.out);
+    ASSERT_TRUE(run.header);
+    charts::SessionCurves s{*run.header, run.points};
+    const auto curves = charts::collectCurves({s});
+    ASSERT_EQ(curves.size(), 3u);
+    EXPECT_EQ(curves[0].key.group, "ranks 0-1");
+    EXPECT_EQ(curves[1].key.group, "ranks 2-3");
+    EXPECT_EQ(curves[2].key.group, "world");
+    for (const auto& c : curves) {
+        EXPECT_EQ(c.points.size(), 3u) << c.name;
+        for (const auto& p : c.points) {
+            EXPECT_EQ(p.nranks, c.key.group == "world" ? 4 : 2);
+            EXPECT_EQ(p.wrong, 0);
+        }
+    }
+    const auto groups = run.header->params.at("split_groups");
+    ASSERT_EQ(groups.size(), 3u);
+    EXPECT_EQ(groups[2].value("level", std::string{}), "world");
+    EXPECT_EQ(groups[1].at("ranks"), nlohmann::json({2, 3}));
+}
+
+TEST_F(BenchCollectives, BadSplitSpecsFailOnceWithAClearMessage)
+{
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"ranks:3", "--split ranks:3: 3 does not divide the 4 ranks into equal groups"},
+        {"nodes:0", "--split: \"nodes:0\" needs a group size of at least 1"},
+        {"foo", "--split: \"foo\" is not a level: use node, nodes:K, ranks:K or world"},
+        {"nodes:2", "--split nodes:2: 2 does not divide the 1 node into equal groups"},
+    };
+    for (const auto& [spec, message] : cases) {
+        const auto r = test::runToEnd(launch(4, {"collectives", "--split", spec, "-e", "64"}));
+        EXPECT_NE(r.exitCode, 0) << spec;
+        const auto first = r.err.find(message);
+        ASSERT_NE(first, std::string::npos) << spec << ": " << r.err;
+        EXPECT_EQ(r.err.find(message, first + 1), std::string::npos) << "printed by every rank: " << r.err;
+        EXPECT_EQ(r.out.find("\"record\""), std::string::npos) << r.out;
+    }
 }

@@ -134,3 +134,34 @@ TEST(ChartData, OneRankCurveHasBusFactorZero)
     c.points[0].nranks = c.points[1].nranks = 0; // rank count unknown: no factor to apply
     EXPECT_EQ(busFactorOf(c), 1.0);
 }
+
+// --split: each group of one session is its own curve, named after its group, in the order the
+// runner printed the groups ("ranks 10-11" after "ranks 2-3"); a live point of one group joins it.
+TEST(ChartData, SplitGroupsAreSeparateCurvesNamedByGroup)
+{
+    SessionCurves s;
+    s.session.id = 7;
+    s.session.title = "MPI collectives, 12 ranks on 1 host, split ranks:2,world";
+    for (const char* group : {"ranks 2-3", "ranks 10-11", "world"})
+        for (std::int64_t b : {1024, 4096}) {
+            CollectivePoint p = test::modelPoint("all_reduce", group[0] == 'w' ? 12 : 2, b, 20.0, 150.0);
+            p.group = group;
+            s.points.push_back(p);
+        }
+    std::vector<SessionCurves> sessions{s};
+    auto curves = collectCurves(sessions);
+    ASSERT_EQ(curves.size(), 3u);
+    EXPECT_EQ(curves[0].name, "MPI collectives, 12 ranks on 1 host, split ranks:2,world · all_reduce · ranks 2-3");
+    EXPECT_EQ(curves[1].key.group, "ranks 10-11");
+    EXPECT_EQ(curves[2].key.group, "world");
+    for (const auto& c : curves)
+        EXPECT_EQ(c.points.size(), 2u);
+    EXPECT_EQ(fitCurves(curves, 0, INT64_MAX).size(), 3u);
+
+    CollectivePoint live = test::modelPoint("all_reduce", 2, 16384, 20.0, 150.0);
+    live.group = "ranks 10-11";
+    EXPECT_TRUE(appendLivePoint(sessions, 7, live));
+    EXPECT_FALSE(appendLivePoint(sessions, 7, live)) << "already there";
+    live.group = "ranks 2-3";
+    EXPECT_TRUE(appendLivePoint(sessions, 7, live)) << "the same size of another group is a new point";
+}

@@ -77,6 +77,29 @@ TEST(ImportCollectiveCsv, RoundTripThroughWriterAndRegistryIsExact)
     EXPECT_EQ(r.sessions[0].collectives, points);
 }
 
+// A --split session's points keep their groups in a last "group" column (only then: other files
+// keep the header they always had).
+TEST(ImportCollectiveCsv, SplitGroupsRoundTripInAnOptionalLastColumn)
+{
+    CollectivePoint p{"all_reduce", 2, "float32", "sum", 1024, 256, false, -1, 3.5, 0.29, 0.29, 0};
+    std::ostringstream plain;
+    writeCollectiveCsv(plain, {p});
+    EXPECT_EQ(plain.str().find("group"), std::string::npos);
+    std::vector<CollectivePoint> points{p, p};
+    points[0].group = "ranks 0-1";
+    points[1].group = "nodes a+b, c"; // quoted on the way out
+    const std::string path = "/tmp/ridgeline-csv-group-" + std::to_string(getpid()) + ".csv";
+    {
+        std::ofstream out(path);
+        writeCollectiveCsv(out, points);
+    }
+    auto r = importFile(path);
+    std::filesystem::remove(path);
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.sessions.size(), 1u);
+    EXPECT_EQ(r.sessions[0].collectives, points);
+}
+
 TEST(ImportCollectiveCsv, OpenQuoteFailsAndStoresNothing)
 {
     auto r = importFile(std::string(RIDGELINE_TEST_DATA) + "/collectives/ridgeline_broken_quote.csv");

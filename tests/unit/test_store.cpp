@@ -189,25 +189,47 @@ TEST(Store, RunnerStatisticsRoundTripAndImportsHaveNone)
     EXPECT_EQ(pts[1], withStats);
 }
 
+namespace {
+// A workspace file as `version` wrote it: one collective session with one point.
+std::string oldWorkspace(const TempDir& dir, int version)
+{
+    const auto file = (dir.path / "old.db").string();
+    store::Database db(file, true);
+    for (const auto& m : store::migrations())
+        if (m.toVersion <= version)
+            db.exec(m.sql);
+    db.exec("PRAGMA user_version = " + std::to_string(version));
+    db.exec("INSERT INTO sessions (kind, created, status) VALUES ('collectives', '2026-01-01T00:00:00Z', 'complete')");
+    db.exec("INSERT INTO collective_results (session_id, op, nranks, bytes, time_us, algbw, busbw) "
+            "VALUES (1, 'all_reduce', 2, 1024, 3.0, 0.34, 0.34)");
+    return file;
+}
+} // namespace
+
 TEST(Store, VersionFiveWorkspaceGainsStatisticColumnsAndKeepsItsPoints)
 {
     TempDir dir;
-    const auto file = (dir.path / "old.db").string();
-    {
-        store::Database db(file, true);
-        for (const auto& m : store::migrations())
-            if (m.toVersion <= 5)
-                db.exec(m.sql);
-        db.exec("PRAGMA user_version = 5");
-        db.exec("INSERT INTO sessions (kind, created, status) VALUES ('collectives', '2026-01-01T00:00:00Z', 'complete')");
-        db.exec("INSERT INTO collective_results (session_id, op, nranks, bytes, time_us, algbw, busbw) "
-                "VALUES (1, 'all_reduce', 2, 1024, 3.0, 0.34, 0.34)");
-    }
-    Workspace ws(file);
+    Workspace ws(oldWorkspace(dir, 5));
     EXPECT_EQ(ws.schemaVersion(), store::latestSchemaVersion());
     const auto pts = ws.collectivePoints(1);
     ASSERT_EQ(pts.size(), 1u);
     EXPECT_EQ(pts[0].bytes, 1024);
     EXPECT_DOUBLE_EQ(pts[0].timeUs, 3.0);
     EXPECT_FALSE(pts[0].stats);
+}
+
+TEST(Store, SplitGroupRoundTripsAndPointsOfAVersionSevenWorkspaceHaveNone)
+{
+    TempDir dir;
+    Workspace ws(oldWorkspace(dir, 7));
+    EXPECT_EQ(ws.schemaVersion(), store::latestSchemaVersion());
+    auto pts = ws.collectivePoints(1);
+    ASSERT_EQ(pts.size(), 1u);
+    EXPECT_EQ(pts[0].group, "");
+    CollectivePoint grouped = point(4096, 2.5);
+    grouped.group = "nodes a+b";
+    ws.addCollectivePoint(1, grouped);
+    pts = ws.collectivePoints(1);
+    ASSERT_EQ(pts.size(), 2u);
+    EXPECT_EQ(pts[1], grouped);
 }

@@ -82,3 +82,16 @@ TEST(WireFormat, RunnerStatisticsRoundTripAndAreOptional)
                             R"("stats":{"iters":1e30,"mean_us":1}})";
     EXPECT_ANY_THROW(wire::parseLine(bad));
 }
+
+TEST(WireFormat, SplitGroupRoundTripsAndIsAbsentWhenEmpty)
+{
+    CollectivePoint p{"all_reduce", 2, "float32", "sum", 1024, 256, false, -1, 3.5, 0.29, 0.29, 0};
+    EXPECT_FALSE(wire::toJson(p).contains("group")) << "a run of all ranks prints what it always did";
+    p.group = "ranks 2-3";
+    const auto j = wire::toJson(p);
+    EXPECT_EQ(j.at("group"), "ranks 2-3");
+    EXPECT_EQ(std::get<CollectivePoint>(*wire::parseLine(j.dump())), p);
+    // Files written before --split carry no group.
+    const auto old = wire::parseLine(R"({"record":"collective","op":"all_reduce","nranks":2,"bytes":8,"time_us":1})");
+    EXPECT_EQ(std::get<CollectivePoint>(*old).group, "");
+}

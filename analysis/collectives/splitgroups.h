@@ -1,0 +1,54 @@
+#pragma once
+// `ridgeline-bench collectives --split`: which ranks run together, free of MPI so the grouping is
+// unit-tested without a launcher (nccl-tests' split mode, by node or rank block). The runner splits
+// MPI_COMM_WORLD by the colors given here; the labels name the groups in the points and charts.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "records/collectivepoint.h"
+
+namespace rl {
+
+struct SplitLevel
+{
+    enum class Kind { World, Node, Nodes, Ranks };
+    Kind kind = Kind::World;
+    int k = 1; // nodes:K, ranks:K
+};
+
+// "node", "nodes:K", "ranks:K", "world", comma separated. Throws std::invalid_argument naming the
+// bad item and what is accepted.
+std::vector<SplitLevel> parseSplitSpec(std::string_view spec);
+std::string toString(const SplitLevel& level); // as parsed: "nodes:2"
+
+struct SplitGroup
+{
+    std::string label;      // "node vm", "nodes a+b", "ranks 0-1", "world"
+    std::vector<int> ranks; // world ranks, ascending
+};
+
+// The groups of one level over the ranks whose host names are given in world-rank order. Nodes are
+// numbered by their lowest rank, so "nodes:2" pairs the first two hosts the launcher filled. Throws
+// std::invalid_argument when K does not divide the ranks (ranks:K) or the nodes (nodes:K) evenly:
+// groups of unequal size would not be comparable.
+std::vector<SplitGroup> splitGroups(const SplitLevel& level, const std::vector<std::string>& hostOfRank);
+// Per world rank, the index of its group in splitGroups() (MPI_Comm_split's color).
+std::vector<int> groupColors(const std::vector<SplitGroup>& groups, int nranks);
+
+// The group that stands out in a split session: at the largest size every group measured, per op
+// (and in-place mode), the group with the lowest busbw against the median over the groups of its
+// level (same rank count). Empty label when no op has two groups to compare.
+struct SlowestGroup
+{
+    std::string group;
+    std::string op;
+    bool inPlace = false;
+    int nranks = 0;
+    std::int64_t bytes = 0;
+    double busbwGBs = 0;
+    double medianGBs = 0;
+    double fraction = 0; // busbw / median
+};
+SlowestGroup slowestGroup(const std::vector<CollectivePoint>& points);
+} // namespace rl
