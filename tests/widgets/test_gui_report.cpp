@@ -87,6 +87,7 @@ std::function<void(QDialog*)> options(std::function<void(QComboBox*, QComboBox*,
             return d->reject();
         }
         fill(hardware, model, parallel);
+        rl::testing::shoot(d, "report-options.png");
         d->accept();
     };
 }
