@@ -55,7 +55,7 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
     if (choice.model.empty())
         return std::nullopt;
     if (!options.hardware)
-        throw std::runtime_error("sizing " + choice.model + " needs " + choice.hardwareField +
+        throw std::runtime_error("sizing '" + choice.model + "' needs " + choice.hardwareField +
                                  ": the device the model is sized on");
     const HardwareProfile& hw = *options.hardware;
     const auto c = findModelConfig(choice.model, &ws);

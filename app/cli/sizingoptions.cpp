@@ -1,6 +1,5 @@
 #include "sizingoptions.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
