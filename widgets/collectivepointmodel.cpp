@@ -1,5 +1,6 @@
 #include "collectivepointmodel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "units/units.h"
@@ -81,6 +82,7 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
         case Op: return qs(p.op);
         case InPlace: return p.inPlace;
         case Ranks: return p.nranks;
+        case Group: return qs(p.group);
         case Dtype: return qs(p.dtype);
         case Redop: return qs(p.redop);
         case Size: return static_cast<qlonglong>(p.bytes);
@@ -100,6 +102,7 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
         case Op: return qs(p.op);
         case InPlace: return p.inPlace ? tr("in-place") : tr("out-of-place");
         case Ranks: return p.nranks;
+        case Group: return qs(p.group);
         case Dtype: return qs(p.dtype);
         case Redop: return qs(p.redop);
         case Size: return qs(units::formatBytes(static_cast<double>(p.bytes)));
@@ -129,12 +132,20 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
+bool CollectivePointModel::hasGroups() const
+{
+    return std::any_of(m_points.begin(), m_points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
+}
+
 QVariant CollectivePointModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
     if (role == Qt::ToolTipRole && section == SessionLabel)
         return tr("The session the point belongs to: its id and host (the title in the cell's tooltip)");
+    if (role == Qt::ToolTipRole && section == Group)
+        return tr("The ranks of a --split run that measured the point together (a node, a group of nodes or "
+                  "of ranks, or the whole job)");
     if (role == Qt::ToolTipRole && section == BusBw)
         return tr("Bus bandwidth: algbw × the op's bus factor, comparable across rank counts");
     if (role == Qt::ToolTipRole && section == PeakShare)
@@ -147,6 +158,7 @@ QVariant CollectivePointModel::headerData(int section, Qt::Orientation orientati
     case Op: return tr("Op");
     case InPlace: return tr("Placement");
     case Ranks: return tr("Ranks");
+    case Group: return tr("Group");
     case Dtype: return tr("Type");
     case Redop: return tr("Reduction");
     case Size: return tr("Size");

@@ -23,7 +23,7 @@ class CollectivePointModel : public QAbstractTableModel
     Q_OBJECT
 public:
     // SessionLabel first: with two sessions overlaid, an H100 and an MI300X row look alike otherwise.
-    enum Column { SessionLabel, Op, InPlace, Ranks, Dtype, Redop, Size, Count, Time, AlgBw, BusBw, PeakShare, Wrong, ColumnCount };
+    enum Column { SessionLabel, Op, InPlace, Ranks, Group, Dtype, Redop, Size, Count, Time, AlgBw, BusBw, PeakShare, Wrong, ColumnCount };
     enum Role { SortRole = Qt::UserRole, PointIndexRole };
 
     // The session a row came from: "#id host" in the table, the title in the tooltip.
@@ -46,6 +46,8 @@ public:
     void appendResult(const CollectivePoint& point, const SessionRef& session, const TierShare& share = {});
     void clear();
     const std::vector<CollectivePoint>& results() const { return m_points; }
+    // Whether some point ran in a --split group (the Group column has something to show).
+    bool hasGroups() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -49,7 +49,10 @@ std::string curveName(const std::string& sessionTitle, const std::string& op, bo
     std::string title = sessionTitle;
     if (const auto open = title.rfind(" ("); open != std::string::npos && open > 0 && title.back() == ')')
         title.erase(open);
-    return title + " · " + op + (inPlace ? " in-place" : "") + (group.empty() ? "" : " · " + group);
+    const std::string what = op + (inPlace ? " in-place" : "");
+    // A --split group leads: it is what tells the curves of one session apart, and a legend
+    // short of room cuts names at the end.
+    return group.empty() ? title + " · " + what : group + " · " + what + " · " + title;
 }
 
 std::string fitName(const std::string& name, const fits::AlphaBeta& fit)

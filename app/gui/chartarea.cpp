@@ -79,6 +79,8 @@ void ChartArea::appendPoint(std::int64_t sessionId, const CollectivePoint& point
     for (const auto& s : *m_data)
         if (s.session.id == sessionId)
             m_points->appendResult(point, sessionRef(s.session), tierShare(s.session, point));
+    if (!point.group.empty())
+        m_table->setColumnHidden(CollectivePointModel::Group, false);
 }
 
 CollectivePointModel::TierShare ChartArea::tierShare(const Session& session, const CollectivePoint& point)
@@ -148,5 +150,7 @@ void ChartArea::fillTable()
     m_points->setResults(std::move(all), std::move(sessionOf), std::move(shares));
     // The session column tells overlaid sessions apart; with one session it would repeat one value.
     m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data->size() < 2);
+    // Only --split runs have groups; elsewhere the column would stand empty.
+    m_table->setColumnHidden(CollectivePointModel::Group, !m_points->hasGroups());
 }
 } // namespace rl

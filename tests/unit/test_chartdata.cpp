@@ -151,7 +151,7 @@ TEST(ChartData, SplitGroupsAreSeparateCurvesNamedByGroup)
     std::vector<SessionCurves> sessions{s};
     auto curves = collectCurves(sessions);
     ASSERT_EQ(curves.size(), 3u);
-    EXPECT_EQ(curves[0].name, "MPI collectives, 12 ranks on 1 host, split ranks:2,world · all_reduce · ranks 2-3");
+    EXPECT_EQ(curves[0].name, "ranks 2-3 · all_reduce · MPI collectives, 12 ranks on 1 host, split ranks:2,world");
     EXPECT_EQ(curves[1].key.group, "ranks 10-11");
     EXPECT_EQ(curves[2].key.group, "world");
     for (const auto& c : curves)

@@ -79,3 +79,18 @@ TEST(CollectivePointModel, SessionColumnNamesEachRowsSession)
     model.setResults({p, p}, {{3, {}, {}}});
     EXPECT_FALSE(model.index(0, CollectivePointModel::SessionLabel).data().isValid());
 }
+
+TEST(CollectivePointModel, SplitGroupsHaveAColumnOnlyWhenAPointHasOne)
+{
+    CollectivePointModel model;
+    auto whole = test::modelPoint("all_reduce", 4, 1 << 20, 25.0, 150.0);
+    model.setResults({whole});
+    EXPECT_FALSE(model.hasGroups());
+    auto pairA = test::modelPoint("all_reduce", 2, 1 << 20, 25.0, 150.0);
+    pairA.group = "ranks 0-1";
+    model.appendResult(pairA, {});
+    EXPECT_TRUE(model.hasGroups());
+    EXPECT_EQ(model.index(1, CollectivePointModel::Group).data().toString(), QStringLiteral("ranks 0-1"));
+    EXPECT_EQ(model.index(0, CollectivePointModel::Group).data().toString(), QString());
+    EXPECT_EQ(model.headerData(CollectivePointModel::Group, Qt::Horizontal).toString(), QStringLiteral("Group"));
+}
