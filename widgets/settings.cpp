@@ -22,6 +22,7 @@ const auto CollectiveBenchmark = QStringLiteral("benchmark/collective");
 const auto KernelBenchmark = QStringLiteral("benchmark/kernel");
 const auto GpuToolBenchmark = QStringLiteral("benchmark/gputool");
 const auto DefaultLaunch = QStringLiteral("benchmark/defaultLaunch");
+const auto ReportOptions = QStringLiteral("report/options");
 const auto BandwidthUnit = QStringLiteral("display/bandwidthUnit");
 const auto Theme = QStringLiteral("display/theme");
 
@@ -127,22 +128,30 @@ QJsonObject Settings::jsonValue(const QString& k) const
     return QJsonDocument::fromJson(m_settings->value(k).toString().toUtf8()).object();
 }
 
+bool Settings::storeJson(const QString& k, const QJsonObject& value)
+{
+    return store(k, QString::fromUtf8(QJsonDocument(value).toJson(QJsonDocument::Compact)));
+}
+
 QJsonObject Settings::collectiveBenchmark() const { return jsonValue(key::CollectiveBenchmark); }
 void Settings::setCollectiveBenchmark(const QJsonObject& config)
 {
-    store(key::CollectiveBenchmark, QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
+    storeJson(key::CollectiveBenchmark, config);
 }
 
 QJsonObject Settings::kernelBenchmark() const { return jsonValue(key::KernelBenchmark); }
 void Settings::setKernelBenchmark(const QJsonObject& config)
 {
-    store(key::KernelBenchmark, QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
+    storeJson(key::KernelBenchmark, config);
 }
+
+QJsonObject Settings::reportOptions() const { return jsonValue(key::ReportOptions); }
+void Settings::setReportOptions(const QJsonObject& options) { storeJson(key::ReportOptions, options); }
 
 QJsonObject Settings::gpuToolBenchmark() const { return jsonValue(key::GpuToolBenchmark); }
 void Settings::setGpuToolBenchmark(const QJsonObject& config)
 {
-    store(key::GpuToolBenchmark, QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact)));
+    storeJson(key::GpuToolBenchmark, config);
 }
 
 QSize Settings::exportSize() const
@@ -197,7 +206,7 @@ void Settings::setTheme(Theme theme)
 QJsonObject Settings::defaultLaunch() const { return jsonValue(key::DefaultLaunch); }
 void Settings::setDefaultLaunch(const QJsonObject& launch)
 {
-    store(key::DefaultLaunch, QString::fromUtf8(QJsonDocument(launch).toJson(QJsonDocument::Compact)));
+    storeJson(key::DefaultLaunch, launch);
 }
 
 void Settings::sync() { m_settings->sync(); }

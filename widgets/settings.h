@@ -59,6 +59,11 @@ public:
     QJsonObject gpuToolBenchmark() const; // the GPU tool dialog (nccl-tests, hipblaslt-bench, ...)
     void setGpuToolBenchmark(const QJsonObject& config);
 
+    // File > Report…'s last "Report options" (hardware profile, model, parallel layout), in the
+    // dialog's own format.
+    QJsonObject reportOptions() const;
+    void setReportOptions(const QJsonObject& options);
+
     static constexpr QSize kDefaultExportSize{1600, 1000};
     QSize exportSize() const; // chart export size in pixels, independent of the screen
     void setExportSize(const QSize& size);
@@ -89,6 +94,7 @@ signals:
 private:
     bool store(const QString& key, const QVariant& value); // true when the value changed
     QJsonObject jsonValue(const QString& key) const;
+    bool storeJson(const QString& key, const QJsonObject& value); // as compact JSON text
     std::unique_ptr<QSettings> m_settings;
 };
 } // namespace rl

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "store/traceresults.h"
+#include "store/workspace.h"
 #include "units/units.h"
 
 namespace rl::model {
@@ -101,6 +103,18 @@ std::string matchHardwareProfile(const std::string& device, const std::vector<st
         if (lower(id).starts_with(want + "-"))
             return id;
     return {};
+}
+
+MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s)
+{
+    MeasuredRun run = measuredRunOf(s);
+    if (s.kind == kind::Trace) {
+        std::vector<std::string> names;
+        for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
+            names.push_back(k.name);
+        takeDeviceFromKernelNames(run, names);
+    }
+    return run;
 }
 
 bool readMegatronArgument(std::string_view line, MeasuredRun& run)

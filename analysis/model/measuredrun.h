@@ -10,6 +10,10 @@
 #include "model/parallelconfig.h"
 #include "records/session.h"
 
+namespace rl::store {
+class Workspace;
+}
+
 namespace rl::model {
 
 // 0 / empty where the run does not say.
@@ -38,6 +42,8 @@ MeasuredRun measuredRunOf(const Session& s);
 // A trace's device from its kernel names (deviceFromKernelNames), when they name one: run.device
 // and run.deviceFrom "kernel names (<evidence>)".
 void takeDeviceFromKernelNames(MeasuredRun& run, const std::vector<std::string>& kernelNames);
+// measuredRunOf a stored session, with a trace's device from the names of its 200 biggest kernels.
+MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s);
 // "run" params for a session from one Megatron argument-dump line or the "using world size: 16,
 // data-parallel size: 2, ..." line; false when the line is neither.
 bool readMegatronArgument(std::string_view line, MeasuredRun& run);

@@ -113,4 +113,22 @@ ParallelConfig parallelLayout(const ModelConfig& c, const std::string& spec, Par
         throw std::invalid_argument("parallel layout: " + why);
     return base;
 }
+
+ParallelConfig parallelLayoutOf(const ModelConfig& c, const std::string& spec, const ParallelConfig& base,
+                                const std::string& field)
+{
+    // The spec's syntax first, so each kind of mistake gets its own way out.
+    try {
+        ParallelConfig syntax;
+        parseParallelSpec(spec, syntax);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(field + " " + spec + ": " + e.what() + "; e.g. " + field +
+                                    " dp=8,tp=8,pp=2 (the degrees' product is the GPU count)");
+    }
+    try {
+        return parallelLayout(c, spec, base);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(field + " " + spec + ": " + e.what() + "; change the degree or option it names");
+    }
+}
 } // namespace rl::model

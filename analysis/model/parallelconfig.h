@@ -70,4 +70,8 @@ std::string checkParallel(const ModelConfig& c, const ParallelConfig& p);
 // model: what the CLI's --parallel and the GUI's layout fields both mean. Throws
 // std::invalid_argument naming the bad item, or "parallel layout: <checkParallel's reason>".
 ParallelConfig parallelLayout(const ModelConfig& c, const std::string& spec, ParallelConfig base);
+// parallelLayout with messages for the user who typed `spec` into `field` ("--parallel", "Parallel
+// layout"): a syntax error gets an example, a layout the model refuses gets "change the degree".
+ParallelConfig parallelLayoutOf(const ModelConfig& c, const std::string& spec, const ParallelConfig& base,
+                                const std::string& field);
 } // namespace rl::model

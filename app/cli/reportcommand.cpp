@@ -7,14 +7,9 @@
 
 #include "chartimages.h"
 #include "clicommands.h"
-#include "model/hardwareprofileloader.h"
-#include "model/measuredrun.h"
-#include "records/session.h"
-#include "store/traceresults.h"
-#include "model/sizingreport.h"
 #include "report/report.h"
+#include "report/reportsizing.h"
 #include "reportwriter.h"
-#include "sizingoptions.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -23,73 +18,9 @@ namespace {
 struct ReportArgs
 {
     std::vector<std::int64_t> sessions;
-    std::string output, title, hardware, model, parallel = "dp=8", layout = "sessions";
+    std::string output, title, hardware, model, parallel = report::SizingChoice{}.parallel, layout = "sessions";
     std::vector<std::string> charts{"bandwidth", "latency"};
 };
-
-struct Sizing
-{
-    report::SizingInput input;
-    charts::GemmScatter predicted; // the step's GEMMs on the roofline
-};
-
-Sizing sizingOf(const ReportArgs& a, const HardwareProfile& hw, const CliContext& ctx)
-{
-    StepArgs step;
-    step.config = a.model;
-    step.parallel = a.parallel;
-    DeviceArgs device;
-    device.hardware = a.hardware;
-    const auto c = loadConfigFor(step, ctx);
-    const auto p = parallelOf(step, c);
-    const auto r = resolveDevice(device, step.dtype);
-    const auto cal = calibrationFor(step, ctx);
-    const model::CalibratedSources sources(cal, r);
-    model::InferenceOptions inference;
-    inference.batch = step.decodeBatch;
-    inference.contextTokens = step.context;
-    inference.promptTokens = step.context;
-    report::SizingInput in;
-    in.model = c.name;
-    in.layout = a.parallel;
-    in.gpus = p.worldSize();
-    in.device = a.hardware;
-    in.dtype = step.dtype;
-    const auto& timing = sources.timing();
-    in.sizing = model::evaluateSizing(c, p, r, timing, sources.collectives(), inference);
-    return {std::move(in), charts::predictedGemms(c, p, hw, timing)};
-}
-
-// As `ridgeline-cli vs-measured SESSION --model ... --hardware ...`: the run's own layout, batch,
-// sequence length and device where the session states them, --parallel and --hardware otherwise.
-report::RunPrediction predictRun(store::Workspace& ws, const Session& s, const ReportArgs& a, const CliContext& ctx)
-{
-    using namespace rl::model;
-    StepArgs step;
-    step.config = a.model;
-    step.parallel = a.parallel;
-    const auto c = loadConfigFor(step, ctx);
-    MeasuredRun run = storedMeasuredRun(ws, s);
-    std::vector<std::string> profileIds;
-    for (const auto& hw : availableHardwareProfiles())
-        profileIds.push_back(hw.id);
-    // --hardware is the cluster's device: it wins; the layout comes from the run when it says.
-    const RunInputs inputs = applyMeasuredRun(run, parallelOf(step, c), a.hardware, profileIds, UserSet{false, false, false, true});
-    const auto p = parallelLayout(c, parallelSpec(inputs.parallel), inputs.parallel);
-    DeviceArgs device;
-    device.hardware = inputs.hardware.empty() ? a.hardware : inputs.hardware;
-    const auto r = resolveDevice(device, step.dtype);
-    const auto cal = calibrationFor(step, ctx);
-    const CalibratedSources sources(cal, r);
-    report::RunPrediction out;
-    out.session = s.id;
-    out.layout = parallelSpec(p);
-    out.device = device.hardware;
-    out.taken = inputs.taken;
-    out.assumed = inputs.assumed;
-    out.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), InferenceOptions{});
-    return out;
-}
 
 void addReportCommand(CLI::App& app, CliContext& ctx)
 {
@@ -121,22 +52,14 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
         o.title = a->title;
         o.collectiveCharts = a->charts;
         o.layout = a->layout == "cluster" ? report::Template::Cluster : report::Template::Sessions;
-        if (!a->hardware.empty())
-            o.hardware = findHardwareProfile(a->hardware);
-        std::optional<charts::GemmScatter> predicted;
-        if (!a->model.empty()) {
-            if (!o.hardware)
-                throw std::runtime_error("--model needs --hardware: the device the model is sized on");
-            auto sizing = sizingOf(*a, *o.hardware, ctx);
-            o.sizing = std::move(sizing.input);
-            predicted = std::move(sizing.predicted);
-        }
         store::Workspace ws(ctx.workspacePath());
-        for (auto id : a->sessions) {
-            const Session s = requireSession(ws, id);
-            if (o.sizing && (s.kind == kind::Trace || s.kind == kind::TrainingLog))
-                o.runs.push_back(predictRun(ws, s, *a, ctx));
-        }
+        for (auto id : a->sessions)
+            requireSession(ws, id);
+        report::SizingChoice choice;
+        choice.hardware = a->hardware;
+        choice.model = a->model;
+        choice.parallel = a->parallel;
+        const auto predicted = report::applySizing(ws, a->sessions, choice, o);
         const auto r = report::buildReport(ws, a->sessions, o);
         const auto data = charts::loadReportCharts(ws, r);
         chartApplication();

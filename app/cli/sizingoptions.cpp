@@ -1,16 +1,12 @@
 #include "sizingoptions.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
+#include "model/configlookup.h"
 #include "model/hardwareprofileloader.h"
 #include "model/measuredrun.h"
 #include "store/kernelresults.h"
-#include "store/modelconfigs.h"
-#include "store/traceresults.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -28,6 +24,10 @@ void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
     cmd->add_option("--nic-gbs", d.nicGBs, "Scale-out bandwidth per GPU, GB/s");
     cmd->add_option_function<int>(
            "--gpus-per-node", [&d](const int& n) { d.gpusPerNode = n, d.gpusPerNodeSet = true; }, "GPUs per node = scale-up domain (default: the profile's, else 8)");
+}
+
+namespace {
+const char* const kSavedHint = "a name `ridgeline-cli config list` shows";
 }
 
 const char* const kDeviceHint = "--hardware PROFILE (`ridgeline-cli profile list` lists them), or the device's "
@@ -133,21 +133,10 @@ ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
 {
     std::error_code ec;
     const std::string ws = ctx.workspacePath();
-    if (!std::filesystem::is_regular_file(a.config, ec) && std::filesystem::exists(ws, ec)) {
-        store::Workspace w(ws);
-        if (const auto saved = store::savedModelConfig(w.database(), a.config))
-            return fromJson(nlohmann::json::parse(saved->json), ws + ": config '" + a.config + "'");
-    }
-    const auto presets = presetNames();
-    if (!std::filesystem::exists(a.config, ec) && std::find(presets.begin(), presets.end(), a.config) == presets.end()) {
-        std::string known;
-        for (const auto& n : presets)
-            known += (known.empty() ? "" : ", ") + n;
-        throw std::runtime_error("'" + a.config + "' is neither a file, a preset nor a config saved in " + ws +
-                                 ": give the path of a config.json, a preset (" + known +
-                                 ") or a name `ridgeline-cli config list` shows");
-    }
-    return loadModelConfig(a.config);
+    if (!std::filesystem::exists(ws, ec)) // a lookup must not create the workspace
+        return findModelConfig(a.config, nullptr, kSavedHint);
+    store::Workspace w(ws);
+    return findModelConfig(a.config, &w, kSavedHint);
 }
 
 ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* option)
@@ -167,32 +156,7 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* o
     p.lastStageLayers = a.lastStageLayers;
     p.dropout = a.dropout;
     p.dtype = a.dtype;
-    // The spec's syntax first, so each kind of mistake gets its own way out.
-    try {
-        ParallelConfig syntax;
-        parseParallelSpec(a.parallel, syntax);
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string(option) + " " + a.parallel + ": " + e.what() + "; e.g. " + option +
-                                    " dp=8,tp=8,pp=2 (the degrees' product is the GPU count)");
-    }
-    try {
-        return parallelLayout(c, a.parallel, p);
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string(option) + " " + a.parallel + ": " + e.what() +
-                                    "; change the degree or option it names");
-    }
-}
-
-model::MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s)
-{
-    model::MeasuredRun run = model::measuredRunOf(s);
-    if (s.kind == kind::Trace) {
-        std::vector<std::string> names;
-        for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
-            names.push_back(k.name);
-        model::takeDeviceFromKernelNames(run, names);
-    }
-    return run;
+    return parallelLayoutOf(c, a.parallel, p, option);
 }
 
 CalibrationChoice calibrationChoiceOf(const StepArgs& a)

@@ -55,15 +55,11 @@ struct StepArgs
 };
 void addStepOptions(CLI::App* cmd, StepArgs& a);
 // CONFIG as a config.json file, a configuration saved in the workspace (`ridgeline-cli config
-// save`), or a preset, in that order.
+// save`), or a preset, in that order (model::findModelConfig).
 model::ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx);
 // Throws std::invalid_argument when the layout does not parse or fit the model (model::parallelLayout),
 // naming `option` (where a.parallel came from) and the way out.
 model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c, const char* option = "--parallel");
-
-// What a stored session says about its run (model::measuredRunOf), with a trace's device from the
-// names of its 200 biggest kernels.
-model::MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s);
 
 // The calibration the options name (--calibrate or --collectives, --gemm-session, --moe-imbalance,
 // --efficiency), read from the workspace: the same assembly the GUI's Calibration picker builds.

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "report/reportsizing.h"
 #include "views/chartdata.h"
 #include "trace/columnmapping.h"
 
@@ -77,8 +78,10 @@ public:
     // File > Report…'s work without the dialog: reads the sessions and their charts' points on a
     // worker, draws the charts here (QtCharts), writes the HTML or PDF on a worker; reportWritten
     // or reportFailed when done, with a status message.
-    // cluster: the "characterise a cluster" template (collectives by tier, kernels and roofline).
-    void writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster = false);
+    // cluster: the "characterise a cluster" template (collectives by tier, kernels and roofline);
+    // sizing: its device and the model sized on it (ReportOptionsDialog), sized on the worker.
+    void writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster = false,
+                     const report::SizingChoice& sizing = {});
 
 signals:
     void reportWritten(const QString& path);

@@ -25,6 +25,7 @@
 #include "moescatterchart.h"
 #include "jobtracker.h"
 #include "report/report.h"
+#include "reportoptionsdialog.h"
 #include "reportwriter.h"
 #include "preferencesdialog.h"
 #include "resilienceview.h"
@@ -423,7 +424,15 @@ void MainWindow::chooseReport()
         return;
     if (!charts::isReportPath(f))
         f += filter == pdf || filter == clusterPdf ? QStringLiteral(".pdf") : QStringLiteral(".html");
-    writeReport(ids, f, filter == clusterHtml || filter == clusterPdf);
+    const bool cluster = filter == clusterHtml || filter == clusterPdf;
+    report::SizingChoice sizing;
+    if (cluster) { // its device and model: asked only for the template that shows them
+        ReportOptionsDialog options(m_settings, workspacePath(), this);
+        if (options.exec() != QDialog::Accepted)
+            return;
+        sizing = options.choice();
+    }
+    writeReport(ids, f, cluster, sizing);
 }
 
 namespace {
@@ -431,26 +440,38 @@ struct ReportRead
 {
     report::Report report;
     std::vector<charts::ReportChartData> charts;
+    std::optional<HardwareProfile> hardware;      // the ceilings the charts draw
+    std::optional<charts::GemmScatter> predicted; // the sized model's GEMMs on the roofline
     QString error;
 };
 } // namespace
 
-void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster)
+void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString& path, bool cluster,
+                             const report::SizingChoice& sizing)
 {
     const std::string db = workspacePath().toStdString();
     statusBar()->showMessage(tr("Writing report %1…").arg(path)); // short: no progress bar, nothing to cancel
     auto failed = [this](const QString& error) {
         statusBar()->showMessage(tr("Report not written: %1").arg(error), 10000);
+        // Window-modal without a nested event loop: an unknown model or a bad layout is read in full.
+        if (!qEnvironmentVariableIsSet("RIDGELINE_NO_DIALOGS")) {
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("Report"), tr("Report not written: %1").arg(error),
+                                        QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
         emit reportFailed(error);
     };
     // 1. worker: the sessions, the summary and the charts' points (its own workspace connection).
     m_reportJob->start<ReportRead>(
-        [db, ids, cluster](JobControl<ReportRead>&) {
+        [db, ids, cluster, sizing](JobControl<ReportRead>&) {
             ReportRead out;
             try {
                 store::Workspace ws(db);
                 report::Options options;
                 options.layout = cluster ? report::Template::Cluster : report::Template::Sessions;
+                out.predicted = report::applySizing(ws, ids, sizing, options);
+                out.hardware = options.hardware;
                 out.report = report::buildReport(ws, ids, options);
                 out.charts = charts::loadReportCharts(ws, out.report);
             } catch (const std::exception& e) {
@@ -463,7 +484,7 @@ void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString
                 return failed(read.error);
             // 2. here: the charts, drawn by their export code (QtCharts lives on this thread).
             QStringList problems;
-            auto svgs = charts::renderReportCharts(read.charts, std::nullopt, &problems);
+            auto svgs = charts::renderReportCharts(read.charts, read.hardware, &problems, read.predicted);
             // 3. worker: the HTML, or the PDF laid out and rasterised.
             m_reportJob->start<QString>(
                 [r = std::move(read.report), svgs = std::move(svgs), path](JobControl<QString>&) {

@@ -1,8 +1,11 @@
 // File > Report… (issue 15): the selected sessions, a file name asked for, the report written off
 // the GUI thread (the action returns before the file exists), a status message when done; HTML
-// with the charts inline, and PDF when that filter is chosen.
+// with the charts inline, and PDF when that filter is chosen; the cluster template asks for its
+// device and the model sized on it ("Report options").
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QJsonObject>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -14,13 +17,14 @@
 #include <algorithm>
 
 #include "mainwindow.h"
+#include "model/modelconfig.h"
+#include "openwindow.h"
 #include "sessionbrowser.h"
 #include "sessionmodel.h"
 #include "settings.h"
+#include "store/modelconfigs.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
-
-using rl::Settings;
 
 namespace {
 QAction* action(rl::MainWindow& window, const QString& text)
@@ -30,45 +34,100 @@ QAction* action(rl::MainWindow& window, const QString& text)
     return it == actions.end() ? nullptr : *it;
 }
 
-// Triggers `a`, answering its modal file dialog with `answer`.
-void triggerAndAnswer(QAction* a, const std::function<void(QFileDialog*)>& answer)
+// Triggers `a`, answering its modal file dialog with `answer` and then, for the cluster template,
+// its "Report options" dialog with `options` (accepted as it comes without one).
+void triggerAndAnswer(QAction* a, const std::function<void(QFileDialog*)>& answer,
+                      const std::function<void(QDialog*)>& options = {})
 {
     QTimer poll;
+    bool fileAnswered = false;
     QObject::connect(&poll, &QTimer::timeout, [&] {
-        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (auto* file = qobject_cast<QFileDialog*>(modal); file && !fileAnswered) {
+            fileAnswered = true;
+            answer(file);
+        } else if (auto* d = qobject_cast<QDialog*>(modal); d && d->objectName() == QLatin1String("reportOptions")) {
             poll.stop();
-            answer(dialog);
+            if (options)
+                options(d);
+            else
+                d->accept();
         }
     });
     poll.start(20);
     a->trigger();
 }
+
+// Chooses the filter whose name starts with `prefix` and types `name` (a path: a fresh dialog opens
+// in the home folder).
+void chooseFilter(QFileDialog* d, const QString& prefix, const QString& name)
+{
+    const auto filters = d->nameFilters();
+    const auto it = std::find_if(filters.begin(), filters.end(), [&](const QString& n) { return n.startsWith(prefix); });
+    auto* edit = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+    if (it == filters.end() || !edit) { // an ASSERT here would leave the dialog open for ever
+        ADD_FAILURE() << "no filter " << prefix.toStdString() << " or no file name field";
+        d->reject();
+        return;
+    }
+    d->selectNameFilter(*it);
+    edit->setText(name);
+    static_cast<QDialog*>(d)->accept();
+}
+
+// A "Report options" answer: `fill` sets its hardware, model and layout fields, then OK.
+std::function<void(QDialog*)> options(std::function<void(QComboBox*, QComboBox*, QLineEdit*)> fill)
+{
+    return [fill = std::move(fill)](QDialog* d) {
+        auto* hardware = d->findChild<QComboBox*>(QStringLiteral("reportHardware"));
+        auto* model = d->findChild<QComboBox*>(QStringLiteral("reportModel"));
+        auto* parallel = d->findChild<QLineEdit*>(QStringLiteral("reportParallel"));
+        if (!hardware || !model || !parallel) { // an ASSERT here would leave the dialog open for ever
+            ADD_FAILURE() << "no hardware, model or layout field";
+            return d->reject();
+        }
+        fill(hardware, model, parallel);
+        rl::testing::shoot(d, "report-options.png");
+        d->accept();
+    };
+}
+
+QString readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// The main window on a workspace with the GUI import fixtures, its collective sessions selected.
+struct ReportWindow : rl::testing::OpenWindow
+{
+    explicit ReportWindow(const QTemporaryDir& dir) : OpenWindow(dir, dir.filePath(QStringLiteral("ws.db"))) {}
+    bool selectCollectives()
+    {
+        QSignalSpy imported(&window, &rl::MainWindow::importDone);
+        window.importPaths({rl::testing::guiData("import")});
+        if (!imported.wait(30000) || !rl::testing::waitFor([&] { return window.sessionBrowser()->model()->sessionCount() == 3; }))
+            return false;
+        for (const auto& s : rl::store::Workspace(window.workspacePath().toStdString()).sessions())
+            if (s.kind == rl::kind::Collectives)
+                ids.push_back(s.id);
+        QSignalSpy charts(&window, &rl::MainWindow::chartsShown);
+        window.sessionBrowser()->selectSessions(ids);
+        return !ids.empty() && charts.wait(15000);
+    }
+    std::vector<std::int64_t> ids;
+};
 } // namespace
 
 TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
 {
     QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
-    qputenv("RIDGELINE_NO_DIALOGS", "1");
     QTemporaryDir dir;
-    Settings settings(dir.filePath(QStringLiteral("settings.ini")));
-    rl::MainWindow window(&settings);
-    window.resize(1300, 800);
-    window.show();
-    QSignalSpy shown(&window, &rl::MainWindow::sessionsShown);
-    window.openWorkspace(dir.filePath(QStringLiteral("ws.db")));
-    ASSERT_TRUE(shown.wait(15000));
-    QSignalSpy imported(&window, &rl::MainWindow::importDone);
-    window.importPaths({rl::testing::guiData("import")});
-    ASSERT_TRUE(imported.wait(30000));
-    ASSERT_TRUE(rl::testing::waitFor([&] { return window.sessionBrowser()->model()->sessionCount() == 3; }));
-    std::vector<std::int64_t> ids;
-    for (const auto& s : rl::store::Workspace(dir.filePath(QStringLiteral("ws.db")).toStdString()).sessions())
-        if (s.kind == rl::kind::Collectives)
-            ids.push_back(s.id);
-    ASSERT_FALSE(ids.empty());
-    QSignalSpy charts(&window, &rl::MainWindow::chartsShown);
-    window.sessionBrowser()->selectSessions(ids);
-    ASSERT_TRUE(charts.wait(15000));
+    ReportWindow w(dir);
+    ASSERT_TRUE(w.loaded);
+    ASSERT_TRUE(w.selectCollectives());
+    auto& window = w.window;
+    const auto& ids = w.ids;
 
     QAction* report = action(window, QStringLiteral("&Report…"));
     ASSERT_TRUE(report);
@@ -77,10 +136,8 @@ TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
     QSignalSpy written(&window, &rl::MainWindow::reportWritten);
     QSignalSpy failed(&window, &rl::MainWindow::reportFailed);
     const QString html = dir.filePath(QStringLiteral("cluster.html"));
-    triggerAndAnswer(report, [&](QFileDialog* d) {
-        d->selectFile(html);
-        static_cast<QDialog*>(d)->accept();
-    });
+    // Typed: selectFile() leaves a focused name field as it is, and the dialog may have focus by now.
+    triggerAndAnswer(report, [&](QFileDialog* d) { chooseFilter(d, QStringLiteral("HTML, charts inline"), html); });
     // The action came back at once: the charts are drawn and the file written after the worker
     // read the sessions, so nothing is there yet.
     EXPECT_FALSE(QFileInfo::exists(html));
@@ -98,19 +155,9 @@ TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
     // The PDF filter and a bare name: the suffix follows the filter.
     written.clear();
     triggerAndAnswer(report, [&](QFileDialog* d) {
-        const auto filters = d->nameFilters();
-        const auto pdf = std::find_if(filters.begin(), filters.end(), [](const QString& n) { return n.contains(QStringLiteral("*.pdf")); });
-        auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
-        if (pdf == filters.end() || !name) { // an ASSERT here would leave the dialog open for ever
-            ADD_FAILURE() << "no PDF filter or no file name field";
-            d->reject();
-            return;
-        }
-        d->selectNameFilter(*pdf);
         // Typed, as a user does, in the folder the last report went to.
         EXPECT_EQ(d->directory().absolutePath(), QFileInfo(html).absolutePath());
-        name->setText(QStringLiteral("bare"));
-        static_cast<QDialog*>(d)->accept();
+        chooseFilter(d, QStringLiteral("PDF ("), QStringLiteral("bare"));
     });
     ASSERT_TRUE(written.wait(30000)) << (failed.isEmpty() ? "" : failed.first().first().toString().toStdString());
     const QString pdf = dir.filePath(QStringLiteral("bare.pdf"));
@@ -120,27 +167,75 @@ TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
     EXPECT_TRUE(p.read(5) == "%PDF-");
     EXPECT_GT(p.size(), 10000);
 
-    // The cluster template through its filter.
+    // The cluster template through its filter; its options as they come (fresh settings: none).
     written.clear();
-    triggerAndAnswer(report, [&](QFileDialog* d) {
-        const auto filters = d->nameFilters();
-        const auto cluster = std::find_if(filters.begin(), filters.end(), [](const QString& n) {
-            return n.startsWith(QStringLiteral("HTML, cluster template"));
-        });
-        auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
-        if (cluster == filters.end() || !name) {
-            ADD_FAILURE() << "no cluster filter or no file name field";
-            d->reject();
-            return;
-        }
-        d->selectNameFilter(*cluster);
-        name->setText(QStringLiteral("cluster-template"));
-        static_cast<QDialog*>(d)->accept();
-    });
+    triggerAndAnswer(report, [&](QFileDialog* d) { chooseFilter(d, QStringLiteral("HTML, cluster template"), QStringLiteral("cluster-template")); });
     ASSERT_TRUE(written.wait(30000)) << (failed.isEmpty() ? "" : failed.first().first().toString().toStdString());
-    QFile t(dir.filePath(QStringLiteral("cluster-template.html")));
-    ASSERT_TRUE(t.open(QIODevice::ReadOnly));
-    const QString clusterText = QString::fromUtf8(t.readAll());
+    const QString clusterText = readAll(dir.filePath(QStringLiteral("cluster-template.html")));
     EXPECT_TRUE(clusterText.contains(QStringLiteral("<title>Cluster characterisation</title>")));
     EXPECT_TRUE(clusterText.contains(QStringLiteral("<h2>Collectives")));
+    EXPECT_FALSE(clusterText.contains(QStringLiteral("Sizing"))) << "no model chosen: no sizing section";
+}
+
+// The cluster template's "Report options": a hardware profile and a model (presets and the
+// workspace's saved configs listed), sized on the worker as `ridgeline-cli report --model` does;
+// the choices remembered for the next report; an unknown model named in the status bar.
+TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
+{
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+    QTemporaryDir dir;
+    {
+        rl::store::Workspace ws(dir.filePath(QStringLiteral("ws.db")).toStdString());
+        rl::store::saveModelConfig(ws.database(), "my-8b", rl::model::toJson(rl::model::loadPreset("llama-3-8b")).dump());
+    }
+    ReportWindow w(dir);
+    ASSERT_TRUE(w.loaded);
+    ASSERT_TRUE(w.selectCollectives());
+    QAction* report = action(w.window, QStringLiteral("&Report…"));
+    ASSERT_TRUE(report);
+    QSignalSpy written(&w.window, &rl::MainWindow::reportWritten);
+    QSignalSpy failed(&w.window, &rl::MainWindow::reportFailed);
+    bool listsSaved = false;
+    triggerAndAnswer(
+        report, [&](QFileDialog* d) { chooseFilter(d, QStringLiteral("HTML, cluster template"), dir.filePath(QStringLiteral("sized"))); },
+        options([&](QComboBox* hardware, QComboBox* model, QLineEdit* parallel) {
+            EXPECT_EQ(parallel->text(), QStringLiteral("dp=8")) << "the default layout";
+            EXPECT_GE(model->findText(QStringLiteral("llama-3-8b")), 0) << "the presets";
+            listsSaved = rl::testing::waitFor([&] { return model->findText(QStringLiteral("my-8b")) >= 0; });
+            hardware->setCurrentIndex(hardware->findData(QStringLiteral("h100-sxm")));
+            model->setCurrentText(QStringLiteral("llama-3-8b"));
+            parallel->setText(QStringLiteral("tp=8,dp=4"));
+        }));
+    EXPECT_TRUE(listsSaved) << "the workspace's saved configs";
+    ASSERT_TRUE(written.wait(30000)) << (failed.isEmpty() ? "" : failed.first().first().toString().toStdString());
+    const QString text = readAll(dir.filePath(QStringLiteral("sized.html")));
+    // The sizing section, its sentence in the summary too, and its table.
+    EXPECT_TRUE(text.contains(QStringLiteral("<h2>Sizing: llama-3-8b on h100-sxm</h2>")));
+    EXPECT_TRUE(text.contains(QStringLiteral("llama-3-8b on 32 x h100-sxm (tp=8,dp=4, bf16): step ")));
+    EXPECT_TRUE(text.contains(QStringLiteral("<td>step time</td>")));
+    EXPECT_TRUE(text.contains(QStringLiteral("<td>MFU (peak / max achievable)</td>")));
+    // The device's ceilings on the sizing roofline, with the model's GEMMs.
+    EXPECT_TRUE(text.contains(QStringLiteral("bf16, fp16 (H100): 989 TFLOP/s")));
+    EXPECT_TRUE(text.contains(QStringLiteral("HBM3 (H100): 3.35 TB/s")));
+    EXPECT_TRUE(text.contains(QStringLiteral("llama-3-8b predicted on H100")));
+    const QJsonObject remembered = w.settings.reportOptions();
+    EXPECT_EQ(remembered.value(QStringLiteral("hardware")).toString(), QStringLiteral("h100-sxm"));
+    EXPECT_EQ(remembered.value(QStringLiteral("model")).toString(), QStringLiteral("llama-3-8b"));
+    EXPECT_EQ(remembered.value(QStringLiteral("parallel")).toString(), QStringLiteral("tp=8,dp=4"));
+
+    // Next time the dialog comes back with them; an unknown model fails with its name, nothing written.
+    written.clear();
+    triggerAndAnswer(
+        report, [&](QFileDialog* d) { chooseFilter(d, QStringLiteral("HTML, cluster template"), dir.filePath(QStringLiteral("unknown"))); },
+        options([&](QComboBox* hardware, QComboBox* model, QLineEdit* parallel) {
+            EXPECT_EQ(hardware->currentData().toString(), QStringLiteral("h100-sxm"));
+            EXPECT_EQ(model->currentText(), QStringLiteral("llama-3-8b"));
+            EXPECT_EQ(parallel->text(), QStringLiteral("tp=8,dp=4"));
+            model->setCurrentText(QStringLiteral("llama-9-nope"));
+        }));
+    ASSERT_TRUE(failed.wait(30000));
+    EXPECT_TRUE(failed.first().first().toString().contains(QStringLiteral("'llama-9-nope' is neither a file")));
+    EXPECT_TRUE(w.window.statusBar()->currentMessage().contains(QStringLiteral("llama-9-nope")));
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("unknown.html"))));
+    EXPECT_TRUE(written.isEmpty());
 }

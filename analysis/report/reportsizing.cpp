@@ -1,0 +1,82 @@
+#include "report/reportsizing.h"
+
+#include <stdexcept>
+
+#include "model/configlookup.h"
+#include "model/hardwareprofileloader.h"
+#include "model/inference.h"
+#include "model/measuredrun.h"
+#include "model/sizingreport.h"
+#include "store/workspace.h"
+
+namespace rl::report {
+namespace {
+using namespace rl::model;
+
+// The defaults of `ridgeline-cli size` (ZeRO 1, bf16, one sequence of 4096 tokens per micro-batch):
+// a report sizes the model the way the size command does without options.
+ParallelConfig baseLayout()
+{
+    ParallelConfig p;
+    p.zeroStage = 1;
+    return p;
+}
+
+// As `ridgeline-cli vs-measured SESSION --model ... --hardware ...`: the run's own layout, batch,
+// sequence length and device where the session states them, the choice's otherwise.
+RunPrediction predictRun(store::Workspace& ws, const Session& s, const ModelConfig& c, const ParallelConfig& chosen,
+                         const SizingChoice& choice, const Calibration& cal)
+{
+    std::vector<std::string> profileIds;
+    for (const auto& hw : availableHardwareProfiles())
+        profileIds.push_back(hw.id);
+    // The chosen hardware is the cluster's device: it wins; the layout comes from the run when it says.
+    const RunInputs inputs =
+        applyMeasuredRun(storedMeasuredRun(ws, s), chosen, choice.hardware, profileIds, UserSet{false, false, false, true});
+    const auto p = parallelLayout(c, parallelSpec(inputs.parallel), inputs.parallel);
+    RunPrediction out;
+    out.session = s.id;
+    out.layout = parallelSpec(p);
+    out.device = inputs.hardware.empty() ? choice.hardware : inputs.hardware;
+    out.taken = inputs.taken;
+    out.assumed = inputs.assumed;
+    const auto r = deviceRates(findHardwareProfile(out.device), p.dtype);
+    const CalibratedSources sources(cal, r);
+    out.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), InferenceOptions{});
+    return out;
+}
+} // namespace
+
+std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::vector<std::int64_t>& ids,
+                                               const SizingChoice& choice, Options& options)
+{
+    if (!choice.hardware.empty())
+        options.hardware = findHardwareProfile(choice.hardware);
+    if (choice.model.empty())
+        return std::nullopt;
+    if (!options.hardware)
+        throw std::runtime_error("sizing '" + choice.model + "' needs " + choice.hardwareField +
+                                 ": the device the model is sized on");
+    const HardwareProfile& hw = *options.hardware;
+    const auto c = findModelConfig(choice.model, &ws);
+    const auto p = parallelLayoutOf(c, choice.parallel, baseLayout(), choice.parallelField);
+    const auto r = deviceRates(hw, p.dtype);
+    const Calibration cal(choice.calibration.readsStore() ? &ws : nullptr, choice.calibration);
+    const CalibratedSources sources(cal, r);
+    InferenceOptions inference;
+    inference.batch = 1;
+    inference.contextTokens = inference.promptTokens = 4096;
+    SizingInput in;
+    in.model = c.name;
+    in.layout = choice.parallel;
+    in.gpus = p.worldSize();
+    in.device = choice.hardware;
+    in.dtype = p.dtype;
+    in.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), inference);
+    options.sizing = std::move(in);
+    for (auto id : ids)
+        if (const auto s = ws.session(id); s && (s->kind == kind::Trace || s->kind == kind::TrainingLog))
+            options.runs.push_back(predictRun(ws, *s, c, p, choice, cal));
+    return charts::predictedGemms(c, p, hw, sources.timing());
+}
+} // namespace rl::report

@@ -1,0 +1,39 @@
+#pragma once
+// The sizing part of a report, the same for `ridgeline-cli report --hardware --model --parallel`
+// and the GUI's File > Report…: the device the percentages and roofline ceilings are of, the
+// chosen model sized on it (with its GEMMs for the roofline), and predicted vs measured for the
+// trace and training-log sessions in their own layouts (as `ridgeline-cli vs-measured`).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/calibration.h"
+#include "report/report.h"
+#include "views/kernelchartdata.h"
+
+namespace rl::store {
+class Workspace;
+}
+
+namespace rl::report {
+
+struct SizingChoice
+{
+    std::string hardware;             // profile id or file; empty: each session's own device
+    std::string model;                // config.json, a config saved in the workspace or a preset; empty: no sizing
+    std::string parallel = "dp=8";    // the layout the model is sized in
+    model::CalibrationChoice calibration; // default: the datasheet's figures
+    // How the user gave each choice, for messages ("--parallel dp8: ...; e.g. --parallel dp=8,...").
+    std::string parallelField = "--parallel";
+    std::string hardwareField = "--hardware";
+};
+
+// Fills options.hardware, options.sizing and options.runs (one per trace / training-log session
+// among ids) from `choice`; returns the sizing's GEMMs of one step for the roofline (nullopt
+// without a model). Throws (std::runtime_error, std::invalid_argument, ProfileError) naming the
+// problem: an unknown profile or model, a layout that does not parse or fit, a model without a
+// device, a profile that cannot time the step.
+std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::vector<std::int64_t>& ids,
+                                               const SizingChoice& choice, Options& options);
+} // namespace rl::report
