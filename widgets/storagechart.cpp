@@ -15,6 +15,7 @@
 #include "chartexport.h"
 #include "log2axis.h"
 #include "textconv.h"
+#include "units/units.h"
 
 namespace rl::charts {
 namespace {
@@ -201,7 +202,7 @@ void StorageChart::rebuild()
             const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
             const double x = line->property("rl_logx").toBool() ? std::exp2(best.x()) : best.x();
             callout()->show(line->name() % QLatin1Char('\n') % xLabel(m_options, x) % QStringLiteral(": ")
-                                % QString::number(best.y(), 'g', 4) % QStringLiteral(" GB/s aggregate"),
+                                % qs(units::formatBandwidth(best.y())) % QStringLiteral(" aggregate"),
                             best, line);
         });
     }

@@ -1,6 +1,7 @@
 #include "units/units.h"
 #include "units/duration.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <charconv>
@@ -123,6 +124,15 @@ std::string formatPercent(double fraction)
     char buf[32];
     // Whole percent reads best in tables; below 10 % the decimal still matters (4.5 % vs 4 %).
     std::snprintf(buf, sizeof buf, std::fabs(fraction) < 0.1 ? "%.1f %%" : "%.0f %%", fraction * 100);
+    return buf;
+}
+
+std::string formatPercent(double fraction, int decimals, bool withSign)
+{
+    if (!std::isfinite(fraction))
+        return "n/a";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, withSign ? "%+.*f %%" : "%.*f %%", std::clamp(decimals, 0, 6), fraction * 100);
     return buf;
 }
 

@@ -35,6 +35,8 @@ std::string formatTime(double microseconds);     // "850 ns", "12.3 µs", "4.56 
 std::string formatFlops(double flopsPerSecond);  // "989 TFLOP/s"
 std::string formatCount(double value);           // "7.24 B", "13.1 M" (parameter counts)
 std::string formatPercent(double fraction);      // 0.463 -> "46 %", 0.045 -> "4.5 %"; "n/a" if not finite
+// A fixed number of decimals (errors, goodput: 4.9 % vs 5.2 % matters); signed: "+4.9 %".
+std::string formatPercent(double fraction, int decimals, bool withSign = false);
 
 // Parses a double strictly (whole token, no trailing junk), accepting %g forms such as "1e+06".
 std::optional<double> parseDouble(std::string_view text);

@@ -173,11 +173,22 @@ int runCollectives(SweepParams params, const RoutingOptions& routing, const RunO
         const auto hosts = allHostNames();
         SweepParams headerParams;
         std::vector<Level> levels;
+        std::string planError;
         try {
             levels = planLevels(params, routing, run, hosts, mpi.rank(), headerParams);
         } catch (const std::exception& e) {
+            planError = e.what();
+        }
+        // Every rank learns whether any failed, and none leaves before rank 0 has said why: a rank
+        // exiting first makes mpirun kill the job, rank 0's message with it (seen under ASan).
+        int failed = planError.empty() ? 0 : 1, anyFailed = 0;
+        MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (anyFailed) {
             if (root)
-                std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
+                std::cerr << "ridgeline-bench collectives: "
+                          << (planError.empty() ? std::string("another rank could not plan the sweep") : planError)
+                          << '\n' << std::flush;
+            MPI_Barrier(MPI_COMM_WORLD);
             return 2;
         }
         const auto ranks = gatherRankInfo();

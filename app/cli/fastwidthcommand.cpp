@@ -10,6 +10,7 @@
 #include "model/sizingrules.h"
 #include "sizingoptions.h"
 #include "texttable.h"
+#include "units/units.h"
 
 namespace rl::cli {
 namespace {
@@ -60,9 +61,7 @@ void addFastWidthCommand(CLI::App& app, CliContext& ctx)
         for (const auto& f : found) {
             if (shown++ == w->top)
                 break;
-            char eff[32];
-            std::snprintf(eff, sizeof eff, "%.1f %%", f.efficiency * 100);
-            t.addRow({std::to_string(f.width), eff, f.measured ? "measured GEMMs" : "wave model",
+            t.addRow({std::to_string(f.width), units::formatPercent(f.efficiency, 1), f.measured ? "measured GEMMs" : "wave model",
                       (f.width >= target ? "+" : "") + std::to_string(f.width - target)});
         }
         t.print(std::cout);

@@ -93,12 +93,7 @@ StorageRates storageOf(const PlanArgs& a, const CliContext& ctx)
 
 std::string seconds(double s) { return units::formatDuration(s); }
 
-std::string pct(double v)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.2f %%", v * 100);
-    return b;
-}
+std::string pct(double v) { return units::formatPercent(v, 2); }
 
 // --mtbf: HOURS (per node), log:SESSION (its restarts over its wall time; --log-nodes), table:NAME.
 struct MtbfArgs

@@ -113,8 +113,7 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
                 tierNotes.push_back(op + ": no tier peak (" + why + ")");
             }
             out.push_back(std::move(row));
-            char rms[32];
-            std::snprintf(rms, sizeof rms, "%.1f %%", f->rmsRelError * 100);
+            const std::string rms = units::formatPercent(f->rmsRelError, 1);
             t.addRow({op, inPlace ? "yes" : "no", units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs), ofPeak,
                       rms, std::to_string(f->points),
                       units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes))});

@@ -27,12 +27,7 @@ namespace rl::cli {
 namespace {
 using namespace rl::model;
 
-std::string pct(double v)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f %%", v * 100);
-    return b;
-}
+std::string pct(double v) { return units::formatPercent(v, 1); }
 
 std::string flopsCount(double v) // FLOPs (not per second)
 {

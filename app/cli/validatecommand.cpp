@@ -9,6 +9,7 @@
 #include "clicommands.h"
 #include "model/validation.h"
 #include "texttable.h"
+#include "units/units.h"
 
 namespace rl::cli {
 namespace {
@@ -93,16 +94,16 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
             }
             t.addRow({r.run.id, r.run.hardware, std::to_string(r.run.parallel.worldSize()), layout(r.run.parallel),
                       fmt("%.3f s", r.run.measuredStepSeconds), fmt("%.3f s", r.predictedStepSeconds),
-                      fmt("%+.1f %%", r.error * 100),
+                      units::formatPercent(r.error, 1, true),
                       fmt("%.0f", r.predictedTflopsPerGpu) + " (" + fmt("%.0f", r.maxAchievableTflops) + ")",
                       fmt("%.1f GB", r.memoryBytes / 1e9) + (r.fitsMemory ? "" : " (does not fit)")});
         }
         t.print(std::cout);
         std::cout << '\n'
                   << s.rows.size() - s.refused << " of " << s.rows.size() << " rows predicted, " << s.refused
-                  << " refused; median |error| " << fmt("%.1f %%", s.medianAbsError * 100) << ", max |error| "
-                  << fmt("%.1f %%", s.maxAbsError * 100) << " (" << s.worstRow << "), mean signed error "
-                  << fmt("%+.1f %%", s.meanSignedError * 100) << "; " << s.aboveMaxAchievable
+                  << " refused; median |error| " << units::formatPercent(s.medianAbsError, 1) << ", max |error| "
+                  << units::formatPercent(s.maxAbsError, 1) << " (" << s.worstRow << "), mean signed error "
+                  << units::formatPercent(s.meanSignedError, 1, true) << "; " << s.aboveMaxAchievable
                   << " predictions above max-achievable\n"
                   << "Uncalibrated: GEMM efficiency by shape, collectives from the hardware profiles. Table: " << path
                   << '\n';

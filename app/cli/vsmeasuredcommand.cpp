@@ -27,11 +27,10 @@ std::string shown(const ComparisonRow& r, double v)
         return "n/a";
     if (r.unit == "s")
         return units::formatTime(v * 1e6);
-    char b[32];
     if (r.unit.empty())
-        std::snprintf(b, sizeof b, "%.1f %%", v * 100);
-    else
-        std::snprintf(b, sizeof b, "%.1f %s", v, r.unit.c_str());
+        return units::formatPercent(v, 1);
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f %s", v, r.unit.c_str());
     return b;
 }
 

@@ -113,7 +113,7 @@ void showResilienceFigures(QTableWidget* t, const ResilienceOutcome& o)
     addRow(t, QObject::tr("Interval used"), duration(p.intervalS),
            p.intervalS > p.dalyS * (1 + 1e-9) ? QObject::tr("raised to the async drain time")
                                                : QObject::tr("Daly's optimum"));
-    addRow(t, QObject::tr("Expected goodput"), QString::number(p.goodput * 100, 'f', 2) + QStringLiteral(" %"),
+    addRow(t, QObject::tr("Expected goodput"), qs(units::formatPercent(p.goodput, 2)),
            QObject::tr("useful / wall time in Daly's model at the interval used, restart %1, job MTBF %2")
                .arg(duration(p.restartS), duration(p.jobMtbfS)));
     for (const auto& n : p.notes)

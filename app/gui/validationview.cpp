@@ -19,6 +19,7 @@
 #include "filedialogs.h"
 #include "jobtracker.h"
 #include "textconv.h"
+#include "units/units.h"
 #include "validationchart.h"
 
 namespace rl {
@@ -27,8 +28,7 @@ using Outcome = std::variant<model::ValidationSummary, QString>;
 
 QString pct(double fraction, bool signedValue = false)
 {
-    const QString text = QString::number(fraction * 100, 'f', 1) + QStringLiteral(" %");
-    return signedValue && fraction >= 0 ? QStringLiteral("+") + text : text;
+    return QString::fromStdString(units::formatPercent(fraction, 1, signedValue));
 }
 
 QTableWidgetItem* item(const QString& text, const QVariant& sortValue = {}, bool number = false)

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "collectives/collectiveop.h"
 #include "units/units.h"
 
@@ -89,4 +91,14 @@ TEST(Units, BandwidthInTheChosenDisplayUnit)
     EXPECT_EQ(units::formatBandwidth(450, units::BandwidthUnit::GBps), "450 GB/s");
     units::setDisplayBandwidthUnit(units::BandwidthUnit::GBps);
     EXPECT_EQ(units::formatBandwidth(450), "450 GB/s");
+}
+
+TEST(Units, PercentWithFixedDecimalsAndSign)
+{
+    EXPECT_EQ(units::formatPercent(0.0492, 1), "4.9 %");
+    EXPECT_EQ(units::formatPercent(0.97531, 2), "97.53 %");
+    EXPECT_EQ(units::formatPercent(-0.139, 1, true), "-13.9 %");
+    EXPECT_EQ(units::formatPercent(0.044, 1, true), "+4.4 %");
+    EXPECT_EQ(units::formatPercent(0.5, 0), "50 %");
+    EXPECT_EQ(units::formatPercent(std::nan(""), 1), "n/a");
 }
