@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
+#include "clirun.h"
 #include "tempdir.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
@@ -33,16 +34,9 @@ std::vector<std::string> cli(const fs::path& db, std::vector<std::string> args, 
 
 bool mpiAvailable() { return fs::exists(RIDGELINE_MPIEXEC) && fs::exists(RIDGELINE_BENCH); }
 
-std::vector<std::string> runIo(const fs::path& db, std::vector<std::string> runner)
+std::vector<std::string> runIo(const fs::path& db, const std::vector<std::string>& runner)
 {
-    std::vector<std::string> a{"run", "io", "-np", "2", "--mpirun", RIDGELINE_MPIEXEC, "--bench", RIDGELINE_BENCH};
-    for (const char* x : {"--mca", "pml", "ob1", "--mca", "btl", "self,vader", "--oversubscribe"}) {
-        a.push_back("--mpirun-arg");
-        a.push_back(x);
-    }
-    a.push_back("--");
-    a.insert(a.end(), runner.begin(), runner.end());
-    return cli(db, a);
+    return test::cliRun(db, "io", 2, runner);
 }
 
 json jsonOf(const test::Finished& r)
