@@ -173,9 +173,7 @@ void addCollectivesCommand(CLI::App& app)
             params = toParams(*opts);
             run = toRunOptions(*opts);
         } catch (const std::exception& e) {
-            if (launcherRank() == 0)
-                std::cerr << "ridgeline-bench collectives: " << e.what() << '\n';
-            throw CLI::RuntimeError(2);
+            throw CLI::RuntimeError(reportArgumentError("collectives", e.what()));
         }
         opts->routing.sizesGiven = cmd->count("--minbytes") + cmd->count("--maxbytes") > 0;
         const int code = runCollectives(params, opts->routing, run);

@@ -60,11 +60,8 @@ int runComparison(const VsOptions& o)
     params.stepFactor = o.stepFactor;
     params.timing.secondsPerPoint = o.secondsPerSize;
     const auto minBytes = units::parseBytes(o.minBytes), maxBytes = units::parseBytes(o.maxBytes);
-    if (!minBytes || !maxBytes || o.rounds < 1 || o.bareIters < 1 || o.bareWarmup < 0) {
-        if (launcherRank() == 0)
-            std::cerr << "ridgeline-bench collectives-vs-mpi: bad size, round or repetition count\n";
-        return 2;
-    }
+    if (!minBytes || !maxBytes || o.rounds < 1 || o.bareIters < 1 || o.bareWarmup < 0)
+        return reportArgumentError("collectives-vs-mpi", "bad size, round or repetition count");
     params.minBytes = *minBytes;
     params.maxBytes = *maxBytes;
     int failures = 0;

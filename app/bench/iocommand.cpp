@@ -352,9 +352,7 @@ void addIoCommand(CLI::App& app)
         try {
             config = toConfig(*opts);
         } catch (const std::exception& e) {
-            if (launcherRank() == 0)
-                std::cerr << "ridgeline-bench io: " << e.what() << '\n';
-            throw CLI::RuntimeError(2);
+            throw CLI::RuntimeError(reportArgumentError("io", e.what()));
         }
         if (opts->compareFio) {
             storage::FioCompareSpec spec;

@@ -1,9 +1,12 @@
 #include "mpienvironment.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
+#include <thread>
 #include <unistd.h>
 
 #include <mpi.h>
@@ -27,6 +30,15 @@ int launcherRank()
         if (const char* v = std::getenv(var))
             return std::atoi(v);
     return 0;
+}
+
+int reportArgumentError(const std::string& command, const std::string& message)
+{
+    if (launcherRank() == 0)
+        std::cerr << "ridgeline-bench " << command << ": " << message << std::endl;
+    else
+        std::this_thread::sleep_for(std::chrono::seconds(3));
+    return 2;
 }
 
 std::string processCommandLine()

@@ -27,6 +27,11 @@ private:
 
 // From OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID; 0 when started without a launcher.
 int launcherRank();
+// A bad argument found before MPI is up, printed once: by launcher rank 0 as "ridgeline-bench
+// COMMAND: MESSAGE". The other ranks wait a few seconds before returning, so rank 0 has printed
+// and left first: a launcher kills the whole job when any rank exits non-zero, and a faster rank
+// leaving first would take rank 0's message with it. Returns the exit code, 2.
+int reportArgumentError(const std::string& command, const std::string& message);
 // The full command line of this process, shell-quoted (from /proc/self/cmdline).
 std::string processCommandLine();
 // "rank 0 pid 1234 on host" per rank, gathered to rank 0 (empty on other ranks). Collective.

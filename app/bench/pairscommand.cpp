@@ -241,11 +241,8 @@ void addPairsCommand(CLI::App& app)
             error = "--bandwidth-bytes: \"" + o->bandwidthBytes + "\" is not a size from 1 B to 1G";
         else if (o->latencyIters < 1 || o->bandwidthIters < 1 || o->warmup < 0)
             error = "--latency-iters and --bandwidth-iters must be at least 1, --warmup not negative";
-        if (!error.empty()) {
-            if (launcherRank() == 0)
-                std::cerr << "ridgeline-bench pairs: " << error << '\n';
-            throw CLI::RuntimeError(2);
-        }
+        if (!error.empty())
+            throw CLI::RuntimeError(reportArgumentError("pairs", error));
         if (const int code = runPairs(*o, *lat, *bw))
             throw CLI::RuntimeError(code);
     });
