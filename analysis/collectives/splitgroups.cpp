@@ -133,15 +133,42 @@ std::vector<int> groupColors(const std::vector<SplitGroup>& groups, int nranks)
     return color;
 }
 
+namespace {
+// Groups are compared with the others of their level: same op and variant, same rank count,
+// same kind of label ("node", "nodes", "ranks"); "world" has no peers.
+using LevelKey = std::tuple<std::string, bool, std::string, std::string, int, std::string>;
+LevelKey levelKey(const CollectivePoint& p)
+{
+    return {p.op, p.inPlace, p.dtype, p.redop, p.nranks, p.group.substr(0, p.group.find(' '))};
+}
+} // namespace
+
+std::vector<CollectivePoint> slowestGroupAtEachSize(const std::vector<CollectivePoint>& points)
+{
+    std::map<std::pair<LevelKey, std::int64_t>, std::size_t> slowest; // -> index into points
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        if (p.group.empty())
+            continue;
+        auto [it, fresh] = slowest.try_emplace({levelKey(p), p.bytes}, i);
+        if (!fresh && p.timeUs > points[it->second].timeUs)
+            it->second = i;
+    }
+    std::vector<CollectivePoint> out;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        if (p.group.empty() || slowest.at({levelKey(p), p.bytes}) == i)
+            out.push_back(p);
+    }
+    return out;
+}
+
 SlowestGroup slowestGroup(const std::vector<CollectivePoint>& points)
 {
-    // Groups are compared with the others of their level: same op and variant, same rank count,
-    // same kind of label ("node", "nodes", "ranks"); "world" has no peers.
-    using Key = std::tuple<std::string, bool, std::string, std::string, int, std::string>;
-    std::map<Key, std::map<std::int64_t, std::map<std::string, const CollectivePoint*>>> byKey;
+    std::map<LevelKey, std::map<std::int64_t, std::map<std::string, const CollectivePoint*>>> byKey;
     for (const auto& p : points)
         if (!p.group.empty())
-            byKey[{p.op, p.inPlace, p.dtype, p.redop, p.nranks, p.group.substr(0, p.group.find(' '))}][p.bytes][p.group] = &p;
+            byKey[levelKey(p)][p.bytes][p.group] = &p;
     SlowestGroup worst;
     for (const auto& [key, sizes] : byKey) {
         // The largest size at least two groups measured (a cancelled run may miss the last one).

@@ -51,4 +51,10 @@ struct SlowestGroup
     double fraction = 0; // busbw / median
 };
 SlowestGroup slowestGroup(const std::vector<CollectivePoint>& points);
+
+// What a job on each group size can count on: of the groups of a level (same op, variant, dtype,
+// redop, rank count and kind of label) only the slowest point at each size is kept, so fits,
+// peaks and calibration describe the slowest group, not a mixture of all of them. Points without
+// a group pass through; the order of the kept points is kept.
+std::vector<CollectivePoint> slowestGroupAtEachSize(const std::vector<CollectivePoint>& points);
 } // namespace rl

@@ -26,6 +26,20 @@ int sessionNodes(const Session& s)
     return int(std::count(s.host.begin(), s.host.end(), ',')) + 1;
 }
 
+int groupNodes(const Session& s, const std::string& group)
+{
+    if (group.empty())
+        return sessionNodes(s);
+    if (const auto it = s.params.find("split_groups"); it != s.params.end() && it->is_array())
+        for (const auto& g : *it)
+            if (g.is_object() && g.value("group", std::string{}) == group && g.contains("nodes") &&
+                g["nodes"].is_number_integer())
+                return g["nodes"].get<int>();
+    if (group.rfind("node ", 0) == 0)
+        return 1;
+    return sessionNodes(s);
+}
+
 std::string profileForSession(const Session& s, const std::vector<HardwareProfile>& profiles)
 {
     const auto it = s.params.find("devices");

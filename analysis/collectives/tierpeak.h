@@ -31,6 +31,9 @@ struct TierPeak
 
 // Nodes a session ran on: its "hosts" parameter, else its comma-separated host field; 0 if unknown.
 int sessionNodes(const Session& s);
+// Nodes one --split group of the session ran on (its "split_groups" entry's node count; 1 for a
+// "node ..." group of a session that predates that count); the session's for no group.
+int groupNodes(const Session& s, const std::string& group);
 
 // The profile whose id names the session's devices ("NVIDIA H100 80GB HBM3" -> h100-sxm,
 // "AMD Instinct MI300X" -> mi300x); empty when none or when the session names no device.

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "collectives/splitgroups.h"
 #include "store/workspace.h"
 
 namespace rl::model {
@@ -41,7 +42,8 @@ void StoreCalibration::fitSession(store::Workspace& ws, const CalibrationSession
 {
     m_sessions.push_back(s);
     const std::size_t sessionIndex = m_sessions.size() - 1;
-    const auto points = ws.collectivePoints(s.id);
+    // A --split session calibrates with its slowest group at each size: a job waits for it.
+    const auto points = slowestGroupAtEachSize(ws.collectivePoints(s.id));
     std::set<std::pair<std::string, int>> keys;
     for (const auto& p : points)
         keys.insert({p.op, p.nranks});

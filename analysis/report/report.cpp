@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 
+#include "collectives/splitgroups.h"
 #include "model/hardwareprofileloader.h"
 #include "model/memorymodel.h"
 #include "model/predictedvsmeasured.h"
@@ -39,7 +41,7 @@ std::string tierName(const TierPeak& t)
 // The tier ceiling of op on ranks for session s: --hardware's profile, else the one its devices name.
 std::optional<TierPeak> tierOf(const Session& s, const OpPeak& p, const std::optional<HardwareProfile>& hw)
 {
-    const int nodes = sessionNodes(s);
+    const int nodes = groupNodes(s, p.group);
     if (nodes <= 0)
         return std::nullopt;
     std::optional<HardwareProfile> profile = hw;
@@ -59,11 +61,16 @@ std::optional<TierPeak> tierOf(const Session& s, const OpPeak& p, const std::opt
     return tierPeak(p.op, p.ranks, nodes, *profile);
 }
 
-std::optional<fits::AlphaBeta> fitOf(const std::vector<CollectivePoint>& points, const std::string& op)
+// The fit of op on `ranks` ranks (a --split session: of the slowest group at each size).
+std::optional<fits::AlphaBeta> fitOf(const std::vector<CollectivePoint>& points, const std::string& op, int ranks)
 {
-    if (auto f = fits::fitCollective(points, op, false))
+    std::vector<CollectivePoint> mine;
+    for (const auto& p : slowestGroupAtEachSize(points))
+        if (p.nranks == ranks)
+            mine.push_back(p);
+    if (auto f = fits::fitCollective(mine, op, false))
         return f;
-    return fits::fitCollective(points, op, true);
+    return fits::fitCollective(mine, op, true);
 }
 
 std::string collectiveCaption(const std::string& kind)
@@ -88,17 +95,24 @@ Table provenanceTable(const Session& s)
 Table collectiveTable(const Session& s, const std::vector<CollectivePoint>& points,
                       const std::optional<HardwareProfile>& hw)
 {
+    const bool groups = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
     Table t{"Points of session " + std::to_string(s.id) + " (" + s.title + ")",
             {"op", "ranks", "size", "in-place", "time", "algbw", "busbw", "of tier peak"}, {}};
-    std::map<std::pair<std::string, int>, std::optional<TierPeak>> tiers;
+    if (groups)
+        t.header.insert(t.header.begin() + 1, "group");
+    std::map<std::tuple<std::string, int, int>, std::optional<TierPeak>> tiers;
     for (const auto& p : points) {
-        const auto key = std::make_pair(p.op, p.nranks);
+        const auto key = std::make_tuple(p.op, p.nranks, groupNodes(s, p.group));
         if (!tiers.count(key))
-            tiers[key] = tierOf(s, OpPeak{p.op, p.nranks, 0, 0, false}, hw);
+            tiers[key] = tierOf(s, OpPeak{p.op, p.nranks, 0, 0, false, p.group, false}, hw);
         const auto& tier = tiers[key];
-        t.rows.push_back({p.op, std::to_string(p.nranks), units::formatBytes(double(p.bytes)), p.inPlace ? "yes" : "no",
-                          units::formatTime(p.timeUs), units::formatBandwidth(p.algbwGBs),
-                          units::formatBandwidth(p.busbwGBs), tier ? units::formatPercent(p.busbwGBs / tier->peakBusGBs) : ""});
+        std::vector<std::string> row{p.op, std::to_string(p.nranks), units::formatBytes(double(p.bytes)), p.inPlace ? "yes" : "no",
+                                     units::formatTime(p.timeUs), units::formatBandwidth(p.algbwGBs),
+                                     units::formatBandwidth(p.busbwGBs),
+                                     tier ? units::formatPercent(p.busbwGBs / tier->peakBusGBs) : ""};
+        if (groups)
+            row.insert(row.begin() + 1, p.group);
+        t.rows.push_back(std::move(row));
     }
     return t;
 }
@@ -106,13 +120,13 @@ Table collectiveTable(const Session& s, const std::vector<CollectivePoint>& poin
 Table fitTable(const Session& s, const std::vector<CollectivePoint>& points)
 {
     Table t{"Alpha-beta fits of session " + std::to_string(s.id) + ": t(n) = alpha + n / beta",
-            {"op", "alpha", "beta", "points", "sizes", "rms error"}, {}};
-    std::set<std::string> ops;
+            {"op", "ranks", "alpha", "beta", "points", "sizes", "rms error"}, {}};
+    std::set<std::pair<std::string, int>> keys;
     for (const auto& p : points)
-        ops.insert(p.op);
-    for (const auto& op : ops)
-        if (const auto f = fitOf(points, op))
-            t.rows.push_back({op, units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs),
+        keys.insert({p.op, p.nranks});
+    for (const auto& [op, ranks] : keys)
+        if (const auto f = fitOf(points, op, ranks))
+            t.rows.push_back({op, std::to_string(ranks), units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs),
                               std::to_string(f->points),
                               units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes)),
                               units::formatPercent(f->rmsRelError)});
@@ -329,11 +343,17 @@ std::vector<std::pair<std::string, std::string>> provenanceRows(const Session& s
 
 std::vector<OpPeak> peakPerOp(const std::vector<CollectivePoint>& points)
 {
-    std::map<std::pair<std::string, int>, OpPeak> best;
-    for (const auto& p : points) {
-        auto [it, fresh] = best.try_emplace({p.op, p.nranks}, OpPeak{p.op, p.nranks, p.busbwGBs, p.bytes, p.inPlace});
+    using Key = std::tuple<std::string, int, std::string>; // op, ranks, split level
+    const auto keyOf = [](const CollectivePoint& p) { return Key{p.op, p.nranks, p.group.substr(0, p.group.find(' '))}; };
+    std::map<Key, std::set<std::string>> groups;
+    for (const auto& p : points)
+        groups[keyOf(p)].insert(p.group);
+    std::map<Key, OpPeak> best;
+    for (const auto& p : slowestGroupAtEachSize(points)) {
+        const OpPeak here{p.op, p.nranks, p.busbwGBs, p.bytes, p.inPlace, p.group, groups[keyOf(p)].size() > 1};
+        auto [it, fresh] = best.try_emplace(keyOf(p), here);
         if (!fresh && p.busbwGBs > it->second.busbwGBs)
-            it->second = {p.op, p.nranks, p.busbwGBs, p.bytes, p.inPlace};
+            it->second = here;
     }
     std::vector<OpPeak> out;
     for (auto& [k, v] : best)
@@ -343,8 +363,10 @@ std::vector<OpPeak> peakPerOp(const std::vector<CollectivePoint>& points)
 
 std::string peakSentence(const OpPeak& peak, const std::optional<TierPeak>& tier, bool reasoning)
 {
-    std::string s = peak.op + " on " + std::to_string(peak.ranks) + " ranks peaks at a busbw of "
-                    + units::formatBandwidth(peak.busbwGBs) + " at " + units::formatBytes(double(peak.bytes));
+    std::string s = peak.op + " on " + std::to_string(peak.ranks) + " ranks"
+                    + (peak.amongGroups ? " (the slowest group at each size)" : "") + " peaks at a busbw of "
+                    + units::formatBandwidth(peak.busbwGBs) + " at " + units::formatBytes(double(peak.bytes))
+                    + (peak.group.empty() ? std::string() : " (" + peak.group + ")");
     if (tier && tier->peakBusGBs > 0)
         s += ", " + units::formatPercent(peak.busbwGBs / tier->peakBusGBs) + " of " + tierName(*tier) + " ("
              + units::formatBandwidth(tier->peakBusGBs) + (reasoning ? ": " + tier->reasoning : std::string()) + ")";
@@ -366,11 +388,14 @@ std::vector<std::string> collectiveSummary(const Session& s, const std::vector<C
     const auto peaks = peakPerOp(points);
     for (const auto& p : peaks)
         out.push_back(peakSentence(p, tierOf(s, p, hw), reasoning));
-    std::set<std::string> ops;
+    std::set<std::pair<std::string, int>> fitted;
+    std::map<std::string, int> rankCounts; // a split session fits each op once per rank count: say which
     for (const auto& p : peaks)
-        if (ops.insert(p.op).second)
-            if (const auto f = fitOf(points, p.op))
-                out.push_back(fitSentence(p.op, *f));
+        ++rankCounts[p.op];
+    for (const auto& p : peaks)
+        if (fitted.insert({p.op, p.ranks}).second)
+            if (const auto f = fitOf(points, p.op, p.ranks))
+                out.push_back(fitSentence(rankCounts[p.op] > 1 ? p.op + " on " + std::to_string(p.ranks) + " ranks" : p.op, *f));
     return out;
 }
 
@@ -485,7 +510,9 @@ Report buildReport(store::Workspace& ws, const std::vector<std::int64_t>& ids, c
         for (const auto* s : list)
             for (const auto& p : peakPerOp(ws.collectivePoints(s->id))) {
                 const auto tier = tierOf(*s, p, o.hardware);
-                peaks.rows.push_back({std::to_string(s->id), p.op, std::to_string(p.ranks), units::formatBandwidth(p.busbwGBs),
+                peaks.rows.push_back({std::to_string(s->id), p.op,
+                                      std::to_string(p.ranks) + (p.group.empty() ? "" : " (" + p.group + ")"),
+                                      units::formatBandwidth(p.busbwGBs),
                                       units::formatBytes(double(p.bytes)),
                                       tier ? units::formatBandwidth(tier->peakBusGBs) : "",
                                       tier ? units::formatPercent(p.busbwGBs / tier->peakBusGBs) : ""});

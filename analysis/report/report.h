@@ -70,8 +70,11 @@ struct OpPeak
     double busbwGBs = 0;
     std::int64_t bytes = 0;
     bool inPlace = false;
+    std::string group;         // a --split session: the group of the peak point (of the slowest at each size)
+    bool amongGroups = false;  // its level has several groups, of which the slowest at each size counts
 };
-// One per (op, ranks), in op order.
+// One per (op, ranks), in op order; a --split session's groups count by their slowest at each size
+// (slowestGroupAtEachSize), one peak per level.
 std::vector<OpPeak> peakPerOp(const std::vector<CollectivePoint>& points);
 
 // "all_reduce on 16 ranks peaks at a busbw of 185 GB/s at 1 GiB, 46 % of the NIC line rate

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include <stdexcept>
 
@@ -72,12 +74,12 @@ std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions)
 {
     std::vector<PeakLine> out;
     for (const auto& s : sessions) {
-        std::map<std::string, int> opRanks;
+        std::set<std::tuple<std::string, int, int>> opRanksNodes; // a --split group may span fewer nodes
         for (const auto& p : s.points)
-            opRanks.emplace(p.op, p.nranks);
-        for (const auto& [op, ranks] : opRanks) {
+            opRanksNodes.emplace(p.op, p.nranks, groupNodes(s.session, p.group));
+        for (const auto& [op, ranks, nodes] : opRanksNodes) {
             std::string why;
-            const auto tier = sessionTierPeak(s.session, op, ranks, {}, 0, &why);
+            const auto tier = sessionTierPeak(s.session, op, ranks, {}, nodes, &why);
             if (!tier || tier->peakBusGBs <= 0)
                 continue;
             const bool seen = std::any_of(out.begin(), out.end(), [&](const PeakLine& l) {
@@ -257,13 +259,14 @@ std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const 
 
 const std::optional<TierPeak>& TierPeakCache::peakOf(const Session& session, const CollectivePoint& point)
 {
-    const auto key = std::make_tuple(session.id, point.op, point.nranks);
+    const int nodes = groupNodes(session, point.group);
+    const auto key = std::make_tuple(session.id, point.op, point.nranks, nodes);
     auto it = m_peaks.find(key);
     if (it == m_peaks.end()) {
         std::optional<TierPeak> peak;
         try {
             std::string why;
-            peak = sessionTierPeak(session, point.op, point.nranks, {}, 0, &why);
+            peak = sessionTierPeak(session, point.op, point.nranks, {}, nodes, &why);
         } catch (const std::exception&) {
             // A profile that does not load leaves the share blank; the chart says why elsewhere.
         }

@@ -162,7 +162,7 @@ public:
     const std::optional<TierPeak>& peakOf(const Session& session, const CollectivePoint& point);
 
 private:
-    std::map<std::tuple<std::int64_t, std::string, int>, std::optional<TierPeak>> m_peaks;
+    std::map<std::tuple<std::int64_t, std::string, int, int>, std::optional<TierPeak>> m_peaks; // session, op, ranks, nodes
 };
 
 // A live benchmark point into the shown sessions, the one data set every collective view and the

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "collectives/nccltable.h"
 #include "mpicollectiverunner.h"
@@ -84,8 +85,14 @@ Session sessionHeader(const SweepParams& params, int nranks, const std::vector<R
         nlohmann::json groups = nlohmann::json::array();
         for (const auto& l : levels) {
             spec += (spec.empty() ? "" : ",") + toString(l.spec);
-            for (const auto& g : l.groups)
-                groups.push_back({{"level", toString(l.spec)}, {"group", g.label}, {"ranks", g.ranks}});
+            for (const auto& g : l.groups) {
+                std::set<std::string> groupHosts; // the tier a group's figures are held to
+                for (int r : g.ranks)
+                    if (r >= 0 && std::size_t(r) < ranks.size())
+                        groupHosts.insert(ranks[std::size_t(r)].host);
+                groups.push_back({{"level", toString(l.spec)}, {"group", g.label}, {"ranks", g.ranks},
+                                  {"nodes", groupHosts.size()}});
+            }
         }
         s.params["split"] = spec;
         s.params["split_groups"] = groups;

@@ -41,15 +41,15 @@ struct TierLookup
 {
     const Session& s;
     const TierArgs& args;
-    std::map<std::pair<std::string, int>, std::pair<std::optional<TierPeak>, std::string>> cache;
+    std::map<std::tuple<std::string, int, int>, std::pair<std::optional<TierPeak>, std::string>> cache;
 
     const std::pair<std::optional<TierPeak>, std::string>& of(const CollectivePoint& p)
     {
-        const auto key = std::make_pair(p.op, p.nranks);
+        const auto key = std::make_tuple(p.op, p.nranks, groupNodes(s, p.group));
         if (auto it = cache.find(key); it != cache.end())
             return it->second;
         std::string why;
-        auto tier = resolveTier(s, p.op, p.nranks, args, &why);
+        auto tier = resolveTier(s, p.op, p.nranks, args, &why, p.group);
         return cache[key] = {std::move(tier), why};
     }
 };
@@ -70,7 +70,8 @@ void printTierSummary(const std::vector<CollectivePoint>& points, TierLookup& ti
             continue;
         }
         std::cout << tier->reasoning << "; " << describeShareOfPeak(*tier, p->busbwGBs) << " (at "
-                  << units::formatBytes(double(p->bytes)) << "). Source: " << tier->source << '\n';
+                  << units::formatBytes(double(p->bytes)) << (p->group.empty() ? "" : ", " + p->group)
+                  << "). Source: " << tier->source << '\n';
     }
 }
 

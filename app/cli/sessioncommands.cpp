@@ -2,6 +2,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +11,7 @@
 #include "records/wireformat.h"
 #include "store/workspace.h"
 #include "collectives/collectiveop.h"
+#include "collectives/splitgroups.h"
 #include "texttable.h"
 #include "tieroptions.h"
 #include "units/units.h"
@@ -82,29 +84,35 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
             throw std::runtime_error("bad --min-size/--max-size: use sizes like 8, 64K, 1M, 2G");
         store::Workspace ws(ctx.workspacePath());
         const Session session = requireSession(ws, a->id);
-        const auto points = ws.collectivePoints(a->id);
-        std::set<std::pair<std::string, bool>> keys;
+        // A --split session: one fit per rank count, of the slowest group at each size.
+        const auto points = slowestGroupAtEachSize(ws.collectivePoints(a->id));
+        std::set<std::tuple<std::string, bool, int>> keys;
         for (const auto& p : points)
             if (a->op.empty() || p.op == a->op)
-                keys.insert({p.op, p.inPlace});
+                keys.insert({p.op, p.inPlace, p.nranks});
         nlohmann::json out = nlohmann::json::array();
         // beta is an algorithm bandwidth; against the tier's busbw ceiling it is first put in busbw terms.
-        TextTable t({"op", "in-place", "alpha", "beta", "beta as busbw, of tier peak", "rms error", "points", "sizes"});
+        TextTable t({"op", "ranks", "in-place", "alpha", "beta", "beta as busbw, of tier peak", "rms error", "points",
+                     "sizes"});
         std::vector<std::string> tierNotes;
-        for (const auto& [op, inPlace] : keys) {
-            auto f = fits::fitCollective(points, op, inPlace, *lo, *hi);
+        for (const auto& [op, inPlace, ranks] : keys) {
+            std::vector<CollectivePoint> onRanks;
+            for (const auto& p : points)
+                if (p.nranks == ranks)
+                    onRanks.push_back(p);
+            auto f = fits::fitCollective(onRanks, op, inPlace, *lo, *hi);
             if (!f)
                 continue;
-            nlohmann::json row{{"op", op}, {"in_place", inPlace}, {"alpha_us", f->alphaUs}, {"beta_gbs", f->betaGBs},
-                               {"rms_rel_error", f->rmsRelError}, {"points", f->points},
+            nlohmann::json row{{"op", op}, {"ranks", ranks}, {"in_place", inPlace}, {"alpha_us", f->alphaUs},
+                               {"beta_gbs", f->betaGBs}, {"rms_rel_error", f->rmsRelError}, {"points", f->points},
                                {"min_bytes", f->minBytes}, {"max_bytes", f->maxBytes}};
             const std::string& opName = op; // clang 14 cannot capture structured bindings
             const auto sample =
-                std::find_if(points.begin(), points.end(), [&](const CollectivePoint& p) { return p.op == opName; });
+                std::find_if(onRanks.begin(), onRanks.end(), [&](const CollectivePoint& p) { return p.op == opName; });
             std::string why, ofPeak;
-            if (const auto tier = resolveTier(session, op, sample->nranks, *tierArgs, &why)) {
+            if (const auto tier = resolveTier(session, op, ranks, *tierArgs, &why, sample->group)) {
                 const auto parsed = collectiveOpFromString(op);
-                const double betaBus = f->betaGBs * (parsed ? busFactor(*parsed, sample->nranks) : 1.0);
+                const double betaBus = f->betaGBs * (parsed ? busFactor(*parsed, ranks) : 1.0);
                 row["beta_busbw_gbs"] = betaBus;
                 row["beta_percent_of_tier_peak"] = 100 * betaBus / tier->peakBusGBs;
                 ofPeak = units::formatBandwidth(betaBus) + ", " + units::formatPercent(betaBus / tier->peakBusGBs);
@@ -114,7 +122,7 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
             }
             out.push_back(std::move(row));
             const std::string rms = units::formatPercent(f->rmsRelError, 1);
-            t.addRow({op, inPlace ? "yes" : "no", units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs), ofPeak,
+            t.addRow({op, std::to_string(ranks), inPlace ? "yes" : "no", units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs), ofPeak,
                       rms, std::to_string(f->points),
                       units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes))});
         }

@@ -12,8 +12,8 @@ void addTierOptions(CLI::App* cmd, TierArgs& args)
 }
 
 std::optional<TierPeak> resolveTier(const Session& s, const std::string& op, int ranks, const TierArgs& args,
-                                    std::string* why)
+                                    std::string* why, const std::string& group)
 {
-    return sessionTierPeak(s, op, ranks, args.hardware, args.nodes, why);
+    return sessionTierPeak(s, op, ranks, args.hardware, args.nodes > 0 ? args.nodes : groupNodes(s, group), why);
 }
 } // namespace rl::cli

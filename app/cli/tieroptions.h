@@ -18,7 +18,8 @@ struct TierArgs
 
 void addTierOptions(CLI::App* cmd, TierArgs& args);
 
-// nullopt with the reason (and what to pass) in *why.
+// nullopt with the reason (and what to pass) in *why. `group`: a --split group's points are held
+// to the tier of the nodes that group ran on (--nodes still overrides).
 std::optional<TierPeak> resolveTier(const Session& s, const std::string& op, int ranks, const TierArgs& args,
-                                    std::string* why);
+                                    std::string* why, const std::string& group = {});
 } // namespace rl::cli

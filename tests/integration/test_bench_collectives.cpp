@@ -514,6 +514,8 @@ TEST_F(BenchCollectives, SplitWithTheWorldLevelGivesThreeCurvesPerOp)
     ASSERT_EQ(groups.size(), 3u);
     EXPECT_EQ(groups[2].value("level", std::string{}), "world");
     EXPECT_EQ(groups[1].at("ranks"), nlohmann::json({2, 3}));
+    EXPECT_EQ(groups[1].at("nodes"), 1); // all four ranks on this host: each group's tier is one node
+    EXPECT_EQ(groups[2].at("nodes"), 1);
 }
 
 TEST_F(BenchCollectives, BadSplitSpecsFailOnceWithAClearMessage)

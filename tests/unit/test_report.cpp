@@ -150,3 +150,59 @@ TEST(Report, ProvenanceSpellsOutTheLibraryEnvironment)
     }
     fs::remove_all(dir);
 }
+
+// A --split session over two H100 nodes: each node's group is held to the NVLink tier and counts by
+// its slowest node at each size; the world level is held to the NICs. Numbers: busbw 300 and 400 GB/s
+// per node at 1 GiB, so node b (300 GB/s) is the slowest: 300 / 788 = 38 % of the NVLS all_reduce
+// ceiling of one node; the world's 150 GB/s is 38 % of 8 x 400 Gb/s NICs.
+TEST(Report, SplitGroupsCountByTheSlowestGroupAgainstTheirOwnTier)
+{
+    Imported w({});
+    Session s;
+    s.kind = kind::Collectives;
+    s.title = "split node,world";
+    s.params["hosts"] = {"a", "b"};
+    s.params["devices"] = {"NVIDIA H100 80GB HBM3"};
+    s.params["split_groups"] = nlohmann::json::array({
+        {{"level", "node"}, {"group", "node a"}, {"ranks", {0, 1, 2, 3, 4, 5, 6, 7}}, {"nodes", 1}},
+        {{"level", "node"}, {"group", "node b"}, {"ranks", {8, 9, 10, 11, 12, 13, 14, 15}}, {"nodes", 1}},
+        {{"level", "world"}, {"group", "world"}, {"ranks", nlohmann::json::array()}, {"nodes", 2}},
+    });
+    const auto id = w.ws->createSession(s);
+    auto add = [&](const std::string& group, int ranks, std::int64_t bytes, double busGBs) {
+        CollectivePoint p;
+        p.op = "all_reduce";
+        p.nranks = ranks;
+        p.dtype = "float32";
+        p.redop = "sum";
+        p.bytes = bytes;
+        p.count = bytes / 4;
+        p.busbwGBs = busGBs;
+        p.algbwGBs = busGBs * ranks / (2.0 * (ranks - 1));
+        p.timeUs = double(bytes) / (p.algbwGBs * 1e3);
+        p.group = group;
+        w.ws->addCollectivePoint(id, p);
+    };
+    for (std::int64_t bytes : {std::int64_t(1) << 20, std::int64_t(1) << 30}) {
+        const double scale = bytes > (1 << 20) ? 1.0 : 0.5;
+        add("node a", 8, bytes, 400 * scale);
+        add("node b", 8, bytes, 300 * scale);
+        add("world", 16, bytes, 150 * scale);
+    }
+    const auto lines = report::collectiveSummary(*w.ws->session(id), w.ws->collectivePoints(id), profile("h100-sxm"));
+    for (const auto& l : lines)
+        std::cout << l << '\n';
+    ASSERT_EQ(lines.size(), 4u);
+    EXPECT_EQ(lines[0].rfind("all_reduce on 8 ranks (the slowest group at each size) peaks at a busbw of 300 GB/s at "
+                             "1 GiB (node b), 38 % of the intra-node link peak (788 GB/s",
+                             0),
+              0u)
+        << lines[0];
+    EXPECT_EQ(lines[1].rfind("all_reduce on 16 ranks peaks at a busbw of 150 GB/s at 1 GiB (world), 38 % of the NIC "
+                             "line rate",
+                             0),
+              0u)
+        << lines[1];
+    EXPECT_EQ(lines[2].rfind("all_reduce on 8 ranks: alpha ", 0), 0u) << lines[2];
+    EXPECT_NE(lines[2].find("2 points"), std::string::npos) << lines[2]; // node b's two sizes, not four
+}

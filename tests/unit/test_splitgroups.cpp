@@ -138,3 +138,27 @@ TEST(SlowestGroup, NoneWithoutTwoGroupsToCompare)
     // One-rank groups move nothing between ranks: busbw 0 has no median to compare with.
     EXPECT_TRUE(slowestGroup({point("rank 0", 8, 0.0, 1), point("rank 1", 8, 0.0, 1)}).group.empty());
 }
+
+// Fits, report peaks and calibration of a split session describe the slowest group at each size:
+// a mixture of all groups would fit two times per size and credit the slow node with the fast ones.
+TEST(SlowestGroupAtEachSize, KeepsTheSlowestOfEachLevelAndEveryUngroupedPoint)
+{
+    auto timed = [](const std::string& group, std::int64_t bytes, double us, int nranks = 2) {
+        CollectivePoint p = point(group, bytes, 1.0, nranks);
+        p.timeUs = us;
+        return p;
+    };
+    const std::vector<CollectivePoint> points{
+        timed("ranks 0-1", 1024, 5), timed("ranks 2-3", 1024, 9),  timed("world", 1024, 12, 4),
+        timed("ranks 0-1", 4096, 20), timed("ranks 2-3", 4096, 11), timed("world", 4096, 30, 4),
+        timed("node a", 4096, 40),  // another level of the same rank count: its own slowest
+        timed("", 8, 1, 4),
+    };
+    const auto kept = slowestGroupAtEachSize(points);
+    std::vector<std::pair<std::string, std::int64_t>> got;
+    for (const auto& p : kept)
+        got.emplace_back(p.group, p.bytes);
+    const std::vector<std::pair<std::string, std::int64_t>> want{
+        {"ranks 2-3", 1024}, {"world", 1024}, {"ranks 0-1", 4096}, {"world", 4096}, {"node a", 4096}, {"", 8}};
+    EXPECT_EQ(got, want);
+}

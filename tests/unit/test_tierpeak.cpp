@@ -107,3 +107,20 @@ TEST(TierPeak, InSwitchReductionLiftsTheAllReduceCeilingAboveTheLink)
             }
     }
 }
+
+// A --split group is held to the tier of the nodes it ran on: a one-node group of a two-node job is
+// intra-node, the world level of the same session inter-node.
+TEST(TierPeak, SplitGroupsUseTheirOwnNodeCount)
+{
+    Session s;
+    s.params["hosts"] = {"a", "b"};
+    s.params["split_groups"] = nlohmann::json::array({
+        {{"level", "node"}, {"group", "node a"}, {"ranks", {0, 1}}, {"nodes", 1}},
+        {{"level", "world"}, {"group", "world"}, {"ranks", {0, 1, 2, 3}}, {"nodes", 2}},
+    });
+    EXPECT_EQ(groupNodes(s, ""), 2);
+    EXPECT_EQ(groupNodes(s, "node a"), 1);
+    EXPECT_EQ(groupNodes(s, "world"), 2);
+    EXPECT_EQ(groupNodes(s, "node b"), 1);     // not recorded (an older session): a node is one node
+    EXPECT_EQ(groupNodes(s, "ranks 0-1"), 2);  // not recorded: the session's
+}
