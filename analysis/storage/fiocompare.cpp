@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +38,9 @@ double runFio(const FioCompareSpec& s, const std::string& path, const char* rw)
                                   // fio at its leanest, like our bare loop: the job in a thread (no fork) and no
                                   // per-I/O clock reads for latency statistics (its bandwidth is still timed).
                                   "--thread", "--gtod_reduce=1",
+                                  // Our runner fills its block once; fio by default rewrites part of it before
+                                  // every write (scramble_buffers, against dedupe), a cost ours does not pay.
+                                  "--scramble_buffers=0",
                                   "--output-format=json"};
     if (!s.direct && std::string_view(rw) == "write")
         argv.push_back("--end_fsync=1"); // like our --fsync: the data is on the device when the clock stops
@@ -84,7 +89,9 @@ FioComparison compareWithFio(const FioCompareSpec& s)
         for (int round = 0; round < rounds; ++round) {
             const bool fioFirst = round % 2 == 0;
             IoTiming w, rd;
+            const auto settle = [&] { std::this_thread::sleep_for(std::chrono::duration<double>(s.settleSeconds)); };
             for (int k = 0; k < 2; ++k) {
+                settle();
                 if ((k == 0) == fioFirst) {
                     fw.push_back(runFio(s, fioPath, "write"));
                 } else if ((w = writeRange(r)).error) {
@@ -93,6 +100,7 @@ FioComparison compareWithFio(const FioCompareSpec& s)
             }
             dropCachedRange(oursPath, 0, s.fileBytes); // fio's read job drops its file's pages itself
             for (int k = 0; k < 2; ++k) {
+                settle();
                 if ((k == 0) == fioFirst) {
                     fr.push_back(runFio(s, fioPath, "read"));
                 } else if ((rd = readRange(r)).error) {
@@ -125,8 +133,9 @@ FioComparison compareWithFio(const FioCompareSpec& s)
         pw.push_back(ow[i] / fw[i]);
         pr.push_back(orr[i] / fr[i]);
     }
-    // The geometric mean over an even number of rounds: whichever side runs second in a round is
-    // favoured (seen here: by 10-50 %), and flipping the order each round cancels that factor.
+    // The geometric mean over an even number of rounds: the side that runs second in a round is
+    // favoured or penalised by the virtual disk (seen here both ways: reads after the other tool's
+    // read came in at 0.4-0.6x for either tool), and flipping the order each round cancels that.
     auto geomean = [](const std::vector<double>& v) {
         double logSum = 0;
         for (double x : v)

@@ -27,7 +27,11 @@ struct FioCompareSpec
     std::int64_t fileBytes = 256ll << 20;
     std::int64_t blockBytes = 1 << 20;
     bool direct = false; // O_DIRECT on both; otherwise buffered with fsync at the end (fio end_fsync=1)
-    int rounds = 3;
+    int rounds = 6;
+    // Idle time before every timed run. Virtual disks meter bandwidth with a token bucket (this VM's:
+    // a first 256 MiB write at ~1.7 GB/s, a second one straight after at ~0.35 GB/s, whichever tool
+    // it was); the pause lets the bucket refill so each run starts from the same state.
+    double settleSeconds = 2.0;
 };
 
 FioComparison compareWithFio(const FioCompareSpec& spec);

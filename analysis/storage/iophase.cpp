@@ -71,6 +71,11 @@ IoTiming runRange(const IoRange& r, bool writing, const CancelFn& cancel, Call&&
     const int fd = ::open(r.path.c_str(), flags | O_CLOEXEC, 0644);
     if (fd < 0)
         return fail(t, errno, "open", r);
+    // The range is streamed front to back, as a checkpoint shard is: say so, and Linux doubles the
+    // read-ahead window (fio does the same by default, fadvise_hint=1; without it buffered reads
+    // from a cold cache measured ~14 % slower than fio's here). Only a hint: failure changes nothing.
+    if (!r.direct)
+        ::posix_fadvise(fd, r.offset, r.bytes, POSIX_FADV_SEQUENTIAL);
     bool first = true;
     while (t.bytesDone < r.bytes) {
         if (cancel && cancel()) {

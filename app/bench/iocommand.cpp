@@ -42,7 +42,8 @@ struct Options
     // --compare-fio (iocompare.cpp)
     bool compareFio = false;
     std::string fioPath = "fio";
-    int rounds = 3;
+    int rounds = storage::FioCompareSpec{}.rounds;
+    double settleSeconds = storage::FioCompareSpec{}.settleSeconds;
 };
 
 void printLine(const nlohmann::json& j) { std::cout << j.dump() << '\n' << std::flush; }
@@ -347,6 +348,10 @@ void addIoCommand(CLI::App& app)
     cmd->add_option("--fio", opts->fioPath, "fio binary for --compare-fio")->capture_default_str();
     cmd->add_option("--rounds", opts->rounds, "--compare-fio: alternating rounds (medians compared)")
         ->capture_default_str()->check(CLI::Range(1, 50));
+    cmd->add_option("--settle", opts->settleSeconds,
+                    "--compare-fio: idle seconds before every timed run, so a virtual disk's bandwidth budget "
+                    "refills and neither tool inherits the other's throttling")
+        ->capture_default_str()->check(CLI::Range(0.0, 60.0));
     cmd->callback([opts] {
         storage::IoSweepConfig config;
         try {
@@ -362,6 +367,7 @@ void addIoCommand(CLI::App& app)
             spec.blockBytes = config.blockBytes.front();
             spec.direct = opts->direct;
             spec.rounds = opts->rounds;
+            spec.settleSeconds = opts->settleSeconds;
             const auto cmp = storage::compareWithFio(spec);
             std::cout << cmp.report << std::flush;
             if (!cmp.ok)

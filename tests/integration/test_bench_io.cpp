@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <sys/mount.h>
@@ -177,4 +178,22 @@ TEST_F(BenchIo, BadArgumentsFailOnceWithTheReason)
         EXPECT_EQ(r.err.find(message, at + 1), std::string::npos) << "printed by every rank: " << r.err;
         EXPECT_EQ(r.out.find("\"record\":\"storage\""), std::string::npos);
     }
+}
+
+// The fio comparison end to end on a small file: fio's JSON is read for both directions, every round
+// is printed with its ratio, and neither tool's file is left behind. (The ratio itself is the
+// benchmark's business: `ridgeline-bench io --compare-fio` on a real disk, see the README.)
+TEST(BenchIoCompareFio, PrintsBothDirectionsPerRoundAndLeavesNothing)
+{
+    if (std::system("command -v fio > /dev/null 2>&1") != 0)
+        GTEST_SKIP() << "fio is not installed (.ci/install-deps installs it)";
+    TempDir dir;
+    const auto r = test::runToEnd({RIDGELINE_BENCH, "io", "--compare-fio", "--dir", dir.path.string(), "--sizes", "4M",
+                                   "--blocks", "1M", "--rounds", "2", "--settle", "0"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    for (const char* line : {"round 1: write fio ", "round 2: write fio ", "median write: fio ", "median read:  fio ",
+                             "within 10 % (geometric mean of the rounds' ratios): "})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
+    EXPECT_EQ(r.out.find("0.00 GB/s"), std::string::npos) << r.out; // every run moved its 4 MiB
+    EXPECT_TRUE(entries(dir).empty());
 }
