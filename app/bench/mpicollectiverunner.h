@@ -45,9 +45,29 @@ public:
 
     int rank() const { return m_rank; }
     int size() const { return m_size; }
+    // The buffers every point uses, for `collectives-vs-mpi`'s bare loop: the same memory, so the
+    // comparison measures the timing policy and loop, not where the pages happen to sit.
+    std::byte* sendBuffer() const { return m_send; }
+    std::byte* recvBuffer() const { return m_recv; }
 
 private:
-    void call(const PlannedPoint& p);
+    // Every argument of one MPI call, resolved from the point (type, op, buffers, counts).
+    struct CallArgs
+    {
+        CollectiveOp op;
+        void* send;
+        void* recv;
+        int count;
+        MPI_Datatype type;
+        MPI_Op redop;
+        int root;
+        bool inPlace;
+    };
+    CallArgs arguments(const PlannedPoint& p); // advances the off-cache rotation
+    void invoke(const CallArgs& a);
+    void call(const PlannedPoint& p) { invoke(arguments(p)); }
+    template <typename Call>
+    SampleSummary sampleLoop(int iters, int callsPerSample, Call&& call);
     void setRotation(const PlannedPoint& p, bool on);
     double meanCallSeconds(const PlannedPoint& p, int calls); // this rank's mean, untimed by others
     double medianCallSeconds(const PlannedPoint& p, int calls); // each call timed: a slow few do not size the loop

@@ -535,3 +535,38 @@ TEST_F(BenchCollectives, BadSplitSpecsFailOnceWithAClearMessage)
         EXPECT_EQ(r.out.find("\"record\""), std::string::npos) << r.out;
     }
 }
+
+// The runner's own benchmark end to end: one row per size with the calls the policy chose, the
+// rounds, both times, their ratio and a verdict; sub-microsecond sizes get more rounds than the
+// minimum (their rounds are short), and the summary counts the sizes outside the tolerance.
+TEST_F(BenchCollectives, CollectivesVsMpiPrintsARowPerSizeWithTheRatio)
+{
+    const auto r = test::runToEnd(launch(2, {"collectives-vs-mpi", "-b", "8", "-e", "64K", "-f", "8", "--rounds", "2",
+                                             "--bare-iters", "50", "--bare-warmup", "5", "--time-per-size", "0.005"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::istringstream in(r.out);
+    std::string line;
+    std::vector<std::string> sizes;
+    std::vector<int> rounds;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream row(line);
+        std::string number, unit, calls, runnerValue, runnerUnit, bareValue, bareUnit, verdict;
+        int n = 0;
+        double ratio = 0;
+        row >> number >> unit >> calls >> n >> runnerValue >> runnerUnit >> bareValue >> bareUnit >> ratio >> verdict;
+        ASSERT_TRUE(row) << line;
+        sizes.push_back(number + " " + unit);
+        rounds.push_back(n);
+        EXPECT_GT(ratio, 0.2) << line; // the same MPI_Allreduce on the same buffers: never far apart
+        EXPECT_LT(ratio, 5.0) << line;
+        EXPECT_TRUE(verdict == "PASS" || verdict == "FAIL") << line;
+    }
+    EXPECT_EQ(sizes, (std::vector<std::string>{"8 B", "64 B", "512 B", "4 KiB", "32 KiB"}));
+    ASSERT_EQ(rounds.size(), 5u);
+    EXPECT_GT(rounds.front(), 2) << "8 B: 50 calls of ~1 µs are far shorter than the bare loop's minimum total";
+    for (int n : rounds)
+        EXPECT_GE(n, 2);
+    EXPECT_NE(r.out.find("size(s) differ from the bare loop by more than 5 %"), std::string::npos) << r.out;
+}
