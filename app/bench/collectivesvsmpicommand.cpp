@@ -27,15 +27,16 @@ struct VsOptions
     int bareWarmup = 100;
     int bareIters = 1000;
     double secondsPerSize = TimingPolicy{}.secondsPerPoint;
-    int rounds = 5;           // at least; more where a round is short (kMinBareSeconds)
+    int rounds = 5;           // at least; more where a round is short (minBareSeconds)
+    double minBareSeconds = 0.05;
     double tolerance = 0.05;
     bool strict = false;
 };
 
 // Sub-microsecond calls make a 1000-call round last under a millisecond, where one timer interrupt
 // moves the mean by several percent (seen: 0.92-1.05 at 256 B with 5 rounds). Small sizes get more
-// rounds until the bare loop has run this long in total, at most kMaxRounds; large sizes keep --rounds.
-constexpr double kMinBareSeconds = 0.05;
+// rounds until the bare loop has run --min-bare-seconds in total, at most kMaxRounds; large sizes
+// keep --rounds.
 constexpr int kMaxRounds = 101;
 
 // The loop every MPI benchmark is made of: warm-up, barrier, N calls, mean per call, slowest rank.
@@ -93,7 +94,7 @@ int runComparison(const VsOptions& o)
                     "# MPI_Allreduce loop of %d warm-up + %d timed calls on the same buffers; medians of at least %d\n"
                     "# alternating rounds, more until the bare loop has run %g s at the size\n"
                     "# %10s  %7s  %6s  %12s  %12s  %7s  %s\n",
-                    mpi.size(), o.secondsPerSize, o.bareWarmup, o.bareIters, o.rounds, kMinBareSeconds, "size", "calls",
+                    mpi.size(), o.secondsPerSize, o.bareWarmup, o.bareIters, o.rounds, o.minBareSeconds, "size", "calls",
                     "rounds", "runner", "bare MPI", "ratio", "verdict");
     for (const auto& p : plan) {
         std::vector<double> runnerUs, bareUs;
@@ -114,7 +115,7 @@ int runComparison(const VsOptions& o)
             return s;
         };
         int round = 0;
-        for (; round < o.rounds || (round < kMaxRounds && bareSeconds() < kMinBareSeconds); ++round) {
+        for (; round < o.rounds || (round < kMaxRounds && bareSeconds() < o.minBareSeconds); ++round) {
             // Alternate which goes first so drift on a shared machine hits both equally.
             if (round % 2 == 0) {
                 runRunner();
@@ -157,6 +158,9 @@ void addCollectivesVsMpiCommand(CLI::App& app)
     cmd->add_option("--time-per-size", opts->secondsPerSize, "The runner's time budget per size (seconds)")
         ->capture_default_str();
     cmd->add_option("--rounds", opts->rounds, "Rounds per size, alternating which loop goes first; medians count")
+        ->capture_default_str();
+    cmd->add_option("--min-bare-seconds", opts->minBareSeconds,
+                    "More rounds (up to 101) until the bare loop has run this long at a size (seconds)")
         ->capture_default_str();
     cmd->add_option("--tolerance", opts->tolerance, "Largest accepted |runner / bare - 1|")->capture_default_str();
     cmd->add_flag("--strict", opts->strict, "Exit 1 when a size is outside the tolerance");

@@ -537,12 +537,14 @@ TEST_F(BenchCollectives, BadSplitSpecsFailOnceWithAClearMessage)
 }
 
 // The runner's own benchmark end to end: one row per size with the calls the policy chose, the
-// rounds, both times, their ratio and a verdict; sub-microsecond sizes get more rounds than the
-// minimum (their rounds are short), and the summary counts the sizes outside the tolerance.
+// rounds, both times, their ratio and a verdict; rounds are added (up to 101) until the bare loop has
+// run --min-bare-seconds, far more than 5 calls take here; the summary counts the sizes outside the
+// tolerance.
 TEST_F(BenchCollectives, CollectivesVsMpiPrintsARowPerSizeWithTheRatio)
 {
     const auto r = test::runToEnd(launch(2, {"collectives-vs-mpi", "-b", "8", "-e", "64K", "-f", "8", "--rounds", "2",
-                                             "--bare-iters", "50", "--bare-warmup", "5", "--time-per-size", "0.005"}));
+                                             "--bare-iters", "5", "--bare-warmup", "2", "--time-per-size", "0.002",
+                                             "--min-bare-seconds", "30"}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     std::istringstream in(r.out);
     std::string line;
@@ -564,9 +566,6 @@ TEST_F(BenchCollectives, CollectivesVsMpiPrintsARowPerSizeWithTheRatio)
         EXPECT_TRUE(verdict == "PASS" || verdict == "FAIL") << line;
     }
     EXPECT_EQ(sizes, (std::vector<std::string>{"8 B", "64 B", "512 B", "4 KiB", "32 KiB"}));
-    ASSERT_EQ(rounds.size(), 5u);
-    EXPECT_GT(rounds.front(), 2) << "8 B: 50 calls of ~1 µs are far shorter than the bare loop's minimum total";
-    for (int n : rounds)
-        EXPECT_GE(n, 2);
+    EXPECT_EQ(rounds, std::vector<int>(5, 101));
     EXPECT_NE(r.out.find("size(s) differ from the bare loop by more than 5 %"), std::string::npos) << r.out;
 }

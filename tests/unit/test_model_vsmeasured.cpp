@@ -130,7 +130,7 @@ TEST(VsMeasured, ParallelLayoutKeepsTheBaseAndChecksTheModel)
 }
 
 // The sample Megatron log states its run: world size 16 = dp 2 x tp 8, micro-batch 2, global batch
-// 256, sequence 4096, and H100 in its file name. The prediction models that run (dp=2,tp=8, 64
+// 128, sequence 4096, and H100 in its file name. The prediction models that run (dp=2,tp=8, 32
 // micro-batches per step, an H100 profile), not a default dp=8 / micro-batch 1 / mi300x one.
 TEST(VsMeasured, TheSampleMegatronLogSuppliesItsLayoutBatchAndDevice)
 {
@@ -144,7 +144,7 @@ TEST(VsMeasured, TheSampleMegatronLogSuppliesItsLayoutBatchAndDevice)
     EXPECT_EQ(run.tp, 8);
     EXPECT_EQ(run.pp, 1);
     EXPECT_EQ(run.microBatch, 2);
-    EXPECT_EQ(run.globalBatch, 256);
+    EXPECT_EQ(run.globalBatch, 128);
     EXPECT_EQ(run.seqLen, 4096);
     EXPECT_EQ(run.device, "H100");
     EXPECT_EQ(run.deviceFrom, "file name");
@@ -155,8 +155,8 @@ TEST(VsMeasured, TheSampleMegatronLogSuppliesItsLayoutBatchAndDevice)
     const RunInputs in = applyMeasuredRun(run, base, "mi300x", ids);
     EXPECT_EQ(parallelSpec(in.parallel), "dp=2,tp=8");
     EXPECT_EQ(in.parallel.microBatch, 2);
-    EXPECT_EQ(in.parallel.effectiveMicroBatches(), 64); // 256 / (2 x 2)
-    EXPECT_EQ(in.parallel.tokensPerStep(), 256.0 * 4096);
+    EXPECT_EQ(in.parallel.effectiveMicroBatches(), 32); // 128 / (2 x 2)
+    EXPECT_EQ(in.parallel.tokensPerStep(), 128.0 * 4096);
     EXPECT_EQ(in.parallel.seqLen, 4096);
     EXPECT_EQ(in.hardware, "h100-sxm");
     ASSERT_EQ(in.taken.size(), 5u);
