@@ -289,6 +289,9 @@ TEST(KernelCharts, AStreamRunAloneGivesItsTriadBandwidthAsACeiling)
     chart.resize(900, 600);
     chart.setData(data);
     EXPECT_FALSE(chart.title().contains(QStringLiteral("no ceilings"))) << chart.title().toStdString();
+    // A slope without a roof runs to 400 TFLOP/s at the right edge: the title says the roof is missing.
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("no compute ceiling: select a peakflops")))
+        << chart.title().toStdString();
 
     // With nothing that gives a ceiling the GUI names its own control, not the CLI's flag.
     KernelSession gemm = handMade().sessions[0];
