@@ -134,7 +134,10 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     calibrationLayout->addWidget(m_calibration);
     form->addRow(calibrationBox);
     auto* inputs = new QWidget;
-    inputs->setLayout(form);
+    auto* column = new QVBoxLayout(inputs); // the form at its natural height: spread out, its rows drifted apart
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addLayout(form);
+    column->addStretch(1);
     inputs->setMaximumWidth(340);
 
     m_source = new QLabel;
