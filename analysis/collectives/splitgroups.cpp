@@ -133,13 +133,15 @@ std::vector<int> groupColors(const std::vector<SplitGroup>& groups, int nranks)
     return color;
 }
 
+std::string splitLevelOf(const std::string& group) { return group.substr(0, group.find(' ')); }
+
 namespace {
 // Groups are compared with the others of their level: same op and variant, same rank count,
 // same kind of label ("node", "nodes", "ranks"); "world" has no peers.
 using LevelKey = std::tuple<std::string, bool, std::string, std::string, int, std::string>;
 LevelKey levelKey(const CollectivePoint& p)
 {
-    return {p.op, p.inPlace, p.dtype, p.redop, p.nranks, p.group.substr(0, p.group.find(' '))};
+    return {p.op, p.inPlace, p.dtype, p.redop, p.nranks, splitLevelOf(p.group)};
 }
 } // namespace
 

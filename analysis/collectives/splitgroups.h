@@ -52,6 +52,10 @@ struct SlowestGroup
 };
 SlowestGroup slowestGroup(const std::vector<CollectivePoint>& points);
 
+// The level a group label belongs to, its first word: "ranks" of "ranks 2-3", "node" of "node a";
+// empty for no group. Groups of one level are the ones compared with each other.
+std::string splitLevelOf(const std::string& group);
+
 // What a job on each group size can count on: of the groups of a level (same op, variant, dtype,
 // redop, rank count and kind of label) only the slowest point at each size is kept, so fits,
 // peaks and calibration describe the slowest group, not a mixture of all of them. Points without

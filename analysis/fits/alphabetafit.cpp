@@ -49,11 +49,12 @@ std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples)
 }
 
 std::optional<AlphaBeta> fitCollective(const std::vector<CollectivePoint>& points, const std::string& op,
-                                       bool inPlace, std::int64_t minBytes, std::int64_t maxBytes)
+                                       bool inPlace, std::int64_t minBytes, std::int64_t maxBytes, int nranks)
 {
     std::vector<SizeTime> s;
     for (const auto& p : points)
-        if (p.op == op && p.inPlace == inPlace && p.bytes >= minBytes && p.bytes <= maxBytes)
+        if (p.op == op && p.inPlace == inPlace && p.bytes >= minBytes && p.bytes <= maxBytes &&
+            (nranks == 0 || p.nranks == nranks))
             s.push_back({static_cast<double>(p.bytes), p.timeUs});
     return fitAlphaBeta(s);
 }

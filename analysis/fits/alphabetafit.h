@@ -31,8 +31,9 @@ struct SizeTime
 // Needs two or more distinct sizes with positive times; otherwise nullopt.
 std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples);
 
-// Fits the points of one op (and in-place flavour) within [minBytes, maxBytes].
+// Fits the points of one op (and in-place flavour) within [minBytes, maxBytes], on `nranks` ranks
+// only when it is not 0 (a --split session holds several rank counts).
 std::optional<AlphaBeta> fitCollective(const std::vector<CollectivePoint>& points, const std::string& op,
                                        bool inPlace, std::int64_t minBytes = 0,
-                                       std::int64_t maxBytes = INT64_MAX);
+                                       std::int64_t maxBytes = INT64_MAX, int nranks = 0);
 } // namespace rl::fits

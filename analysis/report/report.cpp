@@ -61,16 +61,13 @@ std::optional<TierPeak> tierOf(const Session& s, const OpPeak& p, const std::opt
     return tierPeak(p.op, p.ranks, nodes, *profile);
 }
 
-// The fit of op on `ranks` ranks (a --split session: of the slowest group at each size).
-std::optional<fits::AlphaBeta> fitOf(const std::vector<CollectivePoint>& points, const std::string& op, int ranks)
+// The fit of op on `ranks` ranks, out of place where measured; `counted` holds a --split session's
+// slowest group at each size (slowestGroupAtEachSize).
+std::optional<fits::AlphaBeta> fitOf(const std::vector<CollectivePoint>& counted, const std::string& op, int ranks)
 {
-    std::vector<CollectivePoint> mine;
-    for (const auto& p : slowestGroupAtEachSize(points))
-        if (p.nranks == ranks)
-            mine.push_back(p);
-    if (auto f = fits::fitCollective(mine, op, false))
+    if (auto f = fits::fitCollective(counted, op, false, 0, INT64_MAX, ranks))
         return f;
-    return fits::fitCollective(mine, op, true);
+    return fits::fitCollective(counted, op, true, 0, INT64_MAX, ranks);
 }
 
 std::string collectiveCaption(const std::string& kind)
@@ -124,8 +121,9 @@ Table fitTable(const Session& s, const std::vector<CollectivePoint>& points)
     std::set<std::pair<std::string, int>> keys;
     for (const auto& p : points)
         keys.insert({p.op, p.nranks});
+    const auto counted = slowestGroupAtEachSize(points);
     for (const auto& [op, ranks] : keys)
-        if (const auto f = fitOf(points, op, ranks))
+        if (const auto f = fitOf(counted, op, ranks))
             t.rows.push_back({op, std::to_string(ranks), units::formatTime(f->alphaUs), units::formatBandwidth(f->betaGBs),
                               std::to_string(f->points),
                               units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes)),
@@ -344,7 +342,7 @@ std::vector<std::pair<std::string, std::string>> provenanceRows(const Session& s
 std::vector<OpPeak> peakPerOp(const std::vector<CollectivePoint>& points)
 {
     using Key = std::tuple<std::string, int, std::string>; // op, ranks, split level
-    const auto keyOf = [](const CollectivePoint& p) { return Key{p.op, p.nranks, p.group.substr(0, p.group.find(' '))}; };
+    const auto keyOf = [](const CollectivePoint& p) { return Key{p.op, p.nranks, splitLevelOf(p.group)}; };
     std::map<Key, std::set<std::string>> groups;
     for (const auto& p : points)
         groups[keyOf(p)].insert(p.group);
@@ -392,9 +390,10 @@ std::vector<std::string> collectiveSummary(const Session& s, const std::vector<C
     std::map<std::string, int> rankCounts; // a split session fits each op once per rank count: say which
     for (const auto& p : peaks)
         ++rankCounts[p.op];
+    const auto counted = slowestGroupAtEachSize(points);
     for (const auto& p : peaks)
         if (fitted.insert({p.op, p.ranks}).second)
-            if (const auto f = fitOf(points, p.op, p.ranks))
+            if (const auto f = fitOf(counted, p.op, p.ranks))
                 out.push_back(fitSentence(rankCounts[p.op] > 1 ? p.op + " on " + std::to_string(p.ranks) + " ranks" : p.op, *f));
     return out;
 }

@@ -57,7 +57,7 @@ struct CurveKey
 struct Curve
 {
     CurveKey key;
-    std::string name;                   // "<session title> · <op>[ in-place][ · <group>]"
+    std::string name;                   // "<session title> · <op>[ in-place]", or "<group> · <op>[ in-place] · <title>"
     std::vector<CollectivePoint> points; // sorted by bytes
 };
 

@@ -156,15 +156,6 @@ Gathered gatherPhase(const storage::IoTiming& mine, bool active, int nranks)
     return g;
 }
 
-bool stopAgreed()
-{
-    int mine = stopSignal(), any = 0;
-    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (!mine)
-        noteStopSignal(any);
-    return any != 0;
-}
-
 std::string describe(const StoragePoint& p)
 {
     char line[400];
@@ -248,7 +239,7 @@ int runIo(const Options& o, const storage::IoSweepConfig& config)
     std::size_t donePoints = 0;
     std::string failure;
     for (const auto& c : plan) {
-        if (stopAgreed())
+        if (stopAgreed(MPI_COMM_WORLD))
             break;
         const bool active = mpi.rank() < c.nranks;
         const std::string path = storage::scratchPath(o.dir, std::to_string(tag), c.access, mpi.rank());

@@ -7,7 +7,8 @@
 namespace rl::bench {
 void installStopHandlers();
 int stopSignal(); // 0, or the signal that arrived (here or, once shared, on another rank)
-void noteStopSignal(int sig);
 // Rank 0 of `comm` decides for everyone in it (one broadcast); true when it saw a signal.
 bool stopBroadcast(MPI_Comm comm);
+// Any rank of `comm` that saw a signal stops them all (one reduction); true when one did.
+bool stopAgreed(MPI_Comm comm);
 } // namespace rl::bench

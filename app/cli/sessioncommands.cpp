@@ -96,19 +96,17 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
                      "sizes"});
         std::vector<std::string> tierNotes;
         for (const auto& [op, inPlace, ranks] : keys) {
-            std::vector<CollectivePoint> onRanks;
-            for (const auto& p : points)
-                if (p.nranks == ranks)
-                    onRanks.push_back(p);
-            auto f = fits::fitCollective(onRanks, op, inPlace, *lo, *hi);
+            auto f = fits::fitCollective(points, op, inPlace, *lo, *hi, ranks);
             if (!f)
                 continue;
             nlohmann::json row{{"op", op}, {"ranks", ranks}, {"in_place", inPlace}, {"alpha_us", f->alphaUs},
                                {"beta_gbs", f->betaGBs}, {"rms_rel_error", f->rmsRelError}, {"points", f->points},
                                {"min_bytes", f->minBytes}, {"max_bytes", f->maxBytes}};
             const std::string& opName = op; // clang 14 cannot capture structured bindings
-            const auto sample =
-                std::find_if(onRanks.begin(), onRanks.end(), [&](const CollectivePoint& p) { return p.op == opName; });
+            const int rankCount = ranks;
+            const auto sample = std::find_if(points.begin(), points.end(), [&](const CollectivePoint& p) {
+                return p.op == opName && p.nranks == rankCount;
+            });
             std::string why, ofPeak;
             if (const auto tier = resolveTier(session, op, ranks, *tierArgs, &why, sample->group)) {
                 const auto parsed = collectiveOpFromString(op);
