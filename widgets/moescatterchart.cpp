@@ -91,15 +91,14 @@ QString MoeScatterChart::describe(const model::MoeSweepRow& r, double deviceMemo
               (deviceMemoryBytes > 0 ? qs(model::memoryFitProblem(r.memoryPerGpuBytes, deviceMemoryBytes))
                                      : tr("does not fit the device's memory"));
     return tr("%1 experts, top-%2, %3 shared, width %4 · %5 total / %6 active params · %7 per GPU · "
-              "%8 tokens/s, MFU %9 % · decode %10/token")
+              "%8 tokens/s, MFU %9 · decode %10/token")
         .arg(r.experts)
         .arg(r.topK)
         .arg(r.sharedExperts)
         .arg(r.expertWidth)
         .arg(qs(units::formatCount(r.totalParams)), qs(units::formatCount(r.activeParams)),
              qs(units::formatMemoryGB(r.memoryPerGpuBytes)), qs(units::formatCount(r.tokensPerSecond)))
-        .arg(r.mfu * 100, 0, 'f', 1)
-        .arg(qs(units::formatTime(r.decodeSecondsPerToken * 1e6))) + fit;
+        .arg(qs(units::formatPercent(r.mfu, 1)), qs(units::formatTime(r.decodeSecondsPerToken * 1e6))) + fit;
 }
 
 const model::MoeSweepRow* MoeScatterChart::rowAtPosition(QPointF chartPos) const

@@ -128,7 +128,7 @@ QString PairsHeatmapChart::populate(QChart* chart, const PairsSessionData& data,
         if (c.flagged)
             slowCells << QPointF(c.column, c.row);
     if (!slowCells.isEmpty()) {
-        auto* slow = cellSeries(QStringLiteral("slow pair (below %1 % of median)").arg(h.fraction * 100, 0, 'f', 0),
+        auto* slow = cellSeries(QStringLiteral("slow pair (below %1 of median)").arg(qs(units::formatPercent(h.fraction, 0))),
                                 QStringLiteral("slow"));
         slow->replace(slowCells);
         slow->setColor(Qt::transparent);

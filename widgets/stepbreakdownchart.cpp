@@ -23,6 +23,7 @@
 #include "io/csv.h"
 #include "chartimage.h"
 #include "textconv.h"
+#include "units/units.h"
 
 namespace rl::charts {
 namespace {
@@ -93,7 +94,7 @@ QString spreadText(const std::vector<StepBar>& bars)
         }
     if (worst < 0)
         return {};
-    return QStringLiteral("straggler spread up to %1 % (step %2)").arg(worst * 100, 0, 'f', 1).arg(at);
+    return QStringLiteral("straggler spread up to %1 (step %2)").arg(qs(units::formatPercent(worst, 1))).arg(at);
 }
 } // namespace
 

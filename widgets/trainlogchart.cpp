@@ -21,6 +21,7 @@
 #include "chartimage.h"
 #include "niceticks.h"
 #include "textconv.h"
+#include "units/units.h"
 
 namespace rl::charts {
 namespace {
@@ -194,8 +195,8 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
 
     QString title = qs(data.session.title) % QStringLiteral(" — ") % metricName(o.metric);
     if (std::isfinite(data.goodput))
-        title += QStringLiteral(" — goodput %1 % (%2 restart%3, %4 stall%5)")
-                     .arg(data.goodput * 100, 0, 'f', 1)
+        title += QStringLiteral(" — goodput %1 (%2 restart%3, %4 stall%5)")
+                     .arg(qs(units::formatPercent(data.goodput, 1)))
                      .arg(data.restarts)
                      .arg(data.restarts == 1 ? QString() : QStringLiteral("s"))
                      .arg(data.stalls)

@@ -17,6 +17,7 @@
 #include "chartimage.h"
 #include "io/csv.h"
 #include "textconv.h"
+#include "units/units.h"
 
 namespace rl::charts {
 namespace {
@@ -60,11 +61,9 @@ QAbstractAxis* timeAxis(bool log, double lo, double hi, const QString& title)
 
 QString pointText(const model::ValidationRow& r)
 {
-    return ValidationChart::tr("%1 (%2)\nmeasured %3 s, predicted %4 s\nerror %5 %")
-        .arg(qs(r.run.id), qs(r.run.hardware))
-        .arg(r.run.measuredStepSeconds, 0, 'g', 4)
-        .arg(r.predictedStepSeconds, 0, 'g', 4)
-        .arg(r.error * 100, 0, 'f', 1);
+    return ValidationChart::tr("%1 (%2)\nmeasured %3, predicted %4\nerror %5")
+        .arg(qs(r.run.id), qs(r.run.hardware), qs(units::formatTime(r.run.measuredStepSeconds * 1e6)),
+             qs(units::formatTime(r.predictedStepSeconds * 1e6)), qs(units::formatPercent(r.error, 1, true)));
 }
 } // namespace
 
@@ -149,11 +148,10 @@ QString ValidationChart::populate(QChart* chart, const model::ValidationSummary&
     }
     for (auto& [device, s] : byDevice)
         attachSeries(chart, s, x, y);
-    return tr("%1 of %2 runs predicted; median |error| %3 %, max %4 %")
+    return tr("%1 of %2 runs predicted; median |error| %3, max %4")
         .arg(predicted)
         .arg(summary.rows.size())
-        .arg(summary.medianAbsError * 100, 0, 'f', 1)
-        .arg(summary.maxAbsError * 100, 0, 'f', 1);
+        .arg(qs(units::formatPercent(summary.medianAbsError, 1)), qs(units::formatPercent(summary.maxAbsError, 1)));
 }
 
 std::string ValidationChart::csv(const model::ValidationSummary& summary)
@@ -161,13 +159,14 @@ std::string ValidationChart::csv(const model::ValidationSummary& summary)
     std::ostringstream out;
     io::writeCsvRow(out, {"run", "source", "hardware", "gpus", "measured_step_s", "predicted_step_s", "error",
                           "expected_median_abs_error", "expected_max_abs_error", "refused"});
-    const auto& band = model::modelErrorBand();
-    for (const auto& r : summary.rows)
+    for (const auto& r : summary.rows) {
+        const auto& band = model::modelErrorBand(r.run.model.isMoe());
         io::writeCsvRow(out, {r.run.id, r.run.source, r.run.hardware, std::to_string(r.run.parallel.worldSize()),
                               io::csvNumber(r.run.measuredStepSeconds),
                               r.refused ? std::string() : io::csvNumber(r.predictedStepSeconds),
                               r.refused ? std::string() : io::csvNumber(r.error), io::csvNumber(band.median),
                               io::csvNumber(band.max), r.refused ? r.why : std::string()});
+    }
     return out.str();
 }
 

@@ -162,10 +162,9 @@ std::string formatDuration(double s)
     return b;
 }
 
-std::string formatFlops(double f)
+namespace {
+std::string withFlopPrefix(double f, const std::array<const char*, 7>& names)
 {
-    static constexpr std::array<const char*, 7> names{"FLOP/s", "kFLOP/s", "MFLOP/s", "GFLOP/s",
-                                                      "TFLOP/s", "PFLOP/s", "EFLOP/s"};
     double v = f;
     std::size_t i = 0;
     while (std::fabs(v) >= 1000.0 && i + 1 < names.size()) {
@@ -173,6 +172,17 @@ std::string formatFlops(double f)
         ++i;
     }
     return printf3(v, names[i]);
+}
+} // namespace
+
+std::string formatFlops(double f)
+{
+    return withFlopPrefix(f, {"FLOP/s", "kFLOP/s", "MFLOP/s", "GFLOP/s", "TFLOP/s", "PFLOP/s", "EFLOP/s"});
+}
+
+std::string formatFlop(double f)
+{
+    return withFlopPrefix(f, {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP"});
 }
 
 std::string formatCount(double value)

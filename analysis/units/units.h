@@ -33,6 +33,7 @@ std::string formatBandwidth(double gbPerSecond);
 std::string formatBandwidth(double gbPerSecond, BandwidthUnit unit);
 std::string formatTime(double microseconds);     // "850 ns", "12.3 µs", "4.56 ms", "1.23 s"
 std::string formatFlops(double flopsPerSecond);  // "989 TFLOP/s"
+std::string formatFlop(double flop);             // a count, not a rate: "26.6 GFLOP"
 std::string formatCount(double value);           // "7.24 B", "13.1 M" (parameter counts)
 std::string formatPercent(double fraction);      // 0.463 -> "46 %", 0.045 -> "4.5 %"; "n/a" if not finite
 // A fixed number of decimals (errors, goodput: 4.9 % vs 5.2 % matters); signed: "+4.9 %".

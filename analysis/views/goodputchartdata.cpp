@@ -20,7 +20,7 @@ std::string fixed(double v, int decimals)
     return b;
 }
 
-std::string percent(double fraction) { return fixed(fraction * 100, 2) + " %"; }
+std::string percent(double fraction) { return units::formatPercent(fraction, 2); }
 
 // The interval's display unit follows the optimum, so its label reads "42.0 min", not "2520 s".
 std::pair<std::string, double> intervalUnit(double optimumS)

@@ -37,7 +37,7 @@ QTableWidgetItem* numberCell(const QString& text, double raw, const QString& tip
 }
 
 QString gbs(double v) { return std::isfinite(v) ? QString::number(v, 'f', 1) : QObject::tr("n/a"); }
-QString percent(double v) { return std::isfinite(v) ? QString::number(v * 100, 'f', 0) : QObject::tr("n/a"); }
+QString percent(double v) { return qs(units::formatPercent(v, 0)); }
 
 QString joined(const std::set<int>& values)
 {

@@ -427,10 +427,9 @@ void ResilienceView::showOutcome(ResilienceOutcome o)
         const std::string basis = "storage: " + o.inputs.storage.source + "; MTBF: " + o.inputs.mtbfSource;
         m_intervalChart->setPlan(*o.plan, o.subject, basis);
         m_nodesChart->setPlan(*o.plan, o.subject, basis);
-        m_status->setText(tr("%1: goodput %2 % at a checkpoint every %3.")
-                              .arg(qs(o.subject))
-                              .arg(o.plan->goodput * 100, 0, 'f', 2)
-                              .arg(qs(units::formatDuration(o.plan->intervalS))));
+        m_status->setText(tr("%1: goodput %2 at a checkpoint every %3.")
+                              .arg(qs(o.subject), qs(units::formatPercent(o.plan->goodput, 2)),
+                                   qs(units::formatDuration(o.plan->intervalS))));
     } else {
         const QString why = tr("No plan: %1")
                                 .arg(!o.planError.empty() ? qs(o.planError)

@@ -43,6 +43,8 @@ TEST(Units, FormatsTimeAndRates)
     EXPECT_EQ(units::formatTime(12.3), "12.3 µs");
     EXPECT_EQ(units::formatTime(4560), "4.56 ms");
     EXPECT_EQ(units::formatFlops(989e12), "989 TFLOP/s");
+    EXPECT_EQ(units::formatFlop(26.6e9), "26.6 GFLOP"); // a count: no "/s"
+    EXPECT_EQ(units::formatFlop(1.2e15), "1.20 PFLOP");
     EXPECT_EQ(units::formatBandwidth(123.4), "123 GB/s");
 }
 

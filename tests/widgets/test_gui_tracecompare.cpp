@@ -342,7 +342,7 @@ TEST(GuiTraceCompare, CollectivesAgainstTheChosenBenchmarkWithRankWarning)
             EXPECT_EQ(t->item(0, C::BenchmarkBusbwColumn)->text(), QString::number(expected[0].benchmarkBusbwGBs, 'f', 1));
             EXPECT_DOUBLE_EQ(cellValue(t, 0, C::RatioColumn), expected[0].meanEfficiency());
             EXPECT_EQ(t->item(0, C::RatioColumn)->text(),
-                      QString::number(expected[0].meanEfficiency() * 100, 'f', 0));
+                      QString::fromStdString(rl::units::formatPercent(expected[0].meanEfficiency(), 0)));
             EXPECT_LT(expected[0].meanEfficiency(), 1.0);
             EXPECT_TRUE(panel->warning().isEmpty()) << panel->warning().toStdString();
             saveShot(panel, "collectives-vs-benchmark.png");
