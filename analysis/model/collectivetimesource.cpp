@@ -21,6 +21,23 @@ double ProfileCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, b
     return (crossNode ? m_interUs : m_intraUs) + bytes * busFactor(op, ranks) / bw * 1e6;
 }
 
+double ProfileCollectiveTime::allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const
+{
+    const int local = std::clamp(ranksPerNode, 1, std::max(1, ranks));
+    if (ranks <= 1 || bytes <= 0 || local >= ranks)
+        return timeUs(CollectiveOp::AllToAll, bytes, ranks, false);
+    // Each rank sends bytes/ranks to every peer: (local-1) shares stay in the node, the other
+    // (ranks-local) go out through the GPU's NIC; both move at once.
+    const double intra = m_rates.intraNodeBytesPerSec * kIntraLinkEfficiency;
+    const double nic = m_rates.nicBytesPerSec;
+    if (nic <= 0)
+        return 0;
+    const double share = bytes / ranks;
+    const double out = share * (ranks - local) / nic;
+    const double in = intra > 0 ? share * (local - 1) / intra : 0;
+    return m_interUs + std::max(out, in) * 1e6;
+}
+
 void MeasuredCollectiveTime::addFit(CollectiveOp op, int ranks, const fits::AlphaBeta& fit, double imbalance)
 {
     if (op != CollectiveOp::AllToAllV) {
@@ -77,5 +94,14 @@ double MeasuredCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, 
     if (const fits::AlphaBeta* fit = fitFor(op, ranks))
         return fit->timeUs(bytes);
     return m_fallback ? m_fallback->timeUs(op, bytes, ranks, crossNode) : 0;
+}
+
+double MeasuredCollectiveTime::allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const
+{
+    if (ranks <= 1 || bytes <= 0)
+        return 0;
+    if (const fits::AlphaBeta* fit = fitFor(CollectiveOp::AllToAll, ranks))
+        return fit->timeUs(bytes);
+    return m_fallback ? m_fallback->allToAllTimeUs(bytes, ranks, ranksPerNode) : 0;
 }
 } // namespace rl::model

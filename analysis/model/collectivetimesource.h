@@ -19,6 +19,13 @@ class CollectiveTimeSource
 public:
     virtual ~CollectiveTimeSource() = default;
     virtual double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const = 0;
+    // An all_to_all whose `ranks` sit `ranksPerNode` to a node: the share for peers in the node
+    // moves over the scale-up link while the rest crosses the NICs, at the same time. The default
+    // knows only whether it crosses nodes.
+    virtual double allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const
+    {
+        return timeUs(CollectiveOp::AllToAll, bytes, ranks, ranksPerNode < ranks);
+    }
     virtual bool isMeasured(CollectiveOp, int) const { return false; }
     // > 0: an all_to_all over `ranks` is timed by a measured all_to_allv at this imbalance.
     virtual double routedImbalance(int) const { return 0; }
@@ -45,6 +52,7 @@ public:
     {
     }
     double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const override;
+    double allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const override;
 
 private:
     DeviceRates m_rates;
@@ -67,6 +75,8 @@ public:
     void setAllToAllImbalance(double imbalance) { m_imbalance = imbalance; }
     std::size_t size() const { return m_fits.size() + m_routed.size(); }
     double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const override;
+    // A measured fit over `ranks` already holds its placement; without one, the fallback splits.
+    double allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const override;
     bool isMeasured(CollectiveOp op, int ranks) const override { return fitFor(op, ranks) != nullptr; }
     // The imbalance of the all_to_allv fit that times an all_to_all over `ranks`; 0 when none does.
     double routedImbalance(int ranks) const override;

@@ -77,7 +77,10 @@ std::string checkParallel(const ModelConfig& c, const ParallelConfig& p)
     if (stageRanks % (p.ep * etp) != 0)
         return p.tp * p.cp == 1 && etp == 1
                    ? "ep=" + str(p.ep) + " does not divide dp=" + str(p.dp)
-                   : "ep=" + str(p.ep) + " x etp=" + str(etp) + " does not divide tp x cp x dp = " + str(stageRanks);
+                   : "ep=" + str(p.ep) + " x etp=" + str(etp) + " does not divide tp x cp x dp = " + str(stageRanks) +
+                         (p.etp == 0 && etp > 1 && stageRanks % p.ep == 0
+                              ? " (etp defaults to tp=" + str(p.tp) + "; etp=1 folds the experts over the tensor ranks too)"
+                              : "");
     if (c.isMoe() && c.moe.experts % p.ep != 0)
         return "ep=" + str(p.ep) + " does not divide the " + str(c.moe.experts) + " experts";
     if (!c.isMoe() && p.ep > 1)

@@ -144,11 +144,15 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     const double layersOnStage = e.stageLayers;
     const double moeOnStage = c.layers > 0 ? layersOnStage * c.moeLayerCount() / c.layers : 0;
     double dpSeconds = 0, tpSeconds = 0, otherSeconds = 0;
-    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, bool cross, double count, double* bucket) {
+    // ranksPerNode > 0: an all_to_all whose in-node share moves over the link while the rest crosses.
+    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, bool cross, double count, double* bucket,
+                   int ranksPerNode = 0) {
         if (ranks <= 1 || count <= 0 || bytes <= 0 || e.commCount >= int(e.comm.size()))
             return;
         CommOp& o = e.comm[e.commCount++];
-        o = {what, op, bytes, ranks, cross, count, coll.timeUs(op, bytes, ranks, cross), coll.isMeasured(op, ranks),
+        const double us = ranksPerNode > 0 ? coll.allToAllTimeUs(bytes, ranks, ranksPerNode)
+                                           : coll.timeUs(op, bytes, ranks, cross);
+        o = {what, op, bytes, ranks, cross, count, us, coll.isMeasured(op, ranks),
              op == CollectiveOp::AllToAll ? coll.routedImbalance(ranks) : 0.0};
         e.commSeconds += o.totalSeconds();
         *bucket += o.totalSeconds();
@@ -189,11 +193,16 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     if (p.pp > 1)
         add("pp send_recv", CollectiveOp::SendRecv, actBytes / p.tp, 2,
             p.tp * p.cp * p.dp >= gpn, 2 * mb * std::max(1, p.vpp), &otherSeconds);
-    if (c.isMoe())
+    if (c.isMoe()) {
         // Each expert-TP group dispatches the top-k copies of its tokens: T·etp/tp per rank (T when
-        // etp = tp, the sequence-parallel shard when etp = 1).
+        // etp = tp, the sequence-parallel shard when etp = 1). EP neighbours are etp ranks apart
+        // when the experts fold over TP (Megatron-Core's etp-ep-edp order), else tp·cp apart
+        // (tp-cp-ep-dp): that many fewer of them share a node.
+        const int epStride = p.etp > 0 && p.etp != p.tp ? int(etp) : p.tp * p.cp;
+        const int epPerNode = std::clamp(gpn / std::max(1, epStride), 1, p.ep);
         add("ep all_to_all", CollectiveOp::AllToAll, T * c.moe.topK * c.dModel * wb * (etp / p.tp), p.ep,
-            etp * p.ep > gpn || p.tp * p.cp * p.ep > gpn, 4 * moeOnStage * mb, &otherSeconds);
+            epPerNode < p.ep, 4 * moeOnStage * mb, &otherSeconds, epPerNode);
+    }
     if (p.cp > 1) {
         const double kvBytes = kvCacheBytes(c, double(p.microBatch) * p.seqLen, int(wb)) / c.layers / p.tp;
         add("cp kv all_gather", CollectiveOp::AllGather, kvBytes, p.cp, p.tp * p.cp > gpn, layersOnStage * mb,

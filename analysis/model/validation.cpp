@@ -1,6 +1,7 @@
 #include "model/validation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "io/resourcedirs.h"
 #include "model/hardwareprofileloader.h"
 #include "model/sizingreport.h"
+#include "units/units.h"
 
 namespace rl::model {
 namespace {
@@ -189,19 +191,42 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
     return s;
 }
 
-const ErrorBand& modelErrorBand()
+const ErrorBand& modelErrorBand(bool moe)
 {
-    static const ErrorBand band = [] {
-        ErrorBand b;
-        try {
-            const auto s = runValidation(loadValidationRuns(validationTablePath()));
-            b.median = s.medianAbsError;
-            b.max = s.maxAbsError;
-            b.rows = int(s.rows.size()) - s.refused;
-        } catch (const std::exception&) {
+    static const std::array<ErrorBand, 2> bands = [] {
+        std::array<ErrorBand, 2> b;
+        std::array<std::vector<double>, 2> abs;
+        for (const auto& path : {validationTablePath(), holdoutTablePath()}) {
+            try {
+                for (const auto& row : runValidation(loadValidationRuns(path)).rows)
+                    if (!row.refused)
+                        abs[row.run.model.isMoe()].push_back(std::fabs(row.error));
+            } catch (const std::exception&) {
+                // A missing table leaves its rows out; describe() says when nothing is left.
+            }
+        }
+        for (int k = 0; k < 2; ++k) {
+            auto& v = abs[std::size_t(k)];
+            auto& band = b[std::size_t(k)];
+            band.moe = k == 1;
+            band.rows = int(v.size());
+            if (v.empty())
+                continue;
+            std::sort(v.begin(), v.end());
+            const std::size_t n = v.size();
+            band.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+            band.max = v.back();
         }
         return b;
     }();
-    return band;
+    return bands[moe ? 1 : 0];
+}
+
+std::string describe(const ErrorBand& band)
+{
+    if (band.rows == 0)
+        return "unknown (validation tables missing)";
+    return "median " + units::formatPercent(band.median, 0) + ", max " + units::formatPercent(band.max, 0) + " over " +
+           std::to_string(band.rows) + " published " + (band.moe ? "MoE" : "dense") + " runs";
 }
 } // namespace rl::model

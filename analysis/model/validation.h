@@ -16,9 +16,13 @@ namespace rl::model {
 // constant, kElementwiseEfficiency, was chosen on this table; the target is 10 % / 25 %.
 inline constexpr double kValidationMedianBound = 0.06;
 inline constexpr double kValidationMaxBound = 0.13;
-// On the holdout runs (NeMo 24.12, H100 FP8), never used to choose anything: 5.2 % / 11.0 %.
-inline constexpr double kHoldoutMedianBound = 0.06;
-inline constexpr double kHoldoutMaxBound = 0.12;
+// On the holdout runs, never used to choose anything (33 rows: NeMo 24.12 H100 FP8, NVIDIA DGX Cloud
+// recipes, Megatron-Bridge, llm-foundry): 10.8 % / 42.2 %. The 10 % / 25 % is NOT met here:
+// llm-foundry's MPT-13B at 32k (-42 %, Triton flash attention of 2023), GPT-OSS-120B (-41 %) and
+// DeepSeek-V3 (-32 %, -36 %) run much slower than the model predicts; resources/validation/README.md
+// lists every row. These bounds guard against getting worse.
+inline constexpr double kHoldoutMedianBound = 0.11;
+inline constexpr double kHoldoutMaxBound = 0.43;
 
 struct ValidationRun
 {
@@ -71,12 +75,17 @@ std::string holdoutTablePath();
 // are reproducible), GEMM efficiency by shape, collectives from the profile.
 ValidationSummary runValidation(const std::vector<ValidationRun>& runs);
 
-// The error band the model states next to a prediction: the bundled table's median and maximum
-// absolute step-time error, computed once per process (0/0 when the table is missing).
+// The error band the model states next to a prediction: the median and maximum absolute step-time
+// error over every published run bundled (the table and the holdout) of the same kind, dense or
+// MoE — MoE steps carry routing, all_to_all and small-expert costs dense runs never test, and
+// their error is several times larger. Computed once per process (0/0 when the tables are missing).
 struct ErrorBand
 {
     double median = 0, max = 0;
     int rows = 0;
+    bool moe = false;
 };
-const ErrorBand& modelErrorBand();
+const ErrorBand& modelErrorBand(bool moe);
+// "median 5 %, max 15 % over 36 published dense runs"; "unknown (validation tables missing)".
+std::string describe(const ErrorBand& band);
 } // namespace rl::model

@@ -29,13 +29,6 @@ using namespace rl::model;
 
 std::string pct(double v) { return units::formatPercent(v, 1); }
 
-std::string flopsCount(double v) // FLOPs (not per second)
-{
-    char b[32];
-    std::snprintf(b, sizeof b, "%.3g GFLOP", v / 1e9);
-    return b;
-}
-
 // " of 192 GB: fits (10 % headroom kept)", or how to find out.
 std::string fitText(double needed, double capacity, double headroom)
 {
@@ -47,14 +40,10 @@ std::string fitText(double needed, double capacity, double headroom)
     return b;
 }
 
-std::string bandText()
+std::string bandText(const ModelConfig& c)
 {
-    const auto& band = modelErrorBand();
-    if (band.rows == 0)
-        return {};
-    char b[160];
-    std::snprintf(b, sizeof b, "median %.0f %%, max %.0f %% (%d runs)", band.median * 100, band.max * 100, band.rows);
-    return b;
+    const auto& band = modelErrorBand(c.isMoe());
+    return band.rows == 0 ? std::string() : describe(band);
 }
 
 // What needs no device is printed by the same code with or without one; `size` without a device
@@ -141,9 +130,9 @@ void printParams(const ModelConfig& c, const ParamCounts& params)
 // The FLOPs and memory rows of the "training step" table.
 void addModelRows(TextTable& st, const ModelSizing& m, double capacity, double headroom)
 {
-    st.addRow({"forward FLOPs per token", flopsCount(m.forward.forward())});
+    st.addRow({"forward FLOPs per token", units::formatFlop(m.forward.forward())});
     st.addRow({"training FLOPs per token (model / hardware)",
-               flopsCount(m.training.model) + " / " + flopsCount(m.training.hardware)});
+               units::formatFlop(m.training.model) + " / " + units::formatFlop(m.training.hardware)});
     st.addRow({"weights per GPU", units::formatBytes(m.memory.weights)});
     st.addRow({"gradients per GPU", units::formatBytes(m.memory.gradients)});
     st.addRow({"optimizer per GPU", units::formatBytes(m.memory.optimizer)});
@@ -225,7 +214,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
 
         if (ctx.json) {
             auto j = modelJson(c, m, step.memoryCapacity, step.memoryHeadroom);
-            const auto& band = modelErrorBand();
+            const auto& band = modelErrorBand(c.isMoe());
             j["device"] = {{"peak_tflops", r.peakFlops / 1e12}, {"max_achievable_tflops", r.maxAchievableFlops / 1e12},
                            {"max_achievable_source", r.maxAchievableSource},
                            {"nic_gbs_per_gpu", r.nicBytesPerSec / 1e9}, {"nic_source", r.nicSource},
@@ -234,7 +223,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
             for (const auto& b : cal.bases(r))
                 bases.push_back({{"figure", b.figure}, {"basis", b.basis}, {"detail", b.detail}});
             j["calibration"] = bases;
-            j["expected_error"] = {{"median", band.median}, {"max", band.max}, {"validation_rows", band.rows}};
+            j["expected_error"] = {{"median", band.median}, {"max", band.max}, {"validation_rows", band.rows},
+                                   {"kind", band.moe ? "moe" : "dense"}};
             nlohmann::json comm = nlohmann::json::array();
             for (int i = 0; i < step.commCount; ++i) {
                 const auto& o = step.comm[i];
@@ -272,7 +262,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"communication (exposed)", units::formatTime(step.commSeconds * 1e6) + " ("
                                                   + units::formatTime(step.exposedCommSeconds * 1e6) + ")"});
         st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6)});
-        if (const auto band = bandText(); !band.empty())
+        if (const auto band = bandText(c); !band.empty())
             st.addRow({"  expected error (ridgeline-cli validate)", band});
         st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s"});
         st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12)});

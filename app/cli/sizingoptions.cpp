@@ -87,7 +87,7 @@ DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
 void addStepOptions(CLI::App* cmd, StepArgs& a)
 {
     cmd->add_option("config", a.config, "config.json (Hugging Face or Ridgeline) or a preset name")->required();
-    cmd->add_option("--parallel", a.parallel, "Degrees, e.g. dp=64,tp=1,pp=1,ep=1,cp=1")->capture_default_str();
+    cmd->add_option("--parallel", a.parallel, "Degrees dp, tp, pp, cp, ep, etp (expert TP, default tp) and vpp (virtual stages per pipeline rank), e.g. tp=8,pp=8,vpp=4,dp=16")->capture_default_str();
     cmd->add_option("--micro-batch", a.microBatch, "Sequences per micro-batch")->capture_default_str();
     cmd->add_option("--micro-batches", a.microBatches, "Micro-batches per step (0: 1, or 4·pp with PP)");
     cmd->add_option("--seq", a.seq, "Sequence length, tokens")->capture_default_str();

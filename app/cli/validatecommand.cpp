@@ -56,7 +56,7 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
             nlohmann::json rows = nlohmann::json::array();
             for (const auto& r : s.rows) {
                 nlohmann::json j{{"id", r.run.id}, {"source", r.run.source}, {"hardware", r.run.hardware},
-                                 {"dtype", r.run.dtype}, {"gpus", r.run.parallel.worldSize()},
+                                 {"dtype", r.run.dtype}, {"gpus", r.run.parallel.worldSize()}, {"moe", r.run.model.isMoe()},
                                  {"layout", layout(r.run.parallel)}, {"measured_step_s", r.run.measuredStepSeconds},
                                  {"measured_how", r.run.measuredHow}, {"refused", r.refused}};
                 if (r.refused)

@@ -46,16 +46,10 @@ QString basisOf(const std::vector<model::FigureBasis>& bases, const char* figure
     return {};
 }
 
-// The model's stated error band, as ridgeline-cli size prints it.
-QString errorBand()
+// The model's stated error band for this kind of model, as ridgeline-cli size prints it.
+QString errorBand(bool moe)
 {
-    const auto& band = model::modelErrorBand();
-    if (band.rows == 0)
-        return ConfigEditor::tr("unknown (validation table missing)");
-    return ConfigEditor::tr("median %1 %, max %2 % over %3 published runs")
-        .arg(band.median * 100, 0, 'f', 0)
-        .arg(band.max * 100, 0, 'f', 0)
-        .arg(band.rows);
+    return qs(model::describe(model::modelErrorBand(moe)));
 }
 
 QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)
@@ -136,7 +130,7 @@ ConfigEditor::ConfigEditor(QWidget* parent)
         for (const auto& c : fastWidths()) {
             if (shown++ == 8)
                 break;
-            QAction* a = menu.addAction(tr("%1 (%2 %)").arg(c.width).arg(c.efficiency * 100, 0, 'f', 1));
+            QAction* a = menu.addAction(tr("%1 (%2)").arg(c.width).arg(qs(units::formatPercent(c.efficiency, 1))));
             connect(a, &QAction::triggered, this, [this, expert, w = c.width] {
                 (expert ? m_expertWidth : m_mlpWidth)->setValue(w);
             });
@@ -407,7 +401,7 @@ void ConfigEditor::showReport()
     const std::vector<std::pair<QString, QString>> rows{
         {tr("Total parameters"), qs(units::formatCount(r.params.total()))},
         {tr("Active parameters per token"), qs(units::formatCount(r.params.active()))},
-        {tr("Forward FLOPs per token"), QString::number(r.forward.forward() / 1e9, 'g', 4) + QStringLiteral(" GFLOP")},
+        {tr("Forward FLOPs per token"), qs(units::formatFlop(r.forward.forward()))},
         // Decimal GB as the device's capacity is quoted, binary in brackets as the parts below.
         {tr("Memory per GPU"), qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) +
                                    QStringLiteral(")") +
@@ -417,7 +411,7 @@ void ConfigEditor::showReport()
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
              qs(units::formatBytes(s.memory.activations))},
         {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6))},
-        {tr("  expected error (validation table)"), errorBand()},
+        {tr("  expected error (validation table)"), errorBand(r.params.experts > 0)},
         {tr("  compute / exposed comm / bubble"),
          qs(units::formatTime(s.computeSeconds * 1e6)) + QStringLiteral(" / ") +
              qs(units::formatTime(s.exposedCommSeconds * 1e6)) + QStringLiteral(" / ") +

@@ -155,7 +155,7 @@ void ValidationView::run(Table table)
         [path](auto&) -> Outcome {
             try {
                 auto summary = model::runValidation(model::loadValidationRuns(path));
-                model::modelErrorBand(); // computed once per process: here, not on the GUI thread
+                model::modelErrorBand(false); // computed once per process: here, not on the GUI thread
                 return summary;
             } catch (const std::exception& e) {
                 return qs(e.what());
@@ -186,8 +186,10 @@ void ValidationView::showSummary()
         m_refused->clear();
         return;
     }
-    const auto& band = model::modelErrorBand();
-    const QString bandText = band.rows > 0 ? tr("median %1, max %2").arg(pct(band.median), pct(band.max)) : tr("unknown");
+    auto bandText = [](const model::ValidationRun& run) {
+        const auto& band = model::modelErrorBand(run.model.isMoe());
+        return band.rows > 0 ? tr("median %1, max %2").arg(pct(band.median), pct(band.max)) : tr("unknown");
+    };
     QStringList refused;
     for (int i = 0; i < static_cast<int>(s.rows.size()); ++i) {
         const auto& r = s.rows[static_cast<std::size_t>(i)];
@@ -214,7 +216,7 @@ void ValidationView::showSummary()
                 error->setForeground(QColor(0x9a, 0x60, 0x00));
             m_table->setItem(i, ErrorColumn, error);
         }
-        m_table->setItem(i, BandColumn, item(bandText));
+        m_table->setItem(i, BandColumn, item(bandText(r.run)));
     }
     const int predicted = static_cast<int>(s.rows.size()) - s.refused;
     m_summaryLabel->setText(tr("<b>%1 of %2 runs predicted</b>, %3 refused · median |error| <b>%4</b> · max |error| "

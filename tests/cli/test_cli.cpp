@@ -1,6 +1,8 @@
 // The real ridgeline-cli binary against real workspaces; runs use real mpirun + ridgeline-bench.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -393,11 +395,22 @@ TEST(Cli, ValidatePrintsEveryPublishedRunAndTheErrorBand)
                     1e-12);
     }
     EXPECT_LE(j["median_abs_error"].get<double>(), j["max_abs_error"].get<double>());
-    // `size` states the same band next to its prediction, and whether the step fits.
+    // `size` states the band of the published runs of its kind (both tables, MoE apart from dense)
+    // next to its prediction, and whether the step fits.
+    auto holdout = test::runToEnd(cli(db, {"validate", "--table", "holdout"}, true));
+    ASSERT_EQ(holdout.exitCode, 0) << holdout.err;
+    std::vector<double> moeErrors;
+    for (const auto& table : {j, json::parse(holdout.out)})
+        for (const auto& r : table["rows"])
+            if (r["moe"].get<bool>())
+                moeErrors.push_back(std::abs(r["error"].get<double>()));
+    ASSERT_GT(moeErrors.size(), 5u);
     auto size = test::runToEnd(cli(db, {"size", "mixtral-8x7b", "--hardware", "mi300x", "--parallel", "dp=8,ep=8"}, true));
     ASSERT_EQ(size.exitCode, 0) << size.err;
     const auto s = json::parse(size.out);
-    EXPECT_DOUBLE_EQ(s["expected_error"]["median"].get<double>(), j["median_abs_error"].get<double>());
+    EXPECT_EQ(s["expected_error"]["kind"], "moe");
+    EXPECT_EQ(s["expected_error"]["validation_rows"].get<std::size_t>(), moeErrors.size());
+    EXPECT_DOUBLE_EQ(s["expected_error"]["max"].get<double>(), *std::max_element(moeErrors.begin(), moeErrors.end()));
     EXPECT_TRUE(s["memory_per_gpu_bytes"].contains("fits"));
     EXPECT_LT(s["step"]["tflops_per_gpu"].get<double>(), 708); // AMD's max-achievable BF16 rate
     auto text = test::runToEnd(cli(db, {"validate"}));

@@ -324,3 +324,47 @@ TEST(Step, UnfusedGradientAccumulationCostsTenBytesPerParameterPerMicroBatch)
     EXPECT_NEAR(unfused.gradAccumulationSeconds, params.total() / 4 * 10 * 6 / (0.9 * 2039e9), 1e-12);
     EXPECT_NEAR(unfused.stepSeconds - fused.stepSeconds, unfused.gradAccumulationSeconds, 1e-12);
 }
+
+TEST(ExpertAllToAll, InNodeShareMovesOverTheLinkWhileTheRestCrossesTheNics)
+{
+    DeviceRates r;
+    r.intraNodeBytesPerSec = 450e9; // x kIntraLinkEfficiency 0.8 = 360 GB/s
+    r.nicBytesPerSec = 50e9;
+    r.gpusPerNode = 8;
+    const ProfileCollectiveTime coll(r, 10, 25);
+    const double bytes = 128e6;
+    // 16 ranks, 8 to a node: each sends 8 MB to each of 15 peers; 8 shares (64 MB) leave through
+    // the NIC in 1.28 ms while 7 (56 MB) move over NVLink in 0.156 ms at once: 25 µs + 1280 µs.
+    EXPECT_NEAR(coll.allToAllTimeUs(bytes, 16, 8), 25 + 1280, 1e-9);
+    // Before the split every peer's share went out through the NIC: 15 x 8 MB = 2.4 ms.
+    EXPECT_NEAR(coll.timeUs(CollectiveOp::AllToAll, bytes, 16, true), 25 + 2400, 1e-9);
+    // Within one node: the link alone, 7/8 of the bytes at 360 GB/s.
+    EXPECT_NEAR(coll.allToAllTimeUs(bytes, 8, 8), 10 + 128e6 * 7 / 8 / 360e9 * 1e6, 1e-9);
+    // A measured all_to_all over 16 ranks wins over any split.
+    MeasuredCollectiveTime measured(&coll);
+    fits::AlphaBeta fit;
+    fit.alphaUs = 100;
+    fit.betaGBs = 200;
+    measured.addFit(CollectiveOp::AllToAll, 16, fit);
+    EXPECT_NEAR(measured.allToAllTimeUs(bytes, 16, 8), fit.timeUs(bytes), 1e-9);
+    EXPECT_NEAR(measured.allToAllTimeUs(bytes, 32, 8), coll.allToAllTimeUs(bytes, 32, 8), 1e-9);
+}
+
+TEST(ExpertAllToAll, FoldedExpertsPlaceEpNeighboursEtpApart)
+{
+    // qwen3-30b-a3b on 16 H100s, tp=2, ep=16, etp=1: the EP group is 16 consecutive ranks (8 per
+    // node); with etp = tp = 2 it would be tp apart, but ep x etp = 32 would not fit 16 GPUs.
+    const auto r = shipped("h100-sxm");
+    ProfileCollectiveTime coll(r);
+    const auto c = loadPreset("qwen3-30b-a3b");
+    const auto p = parallelLayout(c, "tp=2,dp=8,ep=16,etp=1", ParallelConfig{});
+    const auto e = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    bool seen = false;
+    for (int i = 0; i < e.commCount; ++i)
+        if (std::string(e.comm[i].what) == "ep all_to_all") {
+            seen = true;
+            EXPECT_NEAR(e.comm[i].timeUs, coll.allToAllTimeUs(e.comm[i].bytes, 16, 8), 1e-9);
+            EXPECT_TRUE(e.comm[i].crossNode);
+        }
+    EXPECT_TRUE(seen);
+}
