@@ -5,6 +5,7 @@
 #include <map>
 
 #include "collectives/callstats.h"
+#include "units/units.h"
 
 namespace rl {
 
@@ -56,15 +57,10 @@ PairReport findSlowPairs(const std::vector<PairPoint>& pairs, double fraction)
         const bool slowLat = fraction > 0 && s.latencyRatio > 1.0 / fraction;
         if (!slowBw && !slowLat)
             continue;
-        char buf[160];
-        if (slowBw && slowLat)
-            std::snprintf(buf, sizeof buf, "bandwidth %.0f %% of the median, latency %.1fx the median",
-                          s.bandwidthFraction * 100, s.latencyRatio);
-        else if (slowBw)
-            std::snprintf(buf, sizeof buf, "bandwidth %.0f %% of the median", s.bandwidthFraction * 100);
-        else
-            std::snprintf(buf, sizeof buf, "latency %.1fx the median", s.latencyRatio);
-        s.why = buf;
+        char latency[64];
+        std::snprintf(latency, sizeof latency, "latency %.1fx the median", s.latencyRatio);
+        const std::string bandwidth = "bandwidth " + units::formatPercent(s.bandwidthFraction, 0) + " of the median";
+        s.why = slowBw && slowLat ? bandwidth + ", " + latency : slowBw ? bandwidth : std::string(latency);
         ++count[p.rankA];
         ++count[p.rankB];
         r.slow.push_back(std::move(s));

@@ -115,9 +115,10 @@ std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, co
         const double offNode = (ranks - perNode) / (ranks - 1);
         peak = nodeNic / perNode / offNode;
         char b[160];
-        std::snprintf(b, sizeof b, ", shared by %g ranks per node = %s per rank, of whose bytes %.0f %% leave the node "
+        std::snprintf(b, sizeof b, ", shared by %g ranks per node = %s per rank, of whose bytes %s leave the node "
                       "(%g of %d peers elsewhere): %s",
-                      perNode, units::formatBandwidth(nodeNic / perNode).c_str(), offNode * 100, ranks - perNode, ranks - 1, units::formatBandwidth(peak).c_str());
+                      perNode, units::formatBandwidth(nodeNic / perNode).c_str(), units::formatPercent(offNode, 0).c_str(),
+                      ranks - perNode, ranks - 1, units::formatBandwidth(peak).c_str());
         r << b;
     }
     if (link > 0 && link < peak) {
@@ -133,8 +134,8 @@ std::optional<TierPeak> tierPeak(const std::string& op, int ranks, int nodes, co
 std::string describeShareOfPeak(const TierPeak& tier, double busbwGBs)
 {
     char b[96];
-    std::snprintf(b, sizeof b, "busbw %s is %.0f %% of it", units::formatBandwidth(busbwGBs).c_str(),
-                  tier.peakBusGBs > 0 ? 100 * busbwGBs / tier.peakBusGBs : 0.0);
+    std::snprintf(b, sizeof b, "busbw %s is %s of it", units::formatBandwidth(busbwGBs).c_str(),
+                  units::formatPercent(tier.peakBusGBs > 0 ? busbwGBs / tier.peakBusGBs : 0.0, 0).c_str());
     return b;
 }
 std::optional<TierPeak> sessionTierPeak(const Session& s, const std::string& op, int ranks, const std::string& hardware,

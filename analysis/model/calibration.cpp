@@ -8,6 +8,7 @@
 #include "model/trainingstep.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
+#include "units/units.h"
 
 namespace rl::model {
 namespace {
@@ -96,7 +97,7 @@ std::vector<FigureBasis> Calibration::bases(const DeviceRates& r) const
         out.push_back({"GEMM efficiency", basisLabel(m_gemmSession), "measured efficiencies, interpolated by shape"});
     else if (m_choice.flatEfficiency > 0)
         out.push_back({"GEMM efficiency", "command line",
-                       "flat " + std::to_string(int(m_choice.flatEfficiency * 100 + 0.5)) + " % of peak"});
+                       "flat " + units::formatPercent(m_choice.flatEfficiency, 0) + " of peak"});
     else
         out.push_back({"GEMM efficiency", "default", "by shape (roofline, tile and wave quantisation), capped at max achievable"});
     out.push_back({"scale-up links", "datasheet", std::to_string(r.gpusPerNode) + " GPUs per domain"});

@@ -71,9 +71,8 @@ std::string memoryFitProblem(double neededBytes, double capacityBytes, double he
 {
     if (fitsMemory(neededBytes, capacityBytes, headroom))
         return {};
-    char kept[48];
-    std::snprintf(kept, sizeof kept, " (%.0f %% kept free)", headroom * 100);
     return "does not fit: " + units::formatMemoryGB(neededBytes) + " needed, "
-           + units::formatMemoryGB(capacityBytes * (1 - headroom)) + " usable of " + units::formatMemoryGB(capacityBytes) + kept;
+           + units::formatMemoryGB(capacityBytes * (1 - headroom)) + " usable of " + units::formatMemoryGB(capacityBytes) +
+           " (" + units::formatPercent(headroom, 0) + " kept free)";
 }
 } // namespace rl::model

@@ -13,13 +13,6 @@ namespace rl::views {
 namespace {
 using Role = GoodputLine::Role;
 
-std::string fixed(double v, int decimals)
-{
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", decimals, v);
-    return b;
-}
-
 std::string percent(double fraction) { return units::formatPercent(fraction, 2); }
 
 // The interval's display unit follows the optimum, so its label reads "42.0 min", not "2520 s".
@@ -121,7 +114,7 @@ std::string goodputHoverText(const GoodputChartData& d, std::size_t line, std::s
     const auto& l = d.lines[line];
     const auto& p = l.points[point];
     const std::string what = l.role == Role::Curve ? l.name : l.name.substr(0, l.name.find(':'));
-    return what + "\n" + xText(d, p.x) + ": goodput " + fixed(p.y, 2) + " %";
+    return what + "\n" + xText(d, p.x) + ": goodput " + percent(p.y / 100);
 }
 
 std::string goodputCsv(const resilience::ResiliencePlan& plan, std::optional<GoodputChartKind> kind)

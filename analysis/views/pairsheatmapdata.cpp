@@ -73,7 +73,7 @@ std::string hoverOf(const PairsHeatmap& h, const PairPoint& p, const std::string
     s += "bandwidth " + units::formatBandwidth(p.bandwidthGBs) + " (" + units::formatBytes(double(p.bandwidthBytes))
         + " messages)";
     if (r.medianBandwidthGBs > 0)
-        s += ", " + number(p.bandwidthGBs / r.medianBandwidthGBs * 100, "%.0f") + " % of the median";
+        s += ", " + units::formatPercent(p.bandwidthGBs / r.medianBandwidthGBs, 0) + " of the median";
     s += "\nlatency " + units::formatTime(p.latencyUs) + " (" + units::formatBytes(double(p.latencyBytes))
         + " messages)";
     if (r.medianLatencyUs > 0)
@@ -168,7 +168,7 @@ std::vector<std::string> slowPairLines(const PairsHeatmap& h)
 std::string slowRule(const PairsHeatmap& h)
 {
     const auto& r = h.report;
-    return "slow: bandwidth below " + number(h.fraction * 100, "%.0f") + " % of the median "
+    return "slow: bandwidth below " + units::formatPercent(h.fraction, 0) + " of the median "
         + units::formatBandwidth(r.medianBandwidthGBs) + " or latency above "
         + number(h.fraction > 0 ? 1 / h.fraction : 0, "%.3g") + "x the median " + units::formatTime(r.medianLatencyUs);
 }

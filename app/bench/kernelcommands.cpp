@@ -114,10 +114,11 @@ void runPeak(const PeakOptions& o)
     kernels::installCancelSignalHandlers();
     const bool done = kernels::runPeakFlops(config, cpu, [](const PeakFlopsPoint& p) {
         emit(wire::toJson(p));
-        std::fprintf(stderr, "%-8s %3d threads: measured %s, theoretical %s (%.1f %%)\n  theory: %s\n",
+        std::fprintf(stderr, "%-8s %3d threads: measured %s, theoretical %s (%s)\n  theory: %s\n",
                      p.dtype.c_str(), p.threads, units::formatFlops(p.gflops * 1e9).c_str(),
                      units::formatFlops(p.theoreticalGflops * 1e9).c_str(),
-                     p.theoreticalGflops > 0 ? 100.0 * p.gflops / p.theoreticalGflops : 0.0, p.derivation.c_str());
+                     units::formatPercent(p.theoreticalGflops > 0 ? p.gflops / p.theoreticalGflops : 0.0, 1).c_str(),
+                     p.derivation.c_str());
     });
     finish(done);
 }
