@@ -10,7 +10,11 @@
 #include <QSaveFile>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QAbstractTextDocumentLayout>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QUrl>
 
 #include "textconv.h"
@@ -111,7 +115,12 @@ QString buildHtml(const report::Report& r, const std::vector<QByteArray>& svgs, 
         for (const auto& t : sec.tables) {
             if (t.rows.empty())
                 continue;
-            h += table % QStringLiteral("<caption>") % esc(t.caption) % QStringLiteral("</caption>\n<thead><tr>");
+            // In the PDF a caption is a heading (h4) above the table, so that keepHeadingsWithNext
+            // finds it: QTextDocument has no block for <caption> of its own to keep with the table.
+            if (file)
+                h += table % QStringLiteral("<caption>") % esc(t.caption) % QStringLiteral("</caption>\n<thead><tr>");
+            else
+                h += QStringLiteral("<h4>") % esc(t.caption) % QStringLiteral("</h4>\n") % table % QStringLiteral("<thead><tr>");
             for (const auto& c : t.header)
                 h += QStringLiteral("<th>") % esc(c) % QStringLiteral("</th>");
             h += QStringLiteral("</tr></thead>\n<tbody>\n");
@@ -154,6 +163,42 @@ bool writeHtml(const report::Report& r, const std::vector<QByteArray>& svgs, con
     return true;
 }
 
+// The page a y position of the laid-out document is on.
+int pageOf(qreal y, qreal pageHeight) { return int(y / pageHeight); }
+
+// A heading or table caption at the foot of a page with its paragraph or table on the next reads
+// as a section without content: such a heading starts the next page instead (with the heading
+// right above it, when a caption follows a section heading). The document is paginated, so the
+// positions are those print() draws at.
+void keepHeadingsWithNext(QTextDocument& doc, qreal bottomMargin)
+{
+    auto* layout = doc.documentLayout();
+    const qreal pageHeight = doc.pageSize().height();
+    const auto isHeading = [](const QTextBlock& b) { return b.isValid() && b.blockFormat().headingLevel() > 0; };
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+        const QTextBlock next = b.next();
+        if (!isHeading(b) || !next.isValid() || isHeading(next))
+            continue;
+        const QRectF head = layout->blockBoundingRect(b);
+        const QRectF body = layout->blockBoundingRect(next);
+        // The page's text ends a bottom margin above its edge: a line reaching into it is printed
+        // on the next page, though its laid-out position is still on this one.
+        const qreal textEnd = (pageOf(head.top(), pageHeight) + 1) * pageHeight - bottomMargin;
+        if (body.bottom() <= textEnd)
+            continue;
+        QTextBlock first = b; // a caption right under its section heading moves with it
+        if (isHeading(b.previous()) &&
+            pageOf(layout->blockBoundingRect(b.previous()).top(), pageHeight) == pageOf(head.top(), pageHeight))
+            first = b.previous();
+        if (first.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+            continue; // already at the top of a page: the body is taller than what is left of it
+        QTextCursor cursor(first);
+        QTextBlockFormat f = first.blockFormat();
+        f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        cursor.setBlockFormat(f);
+    }
+}
+
 bool writePdf(const report::Report& r, const std::vector<QByteArray>& svgs, const QString& path, QString* error)
 {
     QSaveFile file(path);
@@ -171,16 +216,24 @@ bool writePdf(const report::Report& r, const std::vector<QByteArray>& svgs, cons
         const int printMargin = int((2 / 2.54) * pdf.logicalDpiY());
         const int textWidth = pdf.width() - 2 * printMargin;
         QTextDocument doc;
+        // Paginated here as print() would (page, 2 cm margins, the writer's resolution), so that
+        // keepHeadingsWithNext sees the page breaks print() makes.
+        doc.documentLayout()->setPaintDevice(&pdf);
+        doc.setPageSize(QSizeF(pdf.width(), pdf.height()));
         QFont font(QStringLiteral("DejaVu Sans"));
         font.setPointSizeF(8);
         doc.setDefaultFont(font);
-        doc.setDefaultStyleSheet(QStringLiteral("h1{font-size:18pt} h2{font-size:13pt} th{background-color:#eeeeee} "
-                                                "caption{font-weight:bold} .meta{color:#666666}"));
+        doc.setDefaultStyleSheet(QStringLiteral("h1{font-size:18pt} h2{font-size:13pt} h4{font-size:8pt} "
+                                                "th{background-color:#eeeeee} .meta{color:#666666}"));
         for (std::size_t i = 0; i < svgs.size(); ++i)
             if (!svgs[i].isEmpty())
                 doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("chart:%1").arg(i)),
                                 svgImage(svgs[i], 1800));
         doc.setHtml(buildHtml(r, svgs, Flavour::Document, textWidth - 4));
+        QTextFrameFormat root = doc.rootFrame()->frameFormat();
+        root.setMargin(printMargin);
+        doc.rootFrame()->setFrameFormat(root);
+        keepHeadingsWithNext(doc, printMargin);
         doc.print(&pdf);
     }
     if (!file.commit())

@@ -64,5 +64,38 @@ std::optional<int> ranksFromLauncherLine(std::string_view line)
     return std::nullopt;
 }
 
+bool isProvenanceVariable(std::string_view name)
+{
+    for (const char* prefix : {"NCCL_", "RCCL_", "CUDA_", "HIP_", "HSA_", "ROCR_", "UCX_", "FI_", "OMPI_MCA_",
+                               "MPICH_", "NVSHMEM_"})
+        if (name.starts_with(prefix))
+            return true;
+    return false;
+}
+
+std::optional<std::pair<std::string, std::string>> ncclEnvironmentLine(std::string_view line)
+{
+    for (std::string_view tag : {"NCCL INFO ", "RCCL INFO "}) {
+        const auto at = line.find(tag);
+        if (at == std::string_view::npos)
+            continue;
+        std::string_view rest = line.substr(at + tag.size());
+        const auto space = rest.find(' ');
+        const std::string_view name = rest.substr(0, space);
+        if (space == std::string_view::npos || !isProvenanceVariable(name))
+            return std::nullopt;
+        rest = rest.substr(space + 1);
+        for (std::string_view verb : {"set by environment to ", "set to "})
+            if (rest.starts_with(verb)) {
+                const std::string_view value = io::trim(rest.substr(verb.size()));
+                if (value.empty())
+                    return std::nullopt;
+                return std::pair{std::string(name), std::string(value.ends_with('.') ? value.substr(0, value.size() - 1) : value)};
+            }
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 std::string baseName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 } // namespace rl::importers

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "collectives/collectiveop.h"
 #include "records/collectivepoint.h"
@@ -21,6 +22,16 @@ std::int64_t elementCount(CollectiveOp op, int nranks, std::int64_t bytes, const
 // "mpirun -np 16 ...", "mpiexec -n 8", "srun -n 32", "srun --ntasks=8": the rank count, if the line
 // is such a command.
 std::optional<int> ranksFromLauncherLine(std::string_view line);
+
+// The environment variables a session's provenance keeps: those of the communication and GPU
+// libraries and MPI (NCCL_*, RCCL_*, CUDA_*, UCX_*, OMPI_MCA_*, ...), which change the numbers; PATH
+// and the like say nothing about them and stay out. The JSON and text nccl-tests importers both
+// store them as params["environment"] {NAME: value}.
+bool isProvenanceVariable(std::string_view name);
+// NCCL's (and RCCL's) note of a variable it read, with NCCL_DEBUG=INFO: "host:1:1 [0] NCCL INFO
+// NCCL_SOCKET_IFNAME set by environment to ib0", "NCCL INFO NCCL_IB_HCA set to mlx5_0:1" -> name
+// and value, when the line is one and the name isProvenanceVariable.
+std::optional<std::pair<std::string, std::string>> ncclEnvironmentLine(std::string_view line);
 
 // Base name of a path, for session titles.
 std::string baseName(const std::string& path);

@@ -88,6 +88,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
     const std::string version = doc.value("fio version", std::string{});
     s.session.toolVersion = version.starts_with("fio-") ? version.substr(4) : version;
     s.session.created = doc.value("time", std::string{});
+    if (!s.session.created.empty())
+        s.session.params[kCreatedFromParam] = "fio's time";
     s.session.title = std::filesystem::path(input.path).filename().string() + " (fio)";
     json jobs = json::array();
     for (const auto& j : doc.at("jobs"))

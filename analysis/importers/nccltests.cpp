@@ -34,6 +34,7 @@ struct Run
     std::set<int> ranks;
     std::vector<std::string> hosts, devices;
     nlohmann::json header = nlohmann::json::object();
+    nlohmann::json environment = nlohmann::json::object(); // NCCL's "NCCL_... set by environment to ..."
     Columns cols;
     std::vector<CollectivePoint> points;
     std::optional<double> avgBusbw;
@@ -260,6 +261,8 @@ Session makeSession(Run& run, std::vector<ImportWarning>& warnings)
         p[run.tool == "rccl-tests" ? "rccl_version" : "nccl_version"] = run.ncclVersion;
     if (run.avgBusbw)
         p["avg_busbw_gbs"] = *run.avgBusbw;
+    if (!run.environment.empty())
+        p["environment"] = run.environment;
     p["convention"] = "nccl-tests PERFORMANCE.md as printed: size is the nccl-tests size; algbw and busbw "
                       "recomputed from size and time (the printed ones are rounded to 2 decimals)";
     if (run.cols.errorColumn)
@@ -473,6 +476,10 @@ void NcclTestsStream::State::line(std::string_view rawLine, const SourceLocation
         run.tool = "rccl-tests";
         if (auto c = line.find(':'); c != std::string_view::npos)
             run.ncclVersion = std::string(io::trim(line.substr(c + 1)));
+        return;
+    }
+    if (const auto env = importers::ncclEnvironmentLine(line)) {
+        run.environment[env->first] = env->second;
         return;
     }
     if (const auto at = line.find("NCCL INFO NCCL version "); at != std::string_view::npos) {

@@ -92,6 +92,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
     s.kind = kind::Collectives;
     s.tool = "nccl-tests";
     s.created = doc.value("start_time", nowIso8601());
+    if (doc.contains("start_time"))
+        s.params[kCreatedFromParam] = "the report's start_time";
     std::string program;
     if (doc.contains("args") && doc["args"].is_array()) {
         for (const auto& a : doc["args"])
@@ -146,10 +148,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             if (eq == std::string::npos)
                 continue;
             const std::string name = kv.substr(0, eq);
-            for (const char* prefix : {"NCCL_", "RCCL_", "CUDA_", "HIP_", "HSA_", "ROCR_", "UCX_", "FI_", "OMPI_MCA_",
-                                       "MPICH_", "NVSHMEM_"})
-                if (name.rfind(prefix, 0) == 0)
-                    env[name] = kv.substr(eq + 1);
+            if (importers::isProvenanceVariable(name))
+                env[name] = kv.substr(eq + 1);
         }
         if (!env.empty())
             p["environment"] = env;

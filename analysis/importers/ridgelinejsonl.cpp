@@ -50,6 +50,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
             result.sessions.push_back({h->session, {}});
             current = &result.sessions.back();
+            if (!current->session.created.empty()) // the time the session was run, kept through export
+                current->session.params[kCreatedFromParam] = "the session header";
             current->session.status = SessionStatus::Incomplete; // until its end record arrives
         } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
             ensureSession();

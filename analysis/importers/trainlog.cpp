@@ -32,6 +32,7 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
     double seqLength = kNoValue;
     int titanRank = -1;
     model::MeasuredRun run; // the layout and batch the log states, for predicted vs measured
+    std::optional<double> firstStamp; // the first step's timestamp: when the run was
     try {
         while (reader.next(line)) {
             if (!ticker.tick()) {
@@ -75,6 +76,8 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
             if (!step)
                 continue;
             step->line = reader.location().line;
+            if (!firstStamp)
+                firstStamp = findTimestamp(line);
             if (tool.empty() || tool == "megatron-lm")
                 tool = lineTool;
             s.trainSteps.push_back(*step);
@@ -91,6 +94,10 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
     s.session.tool = tool;
     s.session.title = std::filesystem::path(input.path).filename().string() + " (" + tool + ")";
     s.session.created = nowIso8601();
+    if (firstStamp) {
+        s.session.created = iso8601(static_cast<std::time_t>(*firstStamp));
+        s.session.params[kCreatedFromParam] = "the log's first step timestamp";
+    }
     s.session.params["tokens_per_sec_scope"] = tool == "megatron-lm" ? "job" : "per_gpu";
     if (!std::isnan(seqLength))
         s.session.params["seq_length"] = seqLength;

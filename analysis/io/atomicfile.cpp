@@ -31,6 +31,17 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
     }
 }
 
+void requireOutputFolder(const std::string& path, const std::string& option)
+{
+    const auto folder = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (folder.empty() || std::filesystem::is_directory(folder, ec))
+        return;
+    throw std::runtime_error("cannot write " + path + ": the folder " + folder.string() +
+                             " does not exist; create it (mkdir -p " + folder.string() + ") or give " + option +
+                             " a path in an existing folder");
+}
+
 void writeFileAtomically(const std::string& path, const std::string& text)
 {
     writeFileAtomically(path, [&text](std::ostream& out) { out << text; });

@@ -164,6 +164,12 @@ bool readMegatronArgument(std::string_view line, MeasuredRun& run)
         run.dp = v;
     else if (key == "world_size" && run.worldSize == 0)
         run.worldSize = v;
+    else if (key == "num_layers")
+        run.layers = v;
+    else if (key == "hidden_size")
+        run.hidden = v;
+    else if (key == "num_attention_heads")
+        run.heads = v;
     else
         return false;
     run.from = "Megatron-LM arguments";
@@ -185,6 +191,9 @@ nlohmann::json toJson(const MeasuredRun& r)
     put("micro_batch", r.microBatch);
     put("global_batch", r.globalBatch);
     put("seq_length", r.seqLen);
+    put("num_layers", r.layers);
+    put("hidden_size", r.hidden);
+    put("num_attention_heads", r.heads);
     if (!r.device.empty())
         j["device"] = r.device, j["device_from"] = r.deviceFrom;
     if (!r.from.empty())
@@ -213,6 +222,9 @@ MeasuredRun measuredRunOf(const Session& s)
         r.microBatch = intOf(j, "micro_batch");
         r.globalBatch = intOf(j, "global_batch");
         r.seqLen = intOf(j, "seq_length");
+        r.layers = intOf(j, "num_layers");
+        r.hidden = intOf(j, "hidden_size");
+        r.heads = intOf(j, "num_attention_heads");
         r.device = stringOf(j, "device");
         r.deviceFrom = stringOf(j, "device_from");
         r.from = stringOf(j, "from");
@@ -225,6 +237,23 @@ MeasuredRun measuredRunOf(const Session& s)
         if (auto d = deviceInText(s.title); !d.empty())
             r.device = d, r.deviceFrom = "session title";
     return r;
+}
+
+std::string modelMismatch(const MeasuredRun& run, const ModelConfig& c)
+{
+    if (run.layers <= 0 && run.hidden <= 0 && run.heads <= 0)
+        return "the session does not say which model it ran (no layer count, hidden size or attention heads), so "
+               "a step of " + c.name + " may not be what it measured";
+    const struct
+    {
+        int run, model;
+        const char* what;
+    } facts[] = {{run.layers, c.layers, "layers"}, {run.hidden, c.dModel, "hidden size"}, {run.heads, c.heads, "attention heads"}};
+    for (const auto& f : facts)
+        if (f.run > 0 && f.run != f.model)
+            return "the run is another model: " + std::string(f.what) + " " + std::to_string(f.run) + ", " + c.name +
+                   " has " + std::to_string(f.model);
+    return {};
 }
 
 std::string parallelSpec(const ParallelConfig& p)

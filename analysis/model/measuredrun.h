@@ -21,6 +21,9 @@ struct MeasuredRun
 {
     int worldSize = 0, dp = 0, tp = 0, pp = 0, cp = 0;
     int microBatch = 0, globalBatch = 0, seqLen = 0;
+    // Which model ran, as far as the run states its shape (Megatron's num_layers, hidden_size,
+    // num_attention_heads): a prediction for another model is not compared with it.
+    int layers = 0, hidden = 0, heads = 0;
     std::string device;     // "H100", "MI300X", ... or only a vendor, "NVIDIA" / "AMD"
     std::string deviceFrom; // where the device was found: "file name", "kernel names (sm90_xmma_...)"
     std::string from;       // where the layout and batch were read: "Megatron-LM arguments"
@@ -48,6 +51,11 @@ MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s);
 // data-parallel size: 2, ..." line; false when the line is neither.
 bool readMegatronArgument(std::string_view line, MeasuredRun& run);
 nlohmann::json toJson(const MeasuredRun& run);
+
+// Why the run cannot be compared with a prediction for model c: "" when the shape it states
+// (layers, hidden size, heads) is c's; else the first difference ("the run has 80 layers,
+// llama-3-8b 32"), or that the run states no shape at all (a trace does not name its model).
+std::string modelMismatch(const MeasuredRun& run, const ModelConfig& c);
 
 // Which inputs of the prediction the measured run supplies; the rest are the caller's.
 struct RunInputs

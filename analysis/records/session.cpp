@@ -26,9 +26,10 @@ std::optional<SessionStatus> sessionStatusFromString(std::string_view s)
     return std::nullopt;
 }
 
-std::string nowIso8601()
+std::string nowIso8601() { return iso8601(std::time(nullptr)); }
+
+std::string iso8601(std::time_t t)
 {
-    std::time_t t = std::time(nullptr);
     std::tm tm{};
     gmtime_r(&t, &tm);
     std::array<char, 32> buf{};

@@ -1,5 +1,6 @@
 #pragma once
 // A session is one benchmark run or one imported source: metadata plus typed records in the store.
+#include <ctime>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,5 +47,11 @@ struct Session
 };
 
 std::string nowIso8601();
+// Seconds since the epoch (UTC) as "2026-03-14T08:00:47Z".
+std::string iso8601(std::time_t utcSeconds);
+// Session::params key an importer sets when Session::created is a date the file itself carries
+// (the value says where in the file it was read); without it an imported session's created is
+// the time of the import, and the report says "imported" instead of "recorded".
+inline constexpr const char* kCreatedFromParam = "created_from";
 std::string hostName();
 } // namespace rl

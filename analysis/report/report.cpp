@@ -255,6 +255,13 @@ std::string compared(const model::ComparisonRow& r, double v)
     return b;
 }
 
+// What the cluster template says where the sizing would be, so that its absence is not mistaken
+// for a report that has none to give.
+const char* const kNoSizing =
+    "No model was sized for this report: give ridgeline-cli report --model CONFIG --hardware PROFILE "
+    "[--parallel LAYOUT], or choose a model in the GUI's Report options, to add the model's step time, memory "
+    "and predicted vs measured.";
+
 // The sizing's prediction next to what each trace or training log measured.
 Section predictedVsMeasured(store::Workspace& ws, const std::vector<const Session*>& runs, const Options& o,
                             std::vector<std::string>& summary)
@@ -267,9 +274,11 @@ Section predictedVsMeasured(store::Workspace& ws, const std::vector<const Sessio
                 {},
                 {}};
     for (const auto* s : runs) {
-        const auto measured = model::measuredFromSession(*s, store::stepBreakdowns(ws.database(), s->id),
-                                                         store::trainSteps(ws.database(), s->id));
         const auto own = std::find_if(o.runs.begin(), o.runs.end(), [&](const RunPrediction& r) { return r.session == s->id; });
+        if (own != o.runs.end() && !own->notCompared.empty()) {
+            sec.paragraphs.push_back(sessionLabel(*s) + ": not compared with " + in.model + ": " + own->notCompared + ".");
+            continue;
+        }
         const auto& predicted = own != o.runs.end() ? own->sizing : in.sizing;
         if (own != o.runs.end()) {
             std::string basis = sessionLabel(*s) + ": predicted for " + own->layout + " on " + own->device;
@@ -279,6 +288,8 @@ Section predictedVsMeasured(store::Workspace& ws, const std::vector<const Sessio
                 basis += "; assumed: " + a;
             sec.paragraphs.push_back(basis);
         }
+        const auto measured = model::measuredFromSession(*s, store::stepBreakdowns(ws.database(), s->id),
+                                                         store::trainSteps(ws.database(), s->id));
         const auto cmp = model::comparePrediction(predicted, measured);
         Table t{sessionLabel(*s) + " (" + measured.source + ")", {"quantity", "predicted", "measured", "measured - predicted"}, {}};
         for (const auto& row : cmp.rows) {
@@ -312,7 +323,12 @@ std::vector<std::pair<std::string, std::string>> provenanceRows(const Session& s
     add("tool", s.tool + (s.toolVersion.empty() ? "" : " " + s.toolVersion));
     add("command line", s.commandLine);
     add("host", s.host);
-    add("recorded", s.created);
+    // An import whose file carries no date has the time of the import: said so, not as the run's.
+    const bool dated = s.params.is_object() && s.params.contains(kCreatedFromParam);
+    if (dated)
+        add("recorded", s.created + " (" + jsonText(s.params[kCreatedFromParam]) + ")");
+    else
+        add(s.sourceFileId ? "imported" : "recorded", s.created);
     add("status", toString(s.status));
     const auto& p = s.params;
     if (p.is_object()) {
@@ -320,7 +336,7 @@ std::vector<std::pair<std::string, std::string>> provenanceRows(const Session& s
         const std::vector<std::pair<const char*, const char*>> known{
             {"hosts", "hosts"}, {"devices", "devices"}, {"nccl_version", "NCCL version"},
             {"rccl_version", "RCCL version"}, {"library_versions", "library versions"}, {"mpi", "MPI"}};
-        std::set<std::string> done;
+        std::set<std::string> done{kCreatedFromParam};
         for (const auto& [key, label] : known)
             if (p.contains(key)) {
                 add(label, jsonText(p[key]));
@@ -555,6 +571,8 @@ Report buildReport(store::Workspace& ws, const std::vector<std::int64_t>& ids, c
             sec.charts.push_back({"membw", membw, "Bandwidth against working-set size"});
         r.sections.push_back(std::move(sec));
     }
+    if (!o.sizing)
+        r.sections.push_back({"Sizing", {kNoSizing}, {}, {}});
     if (o.sizing) {
         r.summary.push_back(sizingSentence(*o.sizing));
         r.sections.push_back(sizingSection(*o.sizing));

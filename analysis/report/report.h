@@ -109,6 +109,9 @@ struct RunPrediction
     std::vector<std::string> taken;  // what came from the run
     std::vector<std::string> assumed;
     model::SizingReport sizing;
+    // Not compared, and why (model::modelMismatch): the run is another model, or does not say
+    // which it is. A 128-rank trace of some other network against this model's step says nothing.
+    std::string notCompared;
 };
 Section sizingSection(const SizingInput& in);
 std::string sizingSentence(const SizingInput& in);
@@ -122,7 +125,7 @@ struct Options
     Template layout = Template::Sessions;
     // The charts of collective sessions: "bandwidth" and/or "latency", in this order.
     std::vector<std::string> collectiveCharts{"bandwidth", "latency"};
-    std::optional<SizingInput> sizing;       // --model on --hardware
+    std::optional<SizingInput> sizing;       // --model on --hardware; none: a note says how to get it
     // Predicted vs measured for the trace / training-log sessions among ids: these predictions,
     // else the sizing above.
     std::vector<RunPrediction> runs;

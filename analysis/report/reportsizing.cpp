@@ -74,9 +74,19 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
     in.dtype = p.dtype;
     in.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), inference);
     options.sizing = std::move(in);
-    for (auto id : ids)
-        if (const auto s = ws.session(id); s && (s->kind == kind::Trace || s->kind == kind::TrainingLog))
-            options.runs.push_back(predictRun(ws, *s, c, p, choice, cal));
+    for (auto id : ids) {
+        const auto s = ws.session(id);
+        if (!s || (s->kind != kind::Trace && s->kind != kind::TrainingLog))
+            continue;
+        if (auto why = modelMismatch(storedMeasuredRun(ws, *s), c); !why.empty()) {
+            RunPrediction skipped;
+            skipped.session = s->id;
+            skipped.notCompared = std::move(why);
+            options.runs.push_back(std::move(skipped));
+            continue;
+        }
+        options.runs.push_back(predictRun(ws, *s, c, p, choice, cal));
+    }
     return charts::predictedGemms(c, p, hw, sources.timing());
 }
 } // namespace rl::report

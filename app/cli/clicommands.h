@@ -3,6 +3,7 @@
 //   static const bool registered = rl::cli::registerCommand(&addMyCommand);
 // Every command gets the global options (--db, --json) through CliContext.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,11 @@ struct CliContext
 {
     std::string dbPath; // empty: the per-user default workspace
     bool json = false;  // machine-readable output
-    std::string workspacePath() const;
+    // The workspace file. Only the commands that store something new (import, run, config save)
+    // create a --db's missing folders; for the others a --db in a folder that does not exist is a
+    // typo, said as an error, rather than an empty workspace made up in new folders.
+    enum class Access { Existing, Create };
+    std::string workspacePath(Access access = Access::Existing) const;
 };
 using CommandAdder = void (*)(CLI::App& app, CliContext& ctx);
 bool registerCommand(CommandAdder adder);
@@ -30,6 +35,13 @@ const std::vector<CommandAdder>& registeredCommands();
 Session requireSession(store::Workspace& ws, std::int64_t id);
 // "`ridgeline-cli sessions [--db WORKSPACE]` lists them": the next step after a wrong session id.
 std::string listSessionsHint(const store::Workspace& ws);
+
+// A missing or malformed argument a command finds itself (CLI11 finds the others): exit 2, as
+// documented in --help, with the message and the command's --help.
+struct UsageError : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
 
 // Thrown by a command to end the program with a given exit code after it printed its message.
 struct ExitCode

@@ -23,7 +23,7 @@ void addConfigCommand(CLI::App& app, CliContext& ctx)
     s->add_option("source", save->second, "config.json (Hugging Face or Ridgeline) or a preset name")->required();
     s->callback([&ctx, save] {
         const auto c = model::loadModelConfig(save->second); // validated on the way in
-        store::Workspace ws(ctx.workspacePath());
+        store::Workspace ws(ctx.workspacePath(CliContext::Access::Create));
         store::saveModelConfig(ws.database(), save->first, model::toJson(c).dump());
         std::cout << "saved '" << save->first << "' (" << c.name << ") in " << ws.path() << '\n';
     });

@@ -48,7 +48,7 @@ std::int64_t sizeOption(const std::string& text, const char* option)
 {
     const auto v = units::parseBytes(text);
     if (!v || *v < 0)
-        throw std::runtime_error(std::string("bad ") + option + " '" + text + "': use sizes like 8, 64K, 1M, 2G");
+        throw UsageError(std::string("bad ") + option + " '" + text + "': use sizes like 8, 64K, 1M, 2G");
     return *v;
 }
 
@@ -59,7 +59,7 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
     const std::filesystem::path out(a.output);
     const std::string ext = out.extension().string();
     if (ext != ".jsonl" && ext != ".csv")
-        throw std::runtime_error("--points writes .jsonl or .csv, not '" + a.output + "'");
+        throw UsageError("--points writes .jsonl or .csv, not '" + a.output + "'");
     if (ext == ".csv" && a.sessions.size() != 1)
         throw std::runtime_error("a CSV holds one session; export several sessions to .jsonl");
     store::Workspace& workspace = ws;
@@ -95,16 +95,16 @@ void writeChart(store::Workspace& ws, const ExportArgs& a, const CliContext& ctx
         std::string message = "unknown chart '" + a.chart + "': use " + chartKindsHelp();
         if (!chartImagesAvailable())
             message += " (" + chartImagesMissing() + ")";
-        throw std::runtime_error(message);
+        throw UsageError(message);
     }
     std::string ext = std::filesystem::path(a.output).extension().string();
     for (char& ch : ext)
         ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     const bool image = ext == ".png" || ext == ".svg" || ext == ".pdf";
     if (!image && ext != ".csv")
-        throw std::runtime_error("cannot tell the format of '" + a.output + "': use .png, .svg, .pdf or .csv");
+        throw UsageError("cannot tell the format of '" + a.output + "': use .png, .svg, .pdf or .csv");
     if (a.metric != "busbw" && a.metric != "algbw")
-        throw std::runtime_error("--metric is busbw or algbw, not '" + a.metric + "'");
+        throw UsageError("--metric is busbw or algbw, not '" + a.metric + "'");
     charts::ChartOptions o;
     o.metric = a.metric == "busbw" ? charts::BandwidthMetric::BusBw : charts::BandwidthMetric::AlgBw;
     o.showFits = !a.noFits;
@@ -153,7 +153,8 @@ void addExportCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--parallel", a->parallel, "Parallel layout for --model")->capture_default_str();
     cmd->callback([&ctx, a] {
         if (a->chart.empty() && !a->points)
-            throw std::runtime_error("say what to export: --chart KIND or --points");
+            throw UsageError("say what to export: --chart KIND or --points");
+        io::requireOutputFolder(a->output, "-o");
         store::Workspace ws(ctx.workspacePath());
         if (a->points)
             writePoints(ws, *a);

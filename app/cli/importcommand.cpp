@@ -21,7 +21,7 @@ void addImportCommand(CLI::App& app, CliContext& ctx)
         ids.push_back(imp.id);
     cmd->add_option("--format", *format, "Force an importer instead of detecting the format")->check(CLI::IsMember(ids));
     cmd->callback([&ctx, paths, format] {
-        store::Workspace ws(ctx.workspacePath());
+        store::Workspace ws(ctx.workspacePath(CliContext::Access::Create));
         nlohmann::json report = nlohmann::json::array();
         int failures = 0;
         const auto expanded = store::expandImportPaths(*paths);

@@ -1,11 +1,13 @@
 // ridgeline-cli: the headless twin of the GUI. Every command works on one workspace (--db FILE,
 // default: the per-user workspace) and prints tables for people or JSON (--json) for scripts.
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "chartimages.h"
 #include "clicommands.h"
 #include "io/libraryversions.h"
+#include "usageerror.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -22,7 +24,18 @@ bool registerCommand(CommandAdder adder)
     return true;
 }
 const std::vector<CommandAdder>& registeredCommands() { return commands(); }
-std::string CliContext::workspacePath() const { return dbPath.empty() ? store::Workspace::defaultPath() : dbPath; }
+std::string CliContext::workspacePath(Access access) const
+{
+    if (dbPath.empty())
+        return store::Workspace::defaultPath(); // the per-user folder is ours to create
+    const auto folder = std::filesystem::path(dbPath).parent_path();
+    std::error_code ec;
+    if (access == Access::Existing && !folder.empty() && !std::filesystem::is_directory(folder, ec))
+        throw std::runtime_error("--db " + dbPath + ": the folder " + folder.string() +
+                                 " does not exist; check the path, or create the workspace there first with "
+                                 "`ridgeline-cli import FILE --db " + dbPath + "` (import and run create it)");
+    return dbPath;
+}
 } // namespace rl::cli
 
 namespace {
@@ -46,7 +59,9 @@ int main(int argc, char** argv)
     // subcommand does not know falls through to its parent. Subcommands copy the setting when
     // they are created, so it is set before any is added.
     app.fallthrough();
-    app.add_option("--db", ctx.dbPath, "Workspace file (SQLite); default: the per-user workspace");
+    app.add_option("--db", ctx.dbPath,
+                   "Workspace file (SQLite); default: the per-user workspace. import, run and config save create "
+                   "it (and its folders); other commands need its folder to exist");
     app.add_flag("--json", ctx.json, "Machine-readable JSON output");
     app.require_subcommand(1);
     app.footer("--db and --json go before or after the subcommand.\n"
@@ -71,8 +86,13 @@ int main(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         // --help and --version end here too, with CLI11's success code; every other parse error
         // is a usage error, 2 as is usual for command-line tools (CLI11's own codes are 100+).
-        const int rc = app.exit(e);
-        return rc == static_cast<int>(CLI::ExitCodes::Success) ? 0 : 2;
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
+            return app.exit(e);
+        std::cerr << "ridgeline-cli: " << rl::cli::describeParseError(app, e) << '\n';
+        return 2;
+    } catch (const rl::cli::UsageError& e) {
+        std::cerr << "ridgeline-cli: " << e.what() << "; " << rl::cli::helpHint(app) << '\n';
+        return 2;
     } catch (const rl::cli::ExitCode& e) {
         return e.code;
     } catch (const std::exception& e) {

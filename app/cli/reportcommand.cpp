@@ -7,6 +7,7 @@
 
 #include "chartimages.h"
 #include "clicommands.h"
+#include "io/atomicfile.h"
 #include "report/report.h"
 #include "report/reportsizing.h"
 #include "reportwriter.h"
@@ -47,7 +48,8 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
     cmd->callback([&ctx, a] {
         const QString path = QString::fromStdString(a->output);
         if (!charts::isReportPath(path))
-            throw std::runtime_error("a report is .html or .pdf, not '" + a->output + "'");
+            throw UsageError("a report is .html or .pdf, not '" + a->output + "'");
+        io::requireOutputFolder(a->output, "-o");
         report::Options o;
         o.title = a->title;
         o.collectiveCharts = a->charts;

@@ -65,7 +65,7 @@ model::ParallelConfig layoutOf(const model::ModelConfig& c, const std::string& s
 model::ModelConfig configOf(const PlanArgs& a, const CliContext& ctx)
 {
     if (a.config.empty())
-        throw std::invalid_argument("a model config is required (config.json, a saved config or a preset)");
+        throw UsageError("a model config is required (config.json, a saved config or a preset)");
     StepArgs s;
     s.config = a.config;
     return loadConfigFor(s, ctx);
@@ -83,7 +83,7 @@ CheckpointContents contentsOf(const PlanArgs& a)
 StorageRates storageOf(const PlanArgs& a, const CliContext& ctx)
 {
     if (a.storage.empty())
-        throw std::invalid_argument("--storage: give a storage session id or a bandwidth such as 20GB/s");
+        throw UsageError("--storage: give a storage session id or a bandwidth such as 20GB/s");
     if (a.storage.find_first_not_of("0123456789") == std::string::npos) {
         store::Workspace ws(ctx.workspacePath());
         return storageSessionRates(ws, requireSession(ws, std::stoll(a.storage)).id, "--storage");

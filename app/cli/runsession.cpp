@@ -9,7 +9,7 @@
 namespace rl::cli {
 
 RunSession::RunSession(const CliContext& ctx, Session s, const std::vector<std::string>& argv)
-    : m_ws(ctx.workspacePath()), m_session(std::move(s))
+    : m_ws(ctx.workspacePath(CliContext::Access::Create)), m_session(std::move(s))
 {
     m_session.created = nowIso8601();
     m_session.host = hostName();

@@ -61,6 +61,10 @@ void addSessionsCommand(CLI::App& app, CliContext& ctx)
     });
 }
 
+// What fit takes, said in both of its errors.
+const char* const kFittable = "fit takes a collective benchmark session (nccl-tests, rccl-tests, OSU, IMB, "
+                              "`ridgeline-cli run collectives`) with two or more message sizes per op";
+
 void addFitCommand(CLI::App& app, CliContext& ctx)
 {
     auto* cmd = app.add_subcommand("fit", "Fit t(n) = alpha + n/beta per op of a collective session");
@@ -81,9 +85,12 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
         const auto lo = units::parseBytes(a->minSize);
         const auto hi = a->maxSize.empty() ? std::optional<std::int64_t>(INT64_MAX) : units::parseBytes(a->maxSize);
         if (!lo || !hi)
-            throw std::runtime_error("bad --min-size/--max-size: use sizes like 8, 64K, 1M, 2G");
+            throw UsageError("bad --min-size/--max-size: use sizes like 8, 64K, 1M, 2G");
         store::Workspace ws(ctx.workspacePath());
         const Session session = requireSession(ws, a->id);
+        if (session.kind != kind::Collectives)
+            throw std::runtime_error("session " + std::to_string(a->id) + " is a '" + session.kind + "' session: " +
+                                     kFittable + "; " + listSessionsHint(ws));
         // A --split session: one fit per rank count, of the slowest group at each size.
         const auto points = slowestGroupAtEachSize(ws.collectivePoints(a->id));
         std::set<std::tuple<std::string, bool, int>> keys;
@@ -124,10 +131,14 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
                       rms, std::to_string(f->points),
                       units::formatBytes(double(f->minBytes)) + " .. " + units::formatBytes(double(f->maxBytes))});
         }
+        // An empty JSON array would read as success to a script; it fails the same way as the text.
+        if (out.empty())
+            throw std::runtime_error("nothing to fit in session " + std::to_string(a->id) +
+                                     ": need two or more sizes per op" + (a->op.empty() ? "" : " of " + a->op) +
+                                     " in the size range; widen --min-size/--max-size" +
+                                     (a->op.empty() ? "" : " or drop --op") + " (" + kFittable + ")");
         if (ctx.json)
             std::cout << out.dump(2) << '\n';
-        else if (out.empty())
-            throw std::runtime_error("nothing to fit: need two or more sizes per op in the size range");
         else {
             t.print(std::cout);
             std::sort(tierNotes.begin(), tierNotes.end());

@@ -21,10 +21,9 @@
 
 int main(int argc, char** argv)
 {
+    rl::prepareStartup(argc, argv);
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("ridgeline"));
-    QApplication::setApplicationName(QStringLiteral("ridgeline"));
-    QApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
+    rl::setApplicationNames();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ridgeline.svg")));
 
     const QStringList args = QApplication::arguments();

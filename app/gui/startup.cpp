@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 
 #include "io/resourcedirs.h"
 #include "mainwindow.h"
@@ -16,6 +17,33 @@
 #include "store/workspace.h"
 
 namespace rl {
+
+void setApplicationNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("ridgeline"));
+    QCoreApplication::setApplicationName(QStringLiteral("ridgeline"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
+}
+
+void prepareStartup(int argc, char** argv)
+{
+    bool info = false, screenshot = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--")
+            break;
+        info = info || a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version";
+        screenshot = screenshot || a.starts_with("--screenshot");
+    }
+    if (info) {
+        QCoreApplication core(argc, argv);
+        setApplicationNames();
+        parseStartup(QCoreApplication::arguments(), {}); // prints and exits
+    }
+    const auto unset = [](const char* name) { return qEnvironmentVariableIsEmpty(name); };
+    if (screenshot && unset("QT_QPA_PLATFORM") && unset("DISPLAY") && unset("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
 
 StartupOptions parseStartup(const QStringList& arguments, const QString& lastWorkspace)
 {

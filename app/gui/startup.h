@@ -21,6 +21,12 @@ struct StartupOptions
     std::vector<std::int64_t> select; // sessions to show first (--select 3,5); empty: the newest two
 };
 
+// Before the QApplication exists: --help and --version print and exit under a QCoreApplication
+// (a QApplication needs a display, and aborts without one before it could print them); a
+// --screenshot with no display to show on renders on the offscreen platform.
+void prepareStartup(int argc, char** argv);
+// Organization, application name and version, the same for both.
+void setApplicationNames();
 // Parses the application's arguments; exits with the parser's message on --help or errors.
 StartupOptions parseStartup(const QStringList& arguments, const QString& lastWorkspace);
 // share/ridgeline/sample_data next to the installed program, or sample_data/ in the source tree.

@@ -24,4 +24,5 @@ expect_no_image() { # command... ; the output file is the last argument
 }
 expect_no_image "$cli" --db "$db" export 1 --chart bandwidth -o "$tmp/bw.png"
 expect_no_image "$cli" --db "$db" report 1 -o "$tmp/report.html"
+"$cli" --version | grep -Eq '^MPI \(ridgeline-bench\) (Open MPI v|MPICH )[0-9]' || fail "--version names no MPI library: $("$cli" --version | grep MPI)"
 echo "ridgeline-cli without Qt: import, results, size and CSV work; images and reports say why not"

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -286,4 +287,116 @@ TEST(CliForgiving, VersionListsTheLibraryVersions)
     }
     for (const char* library : {"SQLite", "simdjson", "Eigen", "MPI"})
         EXPECT_NE(r.out.find(std::string("\n") + library), std::string::npos) << library << '\n' << r.out;
+    // The MPI library and its version (MPI_Get_library_version through FindMPI's
+    // MPI_DETERMINE_LIBRARY_VERSION), not the standard it implements ("MPI 3.1").
+    const std::string mpiLine = "\nMPI (ridgeline-bench) ";
+    const auto mpi = r.out.find(mpiLine);
+    ASSERT_NE(mpi, std::string::npos) << r.out;
+    const std::string library = r.out.substr(mpi + mpiLine.size(), r.out.find('\n', mpi + 1) - mpi - mpiLine.size());
+    EXPECT_TRUE(std::regex_search(library, std::regex(R"((Open MPI v|MPICH )[0-9]+\.[0-9]+)"))) << library;
+}
+
+// A word the parser did not understand is what the user got wrong, so it is named first (CLI11
+// alone would say "A subcommand is required" or "paths is required"), with the nearest name.
+TEST(CliForgiving, UsageErrorsNameTheWordNotUnderstood)
+{
+    TempDir dir;
+    const std::string db = (dir.path / "w.db").string();
+    struct Case
+    {
+        std::vector<std::string> args;
+        std::vector<std::string> says;
+        std::string doesNotSay;
+    };
+    const std::vector<Case> cases{
+        {{"improt", "x.txt"},
+         {"unknown command 'improt'; did you mean 'import'?", "`ridgeline-cli --help` lists them"},
+         "A subcommand is required"},
+        {{"qwertyuiop"}, {"unknown command 'qwertyuiop':", "`ridgeline-cli --help` lists them"}, "did you mean"},
+        {{"import", "--bogus"},
+         {"unknown option '--bogus' for `ridgeline-cli import`", "`ridgeline-cli import --help` lists its options"},
+         "is required"},
+        {{"import", kNcclLog, "--fromat", "nccl-tests"}, {"unknown option '--fromat'", "did you mean '--format'?"}, ""},
+        {{"config", "sav", "x", "llama-3-8b"},
+         {"unknown command 'sav' for `ridgeline-cli config`; did you mean 'save'?"}, ""},
+        {{"sessions", "extra"}, {"unexpected argument 'extra' for `ridgeline-cli sessions`"}, ""},
+        // Missing arguments: CLI11's words, and which --help to read.
+        {{"import"}, {"paths is required", "`ridgeline-cli import --help` says what it takes"}, ""},
+        // A missing argument the command checks itself (checkpoint --list-failure-rates needs none).
+        {{"checkpoint", "--storage", "10GB/s"},
+         {"a model config is required", "`ridgeline-cli checkpoint --help` says what it takes"}, ""},
+        {{"checkpoint", "llama-3-8b"}, {"--storage: give a storage session id or a bandwidth"}, ""},
+        // Malformed arguments.
+        {{"fit", "1", "--min-size", "big"}, {"bad --min-size/--max-size", "`ridgeline-cli fit --help`"}, ""},
+        {{"export", "1", "-o", (dir.path / "x.png").string()}, {"say what to export: --chart KIND or --points"}, ""},
+        {{"export", "1", "--chart", "bandwidth", "-o", (dir.path / "x.bmp").string()},
+         {"cannot tell the format of", ".png, .svg, .pdf or .csv"}, ""},
+    };
+    for (const auto& c : cases) {
+        auto args = c.args;
+        args.insert(args.end(), {"--db", db});
+        const auto r = cli(args);
+        EXPECT_EQ(r.exitCode, 2) << c.args[0] << ": " << r.err;
+        for (const auto& s : c.says)
+            EXPECT_NE(r.err.find(s), std::string::npos) << "wanted: " << s << "\ngot: " << r.err;
+        if (!c.doesNotSay.empty()) {
+            EXPECT_EQ(r.err.find(c.doesNotSay), std::string::npos) << r.err;
+        }
+    }
+}
+
+// fit on a session with nothing to fit fails the same way for people and scripts: an empty JSON
+// array with exit 0 read as "fitted, no ops" to a script.
+TEST(CliForgiving, FitOfASessionWithNothingToFitFailsWithAndWithoutJson)
+{
+    TempDir dir;
+    const std::string db = (dir.path / "w.db").string();
+    ASSERT_EQ(cli({"import", kNcclLog, RIDGELINE_TEST_DATA "/logs/megatron_lm_restart.log", "--db", db}).exitCode, 0);
+    for (const bool json : {false, true}) {
+        std::vector<std::string> args{"fit", "2", "--db", db};
+        if (json)
+            args.push_back("--json");
+        const auto log = cli(args);
+        EXPECT_EQ(log.exitCode, 1) << "json " << json << ": " << log.out << log.err;
+        EXPECT_EQ(log.out, "");
+        EXPECT_NE(log.err.find("session 2 is a 'trainlog' session: fit takes a collective benchmark session"),
+                  std::string::npos)
+            << log.err;
+        // A collective session with no two sizes in the range: the same exit code, and what to widen.
+        args[1] = "1";
+        args.insert(args.end(), {"--min-size", "1G"});
+        const auto narrow = cli(args);
+        EXPECT_EQ(narrow.exitCode, 1) << "json " << json << ": " << narrow.out << narrow.err;
+        EXPECT_EQ(narrow.out, "");
+        EXPECT_NE(narrow.err.find("nothing to fit in session 1"), std::string::npos) << narrow.err;
+        EXPECT_NE(narrow.err.find("widen --min-size/--max-size"), std::string::npos) << narrow.err;
+    }
+    EXPECT_TRUE(jsonOf(cli({"fit", "1", "--db", db, "--json"})).is_array());
+}
+
+// A --db in a folder that does not exist is a typo for the commands that read a workspace: they
+// fail and create nothing. import and run store something new, so they create the workspace and
+// its folders (documented in --help).
+TEST(CliForgiving, DbInAMissingFolderFailsExceptForCommandsThatCreateTheWorkspace)
+{
+    TempDir dir;
+    const auto folder = dir.path / "no" / "such";
+    const std::string db = (folder / "w.db").string();
+    for (const std::vector<std::string>& reader :
+         {std::vector<std::string>{"sessions"}, {"results", "1"}, {"fit", "1"}, {"config", "list"}}) {
+        auto args = reader;
+        args.insert(args.end(), {"--db", db});
+        const auto r = cli(args);
+        EXPECT_EQ(r.exitCode, 1) << reader[0] << ": " << r.err;
+        EXPECT_NE(r.err.find("--db " + db + ": the folder " + folder.string() + " does not exist"), std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("import and run create it"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir.path / "no")) << reader[0] << " created folders";
+    }
+    EXPECT_NE(cli({"--help"}).out.find("import, run and config save create it (and its folders)"), std::string::npos);
+    const auto imported = cli({"import", kNcclLog, "--db", db});
+    ASSERT_EQ(imported.exitCode, 0) << imported.err;
+    EXPECT_TRUE(fs::exists(db));
+    const auto listed = jsonOf(cli({"sessions", "--db", db, "--json"}));
+    EXPECT_EQ(listed.size(), 1u);
 }

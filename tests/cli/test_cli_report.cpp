@@ -181,6 +181,75 @@ TEST(CliReport, PdfHasPagesAndNoneIsBlank)
     EXPECT_GT(most, 0.05);
 }
 
+// The section headings and table captions of a report, from its HTML.
+std::vector<std::string> headingsOf(const std::string& html)
+{
+    std::vector<std::string> out;
+    static const std::regex tag(R"re(<(h2|caption)>([^<]*)</\1>)re");
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator(); ++it) {
+        std::string text = (*it)[2];
+        for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+                 {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}})
+            for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+                text.replace(at, from.size(), to);
+        out.push_back(text);
+    }
+    return out;
+}
+
+std::string trimmed(const std::string& s)
+{
+    const auto b = s.find_first_not_of(" \t\f");
+    return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(" \t\f") - b + 1);
+}
+
+// No page of the PDF ends with a heading or caption whose content is on the next page.
+void expectNoOrphanedHeadings(const fs::path& pdf, const std::vector<std::string>& headings)
+{
+    ASSERT_FALSE(headings.empty());
+    const auto txt = pdf.string() + ".txt";
+    const std::string cmd = "pdftotext -layout '" + pdf.string() + "' '" + txt + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::stringstream pages(readText(txt));
+    std::string page;
+    int number = 0, checked = 0;
+    while (std::getline(pages, page, '\f')) { // pdftotext ends each page with a form feed
+        ++number;
+        std::istringstream lines(page);
+        std::string line, last;
+        while (std::getline(lines, line))
+            if (!trimmed(line).empty())
+                last = trimmed(line);
+        if (last.empty())
+            continue;
+        ++checked;
+        for (const auto& h : headings)
+            EXPECT_FALSE(last == h || (last.size() > 12 && (h.starts_with(last) || h.ends_with(last))))
+                << pdf.filename() << " page " << number << " ends with the heading '" << h << "'";
+    }
+    EXPECT_GT(checked, 1);
+}
+
+TEST(CliReport, NoPageEndsWithAHeading)
+{
+    if (std::system("command -v pdftotext > /dev/null") != 0)
+        GTEST_SKIP() << "pdftotext (poppler-utils) not installed";
+    Cluster c;
+    // Both templates, with many sections and tables, so that headings fall at page ends.
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"report", "1", "6", "7", "8", "--template", "cluster", "--hardware", "h100-sxm"},
+          {"report", "1", "2", "3", "4", "5", "6", "7", "8", "--hardware", "h100-sxm"},
+          {"report", "8", "7", "6", "5", "4", "3", "2", "1", "--charts", "latency"}}) {
+        std::vector<std::string> html = args, pdf = args;
+        const auto name = c.dir.path / ("r" + std::to_string(args.size()) + args[1]);
+        html.insert(html.end(), {"-o", name.string() + ".html"});
+        pdf.insert(pdf.end(), {"-o", name.string() + ".pdf"});
+        ASSERT_EQ(cli(c.db, html).exitCode, 0);
+        ASSERT_EQ(cli(c.db, pdf).exitCode, 0);
+        expectNoOrphanedHeadings(name.string() + ".pdf", headingsOf(readText(name.string() + ".html")));
+    }
+}
+
 TEST(CliReport, SessionsTemplateAndJsonSummary)
 {
     Cluster c;
@@ -236,4 +305,62 @@ TEST(CliReport, TrainingLogIsComparedWithTheModelInTheRunsOwnLayout)
     EXPECT_TRUE(std::regex_search(text, std::regex(R"re(<td>TFLOP/s per GPU</td><td>[0-9.]+ TFLOP/s</td><td>329.4 TFLOP/s</td>)re")))
         << "TFLOP/s row";
     EXPECT_TRUE(std::regex_search(text, std::regex(R"re(<td>MFU</td><td>[0-9]+ %</td><td>33 %</td>)re"))) << "MFU row";
+}
+
+// The cluster template compares the model's step only with runs of that model: the Megatron log
+// states its shape (32 layers, hidden 4096, 32 heads: llama-3-8b's), the sample HTA trace states
+// none, and qwen3-8b (36 layers) is another model than the log's. Without --model a note says how
+// to get the sizing instead of leaving it out unsaid.
+TEST(CliReport, ClusterComparesTheModelOnlyWithRunsOfThatModel)
+{
+    Cluster c;
+    auto r = cli(c.db, {"import", RIDGELINE_SAMPLE_DATA "/megatron-lm_gpt-8b_16xH100_pretrain.log",
+                        RIDGELINE_SAMPLE_DATA "/kineto_sampled_trace_rank0_hta.json.gz"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto html = c.dir.path / "cluster.html";
+    const auto summaryOf = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args{"--json", "report", "6", "9", "10", "--template", "cluster", "--hardware",
+                                      "h100-sxm", "-o", html.string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto out = cli(c.db, args);
+        EXPECT_EQ(out.exitCode, 0) << out.err;
+        return nlohmann::json::parse(out.out)["summary"].dump();
+    };
+    auto summary = summaryOf({"--model", "llama-3-8b"});
+    std::string text = readText(html);
+    EXPECT_NE(summary.find("session 9 measured a step of"), std::string::npos) << summary;
+    EXPECT_EQ(summary.find("session 10 measured"), std::string::npos) << summary;
+    EXPECT_NE(text.find("not compared with llama-3-8b: the session does not say which model it ran"), std::string::npos);
+    EXPECT_EQ(text.find("No model was sized"), std::string::npos);
+
+    summary = summaryOf({"--model", "qwen3-8b"});
+    text = readText(html);
+    EXPECT_EQ(summary.find("measured a step of"), std::string::npos) << summary;
+    EXPECT_NE(text.find("not compared with qwen3-8b: the run is another model: layers 32, qwen3-8b has 36"),
+              std::string::npos);
+
+    summaryOf({});
+    text = readText(html);
+    EXPECT_NE(text.find("No model was sized for this report: give ridgeline-cli report --model CONFIG --hardware "
+                        "PROFILE"),
+              std::string::npos);
+    EXPECT_NE(text.find("Report options"), std::string::npos);
+    // When: the log's own date where it has one, else the import's, said as such.
+    EXPECT_NE(text.find("<td>recorded</td><td>2026-03-14T08:00:47Z (the log's first step timestamp)</td>"),
+              std::string::npos);
+    EXPECT_NE(text.find("<td>imported</td>"), std::string::npos) << "nccl-tests text carries no date";
+}
+
+// -o in a folder that does not exist fails at once, naming the path and what to do, and writes nothing.
+TEST(CliReport, OutputInAMissingFolderSaysWhichAndWhatToDo)
+{
+    Cluster c;
+    const auto missing = c.dir.path / "no-such-dir";
+    const auto out = (missing / "x.html").string();
+    const auto r = cli(c.db, {"report", "1", "-o", out});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write " + out + ": the folder " + missing.string() + " does not exist; create it"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(missing));
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The Debian package as a user gets it: `cpack -G DEB` from the build tree, its metadata (name,
-# dependencies found by dpkg-shlibdeps), then unpacked into an empty root with dpkg-deb -x and run
-# from there with a PATH that holds nothing of the build: ridgeline-cli --version, an import, and
-# the GUI's screenshot of the packaged sample data. Desktop file, hicolor icons and AppStream
-# metainfo are checked (validated where the validators are installed).
+# dependencies found by dpkg-shlibdeps), its binaries stripped, then installed by dpkg itself into
+# an empty root (dpkg --root: the maintainer-side checks dpkg-deb -x skips, such as file conflicts
+# and the package database) and run from there with a PATH that holds nothing of the build:
+# ridgeline-cli --version, an import, ridgeline --help/--version without a display and the GUI's
+# screenshot of the packaged sample data. Desktop file, hicolor icons and AppStream metainfo are
+# checked (validated where the validators are installed).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 work=$(mktemp -d /tmp/ridgeline-deb-XXXXXX)
@@ -25,8 +27,32 @@ for lib in libqt6widgets6 libqt6charts6 libsqlite3 libsimdjson "openmpi-bin | mp
   echo "$depends" | grep -q -- "$lib" || fail "Depends lacks $lib"
 done
 
+# Stripped: debug info would make the package ~470 MB (CPACK_STRIP_FILES).
+if command -v readelf > /dev/null; then
+  mkdir -p "$work/peek"
+  dpkg-deb -x "$deb" "$work/peek"
+  for exe in ridgeline ridgeline-cli ridgeline-bench; do
+    ! readelf -S "$work/peek/usr/bin/$exe" | grep -q '\.debug_info' || fail "/usr/bin/$exe is not stripped"
+  done
+  rm -rf "$work/peek"
+fi
+
 root="$work/root"
-dpkg-deb -x "$deb" "$root"
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
+: > "$root/var/lib/dpkg/status"
+# --force-depends: the empty root has none of the dependencies (they are the host's, found through
+# the host's /usr/lib at run time); --force-not-root lets a non-root CI user install into its own root.
+# Should dpkg itself be missing or refuse the root, dpkg-deb -x is the fallback, so that the run
+# checks below still say something (the message says which path was taken).
+if command -v dpkg > /dev/null &&
+   dpkg --root="$root" --force-depends --force-not-root --log=/dev/null -i "$deb" > "$work/dpkg.log" 2>&1; then
+  dpkg --root="$root" -s ridgeline | grep -q '^Status: install ok installed$' || fail "dpkg --root: not installed"
+  echo "installed with dpkg --root"
+else
+  cat "$work/dpkg.log" 2>/dev/null || true
+  echo "dpkg --root could not install here; unpacked with dpkg-deb -x instead"
+  dpkg-deb -x "$deb" "$root"
+fi
 for f in usr/bin/ridgeline usr/bin/ridgeline-cli usr/bin/ridgeline-bench usr/share/applications/ridgeline.desktop \
          usr/share/icons/hicolor/scalable/apps/ridgeline.svg usr/share/icons/hicolor/48x48/apps/ridgeline.png \
          usr/share/icons/hicolor/256x256/apps/ridgeline.png usr/share/metainfo/io.github.ridgeline.Ridgeline.metainfo.xml \
@@ -51,7 +77,14 @@ grep -q '^SQLite 3' <<< "$version" || fail "ridgeline-cli --version names no SQL
 "$root/usr/bin/ridgeline-cli" --db "$work/ws.db" import "$root/usr/share/ridgeline/sample_data/nccl-tests_8xH100_all_collectives.txt" \
   > "$work/import.log" || { cat "$work/import.log"; fail "import from the packaged sample data"; }
 "$root/usr/bin/ridgeline-cli" --db "$work/ws.db" profile list | grep -q mi300x || fail "packaged hardware profiles not found"
-"$root/usr/bin/ridgeline" --db "$work/gui.db" --screenshot "$work/shot.png" "$root/usr/share/ridgeline/sample_data" \
+# --help and --version print without a display (no QApplication for them) ...
+for info in --help --version; do
+  env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$root/usr/bin/ridgeline" $info > "$work/info.log" 2>&1 ||
+    { cat "$work/info.log"; fail "ridgeline $info without a display"; }
+done
+grep -q '^ridgeline 0\.\|^ridgeline [0-9]' "$work/info.log" || { cat "$work/info.log"; fail "ridgeline --version"; }
+# ... and --screenshot picks the offscreen platform itself when there is none.
+env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$root/usr/bin/ridgeline" --db "$work/gui.db" --screenshot "$work/shot.png" "$root/usr/share/ridgeline/sample_data" \
   > "$work/gui.log" 2>&1 || { cat "$work/gui.log"; fail "ridgeline --screenshot"; }
 size=$(stat -c %s "$work/shot.png")
 [ "$size" -gt 20000 ] || fail "the screenshot is $size bytes: blank?"

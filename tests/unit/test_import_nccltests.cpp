@@ -310,3 +310,22 @@ TEST(NcclTestsStream, AFailureLineIsReportedWithItsLine)
     ASSERT_EQ(stream.warnings().size(), 1u);
     EXPECT_EQ(stream.warnings()[0].where.line, 2);
 }
+
+// NCCL_DEBUG=INFO prints the variables NCCL read; the text import keeps them as the session's
+// environment, as the JSON import keeps the report's "env" (one helper), and leaves the rest of
+// the INFO noise (bootstrap, plugin, channels) out.
+TEST(ImportNcclTests, NcclInfoEnvironmentLinesAreTheSessionsEnvironment)
+{
+    auto r = load("nccl_2.18_allreduce_2node_nccl_debug_info.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    const auto& s = r.sessions[0];
+    EXPECT_EQ(s.collectives.size(), 12u);
+    EXPECT_EQ(s.session.params["nranks"], 16);
+    EXPECT_EQ(s.session.params["nccl_version"], "2.18.5+cuda12.2");
+    EXPECT_EQ(s.session.params["environment"], (nlohmann::json{{"NCCL_SOCKET_IFNAME", "ib0"},
+                                                               {"NCCL_IB_HCA", "mlx5_0:1,mlx5_3:1"},
+                                                               {"NCCL_P2P_LEVEL", "NVL"},
+                                                               {"NCCL_NET_GDR_LEVEL", "PHB"}}));
+    // nccl-tests text carries no date: the session is not said to have one.
+    EXPECT_FALSE(s.session.params.contains(kCreatedFromParam));
+}
