@@ -19,6 +19,7 @@
 #include <QValueAxis>
 
 #include "chartexport.h"
+#include "chartcolors.h"
 #include "chartimage.h"
 #include "textconv.h"
 
@@ -211,21 +212,6 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
                          "time (union over streams) by kernel time, compute hiding communication is the compute "
                          "time overlapping communication, memcpy counts copies under no kernel, exposed "
                          "communication and idle are the rest");
-}
-
-QColor segmentColor(StepSegment s)
-{
-    switch (s) {
-    case StepSegment::Gemm: return QColor(0x1f, 0x77, 0xb4);
-    case StepSegment::Attention: return QColor(0x94, 0x67, 0xbd);
-    case StepSegment::Memcpy: return QColor(0x8c, 0x56, 0x4b);
-    case StepSegment::Other: return QColor(0x17, 0xbe, 0xcf);
-    case StepSegment::HiddenComm: return QColor(0xe6, 0x55, 0x0d); // the hatch over compute
-    case StepSegment::ExposedComm: return QColor(0xd6, 0x27, 0x28);
-    case StepSegment::Idle: return QColor(0xc7, 0xc7, 0xc7);
-    case StepSegment::Count: break;
-    }
-    return Qt::black;
 }
 
 bool StepBreakdownChart::exportChart(const TraceChartData& data, const StepChartOptions& options, QSize size,

@@ -6,7 +6,6 @@
 // summed over all steps, one bar per rank. A thin view: numbers from tracechartdata.h.
 #include <string>
 
-#include <QColor>
 #include <QSize>
 
 #include "chartframe.h"
@@ -17,9 +16,6 @@ class QComboBox;
 QT_END_NAMESPACE
 
 namespace rl::charts {
-
-// The colour of a segment in every trace chart (bars, timeline).
-QColor segmentColor(StepSegment s);
 
 struct StepChartOptions
 {

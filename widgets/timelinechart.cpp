@@ -19,7 +19,7 @@
 #include "chartexport.h"
 #include "chartimage.h"
 #include "spancloud.h"
-#include "stepbreakdownchart.h"
+#include "chartcolors.h"
 #include "units/units.h"
 #include "niceticks.h"
 #include "textconv.h"
