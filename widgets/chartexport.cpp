@@ -1,7 +1,6 @@
 #include "chartexport.h"
 
 #include <QChart>
-#include <QFileInfo>
 #include <QGraphicsLayout>
 
 #include "chartcontent.h"
@@ -18,20 +17,6 @@ bool fail(QString* error, const QString& message)
     return false;
 }
 } // namespace
-
-std::optional<ExportFormat> exportFormatForPath(const QString& path)
-{
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("png"))
-        return ExportFormat::Png;
-    if (suffix == QLatin1String("svg"))
-        return ExportFormat::Svg;
-    if (suffix == QLatin1String("pdf"))
-        return ExportFormat::Pdf;
-    if (suffix == QLatin1String("csv"))
-        return ExportFormat::Csv;
-    return std::nullopt;
-}
 
 QString describeParameters(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& o)
 {
@@ -67,10 +52,10 @@ QString describeParameters(ChartKind kind, const std::vector<SessionCurves>& ses
 bool exportChartFile(const ChartFiller& fill, const std::function<std::string()>& csv, QSize size,
                      const QString& path, QString* error)
 {
-    const auto format = exportFormatForPath(path);
+    const auto format = views::exportFormatFor(path.toStdString());
     if (!format)
-        return fail(error, path % QStringLiteral(": unknown export format (use .png, .svg, .pdf or .csv)"));
-    if (*format == ExportFormat::Csv)
+        return fail(error, qs(views::unknownExportFormat(path.toStdString())));
+    if (*format == views::ExportFormat::Csv)
         return writeChartText(csv(), path, error);
     return writeChartImage(fill, size, path, error);
 }
@@ -88,7 +73,7 @@ QString populateCollectiveChart(QChart* chart, ChartKind kind, const std::vector
 bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                  const QString& path, QString* error)
 {
-    if (const std::string problem = collectiveExportProblem(kind, sessions); !problem.empty() && exportFormatForPath(path))
+    if (const std::string problem = collectiveExportProblem(kind, sessions); !problem.empty() && views::exportFormatFor(path.toStdString()))
         return fail(error, path % QStringLiteral(": ") % qs(problem));
     return exportChartFile([&](QChart* chart) { return populateCollectiveChart(chart, kind, sessions, options); },
                            [&] { return collectiveCsv(kind, sessions, options); }, QSize(options.width, options.height),

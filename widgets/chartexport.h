@@ -1,10 +1,9 @@
 #pragma once
 // The one export path the GUI and ridgeline-cli share, for every chart: PNG, SVG or PDF at a
 // fixed size (not the screen's), or the chart's data as CSV; the format comes from the file
-// suffix. Works headless: needs a QApplication (any platform, e.g. offscreen) but no window.
+// suffix (views/exportformat.h, the rule ridgeline-cli follows too). Works headless: needs a QApplication (any platform, e.g. offscreen) but no window.
 // Failures return false with the writer's error string.
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 
 #include "views/chartdata.h"
 #include "views/collectivecsv.h"
+#include "views/exportformat.h"
 #include "chartimage.h"
 
 QT_BEGIN_NAMESPACE
@@ -20,10 +20,6 @@ class QChart;
 QT_END_NAMESPACE
 
 namespace rl::charts {
-
-enum class ExportFormat { Png, Svg, Pdf, Csv };
-
-std::optional<ExportFormat> exportFormatForPath(const QString& path); // by suffix, case-insensitive
 
 // The format dispatch: .csv writes csv(), .png/.svg/.pdf render a chart filled by fill at size;
 // any other suffix fails naming the four.

@@ -12,6 +12,8 @@
 #include "chartexport.h"
 #include "filedialogs.h"
 #include "settings.h"
+#include "textconv.h"
+#include "views/exportformat.h"
 
 namespace rl::charts {
 
@@ -135,13 +137,35 @@ void ChartFrame::exportWithDialog()
     if (path.isEmpty())
         return;
     // The chosen filter decides the format of a name without a known suffix ("run.v2" too).
-    if (!exportFormatForPath(path))
-        path += QLatin1Char('.') % filter.section(QLatin1String("*."), 1).section(QLatin1Char(')'), 0, 0);
+    if (!views::exportFormatFor(path.toStdString()))
+        path = qs(views::withExportSuffix(path.toStdString(), filter == svg   ? views::ExportFormat::Svg
+                                                              : filter == pdf ? views::ExportFormat::Pdf
+                                                              : filter == csv ? views::ExportFormat::Csv
+                                                                              : views::ExportFormat::Png));
+    exportReportingFailure(path);
+}
+
+QString ChartFrame::exportDataWithDialog(const QString& fileName)
+{
+    const QString chosen = filedialogs::saveFile(
+        this, m_settings, filedialogs::Purpose::Export, tr("Export data"),
+        fileName.isEmpty() ? filedialogs::exportFileName(exportName(), exportSessionIds(), QStringLiteral("csv"))
+                           : fileName,
+        tr("CSV data (*.csv)"));
+    if (chosen.isEmpty())
+        return {};
+    const QString path = qs(views::withExportSuffix(chosen.toStdString(), views::ExportFormat::Csv));
+    return exportReportingFailure(path) ? path : QString();
+}
+
+bool ChartFrame::exportReportingFailure(const QString& path)
+{
     QString error;
     if (!exportTo(path, &error)) {
-        QMessageBox::warning(this, tr("Export failed"), error);
-        return;
+        QMessageBox::warning(this, tr("Export failed"), error.isEmpty() ? path % tr(": export failed") : error);
+        return false;
     }
     Q_EMIT chartExported(path);
+    return true;
 }
 } // namespace rl::charts

@@ -4,8 +4,9 @@
 // toolbar (the chart's own controls on the left; Reset zoom and Export on the right), an empty
 // state shown instead of the plot, and export: one save dialog (starts in the last export
 // folder, proposes a name, format from the chosen filter with its suffix added when the name has
-// no known one), one format dispatch (exportChartFile: CSV rows or PNG/SVG/PDF through the same
-// populate the view uses), the size from Settings, one error box.
+// no known one; for "Export data" always CSV, views::withExportSuffix), one format dispatch
+// (exportChartFile: CSV rows or PNG/SVG/PDF through the same populate the view uses), the size
+// from Settings, one error box.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,6 +53,10 @@ public:
     bool exportTo(const QString& path, QString* error) const;
     // The Export button: the save dialog, then exportTo(); failures in a message box.
     void exportWithDialog();
+    // "Export data": the save dialog for CSV only, proposing fileName (empty: named after the
+    // chart); whatever suffix the name has, the file written is CSV ("x.png" becomes "x.csv").
+    // Returns the path written; empty when cancelled or failed (the failure in a message box).
+    QString exportDataWithDialog(const QString& fileName = {});
 
 Q_SIGNALS:
     void chartExported(const QString& path);
@@ -79,6 +84,8 @@ protected:
     void setZoomable(bool zoomable);
 
 private:
+    bool exportReportingFailure(const QString& path);
+
     QChart* m_chart;
     QChartView* m_view;
     Callout* m_callout;

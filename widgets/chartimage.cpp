@@ -7,7 +7,6 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QScatterSeries>
-#include <QFileInfo>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QImage>
@@ -17,6 +16,8 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+
+#include "views/exportformat.h"
 
 namespace rl::charts {
 namespace {
@@ -52,8 +53,8 @@ QByteArray xmpMetadata(const QString& title, const QString& description)
 
 bool writeChartImage(const ChartFiller& fill, QSize size, const QString& path, QString* error)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
+    const auto format = views::exportFormatFor(path.toStdString());
+    if (!format || !views::isImageFormat(*format))
         return fail(error, path % QStringLiteral(": unknown image format (use .png, .svg or .pdf)"));
     if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000)
         return fail(error, path % QStringLiteral(": export size %1x%2 px is out of range").arg(size.width()).arg(size.height()));
@@ -73,7 +74,7 @@ bool writeChartImage(const ChartFiller& fill, QSize size, const QString& path, Q
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(error, path % QStringLiteral(": ") % file.errorString());
-    if (suffix == QLatin1String("png")) {
+    if (*format == views::ExportFormat::Png) {
         QImage image(size, QImage::Format_ARGB32_Premultiplied);
         image.setDotsPerMeterX(qRound(kDpi / 0.0254));
         image.setDotsPerMeterY(qRound(kDpi / 0.0254));
@@ -89,7 +90,7 @@ bool writeChartImage(const ChartFiller& fill, QSize size, const QString& path, Q
         writer.setText(QStringLiteral("Software"), software());
         if (!writer.write(image))
             return fail(error, path % QStringLiteral(": ") % writer.errorString());
-    } else if (suffix == QLatin1String("svg")) {
+    } else if (*format == views::ExportFormat::Svg) {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
         svg.setSize(size);

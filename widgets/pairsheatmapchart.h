@@ -21,11 +21,7 @@ QT_END_NAMESPACE
 
 namespace rl::charts {
 
-struct PairsSessionData
-{
-    Session session;
-    std::vector<PairPoint> pairs;
-};
+using views::PairsSessionData;
 
 struct PairsHeatmapOptions
 {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -20,7 +19,7 @@
 #include <QValueAxis>
 
 #include "chartexport.h"
-#include "io/csv.h"
+#include "chartcolors.h"
 #include "chartimage.h"
 #include "textconv.h"
 #include "units/units.h"
@@ -216,60 +215,10 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
                          "communication and idle are the rest");
 }
 
-std::string StepBreakdownChart::csv(const TraceChartData& data, const StepChartOptions& o)
-{
-    std::ostringstream out;
-    std::vector<std::string> header;
-    if (o.mode == StepChartMode::PerStep) {
-        header = {"step", "rank"};
-        for (int i = 0; i < kSegments; ++i)
-            header.push_back(segmentKey(StepSegment(i)));
-        header.insert(header.end(), {"step_ms", "min_step_ms", "max_step_ms", "ranks"});
-        io::writeCsvRow(out, header);
-        const std::string rank = o.rank == kAllRanksMean ? "mean" : std::to_string(o.rank);
-        for (const auto& b : stepBars(data.steps, o.rank)) {
-            std::vector<std::string> row{std::to_string(b.step), rank};
-            for (double v : b.segmentsMs)
-                row.push_back(io::csvNumber(v));
-            row.insert(row.end(), {io::csvNumber(b.stepMs), io::csvNumber(b.minStepMs), io::csvNumber(b.maxStepMs), std::to_string(b.ranks)});
-            io::writeCsvRow(out, row);
-        }
-    } else {
-        header = {"rank", "steps"};
-        for (int i = 0; i < kSegments; ++i)
-            header.push_back(segmentKey(StepSegment(i)));
-        header.push_back("step_ms");
-        io::writeCsvRow(out, header);
-        for (const auto& t : rankTotals(data.steps, o.rank)) {
-            std::vector<std::string> row{std::to_string(t.rank), std::to_string(t.steps)};
-            for (double v : t.segmentsMs)
-                row.push_back(io::csvNumber(v));
-            row.push_back(io::csvNumber(t.stepMs));
-            io::writeCsvRow(out, row);
-        }
-    }
-    return out.str();
-}
-
-QColor segmentColor(StepSegment s)
-{
-    switch (s) {
-    case StepSegment::Gemm: return QColor(0x1f, 0x77, 0xb4);
-    case StepSegment::Attention: return QColor(0x94, 0x67, 0xbd);
-    case StepSegment::Memcpy: return QColor(0x8c, 0x56, 0x4b);
-    case StepSegment::Other: return QColor(0x17, 0xbe, 0xcf);
-    case StepSegment::HiddenComm: return QColor(0xe6, 0x55, 0x0d); // the hatch over compute
-    case StepSegment::ExposedComm: return QColor(0xd6, 0x27, 0x28);
-    case StepSegment::Idle: return QColor(0xc7, 0xc7, 0xc7);
-    case StepSegment::Count: break;
-    }
-    return Qt::black;
-}
-
 bool StepBreakdownChart::exportChart(const TraceChartData& data, const StepChartOptions& options, QSize size,
                                      const QString& path, QString* error)
 {
-    return exportChartFile([&](QChart* c) { return populate(c, data, options); }, [&] { return csv(data, options); },
+    return exportChartFile([&](QChart* c) { return populate(c, data, options); }, [&] { return stepBreakdownCsv(data, options.mode, options.rank); },
                            size, path, error);
 }
 

@@ -6,7 +6,6 @@
 // summed over all steps, one bar per rank. A thin view: numbers from tracechartdata.h.
 #include <string>
 
-#include <QColor>
 #include <QSize>
 
 #include "chartframe.h"
@@ -17,11 +16,6 @@ class QComboBox;
 QT_END_NAMESPACE
 
 namespace rl::charts {
-
-enum class StepChartMode { PerStep, Totals };
-
-// The colour of a segment in every trace chart (bars, timeline).
-QColor segmentColor(StepSegment s);
 
 struct StepChartOptions
 {
@@ -46,7 +40,6 @@ public:
     // What the widget draws, for headless export: fills chart (series and axes owned by it) and
     // returns the parameters for the file's description.
     static QString populate(QChart* chart, const TraceChartData& data, const StepChartOptions& options);
-    static std::string csv(const TraceChartData& data, const StepChartOptions& options);
     static bool exportChart(const TraceChartData& data, const StepChartOptions& options, QSize size,
                             const QString& path, QString* error);
 
@@ -55,7 +48,7 @@ Q_SIGNALS:
 
 protected:
     QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
-    std::string exportCsv() const override { return csv(m_data, m_options); }
+    std::string exportCsv() const override { return stepBreakdownCsv(m_data, m_options.mode, m_options.rank); }
     // Named as `ridgeline-cli export --chart` names this view.
     QString exportName() const override
     {

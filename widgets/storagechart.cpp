@@ -36,20 +36,11 @@ QString xLabel(const StorageChartOptions& o, double x)
 }
 } // namespace
 
-std::vector<storage::StorageSeries> StorageChart::series(const std::vector<StorageSessionData>& sessions,
-                                                         storage::StorageAxis axis)
-{
-    std::vector<storage::StorageSessionPoints> points;
-    for (const auto& s : sessions)
-        points.push_back({s.session.title, s.points});
-    return storage::storageSeries(points, axis);
-}
-
 QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionData>& sessions,
                                const StorageChartOptions& o)
 {
     clearChart(chart);
-    const auto all = series(sessions, o.axis);
+    const auto all = storage::storageSeries(sessions, o.axis);
     double xLo = INFINITY, xHi = 0, yLo = INFINITY, yHi = 0;
     for (const auto& s : all)
         for (const auto& [x, y] : s.xy)
@@ -150,7 +141,7 @@ bool StorageChart::exportChart(const std::vector<StorageSessionData>& sessions, 
                                QSize size, const QString& path, QString* error)
 {
     return exportChartFile([&](QChart* chart) { return populate(chart, sessions, options); },
-                           [&] { return storage::storageSeriesCsv(series(sessions, options.axis), options.axis); },
+                           [&] { return storage::storageChartCsv(sessions, options.axis); },
                            size, path, error);
 }
 

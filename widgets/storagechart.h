@@ -15,11 +15,7 @@
 
 namespace rl::charts {
 
-struct StorageSessionData
-{
-    Session session;
-    std::vector<StoragePoint> points;
-};
+using storage::StorageSessionData;
 
 struct StorageChartOptions
 {
@@ -38,8 +34,6 @@ public:
     const std::vector<StorageSessionData>& data() const { return m_data; }
     const StorageChartOptions& options() const { return m_options; }
 
-    static std::vector<storage::StorageSeries> series(const std::vector<StorageSessionData>& sessions,
-                                                      storage::StorageAxis axis);
     static QString populate(QChart* chart, const std::vector<StorageSessionData>& sessions,
                             const StorageChartOptions& options);
     static bool exportChart(const std::vector<StorageSessionData>& sessions, const StorageChartOptions& options,
@@ -47,7 +41,7 @@ public:
 
 protected:
     QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
-    std::string exportCsv() const override { return storage::storageSeriesCsv(series(m_data, m_options.axis), m_options.axis); }
+    std::string exportCsv() const override { return storage::storageChartCsv(m_data, m_options.axis); }
     QString exportName() const override;
     std::vector<std::int64_t> exportSessionIds() const override;
 

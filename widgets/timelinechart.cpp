@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -19,24 +18,14 @@
 #include "callout.h"
 #include "chartexport.h"
 #include "chartimage.h"
-#include "io/csv.h"
 #include "spancloud.h"
-#include "stepbreakdownchart.h"
+#include "chartcolors.h"
 #include "units/units.h"
 #include "niceticks.h"
 #include "textconv.h"
 
 namespace rl::charts {
 namespace {
-std::vector<const TimelineEvent*> eventsOf(const TraceChartData& data, int rank)
-{
-    std::vector<const TimelineEvent*> out;
-    for (const auto& e : data.timeline)
-        if (e.rank == rank)
-            out.push_back(&e);
-    return out;
-}
-
 const char* classTitle(KernelClass c)
 {
     switch (c) {
@@ -59,20 +48,12 @@ double stepLengthMs(const TraceChartData& data, int rank, std::int64_t step)
 }
 } // namespace
 
-int timelineRank(const TraceChartData& data, int asked)
-{
-    for (const auto& e : data.timeline)
-        if (e.rank == asked)
-            return asked;
-    return data.timeline.empty() ? 0 : data.timeline.front().rank;
-}
-
 QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const TimelineOptions& o)
 {
     delete SpanCloud::of(chart);
     clearChart(chart);
     const int rank = timelineRank(data, o.rank);
-    const auto events = eventsOf(data, rank);
+    const auto events = timelineEvents(data, rank);
     const std::int64_t step = events.empty() ? -1 : events.front()->step;
 
     std::set<int> streams;
@@ -157,21 +138,11 @@ QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const
         .arg(events.size());
 }
 
-std::string TimelineChart::csv(const TraceChartData& data, const TimelineOptions& o)
-{
-    std::ostringstream out;
-    io::writeCsvRow(out, {"rank", "step", "stream", "class", "start_us", "duration_us", "name"});
-    for (const auto* e : eventsOf(data, timelineRank(data, o.rank)))
-        io::writeCsvRow(out, {std::to_string(e->rank), std::to_string(e->step), std::to_string(e->stream),
-                              toString(e->kernelClass), io::csvNumber(e->startUs), io::csvNumber(e->durUs), e->name});
-    return out.str();
-}
-
 bool TimelineChart::exportChart(const TraceChartData& data, const TimelineOptions& options, QSize size,
                                 const QString& path, QString* error)
 {
     return exportChartFile([&](QChart* c) { return populate(c, data, options); },
-                           [&] { return csv(data, options); }, size, path, error);
+                           [&] { return timelineCsv(data, options.rank); }, size, path, error);
 }
 
 TimelineChart::TimelineChart(QWidget* parent)
@@ -218,7 +189,7 @@ void TimelineChart::rebuild()
     chart()->zoomReset();
     populate(chart(), m_data, m_options);
     const int rank = timelineRank(m_data, m_options.rank);
-    m_shown = eventsOf(m_data, rank);
+    m_shown = timelineEvents(m_data, rank);
     m_rankCombo->setCurrentIndex(std::max(0, m_rankCombo->findData(rank)));
 }
 

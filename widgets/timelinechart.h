@@ -23,9 +23,6 @@ struct TimelineOptions
     std::string title;        // empty: derived
 };
 
-// The rank a timeline shows for the options (the asked one when it has events, else the first).
-int timelineRank(const TraceChartData& data, int asked);
-
 class TimelineChart : public ChartFrame
 {
     Q_OBJECT
@@ -38,14 +35,13 @@ public:
     const TimelineOptions& options() const { return m_options; }
 
     static QString populate(QChart* chart, const TraceChartData& data, const TimelineOptions& options);
-    static std::string csv(const TraceChartData& data, const TimelineOptions& options);
     static bool exportChart(const TraceChartData& data, const TimelineOptions& options, QSize size,
                             const QString& path, QString* error);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override; // hover on the view
     QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
-    std::string exportCsv() const override { return csv(m_data, m_options); }
+    std::string exportCsv() const override { return timelineCsv(m_data, m_options.rank); }
     QString exportName() const override { return QStringLiteral("trace-timeline"); }
     std::vector<std::int64_t> exportSessionIds() const override { return {m_data.session.id}; }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include <QChart>
 #include <QChartView>
@@ -17,7 +16,6 @@
 #include <QValueAxis>
 
 #include "chartexport.h"
-#include "io/csv.h"
 #include "chartimage.h"
 #include "niceticks.h"
 #include "textconv.h"
@@ -25,20 +23,6 @@
 
 namespace rl::charts {
 namespace {
-// Missing values are empty cells.
-std::string num(double v) { return std::isfinite(v) ? io::csvNumber(v) : std::string(); }
-
-const char* csvColumn(TrainMetric m)
-{
-    switch (m) {
-    case TrainMetric::Loss: return "loss";
-    case TrainMetric::StepTime: return "step_time_ms";
-    case TrainMetric::Throughput: return "tokens_per_s";
-    case TrainMetric::Tflops: return "tflops_per_gpu";
-    case TrainMetric::Mfu: return "mfu_percent";
-    }
-    return "value";
-}
 
 QString metricName(TrainMetric m)
 {
@@ -216,25 +200,10 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
         % QString::number(data.trainEvents.size()) % QStringLiteral(" events); goodput = productive step time / wall time");
 }
 
-std::string TrainLogChart::csv(const TraceChartData& data, const TrainChartOptions& o)
-{
-    std::ostringstream out;
-    io::writeCsvRow(out, {"step", "segment", "redone", "wall_s", csvColumn(o.metric)});
-    for (const auto& s : data.trainSteps)
-        io::writeCsvRow(out, {std::to_string(s.step), std::to_string(s.segment), s.redone ? "1" : "0",
-                              num(s.wallTimeS), num(trainMetricValue(s, o.metric))});
-    // A second table after a blank line: the events the chart marks.
-    out << '\n';
-    io::writeCsvRow(out, {"event", "event_step", "event_wall_s", "lost_s", "message"});
-    for (const auto& e : data.trainEvents)
-        io::writeCsvRow(out, {toString(e.kind), std::to_string(e.step), num(e.wallTimeS), num(e.lostS), e.message});
-    return out.str();
-}
-
 bool TrainLogChart::exportChart(const TraceChartData& data, const TrainChartOptions& options, QSize size,
                                 const QString& path, QString* error)
 {
-    return exportChartFile([&](QChart* c) { return populate(c, data, options); }, [&] { return csv(data, options); },
+    return exportChartFile([&](QChart* c) { return populate(c, data, options); }, [&] { return trainLogCsv(data, options.metric); },
                            size, path, error);
 }
 

@@ -37,7 +37,6 @@ public:
     const TrainChartOptions& options() const { return m_options; }
 
     static QString populate(QChart* chart, const TraceChartData& data, const TrainChartOptions& options);
-    static std::string csv(const TraceChartData& data, const TrainChartOptions& options);
     static bool exportChart(const TraceChartData& data, const TrainChartOptions& options, QSize size,
                             const QString& path, QString* error);
 
@@ -46,7 +45,7 @@ Q_SIGNALS:
 
 protected:
     QString populateExport(QChart* chart) const override { return populate(chart, m_data, m_options); }
-    std::string exportCsv() const override { return csv(m_data, m_options); }
+    std::string exportCsv() const override { return trainLogCsv(m_data, m_options.metric); }
     // Named as `ridgeline-cli export --chart` names this view.
     QString exportName() const override
     {

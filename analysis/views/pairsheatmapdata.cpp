@@ -6,8 +6,11 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "io/csv.h"
+#include "store/pairresults.h"
+#include "store/workspace.h"
 #include "units/units.h"
 
 namespace rl::views {
@@ -190,5 +193,18 @@ std::string pairsHeatmapCsv(const PairsHeatmap& h)
                               c.flagged ? "1" : "0"});
     }
     return out.str();
+}
+
+PairsSessionData loadPairsSession(store::Workspace& workspace, std::int64_t id, charts::MissingSession missing)
+{
+    PairsSessionData data;
+    auto s = workspace.session(id);
+    if (!s && missing == charts::MissingSession::Skip)
+        return data;
+    if (!s)
+        throw std::runtime_error("no session " + std::to_string(id) + " in " + workspace.path());
+    data.session = std::move(*s);
+    data.pairs = store::pairPoints(workspace.database(), id);
+    return data;
 }
 } // namespace rl::views

@@ -4,13 +4,32 @@
 // sides of the diagonal, its value (bandwidth GB/s or latency µs) in one of a few colour bins, the
 // pairs findSlowPairs flags outlined, hover text, the list of slow pairs and suspect ranks, and
 // the CSV rows. The GUI draws it, `ridgeline-cli export --chart pairs-heatmap` exports it.
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "collectives/pairs.h"
 #include "records/pairpoint.h"
+#include "records/session.h"
+#include "views/chartdata.h"
+
+namespace rl::store {
+class Workspace;
+}
 
 namespace rl::views {
+
+// One pairs session with its measured pairs.
+struct PairsSessionData
+{
+    Session session;
+    std::vector<PairPoint> pairs;
+};
+
+// Reads the session and its pairs. A missing session throws std::runtime_error naming the id
+// (Fail) or gives empty data (Skip), as for charts::loadSessionCurves.
+PairsSessionData loadPairsSession(store::Workspace& workspace, std::int64_t id,
+                                  charts::MissingSession missing = charts::MissingSession::Fail);
 
 enum class PairMetric { Bandwidth, Latency };
 

@@ -3,12 +3,33 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
+#include "store/storageresults.h"
+#include "store/workspace.h"
 #include "units/units.h"
 
 namespace rl::storage {
 
-std::vector<StorageSeries> storageSeries(const std::vector<StorageSessionPoints>& sessions, StorageAxis axis)
+std::vector<StorageSessionData> loadStorageSessions(store::Workspace& workspace, const std::vector<std::int64_t>& ids,
+                                                    charts::MissingSession missing,
+                                                    const std::function<bool()>& cancelled)
+{
+    std::vector<StorageSessionData> out;
+    for (const auto id : ids) {
+        if (cancelled && cancelled())
+            break;
+        auto s = workspace.session(id);
+        if (!s && missing == charts::MissingSession::Skip)
+            continue;
+        if (!s)
+            throw std::runtime_error("no session " + std::to_string(id) + " in " + workspace.path());
+        out.push_back({std::move(*s), store::storagePoints(workspace.database(), id)});
+    }
+    return out;
+}
+
+std::vector<StorageSeries> storageSeries(const std::vector<StorageSessionData>& sessions, StorageAxis axis)
 {
     std::vector<StorageSeries> out;
     for (const auto& s : sessions) {
@@ -23,7 +44,7 @@ std::vector<StorageSeries> storageSeries(const std::vector<StorageSessionPoints>
             if (!block.empty())
                 label += ", " + block;
             if (sessions.size() > 1)
-                label = s.title + ": " + label;
+                label = s.session.title + ": " + label;
             auto [it, fresh] = byKey.try_emplace(label);
             if (fresh) {
                 order.push_back(label);
@@ -50,5 +71,10 @@ std::string storageSeriesCsv(const std::vector<StorageSeries>& series, StorageAx
         for (const auto& [x, y] : s.xy)
             out << '"' << s.label << "\"," << x << ',' << y << '\n';
     return out.str();
+}
+
+std::string storageChartCsv(const std::vector<StorageSessionData>& sessions, StorageAxis axis)
+{
+    return storageSeriesCsv(storageSeries(sessions, axis), axis);
 }
 } // namespace rl::storage

@@ -86,6 +86,21 @@ struct RankTotals
 // Segments summed over steps, one entry per rank (or only the given rank), sorted by rank.
 std::vector<RankTotals> rankTotals(const std::vector<StepBreakdown>& steps, int rank = kAllRanksMean);
 
+// Per-step bars (stepBars) or per-rank totals (rankTotals).
+enum class StepChartMode { PerStep, Totals };
+// The rows of the step-breakdown chart: one per step (segments in ms, step time, slowest and
+// fastest rank) or one per rank (segments summed over steps).
+std::string stepBreakdownCsv(const TraceChartData& data, StepChartMode mode, int rank = kAllRanksMean);
+
+// ---- Timeline ------------------------------------------------------------------------------
+
+// The rank a timeline shows (the asked one when it has events, else the first with any).
+int timelineRank(const TraceChartData& data, int asked);
+// The timeline events of one rank, in stored order (by start).
+std::vector<const TimelineEvent*> timelineEvents(const TraceChartData& data, int rank);
+// One row per event of the timeline of timelineRank(data, rank): stream, class, start, duration.
+std::string timelineCsv(const TraceChartData& data, int rank = kAllRanksMean);
+
 // ---- Kernels -------------------------------------------------------------------------------
 
 struct KernelRow
@@ -137,4 +152,7 @@ double trainX(const TrainStep& s, TrainXAxis axis, WallUnit unit);
 std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, TrainMetric m, TrainXAxis axis);
 // Where an event sits on the x axis (NaN when the axis is wall time and the event has none).
 double eventX(const TrainEvent& e, TrainXAxis axis, WallUnit unit);
+// The metric per logged step (empty cell where the log has none), then after a blank line the
+// events the chart marks.
+std::string trainLogCsv(const TraceChartData& data, TrainMetric metric);
 } // namespace rl::charts

@@ -1,10 +1,10 @@
 #pragma once
-// Chart kinds of `ridgeline-cli export --chart KIND` beyond the collective charts (roofline, memory
-// bandwidth, trace breakdown, ...) register here, each from its own file:
+// Every chart kind of `ridgeline-cli export --chart KIND` registers here, each from its own file:
 //   static const bool registered = rl::cli::registerChartExporter({"roofline", "...", &exportRoofline});
-// The exporter runs with a QApplication in place; the file format follows the suffix of `path`
-// (.png/.svg/.pdf for the image, .csv for its data). It throws std::runtime_error on failure.
-// Exporters draw with the GUI's chart code, so only the Qt build registers any (chartimages.h).
+// Exporters are Qt-free and built in every ridgeline-cli: they load and check the sessions, then
+// writeChartOutput (chartoutput.h) writes the data as CSV or draws the image through
+// chartimages.h, which only the Qt build can (a build without Qt says so). They throw
+// std::runtime_error on failure.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +15,14 @@ class Workspace;
 
 namespace rl::cli {
 struct CliContext;
+
+// The collective charts' own flags, as typed (parsed by the collective exporter).
+struct CollectiveFlags
+{
+    std::string metric = "busbw";
+    bool noFits = false;
+    std::string fitMin = "0", fitMax, scalingSize = "256M";
+};
 
 struct ChartExportRequest
 {
@@ -28,6 +36,7 @@ struct ChartExportRequest
     std::string model;          // --model: a config whose predicted GEMMs the roofline draws
     std::string parallel;       // --parallel: the layout for --model
     const CliContext* context = nullptr; // for loading --model from the workspace's saved configs
+    CollectiveFlags collective; // bandwidth, latency, scaling, compare
 };
 
 struct ChartExporter
@@ -39,5 +48,6 @@ struct ChartExporter
 
 bool registerChartExporter(const ChartExporter& exporter);
 const ChartExporter* findChartExporter(const std::string& kind);
+// In registration order within a file; files in link order.
 const std::vector<ChartExporter>& chartExporters();
 } // namespace rl::cli

@@ -1,4 +1,5 @@
-// The Qt build's chart images (chartimages.h): the GUI's chart code, headless.
+// The Qt build's chart images (chartimages.h): the GUI's chart code, headless. The charts of
+// stored sessions are in sessionchartimages.cpp.
 #include "chartimages.h"
 
 #include <stdexcept>
@@ -6,6 +7,7 @@
 #include <QApplication>
 
 #include "chartexport.h"
+#include "chartoutput.h"
 #include "goodputchart.h"
 #include "moescatterchart.h"
 
@@ -45,30 +47,24 @@ void drawChart(const std::string& path, const std::function<bool(const QString& 
 void writeCollectiveChartImage(charts::ChartKind kind, const std::vector<charts::SessionCurves>& sessions,
                                const charts::ChartOptions& options, const std::string& path)
 {
-    chartApplication();
-    QString error;
-    if (!charts::exportChart(kind, sessions, options, QString::fromStdString(path), &error))
-        throw std::runtime_error(error.toStdString());
+    drawChart(path, [&](const QString& p, QString* error) { return charts::exportChart(kind, sessions, options, p, error); });
 }
 
-void writeMoeSweepImage(const model::MoeSweepResult& sweep, bool mfu, const std::string& path)
+void writeMoeSweepImage(const model::MoeSweepResult& sweep, bool mfu, const ImageSize& size, const std::string& path)
 {
-    chartApplication();
-    QString error;
-    if (!charts::MoeScatterChart::exportChart(sweep.rows, mfu ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond,
-                                              QSize(1200, 800), QString::fromStdString(path), &error,
-                                              sweep.deviceMemoryBytes))
-        throw std::runtime_error(error.toStdString());
+    const auto metric = mfu ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond;
+    drawChart(path, [&](const QString& p, QString* error) {
+        return charts::MoeScatterChart::exportChart(sweep.rows, metric, QSize(size.width, size.height), p, error,
+                                                    sweep.deviceMemoryBytes);
+    });
 }
 
 void writeGoodputChart(const resilience::ResiliencePlan& plan, bool vsNodes, const std::string& subject,
-                       const std::string& basis, const std::string& path)
+                       const std::string& basis, const ImageSize& size, const std::string& path)
 {
-    chartApplication();
-    QString error;
     const auto kind = vsNodes ? views::GoodputChartKind::VsNodes : views::GoodputChartKind::VsInterval;
-    if (!charts::GoodputChart::exportChart(plan, kind, subject, basis, QSize(1200, 800), QString::fromStdString(path),
-                                           &error))
-        throw std::runtime_error(error.toStdString());
+    drawChart(path, [&](const QString& p, QString* error) {
+        return charts::GoodputChart::exportChart(plan, kind, subject, basis, QSize(size.width, size.height), p, error);
+    });
 }
 } // namespace rl::cli

@@ -1,7 +1,7 @@
 // `ridgeline-cli export SESSION... --chart KIND` for kernel benchmarks: the roofline (GEMM points,
 // trace kernels and --model's predicted GEMMs under measured and --hardware ceilings), memory bandwidth against working-set size, and GEMM
-// efficiency along the swept dimension with the predicted wave quantisation. Drawn by the GUI's
-// own chart code (widgets/rooflinechart.h, membwchart.h, gemmefficiencychart.h).
+// efficiency along the swept dimension with the predicted wave quantisation. The data as CSV from
+// analysis/views/kernelchartdata.h in any build; the image by the GUI's own chart code (chartimages.h).
 #include <algorithm>
 #include <initializer_list>
 #include <sstream>
@@ -9,11 +9,10 @@
 
 #include "chartexporters.h"
 #include "chartimages.h"
-#include "gemmefficiencychart.h"
-#include "membwchart.h"
+#include "chartoutput.h"
 #include "model/hardwareprofileloader.h"
-#include "rooflinechart.h"
 #include "sizingoptions.h"
+#include "views/kernelchartdata.h"
 
 namespace rl::cli {
 namespace {
@@ -86,19 +85,13 @@ void exportRoofline(const ChartExportRequest& r)
     }
     o.title = r.title;
     o.noCeilingsHint = "add a peakflops or membw session, or --hardware";
-    drawChart(r.path, [&](const QString& path, QString* error) {
-        return charts::RooflineChart::exportChart(data, o, QSize(r.width, r.height), path, error);
-    });
+    writeChartOutput(r.path, [&] { return charts::rooflineCsv(data, o); }, [&] { writeRooflineImage(r, data, o); });
 }
 
 void exportMemBw(const ChartExportRequest& r)
 {
     const auto data = load(r, "membw", {kind::MemBandwidth}, kind::MemBandwidth);
-    charts::MemBwOptions o;
-    o.title = r.title;
-    drawChart(r.path, [&](const QString& path, QString* error) {
-        return charts::MemBwChart::exportChart(data, o, QSize(r.width, r.height), path, error);
-    });
+    writeChartOutput(r.path, [&] { return charts::memBwCsv(data); }, [&] { writeMemBwImage(r, data); });
 }
 
 void exportGemmEfficiency(const ChartExportRequest& r)
@@ -107,9 +100,8 @@ void exportGemmEfficiency(const ChartExportRequest& r)
     charts::GemmEfficiencyOptions o;
     o.hardware = first(hardware(r, 1, "gemm-efficiency"));
     o.title = r.title;
-    drawChart(r.path, [&](const QString& path, QString* error) {
-        return charts::GemmEfficiencyChart::exportChart(data, o, QSize(r.width, r.height), path, error);
-    });
+    writeChartOutput(r.path, [&] { return charts::gemmEfficiencyCsv(data, o); },
+                     [&] { writeGemmEfficiencyImage(r, data, o); });
 }
 
 const bool registered = [] {

@@ -1,13 +1,13 @@
 // `ridgeline-cli export SESSION --chart pairs-heatmap`: the GUI's pairs heatmap (bandwidth per pair
-// of ranks, slow pairs at the default threshold outlined) as PNG/SVG/PDF, or every pair as CSV with
-// both values, the ratios to the medians and the slow flag. Drawn by widgets/pairsheatmapchart.h.
+// of ranks, slow pairs at the default threshold outlined) as PNG/SVG/PDF (chartimages.h, the Qt
+// build), or in any build every pair as CSV with both values, the ratios to the medians and the
+// slow flag (analysis/views/pairsheatmapdata.h).
 #include <stdexcept>
 
 #include "chartexporters.h"
 #include "chartimages.h"
-#include "pairsheatmapchart.h"
-#include "store/pairresults.h"
-#include "store/workspace.h"
+#include "chartoutput.h"
+#include "views/pairsheatmapdata.h"
 
 namespace rl::cli {
 namespace {
@@ -16,20 +16,19 @@ void exportPairsHeatmap(const ChartExportRequest& r)
     if (r.sessions.size() != 1)
         throw std::runtime_error("--chart pairs-heatmap draws one pairs session, got "
                                  + std::to_string(r.sessions.size()));
-    charts::PairsSessionData data;
-    const auto s = r.workspace.session(r.sessions.front());
-    if (!s || s->kind != kind::Pairs)
-        throw std::runtime_error("session " + std::to_string(r.sessions.front()) + " is not a pairs session "
+    const auto data = views::loadPairsSession(r.workspace, r.sessions.front());
+    if (data.session.kind != kind::Pairs)
+        throw std::runtime_error("session " + std::to_string(data.session.id) + " is not a pairs session "
                                  "(ridgeline-bench pairs)");
-    data.session = *s;
-    data.pairs = store::pairPoints(r.workspace.database(), s->id);
     if (data.pairs.empty())
-        throw std::runtime_error("session " + std::to_string(s->id) + " has no measured pairs");
-    charts::PairsHeatmapOptions o;
-    o.title = r.title;
-    drawChart(r.path, [&](const QString& path, QString* error) {
-        return charts::PairsHeatmapChart::exportChart(data, o, QSize(r.width, r.height), path, error);
-    });
+        throw std::runtime_error("session " + std::to_string(data.session.id) + " has no measured pairs");
+    // The chart's defaults: bandwidth, slow below kDefaultSlowPairFraction of the median.
+    writeChartOutput(r.path,
+                     [&] {
+                         return views::pairsHeatmapCsv(
+                             views::pairsHeatmap(data.pairs, views::PairMetric::Bandwidth, kDefaultSlowPairFraction));
+                     },
+                     [&] { writePairsHeatmapImage(r, data); });
 }
 
 const bool registered = [] {

@@ -16,7 +16,7 @@
 #include "resilience/resilienceplan.h"
 #include "sizingoptions.h"
 #include "chartimages.h"
-#include "io/atomicfile.h"
+#include "chartoutput.h"
 #include "store/storageresults.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
@@ -161,7 +161,9 @@ void addCheckpointCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--chart", *chartKind, "With -o as an image: interval (goodput vs interval, optimum marked) or nodes")
         ->check(CLI::IsMember({"interval", "nodes"}))
         ->capture_default_str();
-    cmd->callback([&ctx, a, m, in, out, list, chartKind] {
+    auto size = std::make_shared<ImageSize>();
+    addImageSizeOptions(cmd, *size);
+    cmd->callback([&ctx, a, m, in, out, list, chartKind, size] {
         if (*list) {
             std::cout << resilience::toJson(failureTableFrom(m->failureTable)).dump(2) << '\n';
             return;
@@ -173,13 +175,13 @@ void addCheckpointCommand(CLI::App& app, CliContext& ctx)
         inputs.storage = storageOf(*a, ctx);
         resolveMtbf(*m, ctx, inputs, std::max(1, (p.worldSize() + inputs.gpusPerNode - 1) / inputs.gpusPerNode));
         const auto plan = planResilience(c, p, inputs);
-        if (!out->empty() && (out->ends_with(".csv") || out->ends_with(".CSV")))
-            io::writeFileAtomically(*out, views::goodputCsv(plan));
-        else if (!out->empty())
-            writeGoodputChart(plan, *chartKind == "nodes",
-                              c.name + ", tp=" + std::to_string(p.tp) + " pp=" + std::to_string(p.pp) + " dp=" +
-                                  std::to_string(p.dp),
-                              "storage: " + inputs.storage.source + "; MTBF: " + inputs.mtbfSource, *out);
+        if (!out->empty())
+            writeChartOutput(*out, [&] { return views::goodputCsv(plan); }, [&] {
+                writeGoodputChart(plan, *chartKind == "nodes",
+                                  c.name + ", tp=" + std::to_string(p.tp) + " pp=" + std::to_string(p.pp) + " dp=" +
+                                      std::to_string(p.dp),
+                                  "storage: " + inputs.storage.source + "; MTBF: " + inputs.mtbfSource, *size, *out);
+            });
         const auto& sz = plan.size;
         const auto& t = plan.times;
         if (ctx.json) {

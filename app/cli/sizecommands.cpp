@@ -2,13 +2,13 @@
 // CONFIG is a config.json (Hugging Face or Ridgeline) or a preset name from resources/models/.
 // `size` without a device prints what needs none (parameters, FLOPs, memory per GPU, shape rules).
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "chartimages.h"
+#include "chartoutput.h"
 #include "clicommands.h"
 #include "sizingoptions.h"
 #include "model/hardwareprofileloader.h"
@@ -22,6 +22,7 @@
 #include "store/workspace.h"
 #include "texttable.h"
 #include "units/units.h"
+#include "views/exportformat.h"
 
 namespace rl::cli {
 namespace {
@@ -305,19 +306,10 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
     });
 }
 
-bool isCsv(const std::string& path) { return std::filesystem::path(path).extension() == ".csv"; }
-
 // The rows as CSV, or the explorer's scatter as an image (the GUI's own chart code), by suffix.
-void writeSweep(const MoeSweepResult& res, const std::string& path, bool mfu)
+void writeSweep(const MoeSweepResult& res, const std::string& path, bool mfu, const ImageSize& size)
 {
-    if (!isCsv(path)) {
-        writeMoeSweepImage(res, mfu, path);
-        return;
-    }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << toCsv(res);
-    if (!out.flush())
-        throw std::runtime_error(path + ": write failed");
+    writeChartOutput(path, [&] { return toCsv(res); }, [&] { writeMoeSweepImage(res, mfu, size, path); });
 }
 
 void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
@@ -330,6 +322,7 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
         std::string experts = "8,16,32,64,128,256", topK = "1,2,4,8", shared = "0,1", widths;
         std::string hold = "active";
         std::string output, metric = "tokens";
+        ImageSize size;
     };
     auto s = std::make_shared<SweepArgs>();
     addStepOptions(cmd, *a);
@@ -345,6 +338,7 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
                     "Pareto front) to FILE.png|svg|pdf");
     cmd->add_option("--metric", s->metric, "Scatter y axis: tokens (tokens/s) or mfu")
         ->capture_default_str()->check(CLI::IsMember({"tokens", "mfu"}));
+    addImageSizeOptions(cmd, s->size);
     cmd->callback([&ctx, a, d, s] {
         MoeSweepSpec spec;
         spec.base = loadConfigFor(*a, ctx);
@@ -365,7 +359,7 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
         spec.timing = sources.timing();
         const auto res = runMoeSweep(spec, r, sources.collectives());
         if (!s->output.empty())
-            writeSweep(res, s->output, s->metric == "mfu");
+            writeSweep(res, s->output, s->metric == "mfu", s->size);
         const auto noFit = std::count_if(res.rows.begin(), res.rows.end(), [](const auto& row) { return !row.fits; });
         if (ctx.json) {
             nlohmann::json j = nlohmann::json::array();
@@ -395,7 +389,7 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
             std::cout << noFit << " configuration(s) need more than " << units::formatMemoryGB(res.deviceMemoryBytes)
                       << " per GPU and are left off the front\n";
         if (!s->output.empty())
-            std::cout << (isCsv(s->output) ? "all rows written to " : "scatter of all rows drawn to ") << s->output
+            std::cout << (views::exportFormatFor(s->output) == views::ExportFormat::Csv ? "all rows written to " : "scatter of all rows drawn to ") << s->output
                       << '\n';
     });
 }

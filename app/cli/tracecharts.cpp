@@ -1,15 +1,15 @@
 // `ridgeline-cli export SESSION --chart KIND` for trace and training-log sessions: the step
 // breakdown of a Kineto trace (per step, mean over ranks; or summed over steps per rank), its
 // timeline of one step per stream, and a
-// training log's loss, step time, throughput, TFLOP/s or MFU with its restarts and stalls. Drawn by
-// the GUI's own chart code (widgets/stepbreakdownchart.h, widgets/trainlogchart.h).
+// training log's loss, step time, throughput, TFLOP/s or MFU with its restarts and stalls. The data
+// as CSV from analysis/views/tracechartdata.h in any build; the image by the GUI's own chart code
+// (chartimages.h).
 #include <stdexcept>
 
 #include "chartexporters.h"
 #include "chartimages.h"
-#include "stepbreakdownchart.h"
-#include "timelinechart.h"
-#include "trainlogchart.h"
+#include "chartoutput.h"
+#include "views/tracechartdata.h"
 
 namespace rl::cli {
 namespace {
@@ -27,33 +27,21 @@ charts::TraceChartData loadOne(const ChartExportRequest& r, const char* wantedKi
 void exportSteps(const ChartExportRequest& r, charts::StepChartMode mode, const std::string& chart)
 {
     const auto data = loadOne(r, kind::Trace, chart);
-    charts::StepChartOptions o;
-    o.mode = mode;
-    o.title = r.title;
-    drawChart(r.path, [&](const QString& path, QString* error) {
-        return charts::StepBreakdownChart::exportChart(data, o, QSize(r.width, r.height), path, error);
-    });
+    writeChartOutput(r.path, [&] { return charts::stepBreakdownCsv(data, mode); },
+                     [&] { writeStepBreakdownImage(r, data, mode); });
 }
 
 void exportTrainLog(const ChartExportRequest& r, charts::TrainMetric metric, const std::string& chart)
 {
     const auto data = loadOne(r, kind::TrainingLog, chart);
-    charts::TrainChartOptions o;
-    o.metric = metric;
-    o.title = r.title;
-    drawChart(r.path, [&](const QString& path, QString* error) {
-        return charts::TrainLogChart::exportChart(data, o, QSize(r.width, r.height), path, error);
-    });
+    writeChartOutput(r.path, [&] { return charts::trainLogCsv(data, metric); },
+                     [&] { writeTrainLogImage(r, data, metric); });
 }
 
 void exportTimeline(const ChartExportRequest& r)
 {
     const auto data = loadOne(r, kind::Trace, "trace-timeline");
-    charts::TimelineOptions o;
-    o.title = r.title;
-    drawChart(r.path, [&](const QString& path, QString* error) {
-        return charts::TimelineChart::exportChart(data, o, QSize(r.width, r.height), path, error);
-    });
+    writeChartOutput(r.path, [&] { return charts::timelineCsv(data); }, [&] { writeTimelineImage(r, data); });
 }
 
 // Exporters are plain function pointers, so one small function per kind.

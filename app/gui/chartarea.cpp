@@ -125,14 +125,6 @@ QString ChartArea::dataFileName() const
     return filedialogs::exportFileName(QStringLiteral("points"), sessionIds(*m_data), QStringLiteral("csv"));
 }
 
-QString ChartArea::exportData(const QString& fileName) const
-{
-    QString error;
-    if (!m_charts.front()->exportTo(fileName, &error))
-        return error.isEmpty() ? tr("%1: export failed").arg(fileName) : error;
-    return {};
-}
-
 void ChartArea::fillTable()
 {
     std::vector<CollectivePoint> all;

@@ -34,8 +34,9 @@ public:
     charts::CollectiveChart* currentChart() const; // nullptr on the results table
     // The chart File > Export chart saves: the current one, or the bandwidth chart from the table.
     charts::CollectiveChart* exportedChart() const;
-    // Every point of the shown sessions (the bandwidth view's data) as CSV.
-    QString exportData(const QString& fileName) const;
+    // The chart whose data "Export data" writes: the bandwidth chart's, every point of the shown
+    // sessions.
+    charts::CollectiveChart* dataChart() const { return m_charts.front(); }
     // The name the data export dialog proposes: "points-s3-s4.csv".
     QString dataFileName() const;
 

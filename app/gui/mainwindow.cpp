@@ -154,12 +154,12 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
                 m_kernels->setData(data);
                 emit chartsShown(static_cast<int>(data.sessions.size()));
             });
-    connect(m_workspace, &WorkspaceController::pairsAvailable, this, [this](const charts::PairsSessionData& data) {
+    connect(m_workspace, &WorkspaceController::pairsAvailable, this, [this](const views::PairsSessionData& data) {
         m_pairs->setData(data, std::max(0, int(m_shownIds.size()) - 1));
         emit chartsShown(1);
     });
     connect(m_workspace, &WorkspaceController::storageAvailable, this,
-            [this](const std::vector<charts::StorageSessionData>& sessions) {
+            [this](const std::vector<storage::StorageSessionData>& sessions) {
                 m_storage->setData(sessions);
                 emit chartsShown(static_cast<int>(sessions.size()));
             });

@@ -378,26 +378,18 @@ charts::ChartFrame* MainWindow::frontChartFrame() const
 
 void MainWindow::exportCsv()
 {
-    // Kernel, trace, pairs and storage views: the chart in front writes its own rows (its Export
-    // dialog offers CSV next to the images).
+    // Kernel, trace, pairs and storage views: the chart in front writes its own rows. Either
+    // way the chart's "Export data" dialog: always CSV, whatever suffix the name was given.
     if (auto* frame = frontChartFrame()) {
-        frame->exportWithDialog();
+        frame->exportDataWithDialog();
         return;
     }
     if (m_charts->data().empty()) {
         QMessageBox::information(this, tr("Export data"), tr("Select the sessions to export first."));
         return;
     }
-    QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export data"),
-                                      m_charts->dataFileName(), tr("CSV (*.csv)"));
-    if (f.isEmpty())
-        return;
-    if (QFileInfo(f).suffix().isEmpty())
-        f += QStringLiteral(".csv");
-    const QString error = m_charts->exportData(f);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export data"), error);
-    else
+    const QString f = m_charts->dataChart()->exportDataWithDialog(m_charts->dataFileName());
+    if (!f.isEmpty())
         statusBar()->showMessage(tr("%1 points saved to %2").arg(m_charts->pointCount()).arg(f), 5000);
 }
 

@@ -47,7 +47,7 @@ PairsView::PairsView(QWidget* parent)
     updateList();
 }
 
-void PairsView::setData(charts::PairsSessionData data, int others)
+void PairsView::setData(views::PairsSessionData data, int others)
 {
     m_others = others;
     m_heatmap->setData(std::move(data));

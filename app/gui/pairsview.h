@@ -19,7 +19,7 @@ public:
 
     // The first pairs session of a selection: a heatmap is one matrix. `others`: how many more
     // were selected, to say they are not shown.
-    void setData(charts::PairsSessionData data, int others = 0);
+    void setData(views::PairsSessionData data, int others = 0);
 
     charts::PairsHeatmapChart* heatmap() const { return m_heatmap; }
     QListWidget* slowList() const { return m_list; }

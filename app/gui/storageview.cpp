@@ -39,7 +39,7 @@ StorageView::StorageView(QWidget* parent)
     layout->addWidget(m_tabs);
 }
 
-void StorageView::setData(const std::vector<charts::StorageSessionData>& sessions)
+void StorageView::setData(const std::vector<storage::StorageSessionData>& sessions)
 {
     m_bySize->setData(sessions);
     m_byRanks->setData(sessions);

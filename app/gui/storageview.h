@@ -20,7 +20,7 @@ class StorageView : public QWidget
 public:
     explicit StorageView(QWidget* parent = nullptr);
 
-    void setData(const std::vector<charts::StorageSessionData>& sessions);
+    void setData(const std::vector<storage::StorageSessionData>& sessions);
 
     QTabWidget* tabs() const { return m_tabs; }
     charts::StorageChart* bySize() const { return m_bySize; }

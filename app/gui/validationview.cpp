@@ -122,17 +122,9 @@ ValidationView::ValidationView(QWidget* parent) : QWidget(parent), m_job(new Job
     connect(m_tableChoice, &QComboBox::currentIndexChanged, this,
             [this] { run(static_cast<Table>(m_tableChoice->currentData().toInt())); });
     connect(copy, &QPushButton::clicked, this, &ValidationView::copyTable);
-    connect(exportCsvButton, &QPushButton::clicked, this, [this] {
-        const QString f = filedialogs::saveFile(this, m_settings, filedialogs::Purpose::Export, tr("Export validation"),
-                                                QStringLiteral("validation.csv"), tr("CSV (*.csv)"));
-        if (f.isEmpty())
-            return;
-        const QString error = exportTo(f.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? f : f + QStringLiteral(".csv"));
-        if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Export validation"), error);
-        else
-            m_status->setText(tr("Wrote %1").arg(f));
-    });
+    // The chart's "Export data": its dialog, the CSV suffix rule and the error box.
+    connect(exportCsvButton, &QPushButton::clicked, this,
+            [this] { m_chart->exportDataWithDialog(QStringLiteral("validation.csv")); });
     connect(m_chart, &charts::ChartFrame::chartExported, this, [this](const QString& f) { m_status->setText(tr("Wrote %1").arg(f)); });
     showSummary();
 }

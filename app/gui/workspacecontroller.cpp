@@ -3,8 +3,6 @@
 #include <variant>
 
 #include "jobtracker.h"
-#include "store/pairresults.h"
-#include "store/storageresults.h"
 #include "store/workspace.h"
 
 namespace rl {
@@ -89,33 +87,22 @@ void WorkspaceController::loadKernelCharts(const std::vector<std::int64_t>& sess
 
 void WorkspaceController::loadPairs(std::int64_t sessionId)
 {
-    readWorkspace<charts::PairsSessionData>(
+    readWorkspace<views::PairsSessionData>(
         m_pairsJob,
         [sessionId](store::Workspace& ws, auto&) {
-            charts::PairsSessionData data;
-            if (auto s = ws.session(sessionId)) {
-                data.session = *s;
-                data.pairs = store::pairPoints(ws.database(), sessionId);
-            }
-            return data;
+            return views::loadPairsSession(ws, sessionId, charts::MissingSession::Skip);
         },
-        [this](const charts::PairsSessionData& data) { emit pairsAvailable(data); });
+        [this](const views::PairsSessionData& data) { emit pairsAvailable(data); });
 }
 
 void WorkspaceController::loadStorage(const std::vector<std::int64_t>& sessionIds)
 {
-    using Sessions = std::vector<charts::StorageSessionData>;
+    using Sessions = std::vector<storage::StorageSessionData>;
     readWorkspace<Sessions>(
         m_storageJob,
         [sessionIds](store::Workspace& ws, auto& control) {
-            Sessions sessions;
-            for (auto id : sessionIds) {
-                if (control.isCanceled())
-                    break;
-                if (auto s = ws.session(id))
-                    sessions.push_back({*s, store::storagePoints(ws.database(), id)});
-            }
-            return sessions;
+            return storage::loadStorageSessions(ws, sessionIds, charts::MissingSession::Skip,
+                                                [&control] { return control.isCanceled(); });
         },
         [this](const Sessions& sessions) { emit storageAvailable(sessions); });
 }

@@ -40,8 +40,8 @@ signals:
     void curvesAvailable(const std::vector<rl::charts::SessionCurves>& curves);
     void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
     void kernelChartsAvailable(const rl::charts::KernelChartData& data);
-    void pairsAvailable(const rl::charts::PairsSessionData& data);
-    void storageAvailable(const std::vector<rl::charts::StorageSessionData>& sessions);
+    void pairsAvailable(const rl::views::PairsSessionData& data);
+    void storageAvailable(const std::vector<rl::storage::StorageSessionData>& sessions);
     void notesSaved(std::int64_t sessionId, const QString& notes);
     void operationFailed(const QString& message);
 

@@ -114,7 +114,12 @@ TEST(Report, ClusterTemplateGroupsCollectivesByTierAndKernelsUnderTheRoofline)
     for (const auto& s : r.sections)
         headings.push_back(s.heading);
     EXPECT_EQ(headings, (std::vector<std::string>{"Collectives within one node", "Collectives across 2 nodes",
-                                                  "Collectives across 4 nodes", "Kernels and roofline", "Provenance"}));
+                                                  "Collectives across 4 nodes", "Kernels and roofline", "Sizing",
+                                                  "Provenance"}));
+    // No model was chosen: the sizing section only says how to get one.
+    ASSERT_EQ(r.sections[4].paragraphs.size(), 1u);
+    EXPECT_NE(r.sections[4].paragraphs[0].find("--model"), std::string::npos) << r.sections[4].paragraphs[0];
+    EXPECT_TRUE(r.sections[4].tables.empty());
     EXPECT_EQ(r.sections[0].charts.size(), 2u);
     ASSERT_FALSE(r.sections[1].tables.empty());
     const auto& peaks = r.sections[1].tables[0];

@@ -284,11 +284,13 @@ TEST(StorageCharts, SeriesPerOpAccessRanksAndBlockSortedByX)
         p.aggregateGBs = gbs;
         return p;
     };
-    const storage::StorageSessionPoints s{"run", {point("write", storage_access::FilePerProcess, 2, 4 << 20, 2.0),
-                                                  point("write", storage_access::FilePerProcess, 2, 1 << 20, 1.0),
-                                                  point("read", storage_access::FilePerProcess, 2, 1 << 20, 3.0),
-                                                  point("write", storage_access::FilePerProcess, 1, 1 << 20, 0.6),
-                                                  point("write", storage_access::SharedFile, 2, 1 << 20, 0.9)}};
+    Session run;
+    run.title = "run";
+    const storage::StorageSessionData s{run, {point("write", storage_access::FilePerProcess, 2, 4 << 20, 2.0),
+                                              point("write", storage_access::FilePerProcess, 2, 1 << 20, 1.0),
+                                              point("read", storage_access::FilePerProcess, 2, 1 << 20, 3.0),
+                                              point("write", storage_access::FilePerProcess, 1, 1 << 20, 0.6),
+                                              point("write", storage_access::SharedFile, 2, 1 << 20, 0.9)}};
     const auto bySize = storage::storageSeries({s}, storage::StorageAxis::FileSize);
     ASSERT_EQ(bySize.size(), 4u);
     EXPECT_EQ(bySize[0].label, "write fpp 2 ranks, 1 MiB blocks");

@@ -192,12 +192,3 @@ TEST(ChartExport, FailuresNameTheFileAndTheReason)
     EXPECT_TRUE(error.contains(QStringLiteral("two sessions"))) << error.toStdString();
     EXPECT_FALSE(std::filesystem::exists(w.dir.path / "c.png"));
 }
-
-TEST(ChartExport, FormatComesFromTheSuffix)
-{
-    EXPECT_EQ(exportFormatForPath(QStringLiteral("/x/y.PNG")), ExportFormat::Png);
-    EXPECT_EQ(exportFormatForPath(QStringLiteral("y.svg")), ExportFormat::Svg);
-    EXPECT_EQ(exportFormatForPath(QStringLiteral("y.pdf")), ExportFormat::Pdf);
-    EXPECT_EQ(exportFormatForPath(QStringLiteral("y.csv")), ExportFormat::Csv);
-    EXPECT_FALSE(exportFormatForPath(QStringLiteral("y")));
-}

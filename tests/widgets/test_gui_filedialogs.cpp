@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QPushButton>
@@ -159,6 +160,25 @@ TEST(GuiFileDialogs, MainWindowDialogsRememberTheirFolderAndExportProposesAName)
     SeenDialog data = openAndAnswer(window, QStringLiteral("Export &data (CSV)…"), cancel);
     EXPECT_EQ(data.directory, exports);
     EXPECT_EQ(data.fileName, QStringLiteral("points-") + named.join(u'-') + QStringLiteral(".csv"));
+
+    // "Export data" always writes CSV: a name ending in .png becomes .csv, and no image is drawn.
+    const QString asPng = QDir(exports).filePath(QStringLiteral("points.png"));
+    const QString asCsv = QDir(exports).filePath(QStringLiteral("points.csv"));
+    openAndAnswer(window, QStringLiteral("Export &data (CSV)…"), [&](QFileDialog* d) {
+        auto* edit = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        if (!edit) {
+            ADD_FAILURE() << "no file name field";
+            d->reject();
+            return;
+        }
+        edit->setText(asPng);
+        static_cast<QDialog*>(d)->accept();
+    });
+    ASSERT_TRUE(rl::testing::waitFor([&] { return QFileInfo::exists(asCsv); }));
+    EXPECT_FALSE(QFileInfo::exists(asPng));
+    QFile written(asCsv);
+    ASSERT_TRUE(written.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(written.readLine().startsWith("session_id,session,op,")) << "the points, not an image";
 
     // The chart's own Export button shares the export folder and names what it shows.
     auto* latency = window.findChild<QWidget*>(QStringLiteral("latencyChart"));
