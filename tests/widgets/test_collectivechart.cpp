@@ -417,6 +417,64 @@ TEST_F(ChartFixture, BusbwChartDrawsTheTiersPeakLineOfAPublishedRun)
         EXPECT_FALSE(s->name().startsWith(QStringLiteral("tier peak: ")));
 }
 
+// Edit > Preferences' GiB/s changes what is plotted, not only the text: curves, fit, tier-peak line
+// and scaling points at GB/s x 1e9 / 2^30, under axis titles that say GiB/s.
+TEST_F(ChartFixture, GiBsPreferencePlotsTheValuesAndTitlesTheAxesInGiBs)
+{
+    struct Restore
+    {
+        ~Restore() { units::setDisplayBandwidthUnit(units::BandwidthUnit::GBps); }
+    } restore;
+    units::setDisplayBandwidthUnit(units::BandwidthUnit::GiBps);
+    constexpr double kGiBPerGB = 1e9 / 1073741824.0;
+
+    chart.setSessions(w.load({w.h100}));
+    EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Bus bandwidth (GiB/s)"));
+    const auto p = test::modelPoint("all_reduce", 8, std::int64_t{1} << 30, 25.0, 150.0);
+    EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), p.bytes), p.busbwGBs * kGiBPerGB, 1e-9);
+    QLineSeries* fit = nullptr;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (s->name().startsWith(kAllReduce % QStringLiteral(" fit: ")))
+            fit = qobject_cast<QLineSeries*>(s);
+    ASSERT_TRUE(fit) << names(chart.chart()).join(QLatin1Char('|')).toStdString();
+    double plateau = 0;
+    for (const QPointF& q : fit->points())
+        plateau = std::max(plateau, q.y());
+    EXPECT_NEAR(plateau, 150 * 1.75 * kGiBPerGB, 150 * 1.75 * kGiBPerGB * 0.01);
+    auto* y = qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical));
+    EXPECT_LE(y->max(), 150 * 1.75 * 1.3 * kGiBPerGB) << "the range follows the plotted values";
+
+    chart.setMetric(BandwidthMetric::AlgBw);
+    EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Algorithm bandwidth (GiB/s)"));
+    EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), p.bytes), p.algbwGBs * kGiBPerGB, 1e-9);
+
+    chart.setMetric(BandwidthMetric::BusBw);
+    chart.setSessions(w.load(w.scaling));
+    chart.setKind(ChartKind::Scaling);
+    chart.setScalingBytes(std::int64_t{256} << 20);
+    EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Bus bandwidth (GiB/s)"));
+    const auto pts = seriesNamed(chart.chart(), QStringLiteral("all_reduce"))->points();
+    ASSERT_EQ(pts.size(), 4);
+    EXPECT_NEAR(pts[1].y(), test::modelPoint("all_reduce", 4, std::int64_t{256} << 20, 14.0, 180.0).busbwGBs * kGiBPerGB,
+                1e-9);
+
+    const ImportResult r = importFile(std::string(RIDGELINE_SAMPLE_DATA) + "/nccl-tests_2node_16xH100_all_reduce.txt");
+    ASSERT_TRUE(r.ok) << r.error;
+    const auto id = w.ws.storeSession(r.sessions[0]);
+    chart.setKind(ChartKind::Bandwidth);
+    chart.setSessions(w.load({id}));
+    std::string why;
+    const auto tier = sessionTierPeak(*w.ws.session(id), "all_reduce", 16, {}, 0, &why);
+    ASSERT_TRUE(tier) << why;
+    QLineSeries* peak = nullptr;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (s->name().startsWith(QStringLiteral("tier peak: ")))
+            peak = qobject_cast<QLineSeries*>(s);
+    ASSERT_TRUE(peak);
+    EXPECT_TRUE(peak->name().contains(QStringLiteral("GiB/s"))) << peak->name().toStdString();
+    EXPECT_DOUBLE_EQ(peak->at(0).y(), tier->peakBusGBs * kGiBPerGB);
+}
+
 // The runner's per-call statistics show as a band from the slowest to the fastest call's bandwidth.
 TEST_F(ChartFixture, PointsWithCallStatisticsGetASpreadBand)
 {
