@@ -20,6 +20,7 @@
 #include "collectivechart.h"
 #include "collectives/tierpeak.h"
 #include "importers/importerregistry.h"
+#include "plotpixels.h"
 #include "units/units.h"
 
 using namespace rl;
@@ -473,6 +474,36 @@ TEST_F(ChartFixture, GiBsPreferencePlotsTheValuesAndTitlesTheAxesInGiBs)
     ASSERT_TRUE(peak);
     EXPECT_TRUE(peak->name().contains(QStringLiteral("GiB/s"))) << peak->name().toStdString();
     EXPECT_DOUBLE_EQ(peak->at(0).y(), tier->peakBusGBs * kGiBPerGB);
+}
+
+// A dark application palette (Preferences' Dark) darkens the plot, not only the window around it;
+// the chart is filled again, so its own pens survive the theme (a fit dashed in its curve's colour).
+TEST_F(ChartFixture, ADarkPaletteGivesADarkPlotAndKeepsTheChartsOwnPens)
+{
+    chart.setSessions(w.load({w.h100}));
+    QCoreApplication::processEvents();
+    EXPECT_LT(rl::testing::darkShareOfPlot(chart.view()), 0.1) << "light by default";
+
+    QPalette dark = chart.palette();
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Text, QColor(0xdf, 0xe1, 0xe5));
+    chart.setPalette(dark);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(chart.chart()->theme(), QChart::ChartThemeDark);
+    EXPECT_GT(rl::testing::darkShareOfPlot(chart.view()), 0.9);
+    QLineSeries* data = seriesNamed(chart.chart(), kAllReduce);
+    QLineSeries* fit = seriesNamed(chart.chart(), kAllReduce % QStringLiteral(" fit: α 25 µs, β 150 GB/s"));
+    ASSERT_TRUE(data && fit);
+    EXPECT_EQ(fit->pen().style(), Qt::DashLine);
+    EXPECT_EQ(fit->pen().color(), data->color());
+    EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce)->count(), 32);
+    chart.grab().save(QStringLiteral("/tmp/ridgeline-chart-dark.png")); // for a human to look at
+
+    chart.setPalette(QPalette());
+    QCoreApplication::processEvents();
+    EXPECT_EQ(chart.chart()->theme(), QChart::ChartThemeLight);
+    EXPECT_LT(rl::testing::darkShareOfPlot(chart.view()), 0.1);
 }
 
 // The runner's per-call statistics show as a band from the slowest to the fastest call's bandwidth.
