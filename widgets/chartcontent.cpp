@@ -196,12 +196,17 @@ void ChartContent::toggleSeries()
     marker->setBrush(b);
 }
 
+double ChartContent::plottedY(const CollectivePoint& p) const
+{
+    return m_kind == ChartKind::Latency ? p.timeUs : units::displayBandwidth(metricValue(p, m_options.metric));
+}
+
 QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
 {
     QList<QPointF> pts;
     pts.reserve(static_cast<qsizetype>(curve.points.size()));
     for (const auto& p : curve.points) {
-        const double y = m_kind == ChartKind::Latency ? p.timeUs : metricValue(p, m_options.metric);
+        const double y = plottedY(p);
         if (p.bytes > 0 && (m_kind != ChartKind::Latency || y > 0))
             pts.append({std::log2(static_cast<double>(p.bytes)), y});
     }
@@ -265,8 +270,9 @@ void ChartContent::addPeakLines()
         pen.setStyle(Qt::DashDotLine);
         pen.setWidthF(1.5);
         s->setPen(pen);
-        s->replace(QList<QPointF>{{m_xMin, m_peaks[i].busGBs}, {m_xMax, m_peaks[i].busGBs}});
-        m_yMax = std::max(m_yMax, m_peaks[i].busGBs);
+        const double y = units::displayBandwidth(m_peaks[i].busGBs);
+        s->replace(QList<QPointF>{{m_xMin, y}, {m_xMax, y}});
+        m_yMax = std::max(m_yMax, y);
     }
 }
 
@@ -279,7 +285,7 @@ void ChartContent::addSpreadBands()
         for (const auto& p : m_curves[i].points) {
             if (!p.stats || p.bytes <= 0 || p.timeUs <= 0 || p.stats->minUs <= 0 || p.stats->maxUs <= 0)
                 continue;
-            const double value = metricValue(p, m_options.metric);
+            const double value = plottedY(p);
             const double x = std::log2(static_cast<double>(p.bytes));
             upper.append({x, value * p.timeUs / p.stats->minUs}); // the fastest call's bandwidth
             lower.append({x, value * p.timeUs / p.stats->maxUs}); // the slowest call's
@@ -357,7 +363,7 @@ void ChartContent::updateFit(std::size_t ci)
         const double x = lo + (hi - lo) * k / (kFitSamples - 1);
         const double bytes = std::exp2(x);
         const double t = fit->timeUs(bytes);
-        const double y = m_kind == ChartKind::Latency ? t : bytes / t / 1e3 * factor;
+        const double y = m_kind == ChartKind::Latency ? t : units::displayBandwidth(bytes / t / 1e3 * factor);
         if (t > 0)
             pts.append({x, y});
     }
@@ -389,7 +395,7 @@ void ChartContent::buildScaling()
         for (const auto& p : l.points) {
             xMin = std::min(xMin, std::log2(static_cast<double>(p.nranks)));
             xMax = std::max(xMax, std::log2(static_cast<double>(p.nranks)));
-            yMax = std::max(yMax, p.value);
+            yMax = std::max(yMax, units::displayBandwidth(p.value));
         }
     if (xMin > xMax)
         xMin = 1, xMax = 3;
@@ -409,7 +415,7 @@ void ChartContent::buildScaling()
         s->setPointsVisible(true);
         QList<QPointF> pts;
         for (const auto& p : m_scaling[i].points)
-            pts.append({std::log2(static_cast<double>(p.nranks)), p.value});
+            pts.append({std::log2(static_cast<double>(p.nranks)), units::displayBandwidth(p.value)});
         s->replace(pts);
     }
 }
@@ -480,7 +486,7 @@ void ChartContent::pointAppended(std::int64_t sessionId, const CollectivePoint& 
     pts.insert(std::upper_bound(pts.begin(), pts.end(), point,
                                 [](const CollectivePoint& a, const CollectivePoint& b) { return a.bytes < b.bytes; }),
                point);
-    const double y = m_kind == ChartKind::Latency ? point.timeUs : metricValue(point, m_options.metric);
+    const double y = plottedY(point);
     if (point.bytes > 0 && (m_kind != ChartKind::Latency || y > 0)) {
         const QPointF p(std::log2(static_cast<double>(point.bytes)), y);
         if (atEnd)
@@ -514,7 +520,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
         // Series points skip non-positive sizes, so map back through the same filter.
         std::vector<const CollectivePoint*> shown;
         for (const auto& p : c.points) {
-            const double y = m_kind == ChartKind::Latency ? p.timeUs : metricValue(p, m_options.metric);
+            const double y = plottedY(p);
             if (p.bytes > 0 && (m_kind != ChartKind::Latency || y > 0))
                 shown.push_back(&p);
         }
@@ -555,7 +561,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
         double bestD = kInf;
         for (std::size_t i = 0; i < l.points.size(); ++i) {
             const double dx = std::log2(static_cast<double>(l.points[i].nranks)) - value.x();
-            const double dy = (l.points[i].value - value.y()) / std::max(1.0, std::fabs(value.y()));
+            const double dy = (units::displayBandwidth(l.points[i].value) - value.y()) / std::max(1.0, std::fabs(value.y()));
             if (dx * dx + dy * dy < bestD) {
                 bestD = dx * dx + dy * dy;
                 best = i;

@@ -81,6 +81,8 @@ private:
     void addPeakLines();
     void addSpreadBands();
     QList<QPointF> curvePoints(const Curve& curve) const;
+    // A point's y as plotted: its time on the latency view, else its bandwidth in the display unit.
+    double plottedY(const CollectivePoint& p) const;
     void updateSizeAxes();
     int labelBudget() const;
     void toggleSeries();

@@ -2,6 +2,8 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
+#include <QLegend>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -29,6 +31,7 @@ ChartFrame::ChartFrame(QWidget* parent)
     , m_export(new QPushButton(tr("Export…"), this))
 {
     m_chart->setAnimationOptions(QChart::NoAnimation);
+    followPalette(); // before the subclass fills the chart: its axes and series take the theme's look
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setRubberBand(QChartView::RectangleRubberBand);
     m_view->setToolTip(tr("Drag to zoom, right-click to zoom out"));
@@ -61,6 +64,34 @@ ChartFrame::ChartFrame(QWidget* parent)
 }
 
 ChartFrame::~ChartFrame() = default;
+
+bool ChartFrame::followPalette()
+{
+    // Qt Charts does not read the palette: its light theme keeps a white plot in a dark window.
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (m_chart->theme() == theme)
+        return false;
+    // The theme also resets fonts set once (a chart's smaller legend) and re-colours the series.
+    const QFont title = m_chart->titleFont(), legend = m_chart->legend()->font();
+    m_chart->setTheme(theme);
+    m_chart->setTitleFont(title);
+    m_chart->legend()->setFont(legend);
+    m_chart->setBackgroundBrush(palette().color(QPalette::Base));
+    m_chart->setBackgroundPen(Qt::NoPen);
+    m_chart->setTitleBrush(palette().color(QPalette::Text));
+    m_chart->legend()->setLabelColor(palette().color(QPalette::Text));
+    return true;
+}
+
+void ChartFrame::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // The application palette changed (Preferences' theme, or the system's while following it):
+    // the theme re-coloured every series, so the chart is filled again with its own pens.
+    if (event->type() == QEvent::PaletteChange && followPalette())
+        rebuild();
+}
 
 QString ChartFrame::title() const
 {

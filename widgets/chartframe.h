@@ -6,7 +6,8 @@
 // folder, proposes a name, format from the chosen filter with its suffix added when the name has
 // no known one; for "Export data" always CSV, views::withExportSuffix), one format dispatch
 // (exportChartFile: CSV rows or PNG/SVG/PDF through the same populate the view uses), the size
-// from Settings, one error box.
+// from Settings, one error box. The chart on screen follows the application's palette (a dark
+// window, a dark plot); exports keep the light look of a document.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -82,9 +83,13 @@ protected:
     void setEmptyText(const QString& text);
     // Rubber-band zoom and the Reset zoom button; off for category axes (bars would be cut).
     void setZoomable(bool zoomable);
+    // Fills chart() from the widget's data again; the frame asks for it when the look changes.
+    virtual void rebuild() = 0;
+    void changeEvent(QEvent* event) override;
 
 private:
     bool exportReportingFailure(const QString& path);
+    bool followPalette(); // true when the chart's theme changed
 
     QChart* m_chart;
     QChartView* m_view;

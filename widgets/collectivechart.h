@@ -60,7 +60,7 @@ protected:
     QString exportProblem() const override;
 
 private:
-    void rebuild();
+    void rebuild() override;
     void onHover(const QString& text, QPointF value, QAbstractSeries* series, bool visible);
     void syncControls();
     void updateEmptyState();

@@ -46,7 +46,7 @@ protected:
     std::vector<std::int64_t> exportSessionIds() const override { return sessionIdsOf(m_data); }
 
 private:
-    void rebuild();
+    void rebuild() override;
     void updateReadout();
 
     KernelChartData m_data;

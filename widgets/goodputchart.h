@@ -37,7 +37,7 @@ protected:
     QString exportProblem() const override;
 
 private:
-    void rebuild();
+    void rebuild() override;
 
     views::GoodputChartKind m_kind;
     views::GoodputChartData m_data;

@@ -48,11 +48,11 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
             if (p.bytes > 0) {
                 xLo = std::min(xLo, std::log2(double(p.bytes)));
                 xHi = std::max(xHi, std::log2(double(p.bytes)));
-                yHi = std::max(yHi, p.bandwidthGBs);
+                yHi = std::max(yHi, units::displayBandwidth(p.bandwidthGBs));
             }
     }
     for (const auto& b : bands) {
-        yHi = std::max(yHi, b.ceiling.bandwidthGBs);
+        yHi = std::max(yHi, units::displayBandwidth(b.ceiling.bandwidthGBs));
         if (b.ceiling.fromBytes > 0)
             xLo = std::min(xLo, std::log2(double(b.ceiling.fromBytes)));
         if (b.ceiling.toBytes > 0)
@@ -69,7 +69,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
     auto* x = makeLog2Axis(xLo, xHi, std::max(4, width / 90), &bytesLabel);
     x->setTitleText(QStringLiteral("Working set (bytes, all arrays of the kernel)"));
     auto* y = new QValueAxis;
-    y->setTitleText(QStringLiteral("Bandwidth (GB/s)"));
+    y->setTitleText(qs(units::bandwidthTitle("Bandwidth")));
     y->setRange(0, yHi * 1.18); // room above the curves for the band labels
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%g"));
@@ -99,7 +99,8 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         auto* level = new QLineSeries;
         level->setName(qs(b.label));
         level->setPen(QPen(color.darker(120), 1.5, Qt::DashLine));
-        level->replace({QPointF(from, b.ceiling.bandwidthGBs), QPointF(to, b.ceiling.bandwidthGBs)});
+        const double ceiling = units::displayBandwidth(b.ceiling.bandwidthGBs);
+        level->replace({QPointF(from, ceiling), QPointF(to, ceiling)});
         level->setProperty("rl_role", QStringLiteral("ceiling"));
         attachSeries(chart, level, x, y);
         hideFromLegend(chart, level);
@@ -117,7 +118,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         int n = 0;
         for (const auto& p : c.points)
             if (p.bytes > 0) {
-                *at = QPointF(std::log2(double(p.bytes)), p.bandwidthGBs);
+                *at = QPointF(std::log2(double(p.bytes)), units::displayBandwidth(p.bandwidthGBs));
                 ++n;
             }
         return n == 1;
@@ -144,7 +145,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         QList<QPointF> points;
         for (const auto& p : c.points)
             if (p.bytes > 0)
-                points << QPointF(std::log2(double(p.bytes)), p.bandwidthGBs);
+                points << QPointF(std::log2(double(p.bytes)), units::displayBandwidth(p.bandwidthGBs));
         line->replace(points);
         // A line through one point draws nothing: a STREAM run (one working set per kernel) would
         // leave the chart empty. Markers show every measured size, so sparse sweeps read too.
@@ -225,8 +226,9 @@ void MemBwChart::rebuild()
                 return;
             }
             const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
+            // The plotted y is in the display unit; formatBandwidth takes GB/s (the unit is linear).
             callout()->show(line->name() % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
-                                % qs(units::formatBandwidth(best.y())),
+                                % qs(units::formatBandwidth(best.y() / units::displayBandwidth(1.0))),
                             best, line);
         });
     }

@@ -41,7 +41,7 @@ protected:
     std::vector<std::int64_t> exportSessionIds() const override { return sessionIdsOf(m_data); }
 
 private:
-    void rebuild();
+    void rebuild() override;
 
     KernelChartData m_data;
     MemBwOptions m_options;

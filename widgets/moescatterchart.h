@@ -70,7 +70,7 @@ protected:
     std::vector<std::int64_t> exportSessionIds() const override { return {}; }
 
 private:
-    void rebuild();
+    void rebuild() override;
 
     model::MoeSweepResult m_result;
     MoeThroughput m_metric = MoeThroughput::TokensPerSecond;

@@ -143,7 +143,8 @@ QString PairsHeatmapChart::populate(QChart* chart, const PairsSessionData& data,
         bytes = bandwidth ? p.bandwidthBytes : p.latencyBytes;
         iters = p.iters;
     }
-    QString title = bandwidth ? QStringLiteral("Point-to-point bandwidth, GB/s") : QStringLiteral("Point-to-point latency, µs");
+    QString title = QStringLiteral("Point-to-point ") % (bandwidth ? QStringLiteral("bandwidth, ") : QStringLiteral("latency, "))
+        % qs(h.unit);
     if (bytes > 0)
         title += QStringLiteral(" (") % qs(units::formatBytes(double(bytes))) % QStringLiteral(" messages)");
     if (!data.session.title.empty())
@@ -184,7 +185,7 @@ PairsHeatmapChart::PairsHeatmapChart(QWidget* parent)
     view()->setObjectName(QStringLiteral("pairsHeatmapView"));
     setZoomable(false); // a cell matrix: zoom would cut cells, the hover gives exact values
     m_metric->setObjectName(QStringLiteral("pairsMetric"));
-    m_metric->addItem(tr("Bandwidth (GB/s)"), int(views::PairMetric::Bandwidth));
+    m_metric->addItem(tr("Bandwidth"), int(views::PairMetric::Bandwidth));
     m_metric->addItem(tr("Latency (µs)"), int(views::PairMetric::Latency));
     m_metric->setToolTip(tr("Colour the cells by large-message bandwidth or small-message latency"));
     m_fraction->setObjectName(QStringLiteral("slowFraction"));

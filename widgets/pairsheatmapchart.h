@@ -62,7 +62,7 @@ protected:
     std::vector<std::int64_t> exportSessionIds() const override { return {m_data.session.id}; }
 
 private:
-    void rebuild();
+    void rebuild() override;
 
     PairsSessionData m_data;
     PairsHeatmapOptions m_options;

@@ -57,7 +57,7 @@ protected:
     std::vector<std::int64_t> exportSessionIds() const override { return {m_data.session.id}; }
 
 private:
-    void rebuild();
+    void rebuild() override;
 
     TraceChartData m_data;
     StepChartOptions m_options;

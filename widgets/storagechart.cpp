@@ -43,8 +43,8 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
     const auto all = storage::storageSeries(sessions, o.axis);
     double xLo = INFINITY, xHi = 0, yLo = INFINITY, yHi = 0;
     for (const auto& s : all)
-        for (const auto& [x, y] : s.xy)
-            if (x > 0 && y > 0) {
+        for (const auto& [x, gbs] : s.xy)
+            if (const double y = units::displayBandwidth(gbs); x > 0 && y > 0) {
                 xLo = std::min(xLo, x), xHi = std::max(xHi, x), yLo = std::min(yLo, y), yHi = std::max(yHi, y);
             }
     if (!std::isfinite(xLo)) {
@@ -84,7 +84,7 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
         axis->setLabelFormat(QStringLiteral("%g"));
         y = axis;
     }
-    y->setTitleText(QStringLiteral("Aggregate bandwidth (GB/s = 1e9 B/s)"));
+    y->setTitleText(qs(units::bandwidthTitle("Aggregate bandwidth")));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
@@ -106,7 +106,7 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
         QList<QPointF> points;
         for (const auto& [px, py] : s.xy)
             if (px > 0 && py > 0)
-                points << QPointF(xLog ? std::log2(px) : px, py);
+                points << QPointF(xLog ? std::log2(px) : px, units::displayBandwidth(py));
         line->replace(points);
         line->setPointsVisible(true); // a one-size run is one point: no line to see
         line->setMarkerSize(points.size() == 1 ? 10 : 7);
@@ -192,8 +192,10 @@ void StorageChart::rebuild()
             }
             const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
             const double x = line->property("rl_logx").toBool() ? std::exp2(best.x()) : best.x();
+            // The plotted y is in the display unit; formatBandwidth takes GB/s (the unit is linear).
             callout()->show(line->name() % QLatin1Char('\n') % xLabel(m_options, x) % QStringLiteral(": ")
-                                % qs(units::formatBandwidth(best.y())) % QStringLiteral(" aggregate"),
+                                % qs(units::formatBandwidth(best.y() / units::displayBandwidth(1.0)))
+                                % QStringLiteral(" aggregate"),
                             best, line);
         });
     }

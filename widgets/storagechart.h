@@ -46,7 +46,7 @@ protected:
     std::vector<std::int64_t> exportSessionIds() const override;
 
 private:
-    void rebuild();
+    void rebuild() override;
 
     std::vector<StorageSessionData> m_data;
     StorageChartOptions m_options;

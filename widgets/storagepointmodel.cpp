@@ -13,6 +13,8 @@ QVariant number(double v, int decimals, bool display, bool known = true)
         return known ? QVariant(v) : QVariant(-1.0);
     return known ? QVariant(QString::number(v, 'f', decimals)) : QVariant(kUnknown);
 }
+
+QString withBandwidthUnit(const QString& name) { return qs(units::bandwidthTitle(name.toStdString())); }
 } // namespace
 
 StoragePointModel::StoragePointModel(QObject* parent)
@@ -76,10 +78,11 @@ QVariant StoragePointModel::data(const QModelIndex& index, int role) const
             o << QStringLiteral("O_DIRECT");
         return o.join(QStringLiteral(", "));
     }
-    case AggregateColumn: return number(p.aggregateGBs, 3, display);
-    case MeanRankColumn: return number(p.meanRankGBs, 3, display, p.meanRankGBs > 0);
-    case MinRankColumn: return number(p.minRankGBs, 3, display, p.minRankGBs > 0);
-    case MaxRankColumn: return number(p.maxRankGBs, 3, display, p.maxRankGBs > 0);
+    // In the display unit, as the headers say (the sort order is the same in either).
+    case AggregateColumn: return number(units::displayBandwidth(p.aggregateGBs), 3, display);
+    case MeanRankColumn: return number(units::displayBandwidth(p.meanRankGBs), 3, display, p.meanRankGBs > 0);
+    case MinRankColumn: return number(units::displayBandwidth(p.minRankGBs), 3, display, p.minRankGBs > 0);
+    case MaxRankColumn: return number(units::displayBandwidth(p.maxRankGBs), 3, display, p.maxRankGBs > 0);
     case SlowestRankColumn:
         return display ? QVariant(p.slowestRank >= 0 ? QString::number(p.slowestRank) : kUnknown) : QVariant(p.slowestRank);
     case TimeColumn: return number(p.timeS, 4, display, p.timeS > 0);
@@ -102,10 +105,12 @@ QVariant StoragePointModel::headerData(int section, Qt::Orientation orientation,
     case FileColumn: return tip ? tr("Bytes each rank wrote or read") : tr("File / rank");
     case BlockColumn: return tip ? tr("Bytes per read or write call") : tr("Block");
     case OptionsColumn: return tr("Options");
-    case AggregateColumn: return tip ? tr("All ranks' bytes over the slowest rank's time; GB = 1e9 B") : tr("Aggregate (GB/s)");
-    case MeanRankColumn: return tip ? tr("Each rank's own bytes over its own time, mean over ranks") : tr("Rank mean (GB/s)");
-    case MinRankColumn: return tr("Rank min (GB/s)");
-    case MaxRankColumn: return tr("Rank max (GB/s)");
+    case AggregateColumn:
+        return tip ? tr("All ranks' bytes over the slowest rank's time") : withBandwidthUnit(tr("Aggregate"));
+    case MeanRankColumn:
+        return tip ? tr("Each rank's own bytes over its own time, mean over ranks") : withBandwidthUnit(tr("Rank mean"));
+    case MinRankColumn: return withBandwidthUnit(tr("Rank min"));
+    case MaxRankColumn: return withBandwidthUnit(tr("Rank max"));
     case SlowestRankColumn: return tip ? tr("The rank that took longest (– when the tool does not say)") : tr("Slowest rank");
     case TimeColumn: return tip ? tr("The slowest rank's open-to-close time") : tr("Time (s)");
     case FirstByteColumn: return tip ? tr("Time to first byte: open plus the first call, worst rank") : tr("First byte (µs)");

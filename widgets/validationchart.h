@@ -36,7 +36,7 @@ protected:
     std::vector<std::int64_t> exportSessionIds() const override { return {}; }
 
 private:
-    void rebuild();
+    void rebuild() override;
 
     model::ValidationSummary m_summary;
     QString m_tablePath;

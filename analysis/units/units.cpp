@@ -107,6 +107,12 @@ double bandwidthIn(double gbPerSecond, BandwidthUnit unit)
     return unit == BandwidthUnit::GiBps ? gbPerSecond * kGB / (kKiB * kKiB * kKiB) : gbPerSecond;
 }
 
+double displayBandwidth(double gbPerSecond) { return bandwidthIn(gbPerSecond, displayBandwidthUnit()); }
+std::string bandwidthTitle(std::string_view quantity)
+{
+    return std::string(quantity) + " (" + bandwidthUnitName(displayBandwidthUnit()) + ")";
+}
+
 std::string formatBandwidth(double gbPerSecond) { return formatBandwidth(gbPerSecond, displayBandwidthUnit()); }
 std::string formatBandwidth(double gbPerSecond, BandwidthUnit unit)
 {

@@ -27,6 +27,11 @@ void setDisplayBandwidthUnit(BandwidthUnit unit);
 BandwidthUnit displayBandwidthUnit();
 const char* bandwidthUnitName(BandwidthUnit unit);      // "GB/s", "GiB/s"
 double bandwidthIn(double gbPerSecond, BandwidthUnit unit); // the GB/s figure in `unit`
+// What a chart plots and how its axis or column says so, in the display unit, so the plotted
+// number, the title and the formatted figures cannot disagree: 100 -> 93.13 (GiB/s), and
+// "Bus bandwidth" -> "Bus bandwidth (GiB/s)".
+double displayBandwidth(double gbPerSecond);
+std::string bandwidthTitle(std::string_view quantity);
 
 // "123.4 GB/s" (or "114.9 GiB/s": the display unit), "5.30 TB/s" from 1000 GB/s.
 std::string formatBandwidth(double gbPerSecond);

@@ -41,7 +41,7 @@ double metricValue(const CollectivePoint& p, BandwidthMetric metric)
 
 std::string metricTitle(BandwidthMetric metric)
 {
-    return metric == BandwidthMetric::BusBw ? "Bus bandwidth (GB/s)" : "Algorithm bandwidth (GB/s)";
+    return units::bandwidthTitle(metric == BandwidthMetric::BusBw ? "Bus bandwidth" : "Algorithm bandwidth");
 }
 
 std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace, const std::string& group)

@@ -68,8 +68,8 @@ struct FitCurve
     std::string name; // the curve name plus alpha (time) and beta (GB/s)
 };
 
-double metricValue(const CollectivePoint& p, BandwidthMetric metric);
-std::string metricTitle(BandwidthMetric metric); // "Bus bandwidth (GB/s)"
+double metricValue(const CollectivePoint& p, BandwidthMetric metric); // GB/s, as stored
+std::string metricTitle(BandwidthMetric metric); // "Bus bandwidth (GB/s)", in the display unit
 std::string curveName(const std::string& sessionTitle, const std::string& op, bool inPlace,
                       const std::string& group = {});
 std::string fitName(const std::string& curveName, const fits::AlphaBeta& fit);

@@ -61,6 +61,8 @@ void writeFitRows(std::ostream& out, const std::vector<SessionCurves>& sessions,
 }
 } // namespace
 
+// Bandwidth in the stored GB/s whatever the GUI's display unit (the _gbs column names say so): a
+// file exported from the GUI reads the same as the CLI's export and as the store.
 std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options)
 {
     std::ostringstream out;

@@ -22,9 +22,10 @@ std::string number(double v, const char* format = "%.3g")
     return buf;
 }
 
+// Bandwidth in the display unit, as the bin labels say (the CSV keeps the stored GB/s).
 double valueOf(const PairPoint& p, PairMetric metric)
 {
-    return metric == PairMetric::Bandwidth ? p.bandwidthGBs : p.latencyUs;
+    return metric == PairMetric::Bandwidth ? units::displayBandwidth(p.bandwidthGBs) : p.latencyUs;
 }
 
 std::string pairKey(int a, int b) { return std::to_string(a) + "-" + std::to_string(b); }
@@ -94,7 +95,7 @@ PairsHeatmap pairsHeatmap(const std::vector<PairPoint>& pairs, PairMetric metric
 {
     PairsHeatmap h;
     h.metric = metric;
-    h.unit = metric == PairMetric::Bandwidth ? "GB/s" : "µs";
+    h.unit = metric == PairMetric::Bandwidth ? units::bandwidthUnitName(units::displayBandwidthUnit()) : "µs";
     h.fraction = fraction;
     h.report = findSlowPairs(pairs, fraction);
     if (pairs.empty())

@@ -1,7 +1,7 @@
 #pragma once
 // What the pairs heatmap shows, computed from a `pairs` session's records (Qt-free, unit-tested):
 // ranks (or hosts, when each host ran one rank) on both axes, one cell per measured pair on both
-// sides of the diagonal, its value (bandwidth GB/s or latency µs) in one of a few colour bins, the
+// sides of the diagonal, its value (bandwidth in the display unit, or latency µs) in one of a few colour bins, the
 // pairs findSlowPairs flags outlined, hover text, the list of slow pairs and suspect ranks, and
 // the CSV rows. The GUI draws it, `ridgeline-cli export --chart pairs-heatmap` exports it.
 #include <cstdint>
@@ -54,7 +54,7 @@ struct HeatmapCell
 struct PairsHeatmap
 {
     PairMetric metric = PairMetric::Bandwidth;
-    std::string unit;                 // "GB/s" or "µs"
+    std::string unit;                 // "GB/s" (the display unit) or "µs"
     double fraction = kDefaultSlowPairFraction;
     bool byHost = false;              // axis labels are hosts: every rank on its own host
     std::vector<int> ranks;           // the rank at each axis position, ascending

@@ -66,6 +66,7 @@ std::vector<StorageSeries> storageSeries(const std::vector<StorageSessionData>& 
 std::string storageSeriesCsv(const std::vector<StorageSeries>& series, StorageAxis axis)
 {
     std::ostringstream out;
+    // GB/s as stored, whatever the display unit (the column name says so), as the other exports.
     out << "series," << (axis == StorageAxis::FileSize ? "file_bytes_per_rank" : "ranks") << ",aggregate_gbs\n";
     for (const auto& s : series)
         for (const auto& [x, y] : s.xy)

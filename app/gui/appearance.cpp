@@ -40,13 +40,16 @@ QPalette darkPalette()
 
 void applyTheme(Settings::Theme theme)
 {
-    // The system's look as the program started, captured before the first change.
+    // The system's style as the program started, captured before the first change.
     static const QString systemStyle = QApplication::style()->name();
-    static const QPalette systemPalette = QApplication::palette();
     switch (theme) {
     case Settings::Theme::System:
         QApplication::setStyle(QStyleFactory::create(systemStyle));
-        QApplication::setPalette(systemPalette);
+        // A palette with no role of its own, not a copy of the one the program started with: Qt
+        // resolves it against the platform theme's palette now and again whenever the system's
+        // colours change (Qt 6.4 has no QStyleHints::colorSchemeChanged; the widgets get
+        // ApplicationPaletteChange, and the charts follow in ChartFrame).
+        QApplication::setPalette(QPalette());
         break;
     case Settings::Theme::Light:
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));

@@ -22,11 +22,11 @@ struct TabSpec
 };
 const TabSpec kTabs[] = {
     {charts::ChartKind::Bandwidth, QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth"), "bandwidthChart",
-     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth (GB/s) against message size, with alpha-beta fits")},
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth against message size, with alpha-beta fits")},
     {charts::ChartKind::Latency, QT_TRANSLATE_NOOP("rl::ChartArea", "Latency"), "latencyChart",
      QT_TRANSLATE_NOOP("rl::ChartArea", "Time per call (µs) against message size")},
     {charts::ChartKind::Scaling, QT_TRANSLATE_NOOP("rl::ChartArea", "Scaling"), "scalingChart",
-     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth (GB/s) at one message size across rank counts")},
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth at one message size across rank counts")},
     {charts::ChartKind::Compare, QT_TRANSLATE_NOOP("rl::ChartArea", "Compare"), "compareChart",
      QT_TRANSLATE_NOOP("rl::ChartArea", "Second selected session over the first, per size")},
 };

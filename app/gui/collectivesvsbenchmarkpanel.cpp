@@ -25,7 +25,7 @@ QTableWidgetItem* textCell(const QString& text)
     return item;
 }
 
-// Display text plus the raw number (bytes, GB/s, fraction) for sorting, copy and tests.
+// Display text plus the raw number (bytes, GB/s as stored, fraction) for sorting, copy and tests.
 QTableWidgetItem* numberCell(const QString& text, double raw, const QString& tip = {})
 {
     auto* item = new QTableWidgetItem(text);
@@ -36,7 +36,8 @@ QTableWidgetItem* numberCell(const QString& text, double raw, const QString& tip
     return item;
 }
 
-QString gbs(double v) { return std::isfinite(v) ? QString::number(v, 'f', 1) : QObject::tr("n/a"); }
+// In the display unit, as the headers say.
+QString gbs(double v) { return std::isfinite(v) ? QString::number(units::displayBandwidth(v), 'f', 1) : QObject::tr("n/a"); }
 QString percent(double v) { return qs(units::formatPercent(v, 0)); }
 
 QString joined(const std::set<int>& values)
@@ -69,10 +70,7 @@ CollectivesVsBenchmarkPanel::CollectivesVsBenchmarkPanel(QWidget* parent)
 
     m_table = new QTableWidget(0, ColumnCount);
     m_table->setObjectName(QStringLiteral("collectiveTable"));
-    // Two-line headers keep the twelve columns within the view.
-    m_table->setHorizontalHeaderLabels({tr("Rank"), tr("Op"), tr("Dtype"), tr("Ranks"), tr("Size"), tr("Calls"),
-                                        tr("Mean time\n(µs)"), tr("Trace busbw\n(GB/s)"), tr("Best call\nbusbw (GB/s)"),
-                                        tr("Benchmark\nbusbw (GB/s)"), tr("Achieved\n(%)"), tr("Best call\nachieved (%)")});
+    setHeaders();
     m_table->horizontalHeaderItem(BestBusbwColumn)
         ->setToolTip(tr("From the fastest call: NCCL/RCCL kernel time includes waiting for late peers"));
     m_table->horizontalHeaderItem(RatioColumn)->setToolTip(tr("Trace busbw (mean call) / benchmark busbw"));
@@ -181,8 +179,19 @@ void CollectivesVsBenchmarkPanel::loadBenchmarkPoints()
 
 QString CollectivesVsBenchmarkPanel::warning() const { return m_warning->isVisible() ? m_warning->text() : QString(); }
 
+void CollectivesVsBenchmarkPanel::setHeaders()
+{
+    const QString unit = QString::fromLatin1(units::bandwidthUnitName(units::displayBandwidthUnit()));
+    // Two-line headers keep the twelve columns within the view.
+    m_table->setHorizontalHeaderLabels({tr("Rank"), tr("Op"), tr("Dtype"), tr("Ranks"), tr("Size"), tr("Calls"),
+                                        tr("Mean time\n(µs)"), tr("Trace busbw\n(%1)").arg(unit),
+                                        tr("Best call\nbusbw (%1)").arg(unit), tr("Benchmark\nbusbw (%1)").arg(unit),
+                                        tr("Achieved\n(%)"), tr("Best call\nachieved (%)")});
+}
+
 void CollectivesVsBenchmarkPanel::showRows()
 {
+    setHeaders(); // the display unit may have changed since
     m_rows = trace::compareWithBenchmark(m_data.collectives, m_points);
     m_table->setRowCount(0);
     m_warning->hide();

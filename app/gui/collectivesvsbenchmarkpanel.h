@@ -62,6 +62,7 @@ signals:
 
 private:
     void loadBenchmarkPoints();
+    void setHeaders(); // the bandwidth columns name the display unit
     void showRows();
 
     QComboBox* m_benchmark;

@@ -104,8 +104,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     });
     connect(m_sessionActions, &SessionActions::sessionsChanged, this, [this](const std::vector<std::int64_t>& ids) {
         if (!ids.empty())
-            connect(m_workspace, &WorkspaceController::sessionsAvailable, this,
-                    [this, ids] { m_browser->selectSessions(ids); }, Qt::SingleShotConnection);
+            m_selectOnReload = ids;
         m_workspace->reloadSessions();
     });
 
@@ -127,7 +126,9 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     createMenus();
 
     connect(m_workspace, &WorkspaceController::sessionsAvailable, this, [this](const std::vector<Session>& s) {
-        m_browser->setSessions(s);
+        // The new selection goes in with the list: selecting it after the old one was restored
+        // would show the old sessions (or the start page) for a moment and load them for nothing.
+        m_browser->setSessions(s, std::exchange(m_selectOnReload, std::nullopt));
         // Only now: the file exists and is migrated, so the trace view's own readers cannot race
         // the first open (saved configs are re-read, so ones saved since show up).
         m_traces->setWorkspace(m_workspace->path());
@@ -195,9 +196,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
         // nccl-tests over several ops stores one session per op: the run's sessions stay selected
         // together, so the charts overlay the ops as they come.
         m_runIds.push_back(id);
+        m_selectOnReload = m_runIds;
         m_workspace->reloadSessions();
-        connect(m_workspace, &WorkspaceController::sessionsAvailable, this,
-                [this] { m_browser->selectSessions(m_runIds); }, Qt::SingleShotConnection);
     });
     connect(m_run, &RunController::pointAvailable, m_charts, &ChartArea::appendPoint);
     // Kernel, storage and pairs points are few but their charts are recomputed from the store: at
@@ -250,6 +250,7 @@ void MainWindow::openWorkspace(const QString& path)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     m_undo->clear(); // its deleted sessions belong to the file being closed
+    m_selectOnReload.reset();
     m_charts->setData({});
     m_details->setSession(std::nullopt);
     m_import->setWorkspacePath(absolute);

@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <optional>
 #include <vector>
 
 #include "report/reportsizing.h"
@@ -158,6 +159,7 @@ private:
     QToolButton* m_cancel;
     QPointer<QMessageBox> m_importBox; // the last import's problems
     int m_selectFirst = 0;
+    std::optional<std::vector<std::int64_t>> m_selectOnReload; // what the next session list selects
     std::vector<std::int64_t> m_shownIds;
     std::vector<std::int64_t> m_runIds; // sessions of the current (or last) run
     bool m_reloadPending = false; // a reload of the stored view is scheduled

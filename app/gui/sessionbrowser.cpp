@@ -50,7 +50,7 @@ SessionBrowser::SessionBrowser(QWidget* parent)
             [this] { emit selectionChanged(selectedIds()); });
 }
 
-void SessionBrowser::setSessions(std::vector<Session> sessions)
+void SessionBrowser::setSessions(std::vector<Session> sessions, std::optional<std::vector<std::int64_t>> select)
 {
     const auto previous = selectedIds();
     m_model->setSessions(std::move(sessions));
@@ -60,7 +60,12 @@ void SessionBrowser::setSessions(std::vector<Session> sessions)
         m_view->resizeColumnToContents(c);
     m_view->resizeColumnToContents(SessionModel::TitleColumn);
     m_view->setColumnWidth(SessionModel::TitleColumn, std::clamp(m_view->columnWidth(0), 180, 320));
-    selectSessions(previous);
+    selectSessions(select ? *select : previous);
+    // The reset cleared the selection without a signal, and selecting nothing into an empty
+    // selection sends none either: when the selected sessions are gone (deleted, an undone
+    // duplicate), the views would keep showing them and the actions stay enabled.
+    if (!previous.empty() && selectedIds().empty())
+        emit selectionChanged({});
 }
 
 std::vector<std::int64_t> SessionBrowser::selectedIds() const

@@ -3,6 +3,7 @@
 // Emits the ids of the selected sessions, in selection order, whenever the selection changes.
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 #include "records/session.h"
@@ -21,7 +22,9 @@ class SessionBrowser : public QWidget
 public:
     explicit SessionBrowser(QWidget* parent = nullptr);
 
-    void setSessions(std::vector<Session> sessions); // keeps the selection when the ids survive
+    // Selects `select` afterwards, or else keeps the selection whose ids survive. selectionChanged
+    // follows when anything ends up selected, and when a selection ends up empty.
+    void setSessions(std::vector<Session> sessions, std::optional<std::vector<std::int64_t>> select = std::nullopt);
     std::vector<std::int64_t> selectedIds() const;
     std::optional<Session> session(std::int64_t id) const;
     void selectSessions(const std::vector<std::int64_t>& ids);

@@ -95,6 +95,17 @@ TEST(Units, BandwidthInTheChosenDisplayUnit)
     EXPECT_EQ(units::formatBandwidth(450), "450 GB/s");
 }
 
+// A chart plots displayBandwidth() under bandwidthTitle(): both follow the display unit together.
+TEST(Units, PlottedBandwidthAndItsTitleFollowTheDisplayUnit)
+{
+    EXPECT_DOUBLE_EQ(units::displayBandwidth(450), 450);
+    EXPECT_EQ(units::bandwidthTitle("Bus bandwidth"), "Bus bandwidth (GB/s)");
+    units::setDisplayBandwidthUnit(units::BandwidthUnit::GiBps);
+    EXPECT_DOUBLE_EQ(units::displayBandwidth(450), 450e9 / 1073741824.0);
+    EXPECT_EQ(units::bandwidthTitle("Bus bandwidth"), "Bus bandwidth (GiB/s)");
+    units::setDisplayBandwidthUnit(units::BandwidthUnit::GBps);
+}
+
 TEST(Units, PercentWithFixedDecimalsAndSign)
 {
     EXPECT_EQ(units::formatPercent(0.0492, 1), "4.9 %");

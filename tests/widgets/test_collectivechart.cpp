@@ -20,6 +20,7 @@
 #include "collectivechart.h"
 #include "collectives/tierpeak.h"
 #include "importers/importerregistry.h"
+#include "plotpixels.h"
 #include "units/units.h"
 
 using namespace rl;
@@ -415,6 +416,94 @@ TEST_F(ChartFixture, BusbwChartDrawsTheTiersPeakLineOfAPublishedRun)
     chart.setMetric(BandwidthMetric::AlgBw);
     for (QAbstractSeries* s : chart.chart()->series())
         EXPECT_FALSE(s->name().startsWith(QStringLiteral("tier peak: ")));
+}
+
+// Edit > Preferences' GiB/s changes what is plotted, not only the text: curves, fit, tier-peak line
+// and scaling points at GB/s x 1e9 / 2^30, under axis titles that say GiB/s.
+TEST_F(ChartFixture, GiBsPreferencePlotsTheValuesAndTitlesTheAxesInGiBs)
+{
+    struct Restore
+    {
+        ~Restore() { units::setDisplayBandwidthUnit(units::BandwidthUnit::GBps); }
+    } restore;
+    units::setDisplayBandwidthUnit(units::BandwidthUnit::GiBps);
+    constexpr double kGiBPerGB = 1e9 / 1073741824.0;
+
+    chart.setSessions(w.load({w.h100}));
+    EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Bus bandwidth (GiB/s)"));
+    const auto p = test::modelPoint("all_reduce", 8, std::int64_t{1} << 30, 25.0, 150.0);
+    EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), p.bytes), p.busbwGBs * kGiBPerGB, 1e-9);
+    QLineSeries* fit = nullptr;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (s->name().startsWith(kAllReduce % QStringLiteral(" fit: ")))
+            fit = qobject_cast<QLineSeries*>(s);
+    ASSERT_TRUE(fit) << names(chart.chart()).join(QLatin1Char('|')).toStdString();
+    double plateau = 0;
+    for (const QPointF& q : fit->points())
+        plateau = std::max(plateau, q.y());
+    EXPECT_NEAR(plateau, 150 * 1.75 * kGiBPerGB, 150 * 1.75 * kGiBPerGB * 0.01);
+    auto* y = qobject_cast<QValueAxis*>(axis(chart.chart(), Qt::Vertical));
+    EXPECT_LE(y->max(), 150 * 1.75 * 1.3 * kGiBPerGB) << "the range follows the plotted values";
+
+    chart.setMetric(BandwidthMetric::AlgBw);
+    EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Algorithm bandwidth (GiB/s)"));
+    EXPECT_NEAR(yAt(seriesNamed(chart.chart(), kAllReduce), p.bytes), p.algbwGBs * kGiBPerGB, 1e-9);
+
+    chart.setMetric(BandwidthMetric::BusBw);
+    chart.setSessions(w.load(w.scaling));
+    chart.setKind(ChartKind::Scaling);
+    chart.setScalingBytes(std::int64_t{256} << 20);
+    EXPECT_EQ(axis(chart.chart(), Qt::Vertical)->titleText(), QStringLiteral("Bus bandwidth (GiB/s)"));
+    const auto pts = seriesNamed(chart.chart(), QStringLiteral("all_reduce"))->points();
+    ASSERT_EQ(pts.size(), 4);
+    EXPECT_NEAR(pts[1].y(), test::modelPoint("all_reduce", 4, std::int64_t{256} << 20, 14.0, 180.0).busbwGBs * kGiBPerGB,
+                1e-9);
+
+    const ImportResult r = importFile(std::string(RIDGELINE_SAMPLE_DATA) + "/nccl-tests_2node_16xH100_all_reduce.txt");
+    ASSERT_TRUE(r.ok) << r.error;
+    const auto id = w.ws.storeSession(r.sessions[0]);
+    chart.setKind(ChartKind::Bandwidth);
+    chart.setSessions(w.load({id}));
+    std::string why;
+    const auto tier = sessionTierPeak(*w.ws.session(id), "all_reduce", 16, {}, 0, &why);
+    ASSERT_TRUE(tier) << why;
+    QLineSeries* peak = nullptr;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (s->name().startsWith(QStringLiteral("tier peak: ")))
+            peak = qobject_cast<QLineSeries*>(s);
+    ASSERT_TRUE(peak);
+    EXPECT_TRUE(peak->name().contains(QStringLiteral("GiB/s"))) << peak->name().toStdString();
+    EXPECT_DOUBLE_EQ(peak->at(0).y(), tier->peakBusGBs * kGiBPerGB);
+}
+
+// A dark application palette (Preferences' Dark) darkens the plot, not only the window around it;
+// the chart is filled again, so its own pens survive the theme (a fit dashed in its curve's colour).
+TEST_F(ChartFixture, ADarkPaletteGivesADarkPlotAndKeepsTheChartsOwnPens)
+{
+    chart.setSessions(w.load({w.h100}));
+    QCoreApplication::processEvents();
+    EXPECT_LT(rl::testing::darkShareOfPlot(chart.view()), 0.1) << "light by default";
+
+    QPalette dark = chart.palette();
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    dark.setColor(QPalette::Text, QColor(0xdf, 0xe1, 0xe5));
+    chart.setPalette(dark);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(chart.chart()->theme(), QChart::ChartThemeDark);
+    EXPECT_GT(rl::testing::darkShareOfPlot(chart.view()), 0.9);
+    QLineSeries* data = seriesNamed(chart.chart(), kAllReduce);
+    QLineSeries* fit = seriesNamed(chart.chart(), kAllReduce % QStringLiteral(" fit: α 25 µs, β 150 GB/s"));
+    ASSERT_TRUE(data && fit);
+    EXPECT_EQ(fit->pen().style(), Qt::DashLine);
+    EXPECT_EQ(fit->pen().color(), data->color());
+    EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce)->count(), 32);
+    chart.grab().save(QStringLiteral("/tmp/ridgeline-chart-dark.png")); // for a human to look at
+
+    chart.setPalette(QPalette());
+    QCoreApplication::processEvents();
+    EXPECT_EQ(chart.chart()->theme(), QChart::ChartThemeLight);
+    EXPECT_LT(rl::testing::darkShareOfPlot(chart.view()), 0.1);
 }
 
 // The runner's per-call statistics show as a band from the slowest to the fastest call's bandwidth.

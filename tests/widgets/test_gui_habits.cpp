@@ -19,6 +19,11 @@
 #include <QUndoStack>
 
 #include "aboutdialog.h"
+#include "chartarea.h"
+#include "chartframe.h"
+#include "collectivechart.h"
+#include "detailspanel.h"
+#include "startpage.h"
 #include "mainwindow.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
@@ -115,6 +120,76 @@ TEST(GuiHabits, DeleteKeyRemovesSessionsAndUndoBringsThemBackWithPoints)
     f.window.undoStack()->undo();
     EXPECT_TRUE(waitFor([&] { return f.window.sessionBrowser()->model()->sessionCount() == 3; }));
     EXPECT_EQ(f.storedSessions(), 3u);
+}
+
+// The reset of the session list cleared the selection without a signal, so the deleted session
+// stayed in the chart and the details with its actions enabled. What is shown is what is selected:
+// nothing left, the start page; Undo selects and shows it again.
+TEST(GuiHabits, DeletingTheSelectedSessionClearsTheViewsAndDisablesTheActions)
+{
+    Fixture f;
+    const auto id = f.idOf("all_gather 8 ranks H100");
+    ASSERT_NE(id, 0);
+    auto* actions = f.window.sessionActions();
+    QSignalSpy charts(&f.window, &rl::MainWindow::chartsShown);
+    f.window.sessionBrowser()->selectSessions({id});
+    ASSERT_TRUE(charts.wait(15000));
+    ASSERT_EQ(f.window.chartArea()->data().size(), 1u);
+    ASSERT_EQ(f.window.chartArea()->data().front().session.id, id);
+    ASSERT_EQ(f.window.detailsPanel()->sessionId(), id);
+    ASSERT_TRUE(f.window.chartArea()->isVisible());
+    ASSERT_GT(f.window.chartArea()->currentChart()->chart()->series().size(), 0);
+
+    f.focusList();
+    QSignalSpy shown(&f.window, &rl::MainWindow::sessionsShown);
+    QTest::keyClick(f.view(), Qt::Key_Delete);
+    ASSERT_TRUE(shown.wait(15000));
+    ASSERT_EQ(f.storedSessions(), 2u);
+    EXPECT_TRUE(f.window.sessionBrowser()->selectedIds().empty());
+    EXPECT_TRUE(f.window.chartArea()->data().empty());
+    EXPECT_TRUE(f.window.chartArea()->currentChart()->chart()->series().isEmpty());
+    EXPECT_FALSE(f.window.detailsPanel()->sessionId().has_value());
+    EXPECT_TRUE(f.window.startPage()->isVisible());
+    EXPECT_FALSE(f.window.chartArea()->isVisible());
+    for (QAction* a : {actions->rename(), actions->remove(), actions->duplicate(), actions->copyCsv(), actions->copyJson()})
+        EXPECT_FALSE(a->isEnabled()) << a->text().toStdString();
+    f.shoot(&f.window, "habits-deleted.png");
+
+    // Undo: the session is back, selected, shown and its actions enabled again.
+    f.window.undoStack()->undo();
+    ASSERT_TRUE(waitFor([&] { return f.window.detailsPanel()->sessionId() == id; }));
+    EXPECT_TRUE(waitFor([&] { return f.window.chartArea()->data().size() == 1; }));
+    EXPECT_TRUE(f.window.chartArea()->isVisible());
+    EXPECT_TRUE(actions->remove()->isEnabled());
+    EXPECT_TRUE(actions->rename()->isEnabled());
+
+    // Redo deletes it again, and the views follow again.
+    f.window.undoStack()->redo();
+    EXPECT_TRUE(waitFor([&] { return f.window.startPage()->isVisible(); }));
+    EXPECT_FALSE(f.window.detailsPanel()->sessionId().has_value());
+    EXPECT_FALSE(actions->remove()->isEnabled());
+}
+
+// Undoing a duplicate removes the selected copy: the original is selected and shown in its place,
+// never the vanished copy.
+TEST(GuiHabits, UndoingADuplicateShowsTheOriginal)
+{
+    Fixture f;
+    const auto id = f.idOf("all_gather 8 ranks H100");
+    f.window.sessionBrowser()->selectSessions({id});
+    f.focusList();
+    QTest::keyClick(f.view(), Qt::Key_D, Qt::ControlModifier);
+    ASSERT_TRUE(waitFor([&] { return f.idOf("all_gather 8 ranks H100 (copy)") != 0; }));
+    const auto copy = f.idOf("all_gather 8 ranks H100 (copy)");
+    ASSERT_TRUE(waitFor([&] { return f.window.detailsPanel()->sessionId() == copy; }));
+    f.window.undoStack()->undo();
+    ASSERT_TRUE(waitFor([&] { return f.window.detailsPanel()->sessionId() == id; }));
+    EXPECT_EQ(f.window.sessionBrowser()->selectedIds(), std::vector<std::int64_t>{id});
+    EXPECT_TRUE(waitFor([&] {
+        const auto& d = f.window.chartArea()->data();
+        return d.size() == 1 && d.front().session.id == id;
+    }));
+    EXPECT_TRUE(f.window.sessionActions()->remove()->isEnabled());
 }
 
 // Duplicate (Ctrl+D): a new session "<title> (copy)" with every point of the original, selected;

@@ -26,7 +26,9 @@
 #include "collectivepointmodel.h"
 #include "gputooldialog.h"
 #include "launcherwidget.h"
+#include "collectivechart.h"
 #include "mainwindow.h"
+#include "plotpixels.h"
 #include "preferencesdialog.h"
 #include "sessionbrowser.h"
 #include "sessionmodel.h"
@@ -226,13 +228,25 @@ TEST(GuiPreferences, ChangesTakeEffectWithoutARestart)
     EXPECT_LT(QApplication::palette().color(QPalette::Window).lightness(), 100);
     EXPECT_NE(QApplication::palette().color(QPalette::Window), lightWindow);
     EXPECT_EQ(w.window.findChild<rl::charts::ChartFrame*>()->exportSize().width(), 640);
+    // The chart itself: a dark plot, and its axis in the chosen unit.
+    auto* chart = w.window.chartArea()->currentChart();
+    ASSERT_TRUE(chart);
+    EXPECT_TRUE(waitFor([&] { return rl::testing::darkShareOfPlot(chart->view()) > 0.9; }))
+        << rl::testing::darkShareOfPlot(chart->view());
+    EXPECT_TRUE(waitFor([&] {
+        const auto axes = chart->chart()->axes(Qt::Vertical);
+        return !axes.isEmpty() && axes.first()->titleText() == QStringLiteral("Bus bandwidth (GiB/s)");
+    }));
     shoot(&w.window, "mainwindow-dark-gib.png");
 
-    // Back to the system's look and GB/s.
+    // Back to the system's look and GB/s: a palette of the platform's, not one set by the program,
+    // so Qt keeps following the system's colours as they change.
     w.settings.setTheme(rl::Settings::Theme::System);
     w.settings.setBandwidthUnit(rl::units::BandwidthUnit::GBps);
     EXPECT_EQ(QApplication::palette().color(QPalette::Window), lightWindow);
+    EXPECT_FALSE(QCoreApplication::testAttribute(Qt::AA_SetPalette));
     EXPECT_TRUE(waitFor([&] { return busbw().endsWith(QStringLiteral(" GB/s")); }));
+    EXPECT_TRUE(waitFor([&] { return rl::testing::darkShareOfPlot(chart->view()) < 0.1; }));
 }
 
 // Nothing selected: the start page with the recent workspaces, the sample data, the three tasks
