@@ -1,7 +1,8 @@
 #pragma once
 // The MoE trade-off scatter: training throughput (tokens/s or MFU) against decode latency per token
 // for every configuration of a sweep, colour = total parameters (five quantile bands), marker
-// size = memory per GPU (three bands), the Pareto front as a line. Hover shows the configuration,
+// size = memory per GPU (three bands), the Pareto front as a line; what it shows comes from
+// views::moeScatterData. Hover shows the configuration,
 // a click emits it (the explorer loads it). The points are painted by one PointCloud item (a
 // QScatterSeries per point band would build a graphics item per point: seconds at 50,000 points);
 // tests/benchmarks/bench_moe_redraw measures the redraw.
@@ -12,6 +13,7 @@
 
 #include "chartframe.h"
 #include "model/moesweep.h"
+#include "views/moescatterdata.h"
 
 QT_BEGIN_NAMESPACE
 class QLineSeries;
@@ -20,7 +22,7 @@ QT_END_NAMESPACE
 
 namespace rl::charts {
 
-enum class MoeThroughput { TokensPerSecond, Mfu };
+using MoeThroughput = views::MoeThroughput; // what the y axis shows
 
 class MoeScatterChart : public ChartFrame
 {

@@ -10,14 +10,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <sstream>
 
 #include "callout.h"
 #include "chartimage.h"
-#include "io/csv.h"
 #include "textconv.h"
-#include "units/units.h"
+#include "views/validationchartdata.h"
 
 namespace rl::charts {
 namespace {
@@ -59,12 +56,6 @@ QAbstractAxis* timeAxis(bool log, double lo, double hi, const QString& title)
     return a;
 }
 
-QString pointText(const model::ValidationRow& r)
-{
-    return ValidationChart::tr("%1 (%2)\nmeasured %3, predicted %4\nerror %5")
-        .arg(qs(r.run.id), qs(r.run.hardware), qs(units::formatTime(r.run.measuredStepSeconds * 1e6)),
-             qs(units::formatTime(r.predictedStepSeconds * 1e6)), qs(units::formatPercent(r.error, 1, true)));
-}
 } // namespace
 
 ValidationChart::ValidationChart(QWidget* parent) : ChartFrame(parent)
@@ -94,80 +85,39 @@ QString ValidationChart::populate(QChart* chart, const model::ValidationSummary&
 {
     clearChart(chart);
     chart->setTitle(tr("Sizing model vs published runs: step time (uncalibrated)"));
-    double lo = INFINITY, hi = 0;
-    int predicted = 0;
-    for (const auto& r : summary.rows) {
-        if (r.refused || r.predictedStepSeconds <= 0 || r.run.measuredStepSeconds <= 0)
-            continue;
-        ++predicted;
-        for (const double v : {r.predictedStepSeconds, r.run.measuredStepSeconds})
-            lo = std::min(lo, v), hi = std::max(hi, v);
-    }
-    if (predicted == 0)
-        lo = 0.1, hi = 1;
-    // Room for the bands at both ends; the same range on both axes keeps y = x the diagonal.
-    const bool log = hi / lo >= 10;
-    if (log) {
-        lo /= 1.4; // the ±25 % band and a margin; decades are labelled wherever the range ends
-        hi *= 1.4;
-    } else {
-        const double pad = (hi - lo) * 0.1 + hi * 0.05;
-        lo = std::max(0.0, lo - pad);
-        hi = hi + pad;
-    }
+    const auto d = views::validationChartData(summary);
     if (logOut)
-        *logOut = log;
-    auto* x = timeAxis(log, lo, hi, tr("Measured step time (s)"));
-    auto* y = timeAxis(log, lo, hi, tr("Predicted step time (s)"));
+        *logOut = d.log;
+    auto* x = timeAxis(d.log, d.lo, d.hi, tr("Measured step time (s)"));
+    auto* y = timeAxis(d.log, d.lo, d.hi, tr("Predicted step time (s)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
-    addBand(chart, x, y, lo, hi, 0.25, tr("±25 %"), QColor(0xf2, 0xd4, 0x92, 140));
-    addBand(chart, x, y, lo, hi, 0.10, tr("±10 %"), QColor(0x9c, 0xd3, 0x8e, 170));
+    addBand(chart, x, y, d.lo, d.hi, 0.25, tr("±25 %"), QColor(0xf2, 0xd4, 0x92, 140));
+    addBand(chart, x, y, d.lo, d.hi, 0.10, tr("±10 %"), QColor(0x9c, 0xd3, 0x8e, 170));
     auto* diagonal = new QLineSeries;
     diagonal->setName(tr("predicted = measured"));
-    diagonal->append({QPointF(lo, lo), QPointF(hi, hi)});
+    diagonal->append({QPointF(d.lo, d.lo), QPointF(d.hi, d.hi)});
     diagonal->setPen(QPen(QColor(0x40, 0x40, 0x40), 1.5));
     attachSeries(chart, diagonal, x, y);
 
-    std::map<std::string, QScatterSeries*> byDevice;
-    for (std::size_t i = 0; i < summary.rows.size(); ++i) {
-        const auto& r = summary.rows[i];
-        if (r.refused || r.predictedStepSeconds <= 0 || r.run.measuredStepSeconds <= 0)
-            continue;
-        auto& s = byDevice[r.run.hardware];
-        if (!s) {
-            s = new QScatterSeries;
-            s->setName(qs(r.run.hardware));
-            s->setColor(kDeviceColours[(byDevice.size() - 1) % std::size(kDeviceColours)]);
-            s->setMarkerSize(9);
-            s->setBorderColor(Qt::white);
-            s->setProperty("rl_role", QStringLiteral("run"));
-        }
-        s->append(r.run.measuredStepSeconds, r.predictedStepSeconds);
-    }
-    for (auto& [device, s] : byDevice)
+    for (std::size_t i = 0; i < d.series.size(); ++i) {
+        auto* s = new QScatterSeries;
+        s->setName(qs(d.series[i].device));
+        s->setColor(kDeviceColours[i % std::size(kDeviceColours)]);
+        s->setMarkerSize(9);
+        s->setBorderColor(Qt::white);
+        s->setProperty("rl_role", QStringLiteral("run"));
+        for (const std::size_t row : d.series[i].rows)
+            s->append(summary.rows[row].run.measuredStepSeconds, summary.rows[row].predictedStepSeconds);
         attachSeries(chart, s, x, y);
-    return tr("%1 of %2 runs predicted; median |error| %3, max %4")
-        .arg(predicted)
-        .arg(summary.rows.size())
-        .arg(qs(units::formatPercent(summary.medianAbsError, 1)), qs(units::formatPercent(summary.maxAbsError, 1)));
+    }
+    return qs(d.description);
 }
 
 std::string ValidationChart::csv(const model::ValidationSummary& summary)
 {
-    std::ostringstream out;
-    io::writeCsvRow(out, {"run", "source", "hardware", "gpus", "measured_step_s", "predicted_step_s", "error",
-                          "expected_median_abs_error", "expected_max_abs_error", "refused"});
-    for (const auto& r : summary.rows) {
-        const auto& band = model::modelErrorBand(r.run.model.isMoe());
-        io::writeCsvRow(out, {r.run.id, r.run.source, r.run.hardware, std::to_string(r.run.parallel.worldSize()),
-                              io::csvNumber(r.run.measuredStepSeconds),
-                              r.refused ? std::string() : io::csvNumber(r.predictedStepSeconds),
-                              r.refused ? std::string() : io::csvNumber(r.error), io::csvNumber(band.median),
-                              io::csvNumber(band.max), r.refused ? r.why : std::string()});
-    }
-    return out.str();
+    return views::validationCsv(summary);
 }
 
 void ValidationChart::rebuild()
@@ -190,7 +140,7 @@ void ValidationChart::rebuild()
             const model::ValidationRow* best = nullptr;
             double bestDistance = INFINITY;
             for (const auto& r : m_summary.rows) {
-                if (r.refused || r.predictedStepSeconds <= 0 || qs(r.run.hardware) != scatter->name())
+                if (!views::isDrawn(r) || qs(r.run.hardware) != scatter->name())
                     continue;
                 const double d = std::hypot(std::log(r.run.measuredStepSeconds / point.x()),
                                             std::log(r.predictedStepSeconds / point.y()));
@@ -198,7 +148,7 @@ void ValidationChart::rebuild()
                     bestDistance = d, best = &r;
             }
             if (best)
-                callout()->show(pointText(*best), QPointF(best->run.measuredStepSeconds, best->predictedStepSeconds),
+                callout()->show(qs(views::validationPointText(*best)), QPointF(best->run.measuredStepSeconds, best->predictedStepSeconds),
                                 scatter);
         });
     }

@@ -1,0 +1,94 @@
+#include "views/moescatterdata.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/memorymodel.h"
+#include "units/units.h"
+
+namespace rl::views {
+namespace {
+// Band edges at the quantiles of `values`, so every band holds about the same number of points.
+std::vector<double> quantileEdges(std::vector<double> values, int bands)
+{
+    std::sort(values.begin(), values.end());
+    std::vector<double> edges;
+    for (int b = 1; b < bands; ++b)
+        edges.push_back(values.empty() ? 0 : values[values.size() * static_cast<std::size_t>(b) / bands]);
+    return edges;
+}
+
+int bandOf(double v, const std::vector<double>& edges)
+{
+    return static_cast<int>(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin());
+}
+} // namespace
+
+MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric)
+{
+    MoeScatterData d;
+    const bool mfu = metric == MoeThroughput::Mfu;
+    d.yTitle = mfu ? "MFU (%)" : "Training throughput (tokens/s)";
+    d.xTitle = "Decode latency per token (ms)";
+    d.title = std::string("MoE trade-off: ") + (mfu ? "MFU" : "tokens/s") +
+              " vs decode latency · colour: total parameters · marker size: memory per GPU";
+    const auto yValue = [mfu](const model::MoeSweepRow& r) { return mfu ? r.mfu * 100 : r.tokensPerSecond; };
+
+    std::vector<double> params, memory;
+    for (const auto& r : rows)
+        params.push_back(r.totalParams), memory.push_back(r.memoryPerGpuBytes);
+    const auto paramEdges = quantileEdges(params, kMoeColourBands);
+    const auto memEdges = quantileEdges(memory, kMoeSizeBands);
+    if (!rows.empty()) {
+        const double pMin = *std::min_element(params.begin(), params.end());
+        const double pMax = *std::max_element(params.begin(), params.end());
+        for (int c = 0; c < kMoeColourBands; ++c) {
+            MoeColourBand band;
+            band.lo = c == 0 ? pMin : paramEdges[static_cast<std::size_t>(c - 1)];
+            band.hi = c == kMoeColourBands - 1 ? pMax : paramEdges[static_cast<std::size_t>(c)];
+            band.label = units::formatCount(band.lo) + " – " + units::formatCount(band.hi) + " params";
+            d.colourBands.push_back(std::move(band));
+        }
+    }
+
+    double lo = INFINITY, hi = 0, yLo = INFINITY, yHi = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        const double ms = r.decodeSecondsPerToken * 1e3;
+        d.points.push_back({ms, yValue(r), bandOf(params[i], paramEdges), bandOf(memory[i], memEdges), r.fits});
+        d.noFit += r.fits ? 0 : 1;
+        if (ms > 0)
+            lo = std::min(lo, ms), hi = std::max(hi, ms);
+        yLo = std::min(yLo, yValue(r)), yHi = std::max(yHi, yValue(r));
+        if (r.pareto)
+            d.pareto.push_back(i);
+    }
+    std::sort(d.pareto.begin(), d.pareto.end(), [&rows](std::size_t a, std::size_t b) {
+        return rows[a].decodeSecondsPerToken < rows[b].decodeSecondsPerToken;
+    });
+    if (hi > 0) {
+        d.xMin = lo, d.xMax = hi;
+        d.logX = hi / lo >= 10;
+    }
+    if (!rows.empty())
+        d.yMin = yLo, d.yMax = yHi;
+    d.description = "MoE sweep: " + std::to_string(rows.size()) + " configurations, " +
+                    std::to_string(d.pareto.size()) + " on the Pareto front; y: " + d.yTitle;
+    return d;
+}
+
+std::string describeMoeRow(const model::MoeSweepRow& r, double deviceMemoryBytes)
+{
+    // Memory in decimal GB, the unit HBM capacities are quoted in and ridgeline-cli prints.
+    std::string s = std::to_string(r.experts) + " experts, top-" + std::to_string(r.topK) + ", " +
+                    std::to_string(r.sharedExperts) + " shared, width " + std::to_string(r.expertWidth) + " · " +
+                    units::formatCount(r.totalParams) + " total / " + units::formatCount(r.activeParams) +
+                    " active params · " + units::formatMemoryGB(r.memoryPerGpuBytes) + " per GPU · " +
+                    units::formatCount(r.tokensPerSecond) + " tokens/s, MFU " + units::formatPercent(r.mfu, 1) +
+                    " · decode " + units::formatTime(r.decodeSecondsPerToken * 1e6) + "/token";
+    if (!r.fits)
+        s += " · " + (deviceMemoryBytes > 0 ? model::memoryFitProblem(r.memoryPerGpuBytes, deviceMemoryBytes)
+                                            : std::string("does not fit the device's memory"));
+    return s;
+}
+} // namespace rl::views

@@ -1,0 +1,88 @@
+// The MoE scatter's view data (views::moeScatterData): quantile bands, the front in latency
+// order, the log/linear choice for the latency axis, rows that do not fit, and the hover text.
+#include <gtest/gtest.h>
+
+#include "model/memorymodel.h"
+#include "model/sizingreport.h"
+#include "views/moescatterdata.h"
+
+using namespace rl;
+using namespace rl::views;
+
+namespace {
+// Ten configurations: 1..10 B total parameters, 1..10 GB per GPU, decode 1..10 ms (reversed).
+std::vector<model::MoeSweepRow> tenRows()
+{
+    std::vector<model::MoeSweepRow> rows;
+    for (int i = 1; i <= 10; ++i) {
+        model::MoeSweepRow r;
+        r.experts = 8 * i;
+        r.topK = 2;
+        r.expertWidth = 1024;
+        r.totalParams = i * 1e9;
+        r.activeParams = 1e9;
+        r.memoryPerGpuBytes = i * 1e9;
+        r.tokensPerSecond = 1000.0 * i;
+        r.mfu = 0.01 * i;
+        r.decodeSecondsPerToken = (11 - i) * 1e-3;
+        r.pareto = i % 3 == 0; // rows 3, 6, 9 (indices 2, 5, 8)
+        rows.push_back(r);
+    }
+    return rows;
+}
+} // namespace
+
+TEST(MoeScatterData, BandsAtQuantilesFrontByLatencyAndTheAxisChoice)
+{
+    auto rows = tenRows();
+    rows[9].fits = false; // a row that does not fit is never on the front
+    const auto d = moeScatterData(rows, MoeThroughput::TokensPerSecond);
+    ASSERT_EQ(d.points.size(), 10u);
+    // Parameter edges at the 2nd, 4th, 6th and 8th of the sorted values: 3, 5, 7, 9 B.
+    ASSERT_EQ(d.colourBands.size(), 5u);
+    EXPECT_DOUBLE_EQ(d.colourBands[0].lo, 1e9);
+    EXPECT_DOUBLE_EQ(d.colourBands[0].hi, 3e9);
+    EXPECT_DOUBLE_EQ(d.colourBands[4].hi, 10e9);
+    EXPECT_EQ(d.colourBands[0].label, "1 B – 3 B params");
+    EXPECT_EQ(d.points[0].colourBand, 0); // 1 B
+    EXPECT_EQ(d.points[2].colourBand, 1); // 3 B: on an edge, the band above
+    EXPECT_EQ(d.points[9].colourBand, 4); // 10 B
+    // Memory edges (three bands) at the 3rd and 6th: 4 and 7 GB.
+    EXPECT_EQ(d.points[2].sizeBand, 0);
+    EXPECT_EQ(d.points[3].sizeBand, 1);
+    EXPECT_EQ(d.points[6].sizeBand, 2);
+    EXPECT_EQ(d.noFit, 1u);
+    EXPECT_FALSE(d.points[9].fits);
+    // The front by increasing decode latency: row 9 (2 ms), row 6 (5 ms), row 3 (8 ms).
+    EXPECT_EQ(d.pareto, (std::vector<std::size_t>{8, 5, 2}));
+    EXPECT_DOUBLE_EQ(d.points[8].decodeMs, 2);
+    EXPECT_DOUBLE_EQ(d.points[8].y, 9000);
+    // 1 to 10 ms is a decade: a log axis.
+    EXPECT_TRUE(d.logX);
+    EXPECT_DOUBLE_EQ(d.xMin, 1);
+    EXPECT_DOUBLE_EQ(d.xMax, 10);
+    EXPECT_EQ(d.description, "MoE sweep: 10 configurations, 3 on the Pareto front; y: Training throughput (tokens/s)");
+
+    // MFU in percent on y; latency within a decade stays on a linear axis.
+    rows.resize(5); // 6..10 ms
+    const auto m = moeScatterData(rows, MoeThroughput::Mfu);
+    EXPECT_FALSE(m.logX);
+    EXPECT_DOUBLE_EQ(m.points[4].y, 5.0);
+    EXPECT_DOUBLE_EQ(m.yMax, 5.0);
+    EXPECT_EQ(m.yTitle, "MFU (%)");
+
+    const auto empty = moeScatterData({}, MoeThroughput::Mfu);
+    EXPECT_TRUE(empty.points.empty());
+    EXPECT_TRUE(empty.colourBands.empty());
+}
+
+TEST(MoeScatterData, HoverNamesTheConfigurationAndWhyItDoesNotFit)
+{
+    auto row = tenRows()[1];
+    EXPECT_EQ(describeMoeRow(row),
+              "16 experts, top-2, 0 shared, width 1024 · 2 B total / 1 B active params · 2 GB per GPU · "
+              "2 K tokens/s, MFU 2.0 % · decode 9 ms/token");
+    row.fits = false;
+    EXPECT_NE(describeMoeRow(row, 1e9).find(model::memoryFitProblem(2e9, 1e9)), std::string::npos);
+    EXPECT_NE(describeMoeRow(row).find("does not fit the device's memory"), std::string::npos);
+}
