@@ -162,6 +162,11 @@ QScatterSeries* addChartLabel(QChart* chart, QAbstractAxis* x, QAbstractAxis* y,
     s->setBorderColor(Qt::transparent);
     // "@xPoint"/"@yPoint" are the only placeholders; any other text is drawn as it is.
     s->setPointLabelsFormat(text);
+    // The charts pick their label colours for a light plot; on a dark one (the window's dark
+    // palette) a dark label keeps its hue but takes the mirrored lightness, so it stays legible.
+    const bool darkPlot = chart->backgroundBrush().color().lightness() < 128;
+    if (darkPlot && color.lightness() < 128)
+        color = QColor::fromHsl(color.hslHue(), color.hslSaturation(), 255 - color.lightness(), color.alpha());
     s->setPointLabelsColor(color);
     s->setPointLabelsVisible(true);
     s->setPointLabelsClipping(false);

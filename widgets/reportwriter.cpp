@@ -289,6 +289,7 @@ std::vector<QByteArray> renderReportCharts(const std::vector<ReportChartData>& c
             if (d.chart.predictedGemms)
                 o.predicted = predicted;
             o.noCeilingsHint = "add a peakflops or membw session, or --hardware";
+            o.noComputeHint = "add a peakflops session, or --hardware";
             ok = RooflineChart::exportChart(d.kernels, o, size, path, &error);
         } else if (d.chart.kind == "membw") {
             ok = MemBwChart::exportChart(d.kernels, MemBwOptions{}, size, path, &error);

@@ -235,7 +235,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
     if (g.compute.empty() && g.bandwidth.empty())
         title += QStringLiteral(" — no ceilings: ") % qs(o.noCeilingsHint);
     else if (g.compute.empty()) // the slope alone climbs past any real chip: say why there is no roof
-        title += QStringLiteral(" — no compute ceiling: ") % qs(o.noCeilingsHint);
+        title += QStringLiteral(" — no compute ceiling: ") % qs(o.noComputeHint);
     chart->setTitle(o.title.empty() ? title : qs(o.title));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);

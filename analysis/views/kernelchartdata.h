@@ -103,6 +103,8 @@ struct RooflineOptions
     // default), the CLI sets its --hardware flag.
     std::string noCeilingsHint = "select a peakflops or membw session, or choose a hardware profile in the "
                                  "\"Hardware profile\" box";
+    // When a bandwidth slope is there but no roof: only a compute figure is missing.
+    std::string noComputeHint = "select a peakflops session, or choose a hardware profile in the \"Hardware profile\" box";
 };
 
 // The sizing model's GEMMs of one training step per GPU (model/stepGemms, forward and backward) as

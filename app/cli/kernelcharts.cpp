@@ -85,6 +85,7 @@ void exportRoofline(const ChartExportRequest& r)
     }
     o.title = r.title;
     o.noCeilingsHint = "add a peakflops or membw session, or --hardware";
+    o.noComputeHint = "add a peakflops session, or --hardware";
     writeChartOutput(r.path, [&] { return charts::rooflineCsv(data, o); }, [&] { writeRooflineImage(r, data, o); });
 }
 
