@@ -144,6 +144,9 @@ void ChartContent::clearChart()
 void ChartContent::build()
 {
     clearChart();
+    m_drawn.clear();
+    for (const auto& sc : *m_data)
+        m_drawn[sc.session.id] = sc.points.size();
     m_chart->setTitle(title());
     switch (m_kind) {
     case ChartKind::Bandwidth:
@@ -470,7 +473,21 @@ void ChartContent::buildCompare()
     ref->replace({QPointF(x->min(), 1.0), QPointF(x->max(), 1.0)});
 }
 
-void ChartContent::pointAppended(std::int64_t sessionId, const CollectivePoint& point)
+void ChartContent::pointsAppended(std::int64_t sessionId)
+{
+    const auto sit = std::find_if(m_data->begin(), m_data->end(),
+                                  [&](const SessionCurves& s) { return s.session.id == sessionId; });
+    if (sit == m_data->end())
+        return;
+    // The new points are the session's tail in the shared data set, past what this view has drawn.
+    for (std::size_t k = m_drawn[sessionId]; k < sit->points.size(); ++k) {
+        if (!drawAppended(sessionId, sit->points[k]))
+            return; // rebuilt from the data set: every point is drawn
+        m_drawn[sessionId] = k + 1;
+    }
+}
+
+bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& point)
 {
     const CurveKey key{sessionId, point.op, point.inPlace, point.group};
     auto cit = std::find_if(m_curves.begin(), m_curves.end(), [&](const Curve& c) { return c.key == key; });
@@ -478,7 +495,7 @@ void ChartContent::pointAppended(std::int64_t sessionId, const CollectivePoint& 
     if (!sizeView || cit == m_curves.end()) {
         // A new curve changes colours and legend order; rebuilding keeps them consistent.
         build();
-        return;
+        return false;
     }
     const std::size_t ci = static_cast<std::size_t>(cit - m_curves.begin());
     auto& pts = cit->points;
@@ -505,6 +522,7 @@ void ChartContent::pointAppended(std::int64_t sessionId, const CollectivePoint& 
         updateFit(ci);
         Q_EMIT fitsChanged();
     }
+    return true;
 }
 
 QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value) const

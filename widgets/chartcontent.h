@@ -34,13 +34,13 @@ public:
     explicit ChartContent(QChart* chart, QObject* parent = nullptr);
 
     // data is shared with the other views of the same sessions (the chart tabs and the table); its
-    // owner appends live points to it and then calls pointAppended().
+    // owner appends live points to it and then calls pointsAppended().
     void setData(ChartKind kind, SharedSessions data, const ChartOptions& options);
     void setData(ChartKind kind, std::vector<SessionCurves> data, const ChartOptions& options);
-    // A live point its owner has just appended to the shared data (appendLivePoint): bandwidth and
-    // latency views update only the affected series (and its fit); scaling and compare views are
-    // small and are recomputed.
-    void pointAppended(std::int64_t sessionId, const CollectivePoint& point);
+    // The owner of the shared data has appended live points to a session (appendLivePoint): they
+    // are read from the data set. Bandwidth and latency views update only the affected series (and
+    // its fit); scaling and compare views are small and are recomputed.
+    void pointsAppended(std::int64_t sessionId);
     // Thins the log2 axis labels to the plot width once the chart is laid out (labels that do
     // not fit are cut to "256..." by Qt). Runs by itself on plot-area changes inside a view.
     void fitLabelsToPlotArea();
@@ -73,6 +73,8 @@ private:
 
     void clearChart();
     void build();
+    // Adds one point to its series; false when it needed a rebuild (which drew every point).
+    bool drawAppended(std::int64_t sessionId, const CollectivePoint& point);
     void buildSizeChart();
     void buildScaling();
     void buildCompare();
@@ -91,6 +93,7 @@ private:
     ChartKind m_kind = ChartKind::Bandwidth;
     ChartOptions m_options;
     SharedSessions m_data = std::make_shared<const std::vector<SessionCurves>>();
+    std::map<std::int64_t, std::size_t> m_drawn; // per session: how many of its points are drawn
     std::vector<Curve> m_curves;
     std::vector<FitCurve> m_fits;
     std::vector<ScalingLine> m_scaling;

@@ -113,9 +113,9 @@ const std::vector<SessionCurves>& CollectiveChart::sessions() const
     return m_content->data();
 }
 
-void CollectiveChart::pointAppended(std::int64_t sessionId, const CollectivePoint& point)
+void CollectiveChart::pointsAppended(std::int64_t sessionId)
 {
-    m_content->pointAppended(sessionId, point);
+    m_content->pointsAppended(sessionId);
     updateEmptyState(); // a live point can give two sessions their first common size
 }
 

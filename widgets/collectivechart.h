@@ -30,9 +30,9 @@ public:
     void setSessions(std::vector<SessionCurves> sessions);
     void setSessions(SharedSessions sessions);
     const std::vector<SessionCurves>& sessions() const;
-    // A point of a running benchmark that the data set's owner has just appended to it
-    // (appendLivePoint): drawn without a full rebuild.
-    void pointAppended(std::int64_t sessionId, const CollectivePoint& point);
+    // Points of a running benchmark that the shared data set's owner has just appended to a
+    // session (appendLivePoint): read from the data set and drawn without a full rebuild.
+    void pointsAppended(std::int64_t sessionId);
 
     ChartKind kind() const { return m_kind; }
     void setKind(ChartKind kind);

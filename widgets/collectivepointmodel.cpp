@@ -7,46 +7,62 @@
 #include "textconv.h"
 
 namespace rl {
+namespace {
+const std::optional<TierPeak> kNoPeak;
+} // namespace
+
 CollectivePointModel::CollectivePointModel(QObject* parent)
     : QAbstractTableModel(parent)
 {
 }
 
-void CollectivePointModel::setResults(std::vector<CollectivePoint> points, std::vector<SessionRef> sessionOfPoint,
-                                      std::vector<TierShare> shares)
+void CollectivePointModel::setSessions(charts::SharedSessions sessions)
 {
-    // A mismatched list would label rows with the wrong session or share.
-    if (!sessionOfPoint.empty() && sessionOfPoint.size() != points.size())
-        sessionOfPoint.clear();
-    if (!shares.empty() && shares.size() != points.size())
-        shares.clear();
     beginResetModel();
-    m_points = std::move(points);
-    m_sessions = std::move(sessionOfPoint);
-    m_shares = std::move(shares);
+    m_data = sessions ? std::move(sessions) : std::make_shared<const std::vector<charts::SessionCurves>>();
+    m_rows.clear();
+    m_indexed.assign(m_data->size(), 0);
+    for (std::size_t s = 0; s < m_data->size(); ++s) {
+        const std::size_t n = (*m_data)[s].points.size();
+        for (std::size_t k = 0; k < n; ++k)
+            m_rows.push_back({s, k});
+        m_indexed[s] = n;
+    }
     endResetModel();
 }
 
-void CollectivePointModel::appendResult(const CollectivePoint& point, const SessionRef& session, const TierShare& share)
+void CollectivePointModel::pointsAppended()
 {
-    const int row = static_cast<int>(m_points.size());
-    beginInsertRows({}, row, row);
-    if (!m_sessions.empty() || m_points.empty())
-        m_sessions.push_back(session);
-    if (!m_shares.empty() || m_points.empty())
-        m_shares.push_back(share);
-    m_points.push_back(point);
+    // The owner only appends to the sessions' point lists; sessions themselves come with a reset,
+    // so m_indexed has one entry per session.
+    std::vector<Row> added;
+    for (std::size_t s = 0; s < m_indexed.size(); ++s)
+        for (std::size_t k = m_indexed[s]; k < (*m_data)[s].points.size(); ++k)
+            added.push_back({s, k});
+    if (added.empty())
+        return;
+    const int first = static_cast<int>(m_rows.size());
+    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+    m_rows.insert(m_rows.end(), added.begin(), added.end());
+    for (std::size_t s = 0; s < m_indexed.size(); ++s)
+        m_indexed[s] = (*m_data)[s].points.size();
     endInsertRows();
 }
 
 void CollectivePointModel::clear()
 {
-    setResults({});
+    setSessions({});
+}
+
+const CollectivePoint& CollectivePointModel::point(int row) const
+{
+    const Row& r = m_rows.at(static_cast<std::size_t>(row));
+    return (*m_data)[r.session].points[r.point];
 }
 
 int CollectivePointModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_points.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int CollectivePointModel::columnCount(const QModelIndex& parent) const
@@ -58,24 +74,25 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const CollectivePoint& p = m_points[static_cast<std::size_t>(index.row())];
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    const Session& session = (*m_data)[row.session].session;
+    const CollectivePoint& p = (*m_data)[row.session].points[row.point];
     const auto column = static_cast<Column>(index.column());
-    const SessionRef* session = m_sessions.empty() ? nullptr : &m_sessions[static_cast<std::size_t>(index.row())];
-    const TierShare share = m_shares.empty() ? TierShare{} : m_shares[static_cast<std::size_t>(index.row())];
     if (role == PointIndexRole)
         return index.row();
     if (column == SessionLabel) {
-        if (!session)
-            return {};
         if (role == SortRole)
-            return static_cast<qlonglong>(session->id);
+            return static_cast<qlonglong>(session.id);
         if (role == Qt::DisplayRole)
-            return session->host.isEmpty() ? tr("#%1").arg(session->id)
-                                           : tr("#%1 %2").arg(QString::number(session->id), session->host);
+            return session.host.empty() ? tr("#%1").arg(session.id)
+                                        : tr("#%1 %2").arg(QString::number(session.id), qs(session.host));
         if (role == Qt::ToolTipRole)
-            return session->title;
+            return qs(session.title);
         return {};
     }
+    // busbw against the ceiling of the tier the session ran on ("is this number good?").
+    const auto& peak = column == PeakShare ? m_tierPeaks.peakOf(session, p) : kNoPeak;
+    const double share = peak && p.busbwGBs > 0 ? p.busbwGBs / peak->peakBusGBs : std::nan("");
     if (role == SortRole) {
         switch (column) {
         case SessionLabel: break;
@@ -90,7 +107,7 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
         case Time: return p.timeUs;
         case AlgBw: return p.algbwGBs;
         case BusBw: return p.busbwGBs;
-        case PeakShare: return std::isnan(share.fraction) ? -1.0 : share.fraction;
+        case PeakShare: return std::isnan(share) ? -1.0 : share;
         case Wrong: return static_cast<qlonglong>(p.wrong);
         case ColumnCount: break;
         }
@@ -110,7 +127,7 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
         case Time: return qs(units::formatTime(p.timeUs));
         case AlgBw: return qs(units::formatBandwidth(p.algbwGBs));
         case BusBw: return qs(units::formatBandwidth(p.busbwGBs));
-        case PeakShare: return std::isnan(share.fraction) ? QString() : qs(units::formatPercent(share.fraction));
+        case PeakShare: return std::isnan(share) ? QString() : qs(units::formatPercent(share));
         case Wrong: return p.wrong < 0 ? tr("not checked") : QString::number(p.wrong);
         case ColumnCount: break;
         }
@@ -121,9 +138,10 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && column == Time)
         return tr("%1 µs").arg(p.timeUs, 0, 'g', 10);
     if (role == Qt::ToolTipRole && column == PeakShare)
-        return std::isnan(share.fraction)
+        return std::isnan(share)
             ? tr("No tier ceiling: the session names no device a hardware profile matches, or not its hosts")
-            : tr("busbw / the tier's ceiling: %1").arg(share.reasoning);
+            : tr("busbw / the tier's ceiling: %1").arg(qs(units::formatBandwidth(peak->peakBusGBs)) % QStringLiteral(" (")
+                                                       % qs(peak->reasoning) % QLatin1Char(')'));
     if (role == Qt::TextAlignmentRole) {
         const bool numeric = column == Ranks || column == Size || column == Count || column == Time
             || column == AlgBw || column == BusBw || column == PeakShare || column == Wrong;
@@ -134,7 +152,8 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
 
 bool CollectivePointModel::hasGroups() const
 {
-    return std::any_of(m_points.begin(), m_points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
+    return std::any_of(m_rows.begin(), m_rows.end(),
+                       [this](const Row& r) { return !(*m_data)[r.session].points[r.point].group.empty(); });
 }
 
 QVariant CollectivePointModel::headerData(int section, Qt::Orientation orientation, int role) const

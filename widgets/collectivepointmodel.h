@@ -1,22 +1,18 @@
 #pragma once
 // Table model over collective points for the results table: display text with units, raw
 // numbers under SortRole so a QSortFilterProxyModel sorts sizes and times numerically.
+// A view over the shared data set the chart tabs read (charts::SharedSessions): it keeps which
+// point each row shows, never a copy of the points, so a live point is stored once.
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include <QAbstractTableModel>
 
+#include "chartcontent.h"
 #include "records/collectivepoint.h"
+#include "views/chartdata.h"
 
 namespace rl {
-
-// A point's busbw against its tier's ceiling ("is this number good?"); fraction NaN: unknown.
-struct PointTierShare
-{
-    double fraction = std::numeric_limits<double>::quiet_NaN();
-    QString reasoning; // how the ceiling follows from the profile, for the tooltip
-};
 
 class CollectivePointModel : public QAbstractTableModel
 {
@@ -26,26 +22,17 @@ public:
     enum Column { SessionLabel, Op, InPlace, Ranks, Group, Dtype, Redop, Size, Count, Time, AlgBw, BusBw, PeakShare, Wrong, ColumnCount };
     enum Role { SortRole = Qt::UserRole, PointIndexRole };
 
-    // The session a row came from: "#id host" in the table, the title in the tooltip.
-    struct SessionRef
-    {
-        std::int64_t id = 0;
-        QString host;
-        QString title;
-    };
-
-    using TierShare = PointTierShare;
-
     explicit CollectivePointModel(QObject* parent = nullptr);
 
-    // sessionOfPoint and shares are parallel to points, or empty when the rows need no session
-    // column text or share.
-    void setResults(std::vector<CollectivePoint> points, std::vector<SessionRef> sessionOfPoint = {},
-                    std::vector<TierShare> shares = {});
-    // One more row at the end (a live point), without resetting the table.
-    void appendResult(const CollectivePoint& point, const SessionRef& session, const TierShare& share = {});
+    // Shows every point of the data set, session by session (a model reset).
+    void setSessions(charts::SharedSessions sessions);
+    // The data set's owner appended points to its sessions (charts::appendLivePoint): they become
+    // rows at the end (session by session when several grew since the last call), without a
+    // reset. The model reads them from the data set; it is never handed a point.
+    void pointsAppended();
     void clear();
-    const std::vector<CollectivePoint>& results() const { return m_points; }
+    const charts::SharedSessions& sessions() const { return m_data; }
+    const CollectivePoint& point(int row) const;
     // Whether some point ran in a --split group (the Group column has something to show).
     bool hasGroups() const;
 
@@ -55,8 +42,16 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<CollectivePoint> m_points;
-    std::vector<SessionRef> m_sessions; // parallel to m_points, or empty
-    std::vector<TierShare> m_shares;    // parallel to m_points, or empty
+    // Indices, not pointers: appending to a session's points may move them.
+    struct Row
+    {
+        std::size_t session;
+        std::size_t point;
+    };
+    charts::SharedSessions m_data = std::make_shared<const std::vector<charts::SessionCurves>>();
+    std::vector<Row> m_rows;              // arrival order: a live point is the last row
+    std::vector<std::size_t> m_indexed;  // per session: how many of its points have rows
+    // The table asks per row and per role; the ceilings come from hardware profiles read from disk.
+    mutable charts::TierPeakCache m_tierPeaks;
 };
 } // namespace rl

@@ -8,8 +8,6 @@
 #include "filedialogs.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
-#include "textconv.h"
-#include "units/units.h"
 
 namespace rl {
 namespace {
@@ -30,11 +28,6 @@ const TabSpec kTabs[] = {
     {charts::ChartKind::Compare, QT_TRANSLATE_NOOP("rl::ChartArea", "Compare"), "compareChart",
      QT_TRANSLATE_NOOP("rl::ChartArea", "Second selected session over the first, per size")},
 };
-
-CollectivePointModel::SessionRef sessionRef(const Session& s)
-{
-    return {s.id, qs(s.host), qs(s.title)};
-}
 } // namespace
 
 ChartArea::ChartArea(QWidget* parent)
@@ -67,29 +60,23 @@ void ChartArea::setData(std::vector<charts::SessionCurves> data)
     m_data = std::make_shared<std::vector<charts::SessionCurves>>(std::move(data));
     for (auto* c : m_charts)
         c->setSessions(m_data);
-    fillTable();
+    m_points->setSessions(m_data);
+    // The session column tells overlaid sessions apart; with one session it would repeat one value.
+    m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data->size() < 2);
+    // Only --split runs have groups; elsewhere the column would stand empty.
+    m_table->setColumnHidden(CollectivePointModel::Group, !m_points->hasGroups());
 }
 
 void ChartArea::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
 {
+    // Stored once, here; the tabs and the table read it from the data set.
     if (!charts::appendLivePoint(*m_data, sessionId, point))
         return;
     for (auto* c : m_charts)
-        c->pointAppended(sessionId, point);
-    for (const auto& s : *m_data)
-        if (s.session.id == sessionId)
-            m_points->appendResult(point, sessionRef(s.session), tierShare(s.session, point));
+        c->pointsAppended(sessionId);
+    m_points->pointsAppended();
     if (!point.group.empty())
         m_table->setColumnHidden(CollectivePointModel::Group, false);
-}
-
-CollectivePointModel::TierShare ChartArea::tierShare(const Session& session, const CollectivePoint& point)
-{
-    const auto& peak = m_tierPeaks.peakOf(session, point);
-    if (!peak || point.busbwGBs <= 0)
-        return {};
-    return {point.busbwGBs / peak->peakBusGBs,
-            qs(units::formatBandwidth(peak->peakBusGBs)) % QStringLiteral(" (") % qs(peak->reasoning) % QLatin1Char(')')};
 }
 
 int ChartArea::pointCount() const
@@ -123,26 +110,5 @@ std::vector<std::int64_t> sessionIds(const std::vector<charts::SessionCurves>& d
 QString ChartArea::dataFileName() const
 {
     return filedialogs::exportFileName(QStringLiteral("points"), sessionIds(*m_data), QStringLiteral("csv"));
-}
-
-void ChartArea::fillTable()
-{
-    std::vector<CollectivePoint> all;
-    std::vector<CollectivePointModel::SessionRef> sessionOf;
-    all.reserve(static_cast<size_t>(pointCount()));
-    sessionOf.reserve(static_cast<size_t>(pointCount()));
-    std::vector<CollectivePointModel::TierShare> shares;
-    shares.reserve(static_cast<size_t>(pointCount()));
-    for (const auto& s : *m_data) {
-        all.insert(all.end(), s.points.begin(), s.points.end());
-        sessionOf.insert(sessionOf.end(), s.points.size(), sessionRef(s.session));
-        for (const auto& p : s.points)
-            shares.push_back(tierShare(s.session, p));
-    }
-    m_points->setResults(std::move(all), std::move(sessionOf), std::move(shares));
-    // The session column tells overlaid sessions apart; with one session it would repeat one value.
-    m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data->size() < 2);
-    // Only --split runs have groups; elsewhere the column would stand empty.
-    m_table->setColumnHidden(CollectivePointModel::Group, !m_points->hasGroups());
 }
 } // namespace rl

@@ -26,7 +26,8 @@ public:
     explicit ChartArea(QWidget* parent = nullptr);
 
     void setData(std::vector<charts::SessionCurves> data);
-    // A point of a running session; ignored when the session is not shown or the point is there.
+    // A point of a running session, appended to the data set every tab and the table read; ignored
+    // when the session is not shown or the point is there.
     void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
     const std::vector<charts::SessionCurves>& data() const { return *m_data; }
     int pointCount() const;
@@ -44,15 +45,11 @@ Q_SIGNALS:
     void chartExported(const QString& path); // by any chart's Export
 
 private:
-    void fillTable();
-    CollectivePointModel::TierShare tierShare(const Session& session, const CollectivePoint& point);
-
     std::vector<charts::CollectiveChart*> m_charts; // in tab order
     CollectivePointModel* m_points;
     QSortFilterProxyModel* m_sorted;
     QTableView* m_table;
     // The one data set the chart tabs and the table read; live points are appended here once.
     std::shared_ptr<std::vector<charts::SessionCurves>> m_data;
-    charts::TierPeakCache m_tierPeaks; // for the table's "% of tier peak" column
 };
 } // namespace rl

@@ -252,7 +252,7 @@ TEST_F(ChartFixture, LivePointsAppendToTheirSeriesWithoutRebuilding)
     ASSERT_TRUE(appendLivePoint(*shared, w.h100, next));
     EXPECT_FALSE(appendLivePoint(*shared, w.h100, next)) << "the same point twice is kept once";
     EXPECT_FALSE(appendLivePoint(*shared, 999999, next)) << "a session not shown takes no points";
-    chart.pointAppended(w.h100, next);
+    chart.pointsAppended(w.h100);
     EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce), s); // same series object: no rebuild
     EXPECT_EQ(s->count(), 19);
     EXPECT_NEAR(s->points().back().y(), next.busbwGBs, 1e-9);
@@ -261,7 +261,7 @@ TEST_F(ChartFixture, LivePointsAppendToTheirSeriesWithoutRebuilding)
 
     const auto gather = test::modelPoint("all_gather", 8, 4096, 18.0, 160.0);
     ASSERT_TRUE(appendLivePoint(*shared, w.h100, gather));
-    chart.pointAppended(w.h100, gather);
+    chart.pointsAppended(w.h100);
     EXPECT_EQ(&chart.sessions(), shared.get()) << "the chart reads the shared data set, not a copy";
     EXPECT_TRUE(seriesNamed(chart.chart(), QStringLiteral("H100 8 ranks · all_gather")));
     EXPECT_EQ(seriesNamed(chart.chart(), kAllReduce)->count(), 19);

@@ -10,6 +10,25 @@
 #include "units/units.h"
 
 using namespace rl;
+using charts::SessionCurves;
+
+namespace {
+// The data set as its owner (ChartArea) holds it: mutable, shared with the model as const.
+std::shared_ptr<std::vector<SessionCurves>> dataSet(std::vector<SessionCurves> sessions)
+{
+    return std::make_shared<std::vector<SessionCurves>>(std::move(sessions));
+}
+
+SessionCurves sessionOf(std::int64_t id, const char* host, const char* title, std::vector<CollectivePoint> points)
+{
+    SessionCurves s;
+    s.session.id = id;
+    s.session.host = host;
+    s.session.title = title;
+    s.points = std::move(points);
+    return s;
+}
+} // namespace
 
 TEST(CollectivePointModel, PassesTheModelTesterThroughResetsAndClear)
 {
@@ -17,10 +36,10 @@ TEST(CollectivePointModel, PassesTheModelTesterThroughResetsAndClear)
     CollectivePointModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-    model.setResults(w.ws.collectivePoints(w.h100));
+    model.setSessions(dataSet(charts::loadSessionCurves(w.ws, {w.h100})));
     EXPECT_EQ(model.rowCount(), 32 * 2 + 21);
     EXPECT_EQ(model.columnCount(), CollectivePointModel::ColumnCount);
-    model.setResults(w.ws.collectivePoints(w.mi300));
+    model.setSessions(dataSet(charts::loadSessionCurves(w.ws, {w.mi300})));
     EXPECT_EQ(model.rowCount(), 32);
     model.clear();
     EXPECT_EQ(model.rowCount(), 0);
@@ -35,7 +54,7 @@ TEST(CollectivePointModel, DisplayCarriesUnitsAndSortRoleIsNumeric)
     auto small = test::modelPoint("all_reduce", 8, 1024, 25.0, 150.0);
     auto mid = test::modelPoint("all_reduce", 8, 256 << 10, 25.0, 150.0, true);
     mid.wrong = -1;
-    model.setResults({big, small, mid});
+    model.setSessions(dataSet({sessionOf(1, "node01", "sweep", {big, small, mid})}));
     auto text = [&](int row, int col) { return model.index(row, col).data().toString(); };
     EXPECT_EQ(text(0, CollectivePointModel::Size), QStringLiteral("1 GiB"));
     EXPECT_EQ(text(1, CollectivePointModel::Size), QStringLiteral("1 KiB"));
@@ -67,30 +86,79 @@ TEST(CollectivePointModel, SessionColumnNamesEachRowsSession)
     CollectivePointModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const auto p = test::modelPoint("all_reduce", 8, 1024, 25.0, 150.0);
-    model.setResults({p, p}, {{3, QStringLiteral("h100-node07"), QStringLiteral("all_reduce 8 ranks H100")},
-                              {5, QStringLiteral("mi300x-node01"), QStringLiteral("all_reduce 8 ranks MI300X")}});
+    model.setSessions(dataSet({sessionOf(3, "h100-node07", "all_reduce 8 ranks H100", {p}),
+                               sessionOf(5, "mi300x-node01", "all_reduce 8 ranks MI300X", {p})}));
     EXPECT_EQ(model.headerData(CollectivePointModel::SessionLabel, Qt::Horizontal).toString(), QStringLiteral("Session"));
     EXPECT_EQ(model.index(0, CollectivePointModel::SessionLabel).data().toString(), QStringLiteral("#3 h100-node07"));
     EXPECT_EQ(model.index(1, CollectivePointModel::SessionLabel).data().toString(), QStringLiteral("#5 mi300x-node01"));
     EXPECT_EQ(model.index(1, CollectivePointModel::SessionLabel).data(Qt::ToolTipRole).toString(),
               QStringLiteral("all_reduce 8 ranks MI300X"));
     EXPECT_EQ(model.index(1, CollectivePointModel::SessionLabel).data(CollectivePointModel::SortRole).toLongLong(), 5);
-    // Without session references the column stays empty rather than naming a wrong session.
-    model.setResults({p, p}, {{3, {}, {}}});
-    EXPECT_FALSE(model.index(0, CollectivePointModel::SessionLabel).data().isValid());
+    // A session that does not say its host is named by its id alone.
+    model.setSessions(dataSet({sessionOf(7, "", "imported", {p})}));
+    EXPECT_EQ(model.index(0, CollectivePointModel::SessionLabel).data().toString(), QStringLiteral("#7"));
 }
 
 TEST(CollectivePointModel, SplitGroupsHaveAColumnOnlyWhenAPointHasOne)
 {
     CollectivePointModel model;
     auto whole = test::modelPoint("all_reduce", 4, 1 << 20, 25.0, 150.0);
-    model.setResults({whole});
+    auto data = dataSet({sessionOf(1, "node01", "split", {whole})});
+    model.setSessions(data);
     EXPECT_FALSE(model.hasGroups());
     auto pairA = test::modelPoint("all_reduce", 2, 1 << 20, 25.0, 150.0);
     pairA.group = "ranks 0-1";
-    model.appendResult(pairA, {});
+    ASSERT_TRUE(charts::appendLivePoint(*data, 1, pairA));
+    model.pointsAppended();
     EXPECT_TRUE(model.hasGroups());
     EXPECT_EQ(model.index(1, CollectivePointModel::Group).data().toString(), QStringLiteral("ranks 0-1"));
     EXPECT_EQ(model.index(0, CollectivePointModel::Group).data().toString(), QString());
     EXPECT_EQ(model.headerData(CollectivePointModel::Group, Qt::Horizontal).toString(), QStringLiteral("Group"));
+}
+
+// Issue 10: the table is a view over the data set the chart tabs read. A point its owner appends
+// is read from there (the model is only told that rows were appended), arrives as one inserted
+// row at the end without a reset, and every row refers to the data set's own point.
+TEST(CollectivePointModel, ReadsLivePointsFromTheSharedDataSetWithoutCopying)
+{
+    CollectivePointModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto data = dataSet({sessionOf(3, "h100-node07", "H100", {test::modelPoint("all_reduce", 8, 1024, 25.0, 150.0)}),
+                         sessionOf(5, "mi300x-node01", "MI300X", {test::modelPoint("all_reduce", 8, 1024, 30.0, 140.0)})});
+    model.setSessions(data);
+    ASSERT_EQ(model.rowCount(), 2);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+
+    // Appended to the first session after the model was given the data set: the last row, not the
+    // second (rows keep the order the points arrived in, as the table showed them before).
+    const auto live = test::modelPoint("all_reduce", 8, 2048, 25.0, 150.0);
+    ASSERT_TRUE(charts::appendLivePoint(*data, 3, live));
+    EXPECT_EQ(model.rowCount(), 2) << "no row before the model is told";
+    model.pointsAppended();
+    ASSERT_EQ(model.rowCount(), 3);
+    EXPECT_EQ(inserted.count(), 1);
+    EXPECT_EQ(inserted.first().at(1).toInt(), 2);
+    EXPECT_EQ(inserted.first().at(2).toInt(), 2);
+    EXPECT_EQ(resets.count(), 0);
+    EXPECT_EQ(model.index(2, CollectivePointModel::Size).data(CollectivePointModel::SortRole).toLongLong(), 2048);
+    EXPECT_EQ(model.index(2, CollectivePointModel::SessionLabel).data().toString(), QStringLiteral("#3 h100-node07"));
+    model.pointsAppended();
+    EXPECT_EQ(inserted.count(), 1) << "nothing new: no rows";
+
+    // No copy: every row is the data set's own point, so a change there shows in the table.
+    EXPECT_EQ(model.sessions().get(), data.get());
+    EXPECT_EQ(&model.point(2), &(*data)[0].points[1]);
+    EXPECT_EQ(&model.point(1), &(*data)[1].points[0]);
+    (*data)[0].points[1].busbwGBs = 123.0;
+    EXPECT_EQ(model.index(2, CollectivePointModel::BusBw).data(CollectivePointModel::SortRole).toDouble(), 123.0);
+
+    // Two points of two sessions at once: two rows in one insertion.
+    ASSERT_TRUE(charts::appendLivePoint(*data, 5, test::modelPoint("all_reduce", 8, 4096, 30.0, 140.0)));
+    ASSERT_TRUE(charts::appendLivePoint(*data, 3, test::modelPoint("all_reduce", 8, 4096, 25.0, 150.0)));
+    model.pointsAppended();
+    EXPECT_EQ(model.rowCount(), 5);
+    EXPECT_EQ(inserted.count(), 2);
+    EXPECT_EQ(inserted.last().at(1).toInt(), 3);
+    EXPECT_EQ(inserted.last().at(2).toInt(), 4);
 }

@@ -13,12 +13,20 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <QAbstractSeries>
+#include <QChart>
+#include <QFile>
+#include <QSortFilterProxyModel>
+#include <QXYSeries>
+
 #include "chartarea.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
 #include "collectives/tierpeak.h"
 #include "importcontroller.h"
 #include "mainwindow.h"
+#include "records/wireformat.h"
+#include "runcontroller.h"
 #include "sessionbrowser.h"
 #include "sessionmodel.h"
 #include "settings.h"
@@ -230,6 +238,137 @@ TEST(GuiMainWindow, LivePointsAppendOneRowAndReachEveryTab)
     EXPECT_EQ(resets.count(), 0);
     for (auto* chart : area->findChildren<rl::charts::CollectiveChart*>())
         EXPECT_EQ(&chart->sessions(), &area->data()) << "every tab reads the one data set";
+}
+
+namespace {
+// The points a collective chart tab draws per curve: the series named after each curve of the data.
+std::map<std::string, int> drawnPerCurve(rl::charts::CollectiveChart* chart)
+{
+    std::map<std::string, int> out;
+    const auto series = chart->chart()->series();
+    for (const auto& curve : rl::charts::collectCurves(chart->sessions()))
+        for (QAbstractSeries* s : series)
+            if (s->name() == QString::fromStdString(curve.name))
+                out[curve.name] = int(qobject_cast<QXYSeries*>(s)->count());
+    return out;
+}
+
+void writeLines(const QString& path, const std::vector<nlohmann::json>& records, std::int64_t sessionId)
+{
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    for (auto r : records) {
+        r["session_id"] = sessionId; // as ridgeline-cli echoes a record it stored
+        f.write(QByteArray::fromStdString(r.dump() + '\n'));
+    }
+}
+} // namespace
+
+// Issue 10, through the real path: a run's output lines (RunController) -> MainWindow ->
+// ChartArea, which appends each point once to the data set the tabs and the table read. A shell
+// script stands in for ridgeline-cli: it says which session runs, waits until the window shows it,
+// then prints the points, and keeps the run open while they are checked (the end reloads from
+// the store). Afterwards the table's rows, each size chart's series and the data set agree, and
+// every row is the data set's own point, not a copy.
+TEST(GuiMainWindow, LivePointsOfARunAreStoredOnceAndEveryViewReadsThem)
+{
+    Fixture f;
+    auto& w = f.window;
+    const auto h100 = sessionTitled(f.ws, "all_gather 8 ranks H100");
+    const rl::Session session = *rl::store::Workspace(f.ws.toStdString()).session(h100);
+    const auto stored = rl::store::Workspace(f.ws.toStdString()).collectivePoints(h100);
+    ASSERT_FALSE(stored.empty());
+    rl::CollectivePoint last = stored.front();
+    for (const auto& p : stored)
+        if (!p.inPlace && p.bytes > last.bytes)
+            last = p;
+    std::vector<nlohmann::json> points;
+    auto next = last;
+    for (int i = 0; i < 4; ++i) { // a sweep going on past the stored sizes
+        next.bytes *= 2;
+        next.count *= 2;
+        points.push_back(rl::wire::toJson(next));
+    }
+    auto between = stored.front();
+    between.bytes += 1; // a size between two drawn ones: the series is redrawn in order
+    points.push_back(rl::wire::toJson(between));
+    auto other = last;
+    other.inPlace = !other.inPlace;
+    other.bytes *= 1024;
+    points.push_back(rl::wire::toJson(other)); // a curve the session did not have: the tabs rebuild
+    next.bytes *= 2;
+    points.push_back(rl::wire::toJson(next)); // and append again after the rebuild
+    const int live = int(points.size());
+
+    QTemporaryDir run;
+    writeLines(run.filePath(QStringLiteral("header.jsonl")), {rl::wire::toJson(session)}, h100);
+    writeLines(run.filePath(QStringLiteral("points.jsonl")), points, h100);
+    writeLines(run.filePath(QStringLiteral("end.jsonl")), {rl::wire::endRecord(rl::SessionStatus::Complete)}, h100);
+    QFile script(run.filePath(QStringLiteral("cli.sh")));
+    ASSERT_TRUE(script.open(QIODevice::WriteOnly));
+    script.write("cat \"$1/header.jsonl\"\n"
+                 "while [ ! -e \"$1/go\" ]; do sleep 0.02; done\n"
+                 "cat \"$1/points.jsonl\"\n"
+                 "while [ ! -e \"$1/stop\" ]; do sleep 0.02; done\n"
+                 "cat \"$1/end.jsonl\"\n");
+    script.close();
+
+    auto* area = w.chartArea();
+    auto* table = w.findChild<QTableView*>(QStringLiteral("resultsTable"));
+    ASSERT_TRUE(area && table);
+    auto* model = qobject_cast<rl::CollectivePointModel*>(qobject_cast<QSortFilterProxyModel*>(table->model())->sourceModel());
+    ASSERT_TRUE(model);
+    auto* runner = w.runController();
+    QSignalSpy charts(&w, &rl::MainWindow::chartsShown);
+    QSignalSpy finished(runner, &rl::RunController::runFinished);
+    QSignalSpy failed(runner, &rl::RunController::runFailed);
+    runner->start(QStringLiteral("/bin/sh"), {script.fileName(), run.path()}, live);
+    // The window selects the run's session and shows what the store holds of it.
+    ASSERT_TRUE(waitFor([&] { return !charts.isEmpty() && area->data().size() == 1 && area->data().front().session.id == h100; }))
+        << (failed.isEmpty() ? std::string() : failed.first().first().toString().toStdString());
+    const int before = area->pointCount();
+    ASSERT_EQ(before, int(stored.size()));
+    ASSERT_EQ(model->rowCount(), before);
+    const auto* dataSet = &area->data();
+    QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
+
+    ASSERT_TRUE(QFile(run.filePath(QStringLiteral("go"))).open(QIODevice::WriteOnly));
+    ASSERT_TRUE(waitFor([&] { return runner->pointsDone() == live; }));
+    EXPECT_TRUE(failed.isEmpty());
+    EXPECT_TRUE(finished.isEmpty()) << "checked while the run is live";
+
+    // One data set, appended once per point: the table's rows, the data set and each size tab's
+    // series agree, point for point.
+    EXPECT_EQ(&area->data(), dataSet) << "live points do not replace the data set";
+    EXPECT_EQ(area->pointCount(), before + live);
+    EXPECT_EQ(model->rowCount(), before + live);
+    EXPECT_EQ(inserted.count(), live) << "one inserted row per point";
+    EXPECT_EQ(resets.count(), 0);
+    EXPECT_EQ(model->sessions().get(), dataSet);
+    const auto& pts = area->data().front().points;
+    for (int r = 0; r < model->rowCount(); ++r)
+        EXPECT_EQ(&model->point(r), &pts[std::size_t(r)]) << "row " << r << " is the data set's own point";
+    EXPECT_EQ(model->point(before + live - 1).bytes, next.bytes) << "the last live point is the last row";
+
+    for (auto* chart : area->findChildren<rl::charts::CollectiveChart*>()) {
+        EXPECT_EQ(&chart->sessions(), dataSet) << chart->objectName().toStdString();
+        if (chart->kind() != rl::charts::ChartKind::Bandwidth && chart->kind() != rl::charts::ChartKind::Latency)
+            continue;
+        const auto drawn = drawnPerCurve(chart);
+        std::map<std::string, int> expected;
+        int total = 0;
+        for (const auto& curve : rl::charts::collectCurves(area->data())) {
+            expected[curve.name] = int(curve.points.size());
+            total += int(curve.points.size());
+        }
+        EXPECT_EQ(drawn, expected) << chart->objectName().toStdString();
+        EXPECT_EQ(total, before + live);
+        EXPECT_EQ(expected.size(), 2u) << "the in-place point made a curve of its own";
+    }
+
+    ASSERT_TRUE(QFile(run.filePath(QStringLiteral("stop"))).open(QIODevice::WriteOnly));
+    ASSERT_TRUE(waitFor([&] { return !finished.isEmpty(); }));
 }
 
 // Issue 9 item 12: selecting sessions must not widen the window (the details dock grew to the
