@@ -20,17 +20,12 @@
 #include "units/units.h"
 #include "niceticks.h"
 #include "textconv.h"
+#include "views/collectivehover.h"
 
 namespace rl::charts {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kFitSamples = 64;
-
-QString bytesText(double bytes)
-{
-    return qs(units::formatBytes(bytes)) % QStringLiteral(" (") % QString::number(static_cast<qint64>(bytes))
-        % QStringLiteral(" B)");
-}
 
 } // namespace
 
@@ -549,26 +544,14 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
         for (const auto& d : *m_data)
             if (d.session.id == c.key.sessionId)
                 s = &d;
-        return QStringLiteral("session: ") % (s ? qs(s->session.title) : QString::number(c.key.sessionId))
-            % QStringLiteral("\nop: ") % qs(p.op) % (p.inPlace ? QStringLiteral(" (in-place)") : QString())
-            % (p.group.empty() ? QString() : QString(QStringLiteral("\ngroup: ") % qs(p.group)))
-            % QStringLiteral("\nsize: ") % bytesText(static_cast<double>(p.bytes)) % QStringLiteral("\ntime: ")
-            % qs(units::formatTime(p.timeUs)) % QStringLiteral("\nalgbw: ") % qs(units::formatBandwidth(p.algbwGBs))
-            % QStringLiteral("\nbusbw: ") % qs(units::formatBandwidth(p.busbwGBs)) % QStringLiteral("\nranks: ")
-            % QString::number(p.nranks) % QStringLiteral(", ") % qs(p.dtype);
+        return qs(describeCurvePoint(p, s ? s->session.title : std::to_string(c.key.sessionId)));
     }
     case Role::Fit: {
         const Curve& c = m_curves[info.index];
         auto f = std::find_if(m_fits.begin(), m_fits.end(), [&](const FitCurve& x) { return x.key == c.key; });
         if (f == m_fits.end())
             return {};
-        const double bytes = std::exp2(value.x());
-        return qs(f->name) % QStringLiteral("\nsize: ") % qs(units::formatBytes(bytes))
-            % QStringLiteral("\nmodel time: ") % qs(units::formatTime(f->fit.timeUs(bytes)))
-            % QStringLiteral("\nfitted on ") % QString::number(f->fit.points) % QStringLiteral(" points, ")
-            % qs(units::formatBytes(static_cast<double>(f->fit.minBytes))) % QStringLiteral(" – ")
-            % qs(units::formatBytes(static_cast<double>(f->fit.maxBytes)))
-            % QStringLiteral(", rms error ") % qs(units::formatPercent(f->fit.rmsRelError));
+        return qs(describeFitAt(*f, std::exp2(value.x())));
     }
     case Role::Scaling: {
         const ScalingLine& l = m_scaling[info.index];
@@ -585,22 +568,14 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
                 best = i;
             }
         }
-        const ScalingPoint& p = l.points[best];
-        return QStringLiteral("op: ") % qs(l.op) % QStringLiteral("\nsession: ") % qs(p.sessionTitle)
-            % QStringLiteral("\nranks: ") % QString::number(p.nranks) % QStringLiteral("\nsize: ")
-            % bytesText(static_cast<double>(p.bytes))
-            % (m_options.metric == BandwidthMetric::BusBw ? QStringLiteral("\nbusbw: ") : QStringLiteral("\nalgbw: "))
-            % qs(units::formatBandwidth(p.value));
+        return qs(describeScalingPoint(l, l.points[best], m_options.metric));
     }
     case Role::Ratio: {
         const RatioCurve& c = m_ratios[info.index];
         if (c.points.empty())
             return {};
         const RatioPoint& p = c.points[std::min(nearestByX(xy->points(), value.x()), c.points.size() - 1)];
-        return QStringLiteral("op: ") % qs(c.op) % (c.inPlace ? QStringLiteral(" (in-place)") : QString())
-            % QStringLiteral("\nsize: ") % bytesText(static_cast<double>(p.bytes)) % QStringLiteral("\nA: ")
-            % qs(units::formatBandwidth(p.a)) % QStringLiteral("\nB: ") % qs(units::formatBandwidth(p.b))
-            % QStringLiteral("\nB / A: ") % QString::number(p.ratio, 'f', 3) % QStringLiteral(" ×");
+        return qs(describeRatioPoint(c, p));
     }
     case Role::Reference: return QStringLiteral("B / A = 1.0: both sessions equally fast");
     case Role::Peak: return qs(m_peaks[info.index].label) % QStringLiteral("\n") % qs(m_peaks[info.index].reasoning);
