@@ -115,11 +115,6 @@ QString ValidationChart::populate(QChart* chart, const model::ValidationSummary&
     return qs(d.description);
 }
 
-std::string ValidationChart::csv(const model::ValidationSummary& summary)
-{
-    return views::validationCsv(summary);
-}
-
 void ValidationChart::rebuild()
 {
     callout()->hide();

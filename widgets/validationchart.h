@@ -7,6 +7,7 @@
 
 #include "chartframe.h"
 #include "model/validation.h"
+#include "views/validationchartdata.h"
 
 namespace rl::charts {
 
@@ -25,13 +26,11 @@ public:
     // Fills a chart with the rows; returns the description for export metadata. `log` (optional)
     // says whether the axes came out logarithmic.
     static QString populate(QChart* chart, const model::ValidationSummary& summary, bool* log = nullptr);
-    // Every row (refused ones with their reason) as CSV: run, source, hardware, GPUs, measured and
-    // predicted step time in seconds, error, the model's stated band.
-    static std::string csv(const model::ValidationSummary& summary);
 
 protected:
     QString populateExport(QChart* chart) const override { return populate(chart, m_summary); }
-    std::string exportCsv() const override { return csv(m_summary); }
+    // Every row, refused ones with their reason, and the model's stated band.
+    std::string exportCsv() const override { return views::validationCsv(m_summary); }
     QString exportName() const override { return QStringLiteral("validation"); }
     std::vector<std::int64_t> exportSessionIds() const override { return {}; }
 

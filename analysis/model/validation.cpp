@@ -16,6 +16,16 @@
 
 namespace rl::model {
 namespace {
+// The median of `values` (sorted here); 0 when empty.
+double medianOf(std::vector<double>& values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 using nlohmann::json;
 
 [[noreturn]] void fail(const std::string& where, const std::string& why) { throw std::runtime_error(where + ": " + why); }
@@ -183,10 +193,8 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
         s.rows.push_back(std::move(row));
     }
     if (!abs.empty()) {
-        std::sort(abs.begin(), abs.end());
-        const std::size_t n = abs.size();
-        s.medianAbsError = n % 2 ? abs[n / 2] : (abs[n / 2 - 1] + abs[n / 2]) / 2;
-        s.meanSignedError = signedSum / double(n);
+        s.medianAbsError = medianOf(abs);
+        s.meanSignedError = signedSum / double(abs.size());
     }
     return s;
 }
@@ -210,12 +218,8 @@ const ErrorBand& modelErrorBand(bool moe)
             auto& band = b[std::size_t(k)];
             band.moe = k == 1;
             band.rows = int(v.size());
-            if (v.empty())
-                continue;
-            std::sort(v.begin(), v.end());
-            const std::size_t n = v.size();
-            band.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-            band.max = v.back();
+            band.median = medianOf(v); // sorts v
+            band.max = v.empty() ? 0 : v.back();
         }
         return b;
     }();
