@@ -67,6 +67,14 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     m_gemm->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_gemm->setMinimumContentsLength(10);
 
+    m_attention = new QComboBox;
+    m_attention->setObjectName(QStringLiteral("calibrationAttention"));
+    m_attention->setToolTip(tr("The fused attention kernel the run uses, timed by its published measured rates on this "
+                               "device (by sequence length, at the head dim it was measured at), as ridgeline-cli size "
+                               "--attention NAME; otherwise attention is timed as GEMMs by shape"));
+    m_attention->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_attention->setMinimumContentsLength(10);
+
     m_bases = new QTableWidget(0, 2);
     m_bases->setObjectName(QStringLiteral("calibrationBasis"));
     m_bases->setHorizontalHeaderLabels({tr("Figure source"), tr("Basis")});
@@ -93,10 +101,18 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     form->addRow(tr("Hardware:"), m_hardware);
     form->addRow(tr("Collectives:"), m_collectives);
     form->addRow(tr("GEMMs:"), m_gemm);
+    form->addRow(tr("Attention:"), m_attention);
     form->addRow(m_bases);
     form->addRow(m_problem);
 
     connect(m_hardware, &QComboBox::currentIndexChanged, this, [this] {
+        listAttentionKernels();
+        showBases();
+        Q_EMIT calibrationChanged();
+    });
+    connect(m_attention, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_listing)
+            return;
         showBases();
         Q_EMIT calibrationChanged();
     });
@@ -110,7 +126,32 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     });
     m_collectives->addItem(tr("(no workspace)"));
     m_collectives->item(0)->setFlags(Qt::NoItemFlags);
+    listAttentionKernels();
     showBases();
+}
+
+void CalibrationPicker::listAttentionKernels()
+{
+    const QString kept = attentionKernel();
+    m_listing = true;
+    m_attention->clear();
+    m_attention->addItem(tr("By GEMM shape"), QString());
+    try {
+        for (const auto& [name, k] : findHardwareProfile(hardwareId().toStdString()).attentionKernels)
+            m_attention->addItem(qs(name), qs(name));
+    } catch (const std::exception&) {
+        // An unknown profile: showBases() says so.
+    }
+    m_attention->setEnabled(m_attention->count() > 1);
+    m_attention->setCurrentIndex(std::max(0, m_attention->findData(kept)));
+    m_listing = false;
+}
+
+QString CalibrationPicker::attentionKernel() const { return m_attention->currentData().toString(); }
+
+void CalibrationPicker::setAttentionKernel(const QString& name)
+{
+    m_attention->setCurrentIndex(std::max(0, m_attention->findData(name)));
 }
 
 void CalibrationPicker::setWorkspace(const QString& path)
@@ -195,7 +236,7 @@ bool CalibrationPicker::isAssembling() const { return m_assembleJob->isRunning()
 
 model::DeviceRates CalibrationPicker::rates(const std::string& dtype) const
 {
-    return model::deviceRates(findHardwareProfile(hardwareId().toStdString()), dtype);
+    return model::deviceRates(findHardwareProfile(hardwareId().toStdString()), dtype, attentionKernel().toStdString());
 }
 
 void CalibrationPicker::assemble()

@@ -38,6 +38,10 @@ public:
     void setCollectiveSessions(const QList<qint64>& ids);
     qint64 gemmSession() const;
     void setGemmSession(qint64 id);
+    // The fused attention kernel whose measured rates time the attention ("" = as GEMMs by shape);
+    // the combo lists the current profile's kernels.
+    QString attentionKernel() const;
+    void setAttentionKernel(const QString& name);
 
     // The calibration last assembled: never null (datasheet and defaults until sessions are chosen).
     std::shared_ptr<const model::Calibration> calibration() const { return m_calibration; }
@@ -49,7 +53,7 @@ public:
     // One line for status bars: "GEMM efficiency: default; collectives: sessions 3, 5 (measured), the
     // datasheet for the rest".
     QString summary() const;
-    // The profile's rates for a dtype; throws like model::deviceRates.
+    // The profile's rates for a dtype, with the chosen attention kernel; throws like model::deviceRates.
     model::DeviceRates rates(const std::string& dtype = "bf16") const;
 
 Q_SIGNALS:
@@ -60,10 +64,12 @@ Q_SIGNALS:
 private:
     void assemble();
     void showBases();
+    void listAttentionKernels(); // the current profile's, keeping the choice where it still has it
 
     QComboBox* m_hardware;
     QListWidget* m_collectives;
     QComboBox* m_gemm;
+    QComboBox* m_attention;
     QTableWidget* m_bases; // figure source | basis, the citation or coverage as tooltip
     QLabel* m_problem;
     JobTracker* m_listJob;

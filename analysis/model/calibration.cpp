@@ -100,6 +100,11 @@ std::vector<FigureBasis> Calibration::bases(const DeviceRates& r) const
                        "flat " + units::formatPercent(m_choice.flatEfficiency, 0) + " of peak"});
     else
         out.push_back({"GEMM efficiency", "default", "by shape (roofline, tile and wave quantisation), capped at max achievable"});
+    if (const auto* k = r.attentionKernel.get())
+        out.push_back({"attention", "published measurement",
+                       k->name + " kernel, measured at head dim " + std::to_string(k->headDim) + ": " + k->source});
+    else
+        out.push_back({"attention", "default", "fused, timed as GEMMs by shape (no attention kernel chosen)"});
     out.push_back({"scale-up links", "datasheet", std::to_string(r.gpusPerNode) + " GPUs per domain"});
     out.push_back({"scale-out network", r.nicBytesPerSec > 0 ? profileBasis(r.nicSource) : "default",
                    r.nicBytesPerSec > 0 ? r.nicSource : "none in the profile: cross-node collectives cost 0"});

@@ -1,5 +1,7 @@
 #include "model/devicerates.h"
 
+#include "model/attentionkernel.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -25,7 +27,7 @@ std::pair<double, double> ratesOf(const HardwareProfile& hw, const std::string& 
 }
 } // namespace
 
-DeviceRates deviceRates(const HardwareProfile& hw, const std::string& dtype)
+DeviceRates deviceRates(const HardwareProfile& hw, const std::string& dtype, const std::string& attentionKernel)
 {
     DeviceRates r;
     r.dtype = dtype;
@@ -46,6 +48,8 @@ DeviceRates deviceRates(const HardwareProfile& hw, const std::string& dtype)
     r.nicBytesPerSec = hw.nicGBsPerGpu.value * 1e9;
     r.nicSource = hw.nicGBsPerGpu.value > 0 ? hw.nicGBsPerGpu.source : std::string();
     r.gpusPerNode = hw.scaleUpGpus.value > 0 ? int(hw.scaleUpGpus.value) : hw.gpusPerNode > 0 ? hw.gpusPerNode : 8;
+    if (!attentionKernel.empty())
+        r.attentionKernel = std::make_shared<const AttentionKernelRates>(findAttentionKernel(hw, attentionKernel));
     return r;
 }
 } // namespace rl::model

@@ -1,6 +1,7 @@
 #pragma once
 // The few numbers of a HardwareProfile the sizing model's hot path needs, resolved once (the
 // profile's maps are too slow to consult per GEMM in a sweep of millions of configurations).
+#include <memory>
 #include <string>
 
 #include "model/hardwareprofile.h"
@@ -42,12 +43,16 @@ struct DeviceRates
     double nicBytesPerSec = 0;       // per GPU
     std::string nicSource;           // where nicBytesPerSec came from ("" when none)
     int gpusPerNode = 8;             // the scale-up domain (NVLink / xGMI) when the profile gives one
+    // The run's fused attention kernel with measured rates (model/attentionkernel.h); null: attention
+    // is timed as GEMMs by shape.
+    std::shared_ptr<const AttentionKernelRates> attentionKernel;
 
     // The rate a GEMM of this precision can at most run at (FLOP/s).
     double ceilingFlops(bool bf16Only) const { return bf16Only ? bf16MaxAchievableFlops : maxAchievableFlops; }
     double peakFor(bool bf16Only) const { return bf16Only ? bf16PeakFlops : peakFlops; }
 };
 
-// Throws std::runtime_error when the profile has no peak for dtype or no HBM bandwidth.
-DeviceRates deviceRates(const HardwareProfile& hw, const std::string& dtype);
+// Throws std::runtime_error when the profile has no peak for dtype or no HBM bandwidth, or when
+// `attentionKernel` is named and the profile has no measured rates for it.
+DeviceRates deviceRates(const HardwareProfile& hw, const std::string& dtype, const std::string& attentionKernel = {});
 } // namespace rl::model

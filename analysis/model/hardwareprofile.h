@@ -22,6 +22,17 @@ struct MemoryLevel
     std::string source;
 };
 
+// Measured rates of one fused attention kernel on the device (BF16), by sequence length, in the
+// FlashAttention papers' convention: forward FLOPs 4·s²·d·heads (half with a causal mask), backward
+// 2.5x the forward's (its five matmuls include the recomputed QK^T).
+struct AttentionKernelRates
+{
+    std::string name;  // "cudnn", "fa2", "fa3", "triton"
+    int headDim = 128; // the head dim the figures were measured at
+    std::vector<std::pair<double, double>> forward, forwardCausal, backward; // (seq, TFLOP/s)
+    std::string source;
+};
+
 struct HardwareProfile
 {
     std::string id;     // "mi300x", "h100-sxm", "this-machine"
@@ -49,6 +60,8 @@ struct HardwareProfile
     Sourced gpusPerNic;        // GPUs sharing one NIC
     int gpusPerNode = 8;
     std::vector<MemoryLevel> memoryLevels; // fastest first; the roofline's bandwidth ceilings
+    // Fused attention kernels with published measured rates on this device, keyed by name.
+    std::map<std::string, AttentionKernelRates> attentionKernels;
     std::string notes;
 };
 } // namespace rl

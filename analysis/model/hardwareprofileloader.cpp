@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -48,6 +49,51 @@ std::optional<Sourced> sourced(const json& j, const std::string& origin, const s
 }
 
 json toJson(const Sourced& s) { return {{"value", s.value}, {"source", s.source}}; }
+
+// {"512": 497, "1024": 574, ...}: sequence length -> TFLOP/s, at least one point, ascending.
+std::vector<std::pair<double, double>> seqCurve(const json& j, const std::string& origin, const std::string& field)
+{
+    if (!j.is_object() || j.empty())
+        fail(origin, field, "expected an object {\"<sequence length>\": TFLOP/s, ...}");
+    std::vector<std::pair<double, double>> out;
+    for (const auto& [seq, v] : j.items()) {
+        char* end = nullptr;
+        const double s = std::strtod(seq.c_str(), &end);
+        if (seq.empty() || *end != '\0' || !(s > 0))
+            fail(origin, field + "." + seq, "the key must be a sequence length in tokens");
+        if (!v.is_number() || !(v.get<double>() > 0))
+            fail(origin, field + "." + seq, "expected TFLOP/s > 0");
+        out.emplace_back(s, v.get<double>());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void readAttentionKernels(const json& j, const std::string& origin, HardwareProfile& hw)
+{
+    if (!j.contains("attention_kernels"))
+        return;
+    if (!j["attention_kernels"].is_object())
+        fail(origin, "attention_kernels", "expected an object keyed by kernel name");
+    for (const auto& [name, k] : j["attention_kernels"].items()) {
+        const std::string field = "attention_kernels." + name;
+        if (!k.is_object())
+            fail(origin, field, "expected an object");
+        AttentionKernelRates r;
+        r.name = name;
+        r.headDim = wire::integerField<int>(k, "head_dim", 128);
+        if (!k.contains("forward") || !k.contains("backward"))
+            fail(origin, field, "needs \"forward\" and \"backward\" rates by sequence length");
+        r.forward = seqCurve(k["forward"], origin, field + ".forward");
+        r.backward = seqCurve(k["backward"], origin, field + ".backward");
+        if (k.contains("forward_causal"))
+            r.forwardCausal = seqCurve(k["forward_causal"], origin, field + ".forward_causal");
+        r.source = k.value("source", std::string{});
+        if (r.source.size() < 8)
+            fail(origin, field + ".source", "missing (every number needs its URL or document)");
+        hw.attentionKernels[name] = std::move(r);
+    }
+}
 } // namespace
 
 HardwareProfile hardwareProfileFromJson(const json& j, const std::string& origin)
@@ -119,6 +165,7 @@ HardwareProfile hardwareProfileFromJson(const json& j, const std::string& origin
         if (peak != hw.peakTflops.end() && ach.value > peak->second.value)
             fail(origin, "max_achievable_tflops." + dtype, "above the peak for that dtype");
     }
+    readAttentionKernels(j, origin, hw);
     if (j.contains("memory_levels")) {
         if (!j["memory_levels"].is_array())
             fail(origin, "memory_levels", "expected an array");
@@ -193,6 +240,21 @@ json toJson(const HardwareProfile& hw)
     put("gpus_per_nic", hw.gpusPerNic);
     if (!hw.intraNodeTopology.empty())
         j["intra_node_topology"] = hw.intraNodeTopology;
+    for (const auto& [name, k] : hw.attentionKernels) {
+        json& out = j["attention_kernels"][name];
+        out["head_dim"] = k.headDim;
+        auto curve = [](const std::vector<std::pair<double, double>>& c) {
+            json o = json::object();
+            for (const auto& [seq, tflops] : c)
+                o[std::to_string(static_cast<long long>(seq))] = tflops;
+            return o;
+        };
+        out["forward"] = curve(k.forward);
+        if (!k.forwardCausal.empty())
+            out["forward_causal"] = curve(k.forwardCausal);
+        out["backward"] = curve(k.backward);
+        out["source"] = k.source;
+    }
     j["memory_levels"] = json::array();
     for (const auto& m : hw.memoryLevels)
         j["memory_levels"].push_back(

@@ -1,5 +1,7 @@
 #include "model/trainingstep.h"
 
+#include "model/attentionkernel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,28 +11,44 @@ namespace {
 struct StageTimes
 {
     double fwd = 0, total = 0, scoresFwd = 0, qkFwd = 0, launches = 0;
-    double fp8CastBytes = 0; // quantising FP8 GEMM operands (Transformer Engine style)
+    double fp8CastBytes = 0;       // quantising FP8 GEMM inputs, every micro-batch (Transformer Engine style)
+    double fp8WeightCastBytes = 0; // quantising the weights, once per step
 };
 
-StageTimes timesOf(const GemmSet& set, const DeviceRates& r, const GemmTiming& t)
+bool isAttentionScore(const Gemm& g) { return std::strcmp(g.name, "attn_qk") == 0 || std::strcmp(g.name, "attn_av") == 0; }
+
+// `kernel`: the fused attention kernel timing QK^T and PV at `attentionSeq` tokens (null: as GEMMs).
+StageTimes timesOf(const GemmSet& set, const DeviceRates& r, const GemmTiming& t, const AttentionKernelRates* kernel,
+                   double attentionSeq)
 {
     StageTimes s;
     const bool fp8 = t.elemBytes == 1;
     for (const auto& g : set) {
-        const double sec = gemmSeconds(g, r, t);
+        const bool score = isAttentionScore(g);
+        const bool forward = g.pass == GemmPass::Forward;
+        // Decoder training attention is causal (gemmlist.cpp's counts carry the mask).
+        const double sec = score && kernel ? g.flops() / attentionKernelFlops(*kernel, attentionSeq, true, !forward)
+                                           : gemmSeconds(g, r, t);
         s.total += sec;
         s.launches += std::max(1.0, g.count / std::max(1.0, g.batch));
-        if (g.pass == GemmPass::Forward) {
+        if (forward) {
             s.fwd += sec;
-            if (std::strncmp(g.name, "attn_", 5) == 0 && g.name[5] != 'o')
+            if (score)
                 s.scoresFwd += sec;
+            // Flash backward's recomputed QK^T runs inside the backward kernel, at its rate.
             if (std::strcmp(g.name, "attn_qk") == 0)
-                s.qkFwd += sec;
+                s.qkFwd += score && kernel ? g.flops() / attentionKernelFlops(*kernel, attentionSeq, true, true) : sec;
         }
         // FP8 operands are cast from BF16 before each GEMM: the input (read 2 B, write 1 B, plus a
-        // 1 B transposed copy for the weight gradient) and, in the forward, the weight (read 2, write 1).
-        if (fp8 && !g.bf16Only && g.pass != GemmPass::Wgrad)
-            s.fp8CastBytes += g.count * (4 * g.m * g.k + (g.pass == GemmPass::Forward ? 3 * g.k * g.n : 0));
+        // 1 B transposed copy for the weight gradient) every micro-batch, and the weight (read 2,
+        // write 1) once per step: the weights do not change between the micro-batches of a step, and
+        // Transformer Engine casts them on the first and keeps the FP8 copy (`is_first_microbatch`,
+        // TE user guide, Performance Optimizations: "FP8 weight caching"; Megatron-Core passes it).
+        if (fp8 && !g.bf16Only && g.pass != GemmPass::Wgrad) {
+            s.fp8CastBytes += g.count * 4 * g.m * g.k;
+            if (g.pass == GemmPass::Forward)
+                s.fp8WeightCastBytes += g.count * 3 * g.k * g.n;
+        }
     }
     return s;
 }
@@ -97,7 +115,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     // Per micro-batch on one stage; the layer mix of every stage is the model's.
     e.stageLayers = stageLayers(c, p);
     const double lastLayers = lastStageLayers(c, p);
-    double perLayer = 0, perLayerGemm = 0, perLayerRecompute = 0, perLayerBwd = 0;
+    double perLayer = 0, perLayerGemm = 0, perLayerRecompute = 0, perLayerBwd = 0, perLayerWeightCast = 0;
     for (int moe = 0; moe < 2; ++moe)
         for (int sl = 0; sl < 2; ++sl) {
             if (counts[moe][sl] == 0)
@@ -105,7 +123,10 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
             GemmSet set;
             const LayerKind kind{moe == 1, sl == 1};
             layerGemms(c, p, kind, true, set);
-            const auto t = timesOf(set, r, timing);
+            // The fused kernel runs per CP chunk, or over the window's keys on a sliding layer.
+            const double chunk = double(p.seqLen) / p.cp;
+            const double attentionSeq = kind.sliding && c.slidingWindow > 0 ? std::min<double>(c.slidingWindow, chunk) : chunk;
+            const auto t = timesOf(set, r, timing, attentionKernelFor(r, c, p), attentionSeq);
             const auto ew = elementwiseBytesPerLayer(c, p, kind);
             const double ewFwd = ew.total() / elementwiseBw;
             // Flash attention's backward recomputes S = QK^T per tile (Dao 2023, FlashAttention-2,
@@ -120,6 +141,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
             perLayerGemm += share * gemm;
             perLayer += share * (gemm + 3 * ewFwd + cast + extra);
             perLayerRecompute += share * extra;
+            perLayerWeightCast += share * t.fp8WeightCastBytes / elementwiseBw;
             perLayerBwd += share * (t.total - t.fwd + flashBwd + 2 * ewFwd + extra);
         }
     GemmSet out;
@@ -129,7 +151,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     // The busiest stage: a middle one, or the last with the LM head.
     const double stage = std::max(e.stageLayers * perLayer, lastLayers * perLayer + head);
     const double stageLayersUsed = stage == e.stageLayers * perLayer ? e.stageLayers : lastLayers;
-    e.computeSeconds = stage * mb;
+    e.computeSeconds = stage * mb + stageLayersUsed * perLayerWeightCast;
     e.gemmSeconds = (stageLayersUsed * perLayerGemm + (stage == e.stageLayers * perLayer ? 0 : totalSeconds(out, r, timing))) * mb;
     e.recomputeSeconds = stageLayersUsed * perLayerRecompute * mb;
     e.elementwiseSeconds = e.computeSeconds - e.gemmSeconds - e.recomputeSeconds;

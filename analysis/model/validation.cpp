@@ -1,5 +1,7 @@
 #include "model/validation.h"
 
+#include "model/attentionkernel.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -96,6 +98,7 @@ std::vector<ValidationRun> loadValidationRuns(const std::string& path)
         p.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
         p.sequenceParallel = j.value("sp", false);
         p.flashAttention = j.value("flash", true);
+        r.attentionKernel = j.value("attention_kernel", std::string{});
         p.dropout = j.value("dropout", false);
         p.gradAccumulationFusion = j.value("grad_accumulation_fusion", true);
         if (j.contains("dp_overlap") && j["dp_overlap"].is_number())
@@ -153,7 +156,11 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
         row.run = run;
         try {
             const auto hw = loadHardwareProfile((std::filesystem::path(hardwareProfileDir()) / (run.hardware + ".json")).string());
-            const auto rates = deviceRates(hw, run.dtype);
+            const bool measuredKernel = run.parallel.flashAttention && hw.attentionKernels.count(run.attentionKernel) > 0;
+            const auto rates = deviceRates(hw, run.dtype, measuredKernel ? run.attentionKernel : std::string());
+            row.attentionBasis = attentionBasis(rates, run.model, run.parallel);
+            if (run.parallel.flashAttention && !measuredKernel && !run.attentionKernel.empty())
+                row.attentionBasis += "; the recipe's " + run.attentionKernel + " has no measured rates for " + run.hardware;
             ProfileCollectiveTime coll(rates);
             GemmTiming timing;
             timing.elemBytes = run.dtype == "fp8" ? 1 : 2;

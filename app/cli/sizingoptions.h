@@ -23,6 +23,7 @@ namespace rl::cli {
 struct DeviceArgs
 {
     std::string hardware;
+    std::string attention; // fused attention kernel timed by the profile's measured rates; "" = by GEMM shape
     double peakTflops = 0, maxAchievableTflops = 0, hbmGBs = 0, hbmGB = 0, linkGBs = 0, nicGBs = 0;
     int cus = 0, gpusPerNode = 8;
     bool gpusPerNodeSet = false;

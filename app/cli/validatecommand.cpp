@@ -58,7 +58,8 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
                 nlohmann::json j{{"id", r.run.id}, {"source", r.run.source}, {"hardware", r.run.hardware},
                                  {"dtype", r.run.dtype}, {"gpus", r.run.parallel.worldSize()}, {"moe", r.run.model.isMoe()},
                                  {"layout", layout(r.run.parallel)}, {"measured_step_s", r.run.measuredStepSeconds},
-                                 {"measured_how", r.run.measuredHow}, {"refused", r.refused}};
+                                 {"measured_how", r.run.measuredHow}, {"refused", r.refused},
+                                 {"attention", r.attentionBasis}};
                 if (r.refused)
                     j["why"] = r.why;
                 else

@@ -123,6 +123,30 @@ TEST(HardwareProfile, ValidationNamesFileAndField)
     EXPECT_NE(errorOf(j).find("'hbm_capacity_gb': missing"), std::string::npos);
 }
 
+TEST(HardwareProfile, AttentionKernelsLoadSortedAndBadCurvesNameTheField)
+{
+    const auto& h100 = findHardwareProfile("h100-sxm");
+    ASSERT_EQ(h100.attentionKernels.count("cudnn"), 1u);
+    const auto& cudnn = h100.attentionKernels.at("cudnn");
+    EXPECT_EQ(cudnn.headDim, 128);
+    ASSERT_EQ(cudnn.forward.size(), 6u);
+    EXPECT_EQ(cudnn.forward.front(), (std::pair<double, double>{512, 497})); // sorted by length, not as text
+    EXPECT_EQ(cudnn.forward.back(), (std::pair<double, double>{16384, 595}));
+    EXPECT_NE(cudnn.source.find("FlashAttention-3"), std::string::npos);
+
+    auto j = minimal();
+    j["attention_kernels"]["k"] = {{"forward", {{"2048", 300}, {"512", 100}}}, {"backward", {{"512", 80}}},
+                                   {"source", "https://example.com/paper.pdf"}};
+    EXPECT_EQ(errorOf(j), "");
+    j["attention_kernels"]["k"]["forward"]["4k"] = 400;
+    EXPECT_EQ(errorOf(j), "bad.json: field 'attention_kernels.k.forward.4k': the key must be a sequence length in tokens");
+    j["attention_kernels"]["k"]["forward"].erase("4k");
+    j["attention_kernels"]["k"].erase("backward");
+    EXPECT_NE(errorOf(j).find("'attention_kernels.k': needs \"forward\" and \"backward\""), std::string::npos);
+    j["attention_kernels"]["k"]["backward"] = {{"512", -1}};
+    EXPECT_NE(errorOf(j).find("'attention_kernels.k.backward.512': expected TFLOP/s > 0"), std::string::npos);
+}
+
 TEST(HardwareProfile, MissingFileAndBadJsonNameTheFile)
 {
     EXPECT_THROW(loadHardwareProfile("/nonexistent/p.json"), ProfileError);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "model/attentionkernel.h"
 #include "model/gemmlist.h"
 #include "model/hardwareprofileloader.h"
 #include "model/memorymodel.h"
@@ -104,6 +105,84 @@ TEST(GemmShape, Fp8RecipeKeepsAttentionInBf16)
     const auto bf16 = evaluateSizing(c, p, r16, GemmTiming{}, c16, InferenceOptions{}).step;
     EXPECT_LT(fp8.stepSeconds, bf16.stepSeconds);
     EXPECT_GT(fp8.stepSeconds, bf16.stepSeconds / 2); // attention, element-wise work and comm do not halve
+}
+
+TEST(AttentionKernel, RateInterpolatesInLogSequenceAndClampsAtTheEnds)
+{
+    AttentionKernelRates k;
+    k.forward = {{512, 100}, {2048, 300}};
+    k.forwardCausal = {{512, 50}, {2048, 150}};
+    k.backward = {{512, 80}, {2048, 80}};
+    EXPECT_NEAR(attentionKernelFlops(k, 1024, false, false), 200e12, 1); // halfway between 512 and 2048 in log2
+    EXPECT_NEAR(attentionKernelFlops(k, 256, false, false), 100e12, 1);  // below the first point: its rate
+    EXPECT_NEAR(attentionKernelFlops(k, 8192, false, false), 300e12, 1); // above the last: its rate
+    EXPECT_NEAR(attentionKernelFlops(k, 1024, true, false), 100e12, 1);
+    // Causal backward: the backward at the forward's causal share, 80 x 100/200.
+    EXPECT_NEAR(attentionKernelFlops(k, 1024, true, true), 40e12, 1);
+}
+
+TEST(AttentionKernel, TimesTheAttentionAtTheKernelsRatesAndNothingElse)
+{
+    // One GPU, no communication: the step moves by exactly the attention's FLOPs over the rates, the
+    // forward at the forward rate, the backward's 2.5x (four matmuls and the recomputed QK^T) at the
+    // backward rate.
+    const auto c = gpt(4096, 32, 4); // head dim 128, the kernels' measured one
+    auto p = parallelLayout(c, "dp=1", ParallelConfig{});
+    p.seqLen = 4096;
+    p.microBatches = 2;
+    const auto flat = [](double fwd, double bwd) {
+        auto k = std::make_shared<AttentionKernelRates>();
+        k->name = "flat";
+        k->forward = {{512, fwd}};
+        k->backward = {{512, bwd}};
+        return std::shared_ptr<const AttentionKernelRates>(k);
+    };
+    const auto stepWith = [&](const ModelConfig& m, std::shared_ptr<const AttentionKernelRates> k) {
+        auto r = shipped("h100-sxm");
+        r.attentionKernel = std::move(k);
+        ProfileCollectiveTime coll(r);
+        return evaluateSizing(m, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    };
+    const auto slow = stepWith(c, flat(100, 50)), fast = stepWith(c, flat(400, 200));
+    GemmSet set;
+    layerGemms(c, p, LayerKind{}, false, set);
+    double forwardFlops = 0; // one layer, one micro-batch
+    for (const auto& g : set)
+        if (std::string_view(g.name) == "attn_qk" || std::string_view(g.name) == "attn_av")
+            forwardFlops += g.flops();
+    const double perLayer = forwardFlops / 100e12 + 2.5 * forwardFlops / 50e12 - forwardFlops / 400e12 -
+                            2.5 * forwardFlops / 200e12;
+    EXPECT_NEAR(slow.computeSeconds - fast.computeSeconds, c.layers * p.effectiveMicroBatches() * perLayer,
+                1e-9 * slow.computeSeconds);
+    // Head dim 64 was not measured: timed by shape, as without a kernel, and the basis says why.
+    const auto c64 = gpt(4096, 64, 4);
+    EXPECT_DOUBLE_EQ(stepWith(c64, flat(100, 50)).computeSeconds, stepWith(c64, nullptr).computeSeconds);
+    auto r = shipped("h100-sxm");
+    r.attentionKernel = flat(100, 50);
+    EXPECT_EQ(attentionBasis(r, c64, p), "fused, timed as GEMMs by shape: flat was measured at head dim 128, this model's is 64");
+    EXPECT_EQ(attentionKernelFor(r, c, p), r.attentionKernel.get());
+    p.flashAttention = false; // unfused attention is never the fused kernel's
+    EXPECT_EQ(attentionKernelFor(r, c, p), nullptr);
+}
+
+TEST(Fp8, WeightsAreCastOncePerStepInputsEveryMicroBatch)
+{
+    // compute(m micro-batches) = m x (per micro-batch) + W, W the weight casts: Transformer Engine
+    // keeps the FP8 weights from the first micro-batch. W = layers x 3 B (read 2, write 1) x the
+    // FP8 GEMMs' weights (QKV 3d², out d², MLP 8d²) over the element-wise bandwidth.
+    const auto c = gpt(4096, 32, 4);
+    auto p = parallelLayout(c, "dp=1", ParallelConfig{});
+    const auto r8 = shipped("h100-sxm", "fp8");
+    ProfileCollectiveTime coll(r8);
+    GemmTiming t8;
+    t8.elemBytes = 1;
+    p.microBatches = 1;
+    const double one = evaluateSizing(c, p, r8, t8, coll, InferenceOptions{}).step.computeSeconds;
+    p.microBatches = 4;
+    const double four = evaluateSizing(c, p, r8, t8, coll, InferenceOptions{}).step.computeSeconds;
+    const double d = c.dModel;
+    const double weights = c.layers * 3.0 * 12 * d * d / (r8.hbmBytesPerSec * kElementwiseEfficiency);
+    EXPECT_NEAR((4 * one - four) / 3, weights, 1e-9 * four);
 }
 
 TEST(Pipeline, InterleavedBubbleIsPMinusOneOverVM)

@@ -193,6 +193,29 @@ TEST(CalibrationPicker, ConfigEditorStepUsesTheChosenSessionAsTheCliDoes)
                           QString::number(editor.config().seqLen), QStringLiteral("--calibrate")});
     EXPECT_NEAR(all["step"]["step_s"].get<double>(), editor.report()->step.stepSeconds,
                 1e-9 * editor.report()->step.stepSeconds);
+
+    // The attention kernel: FA2's measured rates time the attention, as --attention fa2 does.
+    EXPECT_EQ(picker->basisText(QStringLiteral("attention")), QStringLiteral("default"));
+    const double byShape = editor.report()->step.stepSeconds;
+    picker->setAttentionKernel(QStringLiteral("fa2"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report() && editor.report()->step.stepSeconds != byShape; }));
+    EXPECT_EQ(picker->attentionKernel(), QStringLiteral("fa2"));
+    EXPECT_EQ(picker->basisText(QStringLiteral("attention")), QStringLiteral("published measurement"));
+    const auto fa2 = cli({QStringLiteral("--db"), w.path, QStringLiteral("--json"), QStringLiteral("size"),
+                          QStringLiteral("llama-3-8b"), QStringLiteral("--hardware"), QStringLiteral("h100-sxm"),
+                          QStringLiteral("--parallel"), QStringLiteral("dp=8"), QStringLiteral("--seq"),
+                          QString::number(editor.config().seqLen), QStringLiteral("--calibrate"),
+                          QStringLiteral("--attention"), QStringLiteral("fa2")});
+    EXPECT_NEAR(fa2["step"]["step_s"].get<double>(), editor.report()->step.stepSeconds,
+                1e-9 * editor.report()->step.stepSeconds);
+    // A profile without measured kernels offers only the shape estimate.
+    auto* kernels = picker->findChild<QComboBox*>(QStringLiteral("calibrationAttention"));
+    ASSERT_NE(kernels, nullptr);
+    EXPECT_EQ(kernels->count(), 5); // by shape, cudnn, fa2, fa3, triton
+    editor.setHardware(QStringLiteral("mi300x"));
+    EXPECT_EQ(kernels->count(), 1);
+    EXPECT_FALSE(kernels->isEnabled());
+    EXPECT_EQ(picker->attentionKernel(), QString());
 }
 
 TEST(CalibrationPicker, MoeExplorerSweepStatesTheCalibrationItWasTimedWith)

@@ -1,0 +1,67 @@
+#include "model/attentionkernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace rl::model {
+namespace {
+double interpolate(const std::vector<std::pair<double, double>>& curve, double seq)
+{
+    if (curve.empty())
+        return 0;
+    if (seq <= curve.front().first)
+        return curve.front().second;
+    if (seq >= curve.back().first)
+        return curve.back().second;
+    const auto hi = std::lower_bound(curve.begin(), curve.end(), seq,
+                                     [](const auto& point, double s) { return point.first < s; });
+    const auto lo = hi - 1;
+    const double t = std::log2(seq / lo->first) / std::log2(hi->first / lo->first);
+    return lo->second + t * (hi->second - lo->second);
+}
+} // namespace
+
+double attentionKernelFlops(const AttentionKernelRates& k, double seq, bool causal, bool backward)
+{
+    const double forward = interpolate(k.forward, seq);
+    const double causalShare = causal && !k.forwardCausal.empty() && forward > 0
+                                   ? interpolate(k.forwardCausal, seq) / forward
+                                   : 1.0;
+    return (backward ? interpolate(k.backward, seq) : forward) * causalShare * 1e12;
+}
+
+const AttentionKernelRates& findAttentionKernel(const HardwareProfile& hw, const std::string& name)
+{
+    auto it = hw.attentionKernels.find(name);
+    if (it != hw.attentionKernels.end())
+        return it->second;
+    std::string known;
+    for (const auto& [n, k] : hw.attentionKernels)
+        known += (known.empty() ? "" : ", ") + n;
+    throw std::runtime_error("hardware profile '" + hw.id + "' has no measured rates for attention kernel '" + name +
+                             "'" + (known.empty() ? std::string(" (it has none: leave --attention out to time attention by GEMM shape)")
+                                                  : " (it has: " + known + ")"));
+}
+
+const AttentionKernelRates* attentionKernelFor(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p)
+{
+    const auto* k = r.attentionKernel.get();
+    if (!k || !p.flashAttention || c.qkHeadDim() != k->headDim || c.vHeadDim() != k->headDim)
+        return nullptr;
+    return k;
+}
+
+std::string attentionBasis(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p)
+{
+    if (!p.flashAttention)
+        return "unfused (scores kept in memory), matmuls as GEMMs by shape";
+    if (const auto* k = attentionKernelFor(r, c, p))
+        return k->name + ", measured at head dim " + std::to_string(k->headDim) + " (" + k->source + ")";
+    if (const auto* k = r.attentionKernel.get())
+        return "fused, timed as GEMMs by shape: " + k->name + " was measured at head dim " + std::to_string(k->headDim) +
+               ", this model's is " + std::to_string(c.qkHeadDim()) +
+               (c.vHeadDim() != c.qkHeadDim() ? " (QK) / " + std::to_string(c.vHeadDim()) + " (V)" : std::string());
+    return "fused, timed as GEMMs by shape (no kernel named)";
+}
+} // namespace rl::model
