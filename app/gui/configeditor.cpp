@@ -25,6 +25,7 @@
 #include "calibrationpicker.h"
 #include "jobtracker.h"
 #include "savedconfigs.h"
+#include "model/attentionkernel.h"
 #include "model/hardwareprofileloader.h"
 #include "model/memorymodel.h"
 #include "model/validation.h"
@@ -375,6 +376,7 @@ void ConfigEditor::recompute()
         inference.promptTokens = c.seqLen;
         m_report = model::evaluateSizing(c, p, rates, sources.timing(), sources.collectives(), inference);
         m_bases = m_usedCalibration->bases(rates);
+        m_attentionBasis = qs(model::attentionBasis(rates, c, p));
         for (const auto& b : m_bases)
             if (b.figure == "max achievable TFLOP/s") // the citation is the row's tooltip
                 m_maxAchievable = qs(units::formatFlops(rates.maxAchievableFlops)) + QStringLiteral(" (") + qs(b.basis) +
@@ -421,6 +423,7 @@ void ConfigEditor::showReport()
         {tr("MFU vs max achievable"), percent(s.mfuMaxAchievable)},
         {tr("Collectives timed by"), qs(m_usedCalibration->collectiveBases(s))},
         {tr("GEMM efficiency from"), basisOf(m_bases, "GEMM efficiency")},
+        {tr("Attention timed by"), m_attentionBasis},
         {tr("Max achievable (GEMM cap)"), m_maxAchievable},
         {tr("Prefill (%1 tokens)").arg(r.inference.promptTokens), qs(units::formatTime(r.prefillSeconds * 1e6))},
         {tr("Decode per token (batch %1)").arg(r.inference.batch),

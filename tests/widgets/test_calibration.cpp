@@ -201,6 +201,8 @@ TEST(CalibrationPicker, ConfigEditorStepUsesTheChosenSessionAsTheCliDoes)
     ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report() && editor.report()->step.stepSeconds != byShape; }));
     EXPECT_EQ(picker->attentionKernel(), QStringLiteral("fa2"));
     EXPECT_EQ(picker->basisText(QStringLiteral("attention")), QStringLiteral("published measurement"));
+    EXPECT_TRUE(editor.resultText(QStringLiteral("Attention timed by")).startsWith(QStringLiteral("fa2, measured at head dim 128")))
+        << editor.resultText(QStringLiteral("Attention timed by")).toStdString();
     const auto fa2 = cli({QStringLiteral("--db"), w.path, QStringLiteral("--json"), QStringLiteral("size"),
                           QStringLiteral("llama-3-8b"), QStringLiteral("--hardware"), QStringLiteral("h100-sxm"),
                           QStringLiteral("--parallel"), QStringLiteral("dp=8"), QStringLiteral("--seq"),
@@ -208,6 +210,7 @@ TEST(CalibrationPicker, ConfigEditorStepUsesTheChosenSessionAsTheCliDoes)
                           QStringLiteral("--attention"), QStringLiteral("fa2")});
     EXPECT_NEAR(fa2["step"]["step_s"].get<double>(), editor.report()->step.stepSeconds,
                 1e-9 * editor.report()->step.stepSeconds);
+    saveShot(&editor, "calibration-attention-fa2.png");
     // A profile without measured kernels offers only the shape estimate.
     auto* kernels = picker->findChild<QComboBox*>(QStringLiteral("calibrationAttention"));
     ASSERT_NE(kernels, nullptr);
