@@ -61,14 +61,14 @@ std::string validationCsv(const model::ValidationSummary& summary)
 {
     std::ostringstream out;
     io::writeCsvRow(out, {"run", "source", "hardware", "gpus", "measured_step_s", "predicted_step_s", "error",
-                          "expected_median_abs_error", "expected_max_abs_error", "refused"});
+                          "expected_median_abs_error", "expected_max_abs_error", "refused", "attention"});
     for (const auto& r : summary.rows) {
         const auto& band = model::modelErrorBand(r.run.model.isMoe());
         io::writeCsvRow(out, {r.run.id, r.run.source, r.run.hardware, std::to_string(r.run.parallel.worldSize()),
                               io::csvNumber(r.run.measuredStepSeconds),
                               r.refused ? std::string() : io::csvNumber(r.predictedStepSeconds),
                               r.refused ? std::string() : io::csvNumber(r.error), io::csvNumber(band.median),
-                              io::csvNumber(band.max), r.refused ? r.why : std::string()});
+                              io::csvNumber(band.max), r.refused ? r.why : std::string(), r.attentionBasis});
     }
     return out.str();
 }

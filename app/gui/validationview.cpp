@@ -198,8 +198,10 @@ void ValidationView::showSummary()
             m_table->setItem(i, ErrorColumn, item(qs(r.why)));
             refused << QStringLiteral("%1: %2").arg(qs(r.run.id), qs(r.why)).toHtmlEscaped();
         } else {
-            m_table->setItem(i, PredictedColumn,
-                             item(QString::number(r.predictedStepSeconds, 'f', 3), r.predictedStepSeconds, true));
+            auto* predicted = item(QString::number(r.predictedStepSeconds, 'f', 3), r.predictedStepSeconds, true);
+            predicted->setToolTip(tr("Predicted step %1 s\nAttention: %2")
+                                      .arg(QString::number(r.predictedStepSeconds, 'f', 3), qs(r.attentionBasis)));
+            m_table->setItem(i, PredictedColumn, predicted);
             auto* error = item(pct(r.error, true), r.error, true);
             // Outside the ±25 % the issue allows at most: red; outside ±10 %: amber.
             if (std::abs(r.error) > 0.25)

@@ -61,7 +61,7 @@ TEST(ValidationChartData, CsvKeepsRefusedRowsWithTheirReason)
     const std::string csv = validationCsv(s);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "run,source,hardware,gpus,measured_step_s,predicted_step_s,error,expected_median_abs_error,"
-              "expected_max_abs_error,refused");
+              "expected_max_abs_error,refused,attention");
     EXPECT_NE(csv.find("pp=8 does not divide the 126 layers"), std::string::npos);
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
 }

@@ -284,6 +284,9 @@ TEST(ValidationView, MedianAndMaxAreTheClisAndTheChartHasAPointPerPredictedRun)
         EXPECT_EQ(j["rows"][i]["id"].get<std::string>(), s.rows[i].run.id);
         EXPECT_DOUBLE_EQ(view.table()->item(int(i), rl::ValidationView::ErrorColumn)->data(Qt::UserRole).toDouble(),
                          j["rows"][i]["error"].get<double>());
+        // The predicted cell says how its attention was timed, as validate --json does.
+        EXPECT_TRUE(view.table()->item(int(i), rl::ValidationView::PredictedColumn)->toolTip().contains(
+            QString::fromStdString(j["rows"][i]["attention"].get<std::string>())));
     }
     EXPECT_EQ(view.chart()->pointCount(), predicted);
     saveShot(&view, "validation-view.png");
