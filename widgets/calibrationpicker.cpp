@@ -329,6 +329,9 @@ QString CalibrationPicker::summary() const
                                               : (ids.size() == 1 ? tr("session %1 (measured), the datasheet for the rest")
                                                                  : tr("sessions %1 (measured), the datasheet for the rest"))
                                                     .arg(ids.join(QStringLiteral(", ")));
-    return tr("GEMM efficiency: %1; collectives: %2").arg(basisText(QStringLiteral("GEMM efficiency")), collectives);
+    const QString attention = attentionKernel().isEmpty() ? tr("by GEMM shape")
+                                                          : tr("%1 (published measurement)").arg(attentionKernel());
+    return tr("GEMM efficiency: %1; collectives: %2; attention: %3")
+        .arg(basisText(QStringLiteral("GEMM efficiency")), collectives, attention);
 }
 } // namespace rl

@@ -51,7 +51,7 @@ public:
     // by "; ", for hosts' labels and tests.
     QString basisText(const QString& figure) const;
     // One line for status bars: "GEMM efficiency: default; collectives: sessions 3, 5 (measured), the
-    // datasheet for the rest".
+    // datasheet for the rest; attention: by GEMM shape".
     QString summary() const;
     // The profile's rates for a dtype, with the chosen attention kernel; throws like model::deviceRates.
     model::DeviceRates rates(const std::string& dtype = "bf16") const;

@@ -194,6 +194,7 @@ void MoeExplorer::runSweep()
     m_chosen.reset();
     m_open->setEnabled(false);
     const std::string hardware = m_hardware->currentText().toStdString();
+    const std::string attention = m_calibration->attentionKernel().toStdString();
     const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();
     m_sweptBasis = m_calibration->summary();
     const std::string parallel = m_parallel->text().trimmed().toStdString();
@@ -214,7 +215,7 @@ void MoeExplorer::runSweep()
     m_cancel->setEnabled(true);
     m_status->setText(tr("Sweeping %1 on %2…").arg(m_model->currentText(), m_hardware->currentText()));
     m_job->start<Outcome>(
-        [preset, hardware, parallel, hold, axes, calibration](JobControl<Outcome>& control) -> Outcome {
+        [preset, hardware, attention, parallel, hold, axes, calibration](JobControl<Outcome>& control) -> Outcome {
             try {
                 model::MoeSweepSpec spec = axes;
                 spec.base = model::loadPreset(preset);
@@ -224,7 +225,7 @@ void MoeExplorer::runSweep()
                 spec.parallel.zeroStage = 1;
                 spec.parallel = model::parallelLayout(spec.base, parallel, spec.parallel);
                 spec.decode.tp = spec.parallel.tp;
-                const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype);
+                const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype, attention);
                 const model::CalibratedSources sources(*calibration, rates);
                 spec.timing = sources.timing();
                 return model::runMoeSweep(spec, rates, sources.collectives(), [&control](std::size_t done, std::size_t total) {

@@ -251,6 +251,15 @@ TEST(CalibrationPicker, MoeExplorerSweepStatesTheCalibrationItWasTimedWith)
         << explorer.statusText().toStdString();
     EXPECT_NE(explorer.result().rows.front().tokensPerSecond, before);
     saveShot(&explorer, "calibration-moe-explorer.png");
+
+    // The attention kernel the picker names times the sweep's attention too, and the status says so.
+    const double byShape = explorer.result().rows.front().tokensPerSecond;
+    finished.clear();
+    picker->setAttentionKernel(QStringLiteral("fa2"));
+    ASSERT_TRUE(finished.wait(30000));
+    EXPECT_TRUE(explorer.statusText().contains(QStringLiteral("attention: fa2 (published measurement)")))
+        << explorer.statusText().toStdString();
+    EXPECT_NE(explorer.result().rows.front().tokensPerSecond, byShape);
 }
 
 TEST(ValidationView, MedianAndMaxAreTheClisAndTheChartHasAPointPerPredictedRun)
