@@ -6,36 +6,38 @@ namespace rl::model {
 
 double ProfileCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const
 {
-    if (ranks <= 1 || bytes <= 0)
-        return 0;
-    const double intra = m_rates.intraNodeBytesPerSec * kIntraLinkEfficiency;
-    double bw = intra;
-    if (crossNode) {
-        const bool ring = op == CollectiveOp::AllReduce || op == CollectiveOp::AllGather || op == CollectiveOp::ReduceScatter;
-        bw = ring ? kInterRingFraction * m_rates.nicBytesPerSec * m_rates.gpusPerNode : m_rates.nicBytesPerSec;
-        if (intra > 0)
-            bw = std::min(bw, intra);
-    }
-    if (bw <= 0)
-        return 0;
-    return (crossNode ? m_interUs : m_intraUs) + bytes * busFactor(op, ranks) / bw * 1e6;
+    const int perNode = crossNode ? std::clamp(std::min(m_rates.gpusPerNode, ranks / 2), 1, ranks) : ranks;
+    return groupTimeUs(op, bytes, ranks, perNode);
 }
 
-double ProfileCollectiveTime::allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const
+double ProfileCollectiveTime::groupTimeUs(CollectiveOp op, double bytes, int ranks, int ranksPerNode) const
 {
-    const int local = std::clamp(ranksPerNode, 1, std::max(1, ranks));
-    if (ranks <= 1 || bytes <= 0 || local >= ranks)
-        return timeUs(CollectiveOp::AllToAll, bytes, ranks, false);
-    // Each rank sends bytes/ranks to every peer: (local-1) shares stay in the node, the other
-    // (ranks-local) go out through the GPU's NIC; both move at once.
-    const double intra = m_rates.intraNodeBytesPerSec * kIntraLinkEfficiency;
-    const double nic = m_rates.nicBytesPerSec;
-    if (nic <= 0)
+    if (ranks <= 1 || bytes <= 0)
         return 0;
-    const double share = bytes / ranks;
-    const double out = share * (ranks - local) / nic;
-    const double in = intra > 0 ? share * (local - 1) / intra : 0;
-    return m_interUs + std::max(out, in) * 1e6;
+    const int g = std::clamp(ranksPerNode, 1, ranks);
+    const double intra = m_rates.intraNodeBytesPerSec * kIntraLinkEfficiency;
+    if (g >= ranks)
+        return intra > 0 ? m_intraUs + bytes * busFactor(op, ranks) / intra * 1e6 : 0;
+    const double nic = m_rates.nicBytesPerSec * kNicEfficiency;
+    if (nic <= 0)
+        return 0; // no scale-out figure: the report says cross-node collectives cost 0
+    const bool inNode = intra > 0 && g > 1;
+    if (op == CollectiveOp::AllToAll) {
+        // Each rank sends bytes/ranks to every peer: (g-1) shares stay in the node, the other
+        // (ranks-g) go out through the GPU's NIC; both move at once.
+        const double share = bytes / ranks;
+        const double in = inNode ? share * (g - 1) / intra : 0;
+        return m_interUs + std::max(share * (ranks - g) / nic, in) * 1e6;
+    }
+    if (op == CollectiveOp::AllReduce || op == CollectiveOp::AllGather || op == CollectiveOp::ReduceScatter) {
+        // Hierarchical: the in-node phases move busFactor(g) of the buffer over the link, and each
+        // GPU's NIC carries its 1/g shard's busFactor(k) across the k nodes, all NICs at once.
+        const int k = (ranks + g - 1) / g;
+        const double in = inNode ? bytes * busFactor(op, g) / intra : 0;
+        const double out = bytes / g * busFactor(op, k) / nic;
+        return m_interUs + std::max(in, out) * 1e6;
+    }
+    return m_interUs + bytes * busFactor(op, ranks) / nic * 1e6;
 }
 
 void MeasuredCollectiveTime::addFit(CollectiveOp op, int ranks, const fits::AlphaBeta& fit, double imbalance)
@@ -96,12 +98,12 @@ double MeasuredCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, 
     return m_fallback ? m_fallback->timeUs(op, bytes, ranks, crossNode) : 0;
 }
 
-double MeasuredCollectiveTime::allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const
+double MeasuredCollectiveTime::groupTimeUs(CollectiveOp op, double bytes, int ranks, int ranksPerNode) const
 {
     if (ranks <= 1 || bytes <= 0)
         return 0;
-    if (const fits::AlphaBeta* fit = fitFor(CollectiveOp::AllToAll, ranks))
+    if (const fits::AlphaBeta* fit = fitFor(op, ranks))
         return fit->timeUs(bytes);
-    return m_fallback ? m_fallback->allToAllTimeUs(bytes, ranks, ranksPerNode) : 0;
+    return m_fallback ? m_fallback->groupTimeUs(op, bytes, ranks, ranksPerNode) : 0;
 }
 } // namespace rl::model

@@ -19,40 +19,47 @@ class CollectiveTimeSource
 public:
     virtual ~CollectiveTimeSource() = default;
     virtual double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const = 0;
-    // An all_to_all whose `ranks` sit `ranksPerNode` to a node: the share for peers in the node
-    // moves over the scale-up link while the rest crosses the NICs, at the same time. The default
-    // knows only whether it crosses nodes.
-    virtual double allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const
+    // A collective over a group whose `ranks` sit `ranksPerNode` to a node (the parallel layout
+    // says how many): the profile splits it into what moves over the scale-up link and what
+    // crosses the NICs. The default knows only whether it crosses nodes.
+    virtual double groupTimeUs(CollectiveOp op, double bytes, int ranks, int ranksPerNode) const
     {
-        return timeUs(CollectiveOp::AllToAll, bytes, ranks, ranksPerNode < ranks);
+        return timeUs(op, bytes, ranks, ranksPerNode < ranks);
     }
     virtual bool isMeasured(CollectiveOp, int) const { return false; }
     // > 0: an all_to_all over `ranks` is timed by a measured all_to_allv at this imbalance.
     virtual double routedImbalance(int) const { return 0; }
 };
 
-// Achieved fraction of the scale-up link for ring collectives: the bundled nccl-tests of 8xH100
-// (sample_data/nccl-tests_8xH100_all_collectives.txt) reach 358 of 450 GB/s busbw for all_gather
-// and reduce_scatter at 1 GiB (all_reduce more with NVLS).
-inline constexpr double kIntraLinkEfficiency = 0.8;
-// Ring collectives across nodes run one ring per NIC; their busbw is about half the node's NIC
-// bandwidth per GPU x GPUs per node: the bundled 2- and 4-node 16/32xH100 all_reduce runs
-// (8 x 400 Gb/s per node) reach 190 and 185 GB/s busbw, 0.47 of 8 x 50 GB/s.
-inline constexpr double kInterRingFraction = 0.47;
+// Achieved fraction of the scale-up link for ring collectives: an 8x H200 node (NVLink 4 through
+// NVSwitch, as on H100) reaches 367.61 of 450 GB/s all_reduce busbw at 16 GiB with NVLS off, and
+// 8x B200 740.64 of 900 GB/s at 4 GiB: 82 % both (stas00/ml-engineering,
+// network/benchmarks/results/all-reduce-8xH200.md and network/README.md, "Inter-node speed
+// depends on intra-node speed").
+inline constexpr double kIntraLinkEfficiency = 0.82;
+// What each GPU's NIC moves in NCCL's cross-node collectives, against its line rate: 4 nodes of
+// 8x B200 with 8x 50 GB/s EFA each reach 377.34 GB/s all_reduce busbw at 4 GiB over 32 ranks. In
+// NCCL's hierarchical all_reduce each GPU's NIC carries 2(k-1)/k of the payload / 8 (0.75 GiB) in
+// the 22.05 ms it takes: 36.5 GB/s, 73 % of 50 (same source and section; 4 nodes of 8x H200 give
+// 369.06 GB/s, the same within 3 %). A floor: the in-node phases overlap it.
+inline constexpr double kNicEfficiency = 0.73;
 
 class ProfileCollectiveTime : public CollectiveTimeSource
 {
 public:
     // Latencies are typical ring-algorithm small-message figures, stated in the report.
-    // Scale-up: bus bandwidth = link x kIntraLinkEfficiency. Scale-out: ring collectives at
-    // kInterRingFraction x NIC per GPU x GPUs per node (capped by the link), all_to_all and
-    // send_recv at the GPU's own NIC bandwidth.
+    // Scale-up: bus bandwidth = link x kIntraLinkEfficiency. Across nodes, as NCCL runs them:
+    // all_reduce, all_gather and reduce_scatter hierarchically (in-node over the link, the 1/g
+    // shard across the k nodes over every GPU's NIC at once, the slower of the two); all_to_all
+    // splits its peers' shares between link and NIC; send_recv and the rest use the GPU's own
+    // NIC. NICs at kNicEfficiency of their line rate.
     explicit ProfileCollectiveTime(const DeviceRates& r, double intraLatencyUs = 10, double interLatencyUs = 25)
         : m_rates(r), m_intraUs(intraLatencyUs), m_interUs(interLatencyUs)
     {
     }
+    // crossNode without the layout: the group fills whole nodes (or half of itself per node).
     double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const override;
-    double allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const override;
+    double groupTimeUs(CollectiveOp op, double bytes, int ranks, int ranksPerNode) const override;
 
 private:
     DeviceRates m_rates;
@@ -76,7 +83,7 @@ public:
     std::size_t size() const { return m_fits.size() + m_routed.size(); }
     double timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const override;
     // A measured fit over `ranks` already holds its placement; without one, the fallback splits.
-    double allToAllTimeUs(double bytes, int ranks, int ranksPerNode) const override;
+    double groupTimeUs(CollectiveOp op, double bytes, int ranks, int ranksPerNode) const override;
     bool isMeasured(CollectiveOp op, int ranks) const override { return fitFor(op, ranks) != nullptr; }
     // The imbalance of the all_to_allv fit that times an all_to_all over `ranks`; 0 when none does.
     double routedImbalance(int ranks) const override;

@@ -34,6 +34,10 @@ struct ParallelConfig
     // --overlap-grad-reduce/--overlap-param-gather and FSDP prefetch do; 0..1: that fraction hidden.
     double dpOverlap = -1;
     double tpOverlap = 0;   // TP collectives are on the critical path unless TP comm overlap is on
+    // The expert all_to_all of one micro-batch runs under the other micro-batch's compute
+    // (Megatron-Core's overlap_moe_expert_parallel_comm, "EP A2A overlap": the forward of one
+    // micro-batch interleaved with the backward of another); false: on the critical path.
+    bool epOverlap = false;
     bool dropout = false;   // attention/hidden dropout (GPT-3-era recipes); adds mask traffic
     // Weight gradients accumulate into the fp32 main grads inside the wgrad GEMM (Megatron's
     // --gradient-accumulation-fusion, on by default since Megatron-LM 3.0); false: a separate

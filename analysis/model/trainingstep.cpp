@@ -165,71 +165,71 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     const double actBytes = T * c.dModel * wb;
     const double layersOnStage = e.stageLayers;
     const double moeOnStage = c.layers > 0 ? layersOnStage * c.moeLayerCount() / c.layers : 0;
-    double dpSeconds = 0, tpSeconds = 0, otherSeconds = 0;
-    // ranksPerNode > 0: an all_to_all whose in-node share moves over the link while the rest crosses.
-    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, bool cross, double count, double* bucket,
-                   int ranksPerNode = 0) {
+    double dpSeconds = 0, tpSeconds = 0, epSeconds = 0, otherSeconds = 0;
+    // A group of `ranks` whose members sit `perNode` to a node: in-node shares move over the link,
+    // the rest over the NICs (CollectiveTimeSource::groupTimeUs).
+    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, int perNode, double count, double* bucket) {
         if (ranks <= 1 || count <= 0 || bytes <= 0 || e.commCount >= int(e.comm.size()))
             return;
+        perNode = std::clamp(perNode, 1, ranks);
         CommOp& o = e.comm[e.commCount++];
-        const double us = ranksPerNode > 0 ? coll.allToAllTimeUs(bytes, ranks, ranksPerNode)
-                                           : coll.timeUs(op, bytes, ranks, cross);
-        o = {what, op, bytes, ranks, cross, count, us, coll.isMeasured(op, ranks),
+        const double us = coll.groupTimeUs(op, bytes, ranks, perNode);
+        o = {what, op, bytes, ranks, perNode < ranks, count, us, coll.isMeasured(op, ranks),
              op == CollectiveOp::AllToAll ? coll.routedImbalance(ranks) : 0.0};
         e.commSeconds += o.totalSeconds();
         *bucket += o.totalSeconds();
     };
+    // Members of a group `stride` ranks apart that share a node (Megatron's order tp-cp-ep-dp-pp).
+    auto perNodeAt = [gpn](int stride) { return std::max(1, gpn / std::max(1, stride)); };
     const double etp = p.expertTensorParallel();
     const double stageFraction = c.layers > 0 ? std::max(e.stageLayers, lastLayers) / c.layers : 1;
     const double denseBytes = params.denseTotal() / p.tp * stageFraction * wb;
     const double expertBytes = params.experts / (etp * p.ep) * stageFraction * wb;
-    const int dpRanks = p.dp * p.cp; // Megatron reduces dense gradients over DP x CP
+    const int dpRanks = p.dp * p.cp; // Megatron reduces dense gradients over DP x CP, tp ranks apart
     const int edp = p.expertDataParallel();
-    const bool dpCross = p.tp * p.cp * p.dp > gpn;
-    const bool edpCross = p.tp * p.cp * p.dp > gpn && etp * p.ep * edp > gpn && etp * p.ep < p.tp * p.cp * p.dp;
+    const int dpPerNode = perNodeAt(p.tp);
+    const int edpPerNode = perNodeAt(int(etp) * p.ep); // expert order etp-ep-edp-pp
     if (p.zeroStage == 0) {
-        add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, dpRanks, dpCross, 1, &dpSeconds);
-        add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, edp, edpCross, 1, &dpSeconds);
+        add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, dpRanks, dpPerNode, 1, &dpSeconds);
+        add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, edp, edpPerNode, 1, &dpSeconds);
     } else {
-        add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes, dpRanks, dpCross, 1, &dpSeconds);
-        add("dp param all_gather", CollectiveOp::AllGather, denseBytes, dpRanks, dpCross, p.zeroStage == 3 ? 2 : 1,
+        add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes, dpRanks, dpPerNode, 1, &dpSeconds);
+        add("dp param all_gather", CollectiveOp::AllGather, denseBytes, dpRanks, dpPerNode, p.zeroStage == 3 ? 2 : 1,
             &dpSeconds);
-        add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes, edp, edpCross, 1, &dpSeconds);
-        add("expert param all_gather", CollectiveOp::AllGather, expertBytes, edp, edpCross, p.zeroStage == 3 ? 2 : 1,
+        add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes, edp, edpPerNode, 1, &dpSeconds);
+        add("expert param all_gather", CollectiveOp::AllGather, expertBytes, edp, edpPerNode, p.zeroStage == 3 ? 2 : 1,
             &dpSeconds);
     }
     const double tpPerLayer = p.recompute == Recompute::Full ? 6 : 4; // 2 fwd, 2 bwd, 2 recomputed fwd
     if (p.sequenceParallel) {
         // Selective recompute with SP re-gathers the attention input (Korthikanti et al. 2022, §4.2).
         const double agPerLayer = tpPerLayer + (p.recompute == Recompute::Selective ? 1 : 0);
-        add("tp all_gather (SP)", CollectiveOp::AllGather, actBytes, p.tp, p.tp > gpn, agPerLayer * layersOnStage * mb,
+        add("tp all_gather (SP)", CollectiveOp::AllGather, actBytes, p.tp, gpn, agPerLayer * layersOnStage * mb,
             &tpSeconds);
-        add("tp reduce_scatter (SP)", CollectiveOp::ReduceScatter, actBytes, p.tp, p.tp > gpn,
-            tpPerLayer * layersOnStage * mb, &tpSeconds);
+        add("tp reduce_scatter (SP)", CollectiveOp::ReduceScatter, actBytes, p.tp, gpn, tpPerLayer * layersOnStage * mb,
+            &tpSeconds);
     } else {
-        add("tp all_reduce", CollectiveOp::AllReduce, actBytes, p.tp, p.tp > gpn, tpPerLayer * layersOnStage * mb,
-            &tpSeconds);
+        add("tp all_reduce", CollectiveOp::AllReduce, actBytes, p.tp, gpn, tpPerLayer * layersOnStage * mb, &tpSeconds);
     }
     // Each TP rank sends 1/tp of the boundary activation (Narayanan et al. 2021, §4.1 scatter/gather;
     // with SP the activation is already split).
     if (p.pp > 1)
-        add("pp send_recv", CollectiveOp::SendRecv, actBytes / p.tp, 2,
-            p.tp * p.cp * p.dp >= gpn, 2 * mb * std::max(1, p.vpp), &otherSeconds);
+        add("pp send_recv", CollectiveOp::SendRecv, actBytes / p.tp, 2, p.tp * p.cp * p.dp >= gpn ? 1 : 2,
+            2 * mb * std::max(1, p.vpp), &otherSeconds);
     if (c.isMoe()) {
         // Each expert-TP group dispatches the top-k copies of its tokens: T·etp/tp per rank (T when
         // etp = tp, the sequence-parallel shard when etp = 1). EP neighbours are etp ranks apart
         // when the experts fold over TP (Megatron-Core's etp-ep-edp order), else tp·cp apart
         // (tp-cp-ep-dp): that many fewer of them share a node.
         const int epStride = p.etp > 0 && p.etp != p.tp ? int(etp) : p.tp * p.cp;
-        const int epPerNode = std::clamp(gpn / std::max(1, epStride), 1, p.ep);
         add("ep all_to_all", CollectiveOp::AllToAll, T * c.moe.topK * c.dModel * wb * (etp / p.tp), p.ep,
-            epPerNode < p.ep, 4 * moeOnStage * mb, &otherSeconds, epPerNode);
+            perNodeAt(epStride), 4 * moeOnStage * mb, &epSeconds);
     }
     if (p.cp > 1) {
         const double kvBytes = kvCacheBytes(c, double(p.microBatch) * p.seqLen, int(wb)) / c.layers / p.tp;
-        add("cp kv all_gather", CollectiveOp::AllGather, kvBytes, p.cp, p.tp * p.cp > gpn, layersOnStage * mb,
+        add("cp kv all_gather", CollectiveOp::AllGather, kvBytes, p.cp, perNodeAt(p.tp), layersOnStage * mb,
             &otherSeconds);
-        add("cp kv-grad reduce_scatter", CollectiveOp::ReduceScatter, kvBytes, p.cp, p.tp * p.cp > gpn,
+        add("cp kv-grad reduce_scatter", CollectiveOp::ReduceScatter, kvBytes, p.cp, perNodeAt(p.tp),
             layersOnStage * mb, &otherSeconds);
     }
     // Exposed communication. DP by default hides behind the last micro-batch's backward (and,
@@ -242,7 +242,11 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         dpExposed = dpSeconds * (1 - p.dpOverlapFraction());
     }
     const double otherOverlap = p.overlap >= 0 ? p.overlap : 0;
-    e.exposedCommSeconds = dpExposed + tpSeconds * (1 - p.tpOverlapFraction()) + otherSeconds * (1 - otherOverlap);
+    // With EP overlap the dispatch/combine of one micro-batch hides under the other's compute: only
+    // what the stage's compute cannot cover stays exposed.
+    const double epExposed = p.epOverlap ? std::max(0.0, epSeconds - e.computeSeconds) : epSeconds * (1 - otherOverlap);
+    e.exposedCommSeconds =
+        dpExposed + tpSeconds * (1 - p.tpOverlapFraction()) + epExposed + otherSeconds * (1 - otherOverlap);
     // Mixed-precision Adam once per step over this GPU's (ZeRO-sharded) parameters: reads fp32
     // grads, master weights, m and v, writes the last three and the bf16 weights.
     const double localParams = e.memory.optimizer / 12;

@@ -103,6 +103,7 @@ std::vector<ValidationRun> loadValidationRuns(const std::string& path)
         p.gradAccumulationFusion = j.value("grad_accumulation_fusion", true);
         if (j.contains("dp_overlap") && j["dp_overlap"].is_number())
             p.dpOverlap = j["dp_overlap"].get<double>();
+        p.epOverlap = j.value("ep_overlap", false);
         if (j.contains("tp_overlap") && j["tp_overlap"].is_number())
             p.tpOverlap = j["tp_overlap"].get<double>();
         p.dtype = r.dtype;

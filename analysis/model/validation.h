@@ -12,15 +12,15 @@
 namespace rl::model {
 
 // The error the model reaches on the bundled table, uncalibrated, rounded up (asserted by the
-// tests): median 4.9 %, max 12.0 % (Table 1, 76.1B), 16 of 18 rows predicted a little fast. One
+// tests): median 4.8 %, max 9.8 % (Table 5, 530B), mean -4.5 %. One
 // constant, kElementwiseEfficiency, was chosen on this table; the target is 10 % / 25 %.
-inline constexpr double kValidationMedianBound = 0.06;
-inline constexpr double kValidationMaxBound = 0.13;
+inline constexpr double kValidationMedianBound = 0.05;
+inline constexpr double kValidationMaxBound = 0.10;
 // On the holdout runs, never used to choose anything (33 rows: NeMo 24.12 H100 FP8, NVIDIA DGX Cloud
-// recipes, Megatron-Bridge, llm-foundry): 11.7 % / 41.1 %. The 10 % / 25 % is NOT met here:
-// GPT-OSS-120B (-41 %), DeepSeek-V3 (-32 %, -36 %) and llm-foundry's MPT-13B at 32k (-35 %) run much
-// slower than the model predicts, and the H100 Megatron rows run ~7 % fast on average;
-// resources/validation/README.md lists every row. These bounds guard against getting worse.
+// recipes, Megatron-Bridge, llm-foundry): 11.7 % / 39.9 %. The 10 % / 25 % is NOT met here:
+// GPT-OSS-120B (-40 %), llm-foundry's MPT-13B at 32k (-35 %) and MPT-7B (-25 %), Qwen3-30B-A3B
+// (+27 %, HybridEP dispatch not modelled) and Llama 4 Maverick FP8 (+26 %) are off by more than
+// 25 %; resources/validation/README.md lists every row. These bounds guard against getting worse.
 inline constexpr double kHoldoutMedianBound = 0.12;
 inline constexpr double kHoldoutMaxBound = 0.42;
 

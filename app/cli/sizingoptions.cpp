@@ -109,6 +109,9 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--tp-overlap", a.tpOverlap, "Fraction of TP collectives hidden (TP comm overlap)")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    cmd->add_flag("--ep-overlap", a.epOverlap,
+                  "The expert all_to_all runs under another micro-batch's compute (Megatron-Core "
+                  "overlap_moe_expert_parallel_comm); default: on the critical path");
     cmd->add_option("--first-stage-layers", a.firstStageLayers, "Layers on the first pipeline stage (uneven PP)");
     cmd->add_option("--last-stage-layers", a.lastStageLayers, "Layers on the last pipeline stage (uneven PP)");
     cmd->add_flag("--dropout", a.dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
@@ -155,6 +158,7 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* o
     p.overlap = a.overlap;
     p.dpOverlap = a.dpOverlap;
     p.tpOverlap = a.tpOverlap;
+    p.epOverlap = a.epOverlap;
     p.firstStageLayers = a.firstStageLayers;
     p.lastStageLayers = a.lastStageLayers;
     p.dropout = a.dropout;
