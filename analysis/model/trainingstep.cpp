@@ -193,12 +193,18 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, dpRanks, dpPerNode, 1, &dpSeconds);
         add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, edp, edpPerNode, 1, &dpSeconds);
     } else {
-        add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes, dpRanks, dpPerNode, 1, &dpSeconds);
-        add("dp param all_gather", CollectiveOp::AllGather, denseBytes, dpRanks, dpPerNode, p.zeroStage == 3 ? 2 : 1,
-            &dpSeconds);
-        add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes, edp, edpPerNode, 1, &dpSeconds);
-        add("expert param all_gather", CollectiveOp::AllGather, expertBytes, edp, edpPerNode, p.zeroStage == 3 ? 2 : 1,
-            &dpSeconds);
+        // ZeRO-1/2 (Megatron's distributed optimizer): gradients accumulate over the micro-batches and
+        // are reduce-scattered once; the updated parameters are gathered once. ZeRO-3 (FSDP
+        // FULL_SHARD, DeepSpeed stage 3) frees the gathered parameters after use, so every
+        // micro-batch gathers them for its forward and again for its backward, and reduce-scatters
+        // its gradients: 3Ψ per micro-batch, 1.5x an all_reduce's 2Ψ (Rajbhandari et al. 2020, ZeRO,
+        // communication analysis of the parameter partitioning).
+        const double passes = p.zeroStage == 3 ? mb : 1;
+        const double gathers = p.zeroStage == 3 ? 2 * mb : 1;
+        add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes, dpRanks, dpPerNode, passes, &dpSeconds);
+        add("dp param all_gather", CollectiveOp::AllGather, denseBytes, dpRanks, dpPerNode, gathers, &dpSeconds);
+        add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes, edp, edpPerNode, passes, &dpSeconds);
+        add("expert param all_gather", CollectiveOp::AllGather, expertBytes, edp, edpPerNode, gathers, &dpSeconds);
     }
     const double tpPerLayer = p.recompute == Recompute::Full ? 6 : 4; // 2 fwd, 2 bwd, 2 recomputed fwd
     if (p.sequenceParallel) {
@@ -232,11 +238,12 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         add("cp kv-grad reduce_scatter", CollectiveOp::ReduceScatter, kvBytes, p.cp, perNodeAt(p.tp),
             layersOnStage * mb, &otherSeconds);
     }
-    // Exposed communication. DP by default hides behind the last micro-batch's backward (and,
-    // with ZeRO-3, forward) on this stage; otherwise the stated fractions.
+    // Exposed communication. DP by default hides behind the last micro-batch's backward on this
+    // stage (ZeRO-3: each micro-batch's gathers and reduce-scatter behind its own forward and
+    // backward, prefetched as FSDP and DeepSpeed do); otherwise the stated fractions.
     double dpExposed = 0;
     if (p.dpOverlapFraction() < 0) {
-        const double window = stageLayersUsed * perLayerBwd + (p.zeroStage == 3 ? stageLayersUsed * (perLayer - perLayerBwd) : 0);
+        const double window = p.zeroStage == 3 ? e.computeSeconds : stageLayersUsed * perLayerBwd;
         dpExposed = std::max(0.0, dpSeconds - window);
     } else {
         dpExposed = dpSeconds * (1 - p.dpOverlapFraction());

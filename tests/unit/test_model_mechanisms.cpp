@@ -325,6 +325,34 @@ TEST(Step, DataParallelTrafficHidesBehindBackwardByDefault)
     EXPECT_NEAR(estimateStep(c, params, fwd, p, r, {}, coll).exposedCommSeconds, exposed.commSeconds / 2, 1e-12);
 }
 
+TEST(Step, Zero3GathersTheParametersForEveryMicroBatch)
+{
+    // FSDP FULL_SHARD / ZeRO-3 frees the gathered weights after use: each micro-batch gathers them
+    // for its forward and its backward and reduce-scatters its gradients; ZeRO-1 does each once.
+    const auto r = shipped("h100-sxm");
+    ProfileCollectiveTime coll(r);
+    const auto c = loadPreset("llama-3-8b");
+    ParallelConfig p = parallelLayout(c, "dp=64", ParallelConfig{});
+    p.microBatches = 8;
+    const auto countOf = [&](const StepEstimate& e, const char* what) {
+        for (int i = 0; i < e.commCount; ++i)
+            if (std::string(e.comm[i].what) == what)
+                return e.comm[i].count;
+        return 0.0;
+    };
+    p.zeroStage = 1;
+    const auto z1 = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    EXPECT_EQ(countOf(z1, "dp param all_gather"), 1);
+    EXPECT_EQ(countOf(z1, "dp grad reduce_scatter"), 1);
+    p.zeroStage = 3;
+    const auto z3 = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    EXPECT_EQ(countOf(z3, "dp param all_gather"), 16);
+    EXPECT_EQ(countOf(z3, "dp grad reduce_scatter"), 8);
+    EXPECT_NEAR(z3.commSeconds, z1.commSeconds * 24 / 2, 1e-9 * z3.commSeconds); // same calls, 12x as many
+    // Each micro-batch's traffic hides behind its own compute: exposed only beyond all of it.
+    EXPECT_NEAR(z3.exposedCommSeconds, std::max(0.0, z3.commSeconds - z3.computeSeconds), 1e-9 * z3.stepSeconds);
+}
+
 TEST(Memory, EveryPredictionSaysWhetherItFits)
 {
     const auto r = shipped("h100-sxm"); // 80 GB, 10 % kept free: 72 GB usable
