@@ -249,9 +249,11 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         dpExposed = dpSeconds * (1 - p.dpOverlapFraction());
     }
     const double otherOverlap = p.overlap >= 0 ? p.overlap : 0;
-    // With EP overlap the dispatch/combine of one micro-batch hides under the other's compute: only
-    // what the stage's compute cannot cover stays exposed.
-    const double epExposed = p.epOverlap ? std::max(0.0, epSeconds - e.computeSeconds) : epSeconds * (1 - otherOverlap);
+    // With EP overlap the dispatch/combine of one micro-batch hides under another's compute: the
+    // first forward and the last backward have no partner, so (m-1)/m of the stage's compute can
+    // cover it, nothing with a single micro-batch.
+    const double epWindow = e.computeSeconds * (mb - 1) / mb;
+    const double epExposed = p.epOverlap ? std::max(0.0, epSeconds - epWindow) : epSeconds * (1 - otherOverlap);
     e.exposedCommSeconds =
         dpExposed + tpSeconds * (1 - p.tpOverlapFraction()) + epExposed + otherSeconds * (1 - otherOverlap);
     // Mixed-precision Adam once per step over this GPU's (ZeRO-sharded) parameters: reads fp32

@@ -111,7 +111,7 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--ep-overlap", a.epOverlap,
                   "The expert all_to_all runs under another micro-batch's compute (Megatron-Core "
-                  "overlap_moe_expert_parallel_comm); default: on the critical path");
+                  "overlap_moe_expert_parallel_comm; needs 2+ micro-batches); default: on the critical path");
     cmd->add_option("--first-stage-layers", a.firstStageLayers, "Layers on the first pipeline stage (uneven PP)");
     cmd->add_option("--last-stage-layers", a.lastStageLayers, "Layers on the last pipeline stage (uneven PP)");
     cmd->add_flag("--dropout", a.dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
