@@ -406,7 +406,11 @@ void MainWindow::hideProgress()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (m_run->isRunning()) {
+    if (m_run->isCancelling()) {
+        // Already cancelled and ending: nothing to ask. The process finishes its own exit (it
+        // has stored "cancelled"); killing it with the window could cut a write short.
+        m_run->detach();
+    } else if (m_run->isRunning()) {
         QMessageBox box(QMessageBox::Question, tr("Benchmark running"),
                         tr("A benchmark is still running. Leave it running in the background (it keeps writing "
                            "to the workspace) or cancel it?"),

@@ -50,6 +50,7 @@ void RunController::start(const QString& program, const QStringList& arguments, 
     m_points = 0;
     m_expected = expectedPoints;
     m_sawEnd = false;
+    m_cancelRequested = false;
     m_process = new QProcess(this);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &RunController::readOutput);
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
@@ -72,8 +73,10 @@ void RunController::start(const QString& program, const QStringList& arguments, 
 
 void RunController::cancel()
 {
-    if (isRunning())
-        m_process->terminate(); // SIGTERM: the CLI forwards it to the ranks and stores "cancelled"
+    if (!isRunning())
+        return;
+    m_cancelRequested = true;
+    m_process->terminate(); // SIGTERM: the CLI forwards it to the ranks and stores "cancelled"
 }
 
 void RunController::detach()

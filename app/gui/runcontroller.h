@@ -24,6 +24,8 @@ public:
     static QString findCli();
 
     bool isRunning() const;
+    // Cancel was asked and the process is still ending (the CLI stores "cancelled" and exits).
+    bool isCancelling() const { return isRunning() && m_cancelRequested; }
     std::int64_t sessionId() const { return m_sessionId; }
     int pointsDone() const { return m_points; }
     int pointsExpected() const { return m_expected; }
@@ -56,5 +58,6 @@ private:
     int m_points = 0;
     int m_expected = 0;
     bool m_sawEnd = false;
+    bool m_cancelRequested = false;
 };
 } // namespace rl

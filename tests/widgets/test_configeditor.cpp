@@ -160,7 +160,9 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     EXPECT_FALSE(findings->horizontalScrollBar()->isVisible());
     for (int row = 0; row < results->rowCount(); ++row) {
         EXPECT_TRUE(fullyShown(results, row, 1)) << results->item(row, 1)->text().toStdString();
-        EXPECT_EQ(results->item(row, 1)->toolTip(), results->item(row, 1)->text().trimmed());
+        // The tooltip holds the whole value (a basis adds its citation after it).
+        EXPECT_TRUE(results->item(row, 1)->toolTip().startsWith(results->item(row, 1)->text().trimmed()))
+            << results->item(row, 1)->toolTip().toStdString();
     }
     ASSERT_GT(findings->rowCount(), 0);
     for (int row = 0; row < findings->rowCount(); ++row)

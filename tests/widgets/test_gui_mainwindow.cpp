@@ -2,6 +2,9 @@
 // fills the details and the charts, selecting two overlays them, the filter narrows the list,
 // notes are saved to the store.
 #include <QDockWidget>
+#include <QApplication>
+#include <QFile>
+#include <QTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -10,6 +13,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -430,4 +434,36 @@ TEST(GuiMainWindow, FailedImportKeepsTheSelectionAndShowsTheReason)
     ASSERT_TRUE(box);
     EXPECT_TRUE(box->text().contains(QStringLiteral("notes_garbage.txt"))) << box->text().toStdString();
     EXPECT_TRUE(box->text().contains(report.errors.first().section(u'/', -1))) << box->text().toStdString();
+}
+
+// Quitting right after cancelling a run: the run is already ending, so the window closes without
+// asking whether to keep it (the end-to-end test saw Ctrl+Q answered by that question), and the
+// ending process is left to finish its own exit.
+TEST(GuiMainWindow, QuitRightAfterCancellingDoesNotAskAgain)
+{
+    Fixture f;
+    auto* run = f.window.runController();
+    // A stand-in that takes a while to end after SIGTERM, as a CLI storing its cancel does.
+    QTemporaryDir scratch;
+    const QString done = scratch.filePath(QStringLiteral("ended"));
+    run->start(QStringLiteral("/bin/sh"),
+               {QStringLiteral("-c"), QStringLiteral("trap 'sleep 1; touch %1; exit 0' TERM; while :; do sleep 0.1; done").arg(done)}, 0);
+    ASSERT_TRUE(waitFor([&] { return run->isRunning(); }));
+    QTest::qWait(200); // the trap is set
+    run->cancel();
+    EXPECT_TRUE(run->isCancelling());
+    // Were a question box to come up, answer it (so the test fails instead of hanging).
+    bool asked = false;
+    QTimer::singleShot(3000, [&] {
+        for (auto* w : QApplication::topLevelWidgets())
+            if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+                asked = true;
+                box->reject();
+            }
+    });
+    f.window.close();
+    EXPECT_FALSE(asked);
+    EXPECT_FALSE(f.window.isVisible());
+    EXPECT_FALSE(run->isRunning()); // detached, not killed:
+    EXPECT_TRUE(waitFor([&] { return QFile::exists(done); }, 10000)) << "the cancelled process was cut short";
 }
