@@ -44,6 +44,11 @@ const AttentionKernelRates& findAttentionKernel(const HardwareProfile& hw, const
                                                   : " (it has: " + known + ")"));
 }
 
+std::string describeAttentionKernel(const AttentionKernelRates& k)
+{
+    return k.name + ", measured at head dim " + std::to_string(k.headDim) + " (" + k.source + ")";
+}
+
 const AttentionKernelRates* attentionKernelFor(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p)
 {
     const auto* k = r.attentionKernel.get();
@@ -57,7 +62,7 @@ std::string attentionBasis(const DeviceRates& r, const ModelConfig& c, const Par
     if (!p.flashAttention)
         return "unfused (scores kept in memory), matmuls as GEMMs by shape";
     if (const auto* k = attentionKernelFor(r, c, p))
-        return k->name + ", measured at head dim " + std::to_string(k->headDim) + " (" + k->source + ")";
+        return describeAttentionKernel(*k);
     if (const auto* k = r.attentionKernel.get())
         return "fused, timed as GEMMs by shape: " + k->name + " was measured at head dim " + std::to_string(k->headDim) +
                ", this model's is " + std::to_string(c.qkHeadDim()) +

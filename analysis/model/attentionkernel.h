@@ -22,6 +22,9 @@ double attentionKernelFlops(const AttentionKernelRates& k, double seq, bool caus
 // The profile's kernel `name`; throws std::runtime_error naming the ones it has when it lacks it.
 const AttentionKernelRates& findAttentionKernel(const HardwareProfile& hw, const std::string& name);
 
+// "cudnn, measured at head dim 128 (source)": the kernel as every basis states it.
+std::string describeAttentionKernel(const AttentionKernelRates& k);
+
 // The kernel that times this model's attention: the device's named kernel when the run uses flash
 // attention and the model's head dims are the ones it was measured at (a kernel's rate moves with
 // the head dim: FA3 paper, Figures 5 and 6); null otherwise (attention as GEMMs by shape).

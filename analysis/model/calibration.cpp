@@ -1,5 +1,7 @@
 #include "model/calibration.h"
 
+#include "model/attentionkernel.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -101,8 +103,7 @@ std::vector<FigureBasis> Calibration::bases(const DeviceRates& r) const
     else
         out.push_back({"GEMM efficiency", "default", "by shape (roofline, tile and wave quantisation), capped at max achievable"});
     if (const auto* k = r.attentionKernel.get())
-        out.push_back({"attention", "published measurement",
-                       k->name + " kernel, measured at head dim " + std::to_string(k->headDim) + ": " + k->source});
+        out.push_back({"attention", "published measurement", describeAttentionKernel(*k)});
     else
         out.push_back({"attention", "default", "fused, timed as GEMMs by shape (no attention kernel chosen)"});
     out.push_back({"scale-up links", "datasheet", std::to_string(r.gpusPerNode) + " GPUs per domain"});

@@ -24,20 +24,22 @@ StageTimes timesOf(const GemmSet& set, const DeviceRates& r, const GemmTiming& t
     StageTimes s;
     const bool fp8 = t.elemBytes == 1;
     for (const auto& g : set) {
-        const bool score = isAttentionScore(g);
         const bool forward = g.pass == GemmPass::Forward;
+        const bool byKernel = kernel && isAttentionScore(g);
         // Decoder training attention is causal (gemmlist.cpp's counts carry the mask).
-        const double sec = score && kernel ? g.flops() / attentionKernelFlops(*kernel, attentionSeq, true, !forward)
-                                           : gemmSeconds(g, r, t);
+        auto kernelSeconds = [&](bool backward) {
+            return g.flops() / attentionKernelFlops(*kernel, attentionSeq, true, backward);
+        };
+        const double sec = byKernel ? kernelSeconds(!forward) : gemmSeconds(g, r, t);
         s.total += sec;
         s.launches += std::max(1.0, g.count / std::max(1.0, g.batch));
         if (forward) {
             s.fwd += sec;
-            if (score)
+            if (isAttentionScore(g))
                 s.scoresFwd += sec;
             // Flash backward's recomputed QK^T runs inside the backward kernel, at its rate.
             if (std::strcmp(g.name, "attn_qk") == 0)
-                s.qkFwd += score && kernel ? g.flops() / attentionKernelFlops(*kernel, attentionSeq, true, true) : sec;
+                s.qkFwd += byKernel ? kernelSeconds(true) : sec;
         }
         // FP8 operands are cast from BF16 before each GEMM: the input (read 2 B, write 1 B, plus a
         // 1 B transposed copy for the weight gradient) every micro-batch, and the weight (read 2,

@@ -400,7 +400,12 @@ void ConfigEditor::showReport()
     const auto& s = r.step;
     const double mem = s.memory.total();
     const std::string noFit = model::memoryFitProblem(mem, m_hbmBytes); // empty when it fits
-    const std::vector<std::pair<QString, QString>> rows{
+    struct Row
+    {
+        QString quantity, value;
+        QString tip = {}; // when the value's tooltip says more than the value (a citation)
+    };
+    const std::vector<Row> rows{
         {tr("Total parameters"), qs(units::formatCount(r.params.total()))},
         {tr("Active parameters per token"), qs(units::formatCount(r.params.active()))},
         {tr("Forward FLOPs per token"), qs(units::formatFlop(r.forward.forward()))},
@@ -424,7 +429,7 @@ void ConfigEditor::showReport()
         {tr("Collectives timed by"), qs(m_usedCalibration->collectiveBases(s))},
         {tr("GEMM efficiency from"), basisOf(m_bases, "GEMM efficiency")},
         // The citation goes to the tooltip; the cell keeps what timed it.
-        {tr("Attention timed by"), m_attentionBasis.section(QStringLiteral(" ("), 0, 0)},
+        {tr("Attention timed by"), m_attentionBasis.section(QStringLiteral(" ("), 0, 0), m_attentionBasis},
         {tr("Max achievable (GEMM cap)"), m_maxAchievable},
         {tr("Prefill (%1 tokens)").arg(r.inference.promptTokens), qs(units::formatTime(r.prefillSeconds * 1e6))},
         {tr("Decode per token (batch %1)").arg(r.inference.batch),
@@ -433,11 +438,11 @@ void ConfigEditor::showReport()
     };
     m_results->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+        const Row& row = rows[static_cast<size_t>(i)];
         for (int col = 0; col < 2; ++col) {
-            const QString& text = col == 0 ? rows[static_cast<size_t>(i)].first : rows[static_cast<size_t>(i)].second;
+            const QString& text = col == 0 ? row.quantity : row.value;
             auto* item = new QTableWidgetItem(text);
-            const bool cited = col == 1 && rows[static_cast<size_t>(i)].first == tr("Attention timed by");
-            item->setToolTip(cited ? m_attentionBasis : text.trimmed());
+            item->setToolTip(col == 1 && !row.tip.isEmpty() ? row.tip : text.trimmed());
             m_results->setItem(i, col, item);
         }
     }

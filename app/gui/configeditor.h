@@ -74,8 +74,8 @@ private:
     CalibrationPicker* m_calibration;
     std::shared_ptr<const model::Calibration> m_usedCalibration; // the one m_report was computed with
     std::vector<model::FigureBasis> m_bases;                    // of m_report's figures
-    QString m_maxAchievable;
-    QString m_attentionBasis; // how the step timed its attention (model::attentionBasis)                                    // "794 TFLOP/s (datasheet)"
+    QString m_maxAchievable;                                    // "794 TFLOP/s (datasheet)"
+    QString m_attentionBasis; // how the step timed its attention (model::attentionBasis)
     QLineEdit* m_parallel;
     QLabel* m_problem;
     QTableWidget* m_results;

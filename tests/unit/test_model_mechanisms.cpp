@@ -20,6 +20,20 @@ using namespace rl::model;
 namespace {
 DeviceRates shipped(const char* id, const char* dtype = "bf16") { return deviceRates(findHardwareProfile(id), dtype); }
 
+// The step's collective named `what` (nullptr when it has none).
+const CommOp* commNamed(const StepEstimate& e, const char* what)
+{
+    for (int i = 0; i < e.commCount; ++i)
+        if (std::string(e.comm[i].what) == what)
+            return &e.comm[i];
+    return nullptr;
+}
+double callsOf(const StepEstimate& e, const char* what)
+{
+    const CommOp* o = commNamed(e, what);
+    return o ? o->count : 0.0;
+}
+
 // A Megatron GPT layer shape (the validation table's 1.7B model).
 ModelConfig gpt(int h, int a, int layers)
 {
@@ -204,14 +218,8 @@ TEST(Pipeline, InterleavedBubbleIsPMinusOneOverVM)
     EXPECT_NEAR(inter.bubbleSeconds / inter.computeSeconds, 3.0 / 16, 1e-12);
     EXPECT_NEAR(inter.computeSeconds, plain.computeSeconds, 1e-12);
     // Interleaving sends vpp times as many activations between stages.
-    auto calls = [](const StepEstimate& e) {
-        for (int i = 0; i < e.commCount; ++i)
-            if (std::string(e.comm[i].what) == "pp send_recv")
-                return e.comm[i].count;
-        return 0.0;
-    };
-    EXPECT_DOUBLE_EQ(calls(plain), 16);
-    EXPECT_DOUBLE_EQ(calls(inter), 32);
+    EXPECT_DOUBLE_EQ(callsOf(plain, "pp send_recv"), 16);
+    EXPECT_DOUBLE_EQ(callsOf(inter, "pp send_recv"), 32);
 }
 
 TEST(Pipeline, UnevenStagesAreAcceptedAndTheBusiestStageSetsTheTime)
@@ -271,15 +279,8 @@ TEST(Step, SelectiveRecomputeWithSpRegathersOncePerLayer)
     p.recompute = Recompute::Selective;
     p.flashAttention = false;
     const auto e = estimateStep(c, countParams(c), forwardFlopsPerToken(c, {2048, true}), p, r, {}, coll);
-    double ag = 0, rs = 0;
-    for (int i = 0; i < e.commCount; ++i) {
-        if (std::string(e.comm[i].what) == "tp all_gather (SP)")
-            ag = e.comm[i].count;
-        if (std::string(e.comm[i].what) == "tp reduce_scatter (SP)")
-            rs = e.comm[i].count;
-    }
-    EXPECT_DOUBLE_EQ(ag, 5 * 48.0); // 2 fwd + 2 bwd + 1 re-gather for the recomputed attention
-    EXPECT_DOUBLE_EQ(rs, 4 * 48.0);
+    EXPECT_DOUBLE_EQ(callsOf(e, "tp all_gather (SP)"), 5 * 48.0); // 2 fwd + 2 bwd + 1 re-gather for the recomputed attention
+    EXPECT_DOUBLE_EQ(callsOf(e, "tp reduce_scatter (SP)"), 4 * 48.0);
     EXPECT_GT(e.recomputeSeconds, 0);
 }
 
@@ -334,20 +335,14 @@ TEST(Step, Zero3GathersTheParametersForEveryMicroBatch)
     const auto c = loadPreset("llama-3-8b");
     ParallelConfig p = parallelLayout(c, "dp=64", ParallelConfig{});
     p.microBatches = 8;
-    const auto countOf = [&](const StepEstimate& e, const char* what) {
-        for (int i = 0; i < e.commCount; ++i)
-            if (std::string(e.comm[i].what) == what)
-                return e.comm[i].count;
-        return 0.0;
-    };
     p.zeroStage = 1;
     const auto z1 = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
-    EXPECT_EQ(countOf(z1, "dp param all_gather"), 1);
-    EXPECT_EQ(countOf(z1, "dp grad reduce_scatter"), 1);
+    EXPECT_EQ(callsOf(z1, "dp param all_gather"), 1);
+    EXPECT_EQ(callsOf(z1, "dp grad reduce_scatter"), 1);
     p.zeroStage = 3;
     const auto z3 = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
-    EXPECT_EQ(countOf(z3, "dp param all_gather"), 16);
-    EXPECT_EQ(countOf(z3, "dp grad reduce_scatter"), 8);
+    EXPECT_EQ(callsOf(z3, "dp param all_gather"), 16);
+    EXPECT_EQ(callsOf(z3, "dp grad reduce_scatter"), 8);
     EXPECT_NEAR(z3.commSeconds, z1.commSeconds * 24 / 2, 1e-9 * z3.commSeconds); // same calls, 12x as many
     // Each micro-batch's traffic hides behind its own compute: exposed only beyond all of it.
     EXPECT_NEAR(z3.exposedCommSeconds, std::max(0.0, z3.commSeconds - z3.computeSeconds), 1e-9 * z3.stepSeconds);
@@ -499,10 +494,9 @@ TEST(ExpertAllToAll, OverlapHidesTheDispatchUnderTheOtherMicroBatchsCompute)
     const auto plain = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
     p.epOverlap = true;
     const auto overlapped = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
-    double a2a = 0;
-    for (int i = 0; i < plain.commCount; ++i)
-        if (std::string(plain.comm[i].what) == "ep all_to_all")
-            a2a = plain.comm[i].totalSeconds();
+    const CommOp* dispatch = commNamed(plain, "ep all_to_all");
+    ASSERT_NE(dispatch, nullptr);
+    const double a2a = dispatch->totalSeconds();
     ASSERT_GT(a2a, 0);
     EXPECT_NEAR(plain.exposedCommSeconds - overlapped.exposedCommSeconds,
                 a2a - std::max(0.0, a2a - plain.computeSeconds * 7 / 8), 1e-9 * plain.stepSeconds);
@@ -523,12 +517,8 @@ TEST(ExpertAllToAll, FoldedExpertsPlaceEpNeighboursEtpApart)
     const auto c = loadPreset("qwen3-30b-a3b");
     const auto p = parallelLayout(c, "tp=2,dp=8,ep=16,etp=1", ParallelConfig{});
     const auto e = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
-    bool seen = false;
-    for (int i = 0; i < e.commCount; ++i)
-        if (std::string(e.comm[i].what) == "ep all_to_all") {
-            seen = true;
-            EXPECT_NEAR(e.comm[i].timeUs, coll.groupTimeUs(CollectiveOp::AllToAll, e.comm[i].bytes, 16, 8), 1e-9);
-            EXPECT_TRUE(e.comm[i].crossNode);
-        }
-    EXPECT_TRUE(seen);
+    const CommOp* dispatch = commNamed(e, "ep all_to_all");
+    ASSERT_NE(dispatch, nullptr);
+    EXPECT_NEAR(dispatch->timeUs, coll.groupTimeUs(CollectiveOp::AllToAll, dispatch->bytes, 16, 8), 1e-9);
+    EXPECT_TRUE(dispatch->crossNode);
 }
