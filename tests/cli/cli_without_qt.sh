@@ -7,7 +7,8 @@
 set -euo pipefail
 cli=$1 samples=$2 data=$3 mpiexec=${4:-} bench=${5:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }
-if ldd "$cli" | grep -qi 'libQt'; then fail "$cli links Qt: $(ldd "$cli" | grep -i libqt | head -1)"; fi
+libs=$(ldd "$cli")  # captured: `ldd | grep -q` can lose a match to SIGPIPE under pipefail
+if grep -qi 'libQt' <<< "$libs"; then fail "$cli links Qt: $(grep -i libqt <<< "$libs" | head -1)"; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 db=$tmp/ws.db
 # One file per import, so the session ids below follow this order.
@@ -49,7 +50,7 @@ declare -A header=(
   [pairs-heatmap]="rank_a,")
 if [ -n "$bench" ] && [ -x "$bench" ] && [ -x "$mpiexec" ]; then
   extra=()
-  if "$mpiexec" --version 2>&1 | grep -q 'Open MPI'; then
+  if grep -q 'Open MPI' <<< "$("$mpiexec" --version 2>&1)"; then
     for a in --oversubscribe --mca pml ob1 --mca btl self,vader; do extra+=(--mpirun-arg "$a"); done
   fi
   "$cli" --db "$db" run pairs -np 2 --mpirun "$mpiexec" --bench "$bench" "${extra[@]}" -- \

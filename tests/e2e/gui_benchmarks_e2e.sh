@@ -113,7 +113,10 @@ run_as_user() { # MODE BIN: one whole user session against a fresh HOME and work
   [ "$samples" -gt 0 ] || fail "$mode: no sample data imported on first start"
   echo "   first start imported $samples sample files"
   if [ "$mode" = installed ]; then
-    q "SELECT path FROM imported_files" | grep -q "^$prefix/share/ridgeline/sample_data/" ||
+    # Captured first: `q | grep -q` under pipefail fails when grep's early exit kills q (SIGPIPE).
+    local paths
+    paths=$(q "SELECT path FROM imported_files")
+    grep -q "^$prefix/share/ridgeline/sample_data/" <<< "$paths" ||
       fail "installed: the samples were not read from the install prefix: $(q 'SELECT path FROM imported_files LIMIT 1')"
   fi
 

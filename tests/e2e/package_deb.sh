@@ -32,7 +32,9 @@ if command -v readelf > /dev/null; then
   mkdir -p "$work/peek"
   dpkg-deb -x "$deb" "$work/peek"
   for exe in ridgeline ridgeline-cli ridgeline-bench; do
-    ! readelf -S "$work/peek/usr/bin/$exe" | grep -q '\.debug_info' || fail "/usr/bin/$exe is not stripped"
+    # Captured first: with `readelf | grep -q`, grep's early exit could kill readelf and hide a match.
+    sections=$(readelf -S "$work/peek/usr/bin/$exe")
+    ! grep -q '\.debug_info' <<< "$sections" || fail "/usr/bin/$exe is not stripped"
   done
   rm -rf "$work/peek"
 fi
