@@ -217,8 +217,10 @@ RowResult parseRow(const Run& run, const std::vector<std::string_view>& t)
                 if (name == "error") {
                     out.maxError = std::max(out.maxError, *d);
                     p.wrong = *d == 0 ? 0 : -1;
+                } else if (auto n = units::wholeNumber(*d); n && *n >= 0) {
+                    p.wrong = *n;
                 } else {
-                    p.wrong = static_cast<std::int64_t>(*d);
+                    return {{}, "wrong-value count '" + std::string(v) + "' is not a count", 0};
                 }
             } else {
                 return {{}, "wrong-value count '" + std::string(v) + "' is not a number", 0};

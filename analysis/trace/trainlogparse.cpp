@@ -125,9 +125,9 @@ std::optional<TrainStep> parseMegatronLine(std::string_view line, std::string* t
         else if (key == "grad norm")
             s.gradNorm = *v;
         else if (key == "number of skipped iterations")
-            s.skippedIterations = static_cast<std::int64_t>(*v);
+            s.skippedIterations = units::wholeNumber(*v).value_or(0);
         else if (key == "number of nan iterations")
-            s.nanIterations = static_cast<std::int64_t>(*v);
+            s.nanIterations = units::wholeNumber(*v).value_or(0);
         else if (key == "throughput per GPU (TFLOP/s/GPU)" || key == "TFLOPs")
             s.tflopsPerGpu = *v;
         else if (key == "tokens per gpu per second (tgs)")
@@ -171,8 +171,10 @@ std::optional<TrainStep> parseTorchtitanLine(std::string_view raw)
         const auto v = number(tokens[i + 1]);
         if (!v)
             continue;
-        if (key == "step")
-            s.step = static_cast<std::int64_t>(*v), haveStep = true;
+        if (key == "step") {
+            if (auto n = units::wholeNumber(*v)) // "step: 1e99" is no step
+                s.step = *n, haveStep = true;
+        }
         else if (key == "loss")
             s.loss = *v;
         else if (key == "grad_norm")

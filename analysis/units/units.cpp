@@ -218,6 +218,14 @@ std::optional<double> parseDouble(std::string_view text)
     return v;
 }
 
+std::optional<std::int64_t> wholeNumber(double v)
+{
+    constexpr double kExact = 9007199254740992.0; // 2^53
+    if (!std::isfinite(v) || std::fabs(v) > kExact || v != std::floor(v))
+        return std::nullopt;
+    return static_cast<std::int64_t>(v);
+}
+
 std::optional<std::int64_t> parseInt(std::string_view text)
 {
     text = trim(text);

@@ -47,6 +47,9 @@ std::string formatPercent(double fraction, int decimals, bool withSign = false);
 // Parses a double strictly (whole token, no trailing junk), accepting %g forms such as "1e+06".
 std::optional<double> parseDouble(std::string_view text);
 std::optional<std::int64_t> parseInt(std::string_view text);
+// A parsed double that is a whole number an int64 holds exactly (|v| <= 2^53): counts printed as
+// floats ("3", "1e+06"). Anything else is nullopt: casting 7.8e80 to an integer is undefined.
+std::optional<std::int64_t> wholeNumber(double v);
 
 constexpr double kGB = 1e9;
 constexpr double kKiB = 1024.0;

@@ -199,6 +199,16 @@ TEST(ImportNcclTests, BrokenRowsFailNamingFileAndLine)
     EXPECT_NE(r.error.find("time 'abc'"), std::string::npos) << r.error;
 }
 
+// Found by fuzz_importers: a #wrong of 7.8e80 was cast to an integer (undefined behaviour).
+TEST(ImportNcclTests, WrongCountBeyondAnIntegerSkipsTheRowNamingTheLine)
+{
+    auto r = load("nccl_wrong_overflow.txt");
+    ASSERT_EQ(r.sessions.size(), 1u);
+    EXPECT_EQ(r.sessions[0].collectives.size(), 2u); // the good row, out of place and in place
+    EXPECT_EQ(r.sessions[0].collectives[0].bytes, 16);
+    EXPECT_TRUE(hasWarningAt(r, 10, "wrong-value count '7.77778e+80' is not a count"));
+}
+
 TEST(ImportNcclTests, JsonReport)
 {
     auto r = load("nccl_tests_allreduce.json");

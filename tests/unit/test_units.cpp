@@ -34,6 +34,12 @@ TEST(Units, StrictNumberParsing)
     EXPECT_DOUBLE_EQ(*units::parseDouble(" 3.5 "), 3.5);
     EXPECT_FALSE(units::parseDouble("3.5x"));
     EXPECT_FALSE(units::parseInt("12.5"));
+    EXPECT_EQ(units::wholeNumber(1e6), 1000000);
+    EXPECT_EQ(units::wholeNumber(-3.0), -3);
+    EXPECT_FALSE(units::wholeNumber(2.5));
+    EXPECT_FALSE(units::wholeNumber(7.77778e+80)); // an int64 cast of this is undefined behaviour
+    EXPECT_FALSE(units::wholeNumber(std::nan("")));
+    EXPECT_FALSE(units::wholeNumber(INFINITY));
     EXPECT_EQ(units::parseInt("+42"), 42);
 }
 
