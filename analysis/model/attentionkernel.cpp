@@ -44,9 +44,16 @@ const AttentionKernelRates& findAttentionKernel(const HardwareProfile& hw, const
                                                   : " (it has: " + known + ")"));
 }
 
+namespace {
+std::string kernelSummary(const AttentionKernelRates& k)
+{
+    return k.name + ", measured at head dim " + std::to_string(k.headDim);
+}
+} // namespace
+
 std::string describeAttentionKernel(const AttentionKernelRates& k)
 {
-    return k.name + ", measured at head dim " + std::to_string(k.headDim) + " (" + k.source + ")";
+    return kernelSummary(k) + " (" + k.source + ")";
 }
 
 const AttentionKernelRates* attentionKernelFor(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p)
@@ -68,5 +75,12 @@ std::string attentionBasis(const DeviceRates& r, const ModelConfig& c, const Par
                ", this model's is " + std::to_string(c.qkHeadDim()) +
                (c.vHeadDim() != c.qkHeadDim() ? " (QK) / " + std::to_string(c.vHeadDim()) + " (V)" : std::string());
     return "fused, timed as GEMMs by shape (no kernel named)";
+}
+
+std::string attentionSummary(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p)
+{
+    if (const auto* k = attentionKernelFor(r, c, p))
+        return kernelSummary(*k);
+    return attentionBasis(r, c, p);
 }
 } // namespace rl::model

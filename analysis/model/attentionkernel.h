@@ -33,4 +33,7 @@ const AttentionKernelRates* attentionKernelFor(const DeviceRates& r, const Model
 // How a prediction timed its attention, stated next to it: the kernel's measured rates ("cudnn,
 // measured at head dim 128 (source)"), or as GEMMs by shape, and why.
 std::string attentionBasis(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p);
+// The same without the citation ("cudnn, measured at head dim 128"), for a table cell whose source
+// goes in a footnote or tooltip; the citation is attentionKernelFor(...)->source.
+std::string attentionSummary(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p);
 } // namespace rl::model

@@ -276,7 +276,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                                             : efficiencyOrigin(timing) == GemmEfficiencyOrigin::Measured
                                                   ? "measured (" + basisLabel(cal.gemmSession()) + ")"
                                                   : std::string("by shape, capped at max achievable")});
-        st.addRow({"attention kernel", model::attentionBasis(r, c, p)});
+        const auto* kernel = model::attentionKernelFor(r, c, p);
+        st.addRow({"attention kernel", model::attentionSummary(r, c, p) + (kernel ? " [3]" : "")});
         st.addRow({"max achievable (GEMM cap) [1]", units::formatFlops(r.maxAchievableFlops)});
         st.addRow({"scale-out per GPU [2]", r.nicBytesPerSec > 0 ? units::formatBandwidth(r.nicBytesPerSec / 1e9)
                                                                  : std::string("none (set --nic-gbs)")});
@@ -287,7 +288,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.print(std::cout);
         std::cout << "[1] " << r.maxAchievableSource << "\n[2] "
                   << (r.nicSource.empty() ? std::string("no scale-out figure: cross-node collectives cost 0") : r.nicSource)
-                  << "\n\n";
+                  << (kernel ? "\n[3] " + kernel->source : std::string()) << "\n\n";
         TextTable ct({"communication", "op", "size", "ranks", "calls/step", "time/call", "total", "source"});
         for (int i = 0; i < step.commCount; ++i) {
             const auto& o = step.comm[i];

@@ -377,6 +377,7 @@ void ConfigEditor::recompute()
         m_report = model::evaluateSizing(c, p, rates, sources.timing(), sources.collectives(), inference);
         m_bases = m_usedCalibration->bases(rates);
         m_attentionBasis = qs(model::attentionBasis(rates, c, p));
+        m_attentionSummary = qs(model::attentionSummary(rates, c, p));
         for (const auto& b : m_bases)
             if (b.figure == "max achievable TFLOP/s") // the citation is the row's tooltip
                 m_maxAchievable = qs(units::formatFlops(rates.maxAchievableFlops)) + QStringLiteral(" (") + qs(b.basis) +
@@ -429,7 +430,7 @@ void ConfigEditor::showReport()
         {tr("Collectives timed by"), qs(m_usedCalibration->collectiveBases(s))},
         {tr("GEMM efficiency from"), basisOf(m_bases, "GEMM efficiency")},
         // The citation goes to the tooltip; the cell keeps what timed it.
-        {tr("Attention timed by"), m_attentionBasis.section(QStringLiteral(" ("), 0, 0), m_attentionBasis},
+        {tr("Attention timed by"), m_attentionSummary, m_attentionBasis},
         {tr("Max achievable (GEMM cap)"), m_maxAchievable},
         {tr("Prefill (%1 tokens)").arg(r.inference.promptTokens), qs(units::formatTime(r.prefillSeconds * 1e6))},
         {tr("Decode per token (batch %1)").arg(r.inference.batch),

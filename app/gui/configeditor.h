@@ -75,7 +75,8 @@ private:
     std::shared_ptr<const model::Calibration> m_usedCalibration; // the one m_report was computed with
     std::vector<model::FigureBasis> m_bases;                    // of m_report's figures
     QString m_maxAchievable;                                    // "794 TFLOP/s (datasheet)"
-    QString m_attentionBasis; // how the step timed its attention (model::attentionBasis)
+    QString m_attentionBasis;   // how the step timed its attention, with the citation (the tooltip)
+    QString m_attentionSummary; // the same without it (the cell)
     QLineEdit* m_parallel;
     QLabel* m_problem;
     QTableWidget* m_results;
