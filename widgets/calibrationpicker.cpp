@@ -236,7 +236,16 @@ bool CalibrationPicker::isAssembling() const { return m_assembleJob->isRunning()
 
 model::DeviceRates CalibrationPicker::rates(const std::string& dtype) const
 {
-    return model::deviceRates(findHardwareProfile(hardwareId().toStdString()), dtype, attentionKernel().toStdString());
+    return model::deviceRates(findHardwareProfile(hardwareId().toStdString()), dtype.empty() ? m_dtype : dtype,
+                              attentionKernel().toStdString());
+}
+
+void CalibrationPicker::setDtype(const QString& dtype)
+{
+    if (dtype.toStdString() == m_dtype)
+        return;
+    m_dtype = dtype.toStdString();
+    showBases(); // "peak TFLOP/s (fp8)": the rates the host now uses
 }
 
 void CalibrationPicker::assemble()
@@ -265,13 +274,11 @@ void CalibrationPicker::assemble()
             if (const auto* error = std::get_if<QString>(&out)) {
                 // Nothing measured rather than a stale calibration under the new choice.
                 m_calibration = std::make_shared<const model::Calibration>();
-                m_problemText = *error;
+                m_assemblyProblem = *error;
             } else {
                 m_calibration = std::get<std::shared_ptr<const model::Calibration>>(out);
-                m_problemText.clear();
+                m_assemblyProblem.clear();
             }
-            m_problem->setText(m_problemText);
-            m_problem->setVisible(!m_problemText.isEmpty());
             showBases();
             Q_EMIT calibrationChanged();
         });
@@ -282,14 +289,16 @@ void CalibrationPicker::showBases()
     m_shownBases.clear();
     m_bases->setEnabled(true);
     m_bases->setRowCount(0);
+    m_problemText = m_assemblyProblem;
     try {
         m_shownBases = m_calibration->bases(rates());
-    } catch (const std::exception& e) {
-        m_problemText = qs(e.what());
-        m_problem->setText(m_problemText);
-        m_problem->setVisible(true);
-        return;
+    } catch (const std::exception& e) { // the profile cannot time this dtype
+        m_problemText = m_problemText.isEmpty() ? qs(e.what()) : m_problemText + QLatin1Char('\n') + qs(e.what());
     }
+    m_problem->setText(m_problemText);
+    m_problem->setVisible(!m_problemText.isEmpty());
+    if (m_shownBases.empty())
+        return;
     m_bases->setRowCount(static_cast<int>(m_shownBases.size()));
     for (int i = 0; i < m_bases->rowCount(); ++i) {
         const auto& b = m_shownBases[static_cast<std::size_t>(i)];

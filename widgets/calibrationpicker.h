@@ -53,8 +53,11 @@ public:
     // One line for status bars: "GEMM efficiency: default; collectives: sessions 3, 5 (measured), the
     // datasheet for the rest; attention: by GEMM shape".
     QString summary() const;
-    // The profile's rates for a dtype, with the chosen attention kernel; throws like model::deviceRates.
-    model::DeviceRates rates(const std::string& dtype = "bf16") const;
+    // The profile's rates for a dtype (empty: setDtype's), with the chosen attention kernel; throws
+    // like model::deviceRates.
+    model::DeviceRates rates(const std::string& dtype = {}) const;
+    // The GEMM dtype the host sizes in (default bf16): the figure sources shown are for it.
+    void setDtype(const QString& dtype);
 
 Q_SIGNALS:
     void sessionsLoaded(int collectiveSessions, int gemmSessions);
@@ -77,7 +80,9 @@ private:
     QString m_workspace;
     std::shared_ptr<const model::Calibration> m_calibration;
     std::vector<model::FigureBasis> m_shownBases;
-    QString m_problemText;
+    QString m_problemText;     // shown under the picker: the assembly's problem, then the dtype's
+    QString m_assemblyProblem; // why the last assembly failed, empty when it did not
+    std::string m_dtype = "bf16";
     bool m_listing = false; // filling the lists: no assembly per item
 };
 } // namespace rl

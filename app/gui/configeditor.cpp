@@ -1,5 +1,6 @@
 #include "configeditor.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -156,6 +157,25 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_form->addRow(tr("Parallel layout:"), m_parallel);
     m_microBatch = addSpin(QStringLiteral("microBatch"), tr("Micro-batch:"), 4096, tr("Sequences per micro-batch"));
     m_zero = addSpin(QStringLiteral("zero"), tr("ZeRO stage:"), 3, tr("0 none, 1 optimizer, 2 + gradients, 3 + weights"));
+    m_microBatches = addSpin(QStringLiteral("microBatches"), tr("Micro-batches per step:"), 1 << 20,
+                             tr("Micro-batches per data-parallel rank per step (gradient accumulation steps); "
+                                "auto: 1, or 4 x pp with pipeline parallelism"));
+    m_microBatches->setSpecialValueText(tr("auto"));
+    m_dtype = addChoice(QStringLiteral("dtype"), tr("GEMM dtype:"),
+                        {QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp8")},
+                        tr("Dtype of the linear layers' GEMMs. FP8 keeps attention, the router and the LM head in "
+                           "BF16 and casts the GEMM inputs (Transformer Engine's recipe)"));
+    connect(m_dtype, &QComboBox::currentTextChanged, m_calibration, &CalibrationPicker::setDtype);
+    m_recomputeMode = addChoice(QStringLiteral("recompute"), tr("Activation recompute:"),
+                                {QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("full")},
+                                tr("none: keep every activation; selective: recompute the attention scores "
+                                   "(Korthikanti et al. 2022); full: recompute each layer's forward in the backward"));
+    m_sequenceParallel = addSwitch(QStringLiteral("sequenceParallel"), tr("Sequence parallel"),
+                                   tr("Split norms, dropout and residuals over the tensor-parallel ranks "
+                                      "(all-gather / reduce-scatter instead of all-reduce)"));
+    m_epOverlap = addSwitch(QStringLiteral("epOverlap"), tr("Overlap expert all-to-all"),
+                            tr("The MoE all_to_all runs under another micro-batch's compute (Megatron-Core "
+                               "overlap_moe_expert_parallel_comm; needs 2+ micro-batches); off: on the critical path"));
     m_decodeBatch = addSpin(QStringLiteral("decodeBatch"), tr("Decode batch:"), 1 << 16, tr("Sequences decoded together"));
     m_microBatch->setMinimum(1);
     m_decodeBatch->setMinimum(1);
@@ -261,6 +281,28 @@ QSpinBox* ConfigEditor::addSpin(const QString& name, const QString& label, int m
     return s;
 }
 
+QComboBox* ConfigEditor::addChoice(const QString& name, const QString& label, const QStringList& items,
+                                   const QString& tip)
+{
+    auto* box = new QComboBox;
+    box->setObjectName(name);
+    box->addItems(items);
+    box->setToolTip(tip);
+    connect(box, &QComboBox::currentIndexChanged, this, &ConfigEditor::scheduleRecompute);
+    m_form->addRow(label, box);
+    return box;
+}
+
+QCheckBox* ConfigEditor::addSwitch(const QString& name, const QString& text, const QString& tip)
+{
+    auto* box = new QCheckBox(text);
+    box->setObjectName(name);
+    box->setToolTip(tip);
+    connect(box, &QCheckBox::toggled, this, &ConfigEditor::scheduleRecompute);
+    m_form->addRow(QString(), box);
+    return box;
+}
+
 void ConfigEditor::loadConfig(const model::ModelConfig& c)
 {
     m_loading = true;
@@ -364,8 +406,16 @@ void ConfigEditor::recompute()
         model::ParallelConfig p;
         model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), p);
         p.microBatch = m_microBatch->value();
+        p.microBatches = m_microBatches->value();
         p.zeroStage = m_zero->value();
         p.seqLen = c.seqLen;
+        p.dtype = m_dtype->currentText().toStdString();
+        const QString mode = m_recomputeMode->currentText();
+        p.recompute = mode == QLatin1String("full")        ? model::Recompute::Full
+                      : mode == QLatin1String("selective") ? model::Recompute::Selective
+                                                           : model::Recompute::None;
+        p.sequenceParallel = m_sequenceParallel->isChecked();
+        p.epOverlap = m_epOverlap->isChecked();
         const auto rates = m_calibration->rates(p.dtype);
         m_hbmBytes = rates.hbmCapacityBytes;
         m_usedCalibration = m_calibration->calibration();
@@ -478,7 +528,7 @@ model::RuleOptions ConfigEditor::ruleOptions() const
     o.microBatch = m_microBatch->value();
     o.seqLen = m_seqLen->value();
     try {
-        const auto rates = m_calibration->rates(p.dtype);
+        const auto rates = m_calibration->rates(m_dtype->currentText().toStdString());
         if (rates.computeUnits > 0)
             o.computeUnits = rates.computeUnits;
     } catch (const std::exception&) {

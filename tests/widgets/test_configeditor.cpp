@@ -1,6 +1,7 @@
 // The config editor recomputes on every edit with the same numbers as the sizing model, names the
 // rule findings, explains an invalid layout instead of showing stale figures, and the MoE explorer
 // hands a clicked configuration to it.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -10,6 +11,7 @@
 #include <QScrollBar>
 #include <QTableWidget>
 
+#include "calibrationpicker.h"
 #include "configeditor.h"
 #include "model/modelcounts.h"
 #include "sizingwindow.h"
@@ -102,6 +104,81 @@ TEST(ConfigEditor, SavedConfigurationsLiveInTheWorkspace)
     preset->setCurrentIndex(preset->findText(QStringLiteral("candidate-a")));
     EXPECT_EQ(other.config().layers, 40);
     ASSERT_TRUE(rl::testing::waitFor([&] { return other.report().has_value(); }, 5000));
+}
+
+namespace {
+// Sets one recipe control and waits for the estimate it gives.
+template <typename Change>
+rl::model::StepEstimate stepAfter(ConfigEditor& editor, Change change)
+{
+    QSignalSpy changed(&editor, &ConfigEditor::reportChanged);
+    change();
+    EXPECT_TRUE(rl::testing::waitFor([&] { return !changed.isEmpty(); }, 5000));
+    EXPECT_TRUE(editor.report().has_value()) << editor.problem().toStdString();
+    return editor.report() ? editor.report()->step : rl::model::StepEstimate{};
+}
+} // namespace
+
+// The recipe ridgeline-cli size takes as --dtype, --micro-batches, --recompute, --sp and
+// --ep-overlap is in the editor too, and each control moves the estimate the way the model says.
+TEST(ConfigEditor, TrainingRecipeControlsReachTheEstimate)
+{
+    ConfigEditor editor;
+    editor.setHardware(QStringLiteral("h100-sxm"));
+    editor.loadConfig(rl::model::loadPreset("llama-3-8b"));
+    editor.setParallel(QStringLiteral("dp=4,tp=2"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); }, 5000)) << editor.problem().toStdString();
+    const auto base = editor.report()->step;
+
+    auto* dtype = editor.findChild<QComboBox*>(QStringLiteral("dtype"));
+    ASSERT_TRUE(dtype);
+    const auto fp8 = stepAfter(editor, [&] { dtype->setCurrentText(QStringLiteral("fp8")); });
+    EXPECT_LT(fp8.gemmSeconds, base.gemmSeconds);
+    // The cap is the profile's FP8 max-achievable rate (1402.6 TFLOP/s), not BF16's.
+    EXPECT_TRUE(editor.resultText(QStringLiteral("Max achievable (GEMM cap)"))
+                    .startsWith(QString::fromStdString(rl::units::formatFlops(1402.6e12))))
+        << editor.resultText(QStringLiteral("Max achievable (GEMM cap)")).toStdString();
+    // The picker's figure sources follow the dtype.
+    EXPECT_EQ(editor.calibrationPicker()->basisText(QStringLiteral("peak TFLOP/s (fp8)")), QStringLiteral("datasheet"));
+    // A device without FP8 tensor cores says so instead of showing figures.
+    QSignalSpy changed(&editor, &ConfigEditor::reportChanged);
+    editor.setHardware(QStringLiteral("a100-80gb"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !changed.isEmpty() && !editor.report().has_value(); }, 5000));
+    EXPECT_TRUE(editor.problem().contains(QStringLiteral("fp8"))) << editor.problem().toStdString();
+    EXPECT_TRUE(editor.calibrationPicker()->problem().contains(QStringLiteral("fp8")));
+    editor.setHardware(QStringLiteral("h100-sxm"));
+    stepAfter(editor, [&] { dtype->setCurrentText(QStringLiteral("bf16")); });
+    EXPECT_TRUE(editor.calibrationPicker()->problem().isEmpty()) << editor.calibrationPicker()->problem().toStdString();
+
+    auto* recompute = editor.findChild<QComboBox*>(QStringLiteral("recompute"));
+    ASSERT_TRUE(recompute);
+    EXPECT_EQ(base.recomputeSeconds, 0);
+    const auto full = stepAfter(editor, [&] { recompute->setCurrentText(QStringLiteral("full")); });
+    EXPECT_GT(full.recomputeSeconds, 0);
+    EXPECT_LT(full.memory.activations, base.memory.activations);
+    stepAfter(editor, [&] { recompute->setCurrentText(QStringLiteral("none")); });
+
+    auto* sp = editor.findChild<QCheckBox*>(QStringLiteral("sequenceParallel"));
+    ASSERT_TRUE(sp);
+    const auto withSp = stepAfter(editor, [&] { sp->setChecked(true); });
+    EXPECT_LT(withSp.memory.activations, base.memory.activations); // norms and residuals split over TP
+    stepAfter(editor, [&] { sp->setChecked(false); });
+
+    auto* microBatches = editor.findChild<QSpinBox*>(QStringLiteral("microBatches"));
+    ASSERT_TRUE(microBatches);
+    EXPECT_EQ(microBatches->text(), QStringLiteral("auto"));
+    const auto sixteen = stepAfter(editor, [&] { microBatches->setValue(16); });
+    EXPECT_NEAR(sixteen.computeSeconds / base.computeSeconds, 16.0, 0.5); // one micro-batch by default
+
+    // A MoE whose expert all_to_all crosses nodes: overlapping it with another micro-batch hides some.
+    editor.loadConfig(rl::model::loadPreset("qwen3-30b-a3b")); // 128 experts over 16 GPUs on two nodes
+    editor.setParallel(QStringLiteral("dp=16,ep=16"));
+    const auto exposed = stepAfter(editor, [&] { microBatches->setValue(8); });
+    auto* epOverlap = editor.findChild<QCheckBox*>(QStringLiteral("epOverlap"));
+    ASSERT_TRUE(epOverlap);
+    const auto hidden = stepAfter(editor, [&] { epOverlap->setChecked(true); });
+    EXPECT_LT(hidden.exposedCommSeconds, exposed.exposedCommSeconds);
+    EXPECT_EQ(hidden.computeSeconds, exposed.computeSeconds);
 }
 
 TEST(SizingWindow, TwoEditorsCompareTwoDevices)
