@@ -66,8 +66,13 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
     const std::string title = std::filesystem::path(input.path).filename().string();
     auto num = [&](const char* key) { return summary.contains(key) && summary[key].is_number() ? summary[key].get<double>() : 0.0; };
 
-    const auto vectorSize = static_cast<std::int64_t>(num("STREAM_VectorSize"));
-    const int threads = std::max(1, static_cast<int>(num("STREAM_Threads")));
+    // Counts pass through units::wholeNumber: a corrupt "STREAM_Threads=1e300" must not be cast.
+    auto count = [&](const char* key, std::int64_t most) {
+        const auto n = units::wholeNumber(num(key));
+        return n && *n > 0 && *n <= most ? *n : 0;
+    };
+    const std::int64_t vectorSize = count("STREAM_VectorSize", std::int64_t(1) << 50);
+    const int threads = std::max<int>(1, static_cast<int>(count("STREAM_Threads", 1 << 24)));
     if (vectorSize > 0) {
         SessionData s;
         s.session.kind = kind::MemBandwidth;
@@ -92,7 +97,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         if (!s.membw.empty())
             result.sessions.push_back(std::move(s));
     }
-    const auto dgemmN = static_cast<std::int64_t>(num("DGEMM_N"));
+    const std::int64_t dgemmN = count("DGEMM_N", std::int64_t(1) << 31);
     if (dgemmN > 0 && num("SingleDGEMM_Gflops") > 0) {
         SessionData s;
         s.session.kind = kind::Gemm;

@@ -201,7 +201,9 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             pt.inPlace = inPlace;
             if (hasRoot(*op))
                 pt.root = units::parseInt(row.value("root", std::string("0"))).value_or(0);
-            pt.wrong = r.contains("nwrong") && r["nwrong"].is_number() ? static_cast<std::int64_t>(r["nwrong"].get<double>()) : -1;
+            pt.wrong = r.contains("nwrong") && r["nwrong"].is_number()
+                           ? units::wholeNumber(r["nwrong"].get<double>()).value_or(-1) // -1: unknown
+                           : -1;
             if (nranks == 0) {
                 pt.algbwGBs = number(r, "alg_bw");
                 pt.busbwGBs = number(r, "bus_bw");

@@ -166,7 +166,12 @@ ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, 
             result.warnings.push_back({{line, 0}, "no step value; row skipped"});
             return;
         }
-        st.step = static_cast<std::int64_t>(step);
+        const auto whole = units::wholeNumber(step);
+        if (!whole) {
+            result.warnings.push_back({{line, 0}, "step " + io::csvNumber(step) + " is not a whole number; row skipped"});
+            return;
+        }
+        st.step = *whole;
         st.loss = num(m.loss);
         st.stepTimeMs = num(m.stepTime) * m.stepTimeScale;
         st.tokensPerSec = num(m.tokensPerSec);

@@ -160,6 +160,18 @@ TEST(TrainLog, CsvWithGuessedColumns)
     EXPECT_EQ(countEvents(s.trainEvents, TrainEventKind::Stall), 1); // 6 s vs 1.1 s median
 }
 
+// A step no integer holds (7.7e80) was cast to one: undefined behaviour. The row is skipped, named.
+TEST(TrainLog, CsvStepThatIsNoWholeNumberSkipsTheRow)
+{
+    const ImportResult r = importFile(kLogs + "metrics_bad_step.csv");
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.sessions[0].trainSteps.size(), 2u);
+    EXPECT_EQ(r.sessions[0].trainSteps[1].step, 3);
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_EQ(r.warnings[0].where.line, 3);
+    EXPECT_NE(r.warnings[0].message.find("is not a whole number"), std::string::npos) << r.warnings[0].message;
+}
+
 TEST(TrainLog, JsonLinesWithRestartAndBadLine)
 {
     const ImportResult r = importFile(kLogs + "metrics.jsonl");
