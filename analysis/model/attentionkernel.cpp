@@ -31,7 +31,7 @@ double attentionKernelFlops(const AttentionKernelRates& k, double seq, bool caus
     return (backward ? interpolate(k.backward, seq) : forward) * causalShare * 1e12;
 }
 
-const AttentionKernelRates& findAttentionKernel(const HardwareProfile& hw, const std::string& name)
+const AttentionKernel& findAttentionKernel(const HardwareProfile& hw, const std::string& name)
 {
     auto it = hw.attentionKernels.find(name);
     if (it != hw.attentionKernels.end())
@@ -49,6 +49,28 @@ std::string kernelSummary(const AttentionKernelRates& k)
 {
     return k.name + ", measured at head dim " + std::to_string(k.headDim);
 }
+
+// "64", "64 and 128", "64, 128 and 256".
+std::string headDims(const AttentionKernel& k)
+{
+    std::string out;
+    for (std::size_t i = 0; i < k.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == k.size() ? " and " : ", ") + std::to_string(k[i].headDim);
+    return out;
+}
+
+// The sources, each once (the head dims of one paper share it).
+std::string sourcesOf(const AttentionKernel& k)
+{
+    std::vector<std::string> seen;
+    for (const auto& r : k)
+        if (std::find(seen.begin(), seen.end(), r.source) == seen.end())
+            seen.push_back(r.source);
+    std::string out;
+    for (const auto& s : seen)
+        out += (out.empty() ? "" : "; ") + s;
+    return out;
+}
 } // namespace
 
 std::string describeAttentionKernel(const AttentionKernelRates& k)
@@ -56,12 +78,21 @@ std::string describeAttentionKernel(const AttentionKernelRates& k)
     return kernelSummary(k) + " (" + k.source + ")";
 }
 
+std::string describeAttentionKernel(const AttentionKernel& k)
+{
+    if (k.size() == 1)
+        return describeAttentionKernel(k.front());
+    return k.front().name + ", measured at head dims " + headDims(k) + " (" + sourcesOf(k) + ")";
+}
+
 const AttentionKernelRates* attentionKernelFor(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p)
 {
-    const auto* k = r.attentionKernel.get();
-    if (!k || !p.flashAttention || c.qkHeadDim() != k->headDim || c.vHeadDim() != k->headDim)
+    if (!r.attentionKernel || !p.flashAttention || c.qkHeadDim() != c.vHeadDim())
         return nullptr;
-    return k;
+    for (const auto& k : *r.attentionKernel)
+        if (k.headDim == c.qkHeadDim())
+            return &k;
+    return nullptr;
 }
 
 std::string attentionBasis(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p)
@@ -70,9 +101,9 @@ std::string attentionBasis(const DeviceRates& r, const ModelConfig& c, const Par
         return "unfused (scores kept in memory), matmuls as GEMMs by shape";
     if (const auto* k = attentionKernelFor(r, c, p))
         return describeAttentionKernel(*k);
-    if (const auto* k = r.attentionKernel.get())
-        return "fused, timed as GEMMs by shape: " + k->name + " was measured at head dim " + std::to_string(k->headDim) +
-               ", this model's is " + std::to_string(c.qkHeadDim()) +
+    if (const auto* k = r.attentionKernel.get(); k && !k->empty())
+        return "fused, timed as GEMMs by shape: " + k->front().name + " was measured at head dim" +
+               (k->size() > 1 ? "s " : " ") + headDims(*k) + ", this model's is " + std::to_string(c.qkHeadDim()) +
                (c.vHeadDim() != c.qkHeadDim() ? " (QK) / " + std::to_string(c.vHeadDim()) + " (V)" : std::string());
     return "fused, timed as GEMMs by shape (no kernel named)";
 }

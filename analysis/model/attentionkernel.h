@@ -20,14 +20,17 @@ namespace rl::model {
 double attentionKernelFlops(const AttentionKernelRates& k, double seq, bool causal, bool backward);
 
 // The profile's kernel `name`; throws std::runtime_error naming the ones it has when it lacks it.
-const AttentionKernelRates& findAttentionKernel(const HardwareProfile& hw, const std::string& name);
+const AttentionKernel& findAttentionKernel(const HardwareProfile& hw, const std::string& name);
 
-// "cudnn, measured at head dim 128 (source)": the kernel as every basis states it.
+// "cudnn, measured at head dim 128 (source)": the rate set as every basis states it.
 std::string describeAttentionKernel(const AttentionKernelRates& k);
+// "cudnn, measured at head dims 64 and 128 (source)": the kernel, all its head dims.
+std::string describeAttentionKernel(const AttentionKernel& k);
 
-// The kernel that times this model's attention: the device's named kernel when the run uses flash
-// attention and the model's head dims are the ones it was measured at (a kernel's rate moves with
-// the head dim: FA3 paper, Figures 5 and 6); null otherwise (attention as GEMMs by shape).
+// The rates that time this model's attention: the device's named kernel's set at the model's head
+// dim, when the run uses flash attention and the kernel was measured at that head dim (QK and V
+// alike; a kernel's rate moves with the head dim: FA3 paper, Figures 5 and 6); null otherwise
+// (attention as GEMMs by shape).
 const AttentionKernelRates* attentionKernelFor(const DeviceRates& r, const ModelConfig& c, const ParallelConfig& p);
 
 // How a prediction timed its attention, stated next to it: the kernel's measured rates ("cudnn,

@@ -49,7 +49,7 @@ DeviceRates deviceRates(const HardwareProfile& hw, const std::string& dtype, con
     r.nicSource = hw.nicGBsPerGpu.value > 0 ? hw.nicGBsPerGpu.source : std::string();
     r.gpusPerNode = hw.scaleUpGpus.value > 0 ? int(hw.scaleUpGpus.value) : hw.gpusPerNode > 0 ? hw.gpusPerNode : 8;
     if (!attentionKernel.empty())
-        r.attentionKernel = std::make_shared<const AttentionKernelRates>(findAttentionKernel(hw, attentionKernel));
+        r.attentionKernel = std::make_shared<const AttentionKernel>(findAttentionKernel(hw, attentionKernel));
     return r;
 }
 } // namespace rl::model

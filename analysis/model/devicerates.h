@@ -45,7 +45,7 @@ struct DeviceRates
     int gpusPerNode = 8;             // the scale-up domain (NVLink / xGMI) when the profile gives one
     // The run's fused attention kernel with measured rates (model/attentionkernel.h); null: attention
     // is timed as GEMMs by shape.
-    std::shared_ptr<const AttentionKernelRates> attentionKernel;
+    std::shared_ptr<const AttentionKernel> attentionKernel;
 
     // The rate a GEMM of this precision can at most run at (FLOP/s).
     double ceilingFlops(bool bf16Only) const { return bf16Only ? bf16MaxAchievableFlops : maxAchievableFlops; }

@@ -32,6 +32,9 @@ struct AttentionKernelRates
     std::vector<std::pair<double, double>> forward, forwardCausal, backward; // (seq, TFLOP/s)
     std::string source;
 };
+// One kernel's measured rate sets, one per head dim it was measured at, ascending (a kernel's rate
+// moves with the head dim: FA3 paper, Figures 5 and 6, head dims 64 and 128).
+using AttentionKernel = std::vector<AttentionKernelRates>;
 
 struct HardwareProfile
 {
@@ -61,7 +64,7 @@ struct HardwareProfile
     int gpusPerNode = 8;
     std::vector<MemoryLevel> memoryLevels; // fastest first; the roofline's bandwidth ceilings
     // Fused attention kernels with published measured rates on this device, keyed by name.
-    std::map<std::string, AttentionKernelRates> attentionKernels;
+    std::map<std::string, AttentionKernel> attentionKernels;
     std::string notes;
 };
 } // namespace rl

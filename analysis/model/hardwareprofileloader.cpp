@@ -75,23 +75,36 @@ void readAttentionKernels(const json& j, const std::string& origin, HardwareProf
         return;
     if (!j["attention_kernels"].is_object())
         fail(origin, "attention_kernels", "expected an object keyed by kernel name");
-    for (const auto& [name, k] : j["attention_kernels"].items()) {
-        const std::string field = "attention_kernels." + name;
-        if (!k.is_object())
-            fail(origin, field, "expected an object");
-        AttentionKernelRates r;
-        r.name = name;
-        r.headDim = wire::integerField<int>(k, "head_dim", 128);
-        if (!k.contains("forward") || !k.contains("backward"))
-            fail(origin, field, "needs \"forward\" and \"backward\" rates by sequence length");
-        r.forward = seqCurve(k["forward"], origin, field + ".forward");
-        r.backward = seqCurve(k["backward"], origin, field + ".backward");
-        if (k.contains("forward_causal"))
-            r.forwardCausal = seqCurve(k["forward_causal"], origin, field + ".forward_causal");
-        r.source = k.value("source", std::string{});
-        if (r.source.size() < 8)
-            fail(origin, field + ".source", "missing (every number needs its URL or document)");
-        hw.attentionKernels[name] = std::move(r);
+    for (const auto& [name, entry] : j["attention_kernels"].items()) {
+        // One head dim: an object; several: an array of them.
+        const json sets = entry.is_array() ? entry : json::array({entry});
+        if (sets.empty())
+            fail(origin, "attention_kernels." + name, "expected an object or a non-empty array of them");
+        AttentionKernel kernel;
+        for (std::size_t i = 0; i < sets.size(); ++i) {
+            const json& k = sets[i];
+            const std::string field = "attention_kernels." + name + (entry.is_array() ? "[" + std::to_string(i) + "]" : "");
+            if (!k.is_object())
+                fail(origin, field, "expected an object");
+            AttentionKernelRates r;
+            r.name = name;
+            r.headDim = wire::integerField<int>(k, "head_dim", 128);
+            if (!k.contains("forward") || !k.contains("backward"))
+                fail(origin, field, "needs \"forward\" and \"backward\" rates by sequence length");
+            r.forward = seqCurve(k["forward"], origin, field + ".forward");
+            r.backward = seqCurve(k["backward"], origin, field + ".backward");
+            if (k.contains("forward_causal"))
+                r.forwardCausal = seqCurve(k["forward_causal"], origin, field + ".forward_causal");
+            r.source = k.value("source", std::string{});
+            if (r.source.size() < 8)
+                fail(origin, field + ".source", "missing (every number needs its URL or document)");
+            for (const auto& other : kernel)
+                if (other.headDim == r.headDim)
+                    fail(origin, field + ".head_dim", "head dim " + std::to_string(r.headDim) + " is listed twice");
+            kernel.push_back(std::move(r));
+        }
+        std::sort(kernel.begin(), kernel.end(), [](const auto& a, const auto& b) { return a.headDim < b.headDim; });
+        hw.attentionKernels[name] = std::move(kernel);
     }
 }
 } // namespace
@@ -240,20 +253,25 @@ json toJson(const HardwareProfile& hw)
     put("gpus_per_nic", hw.gpusPerNic);
     if (!hw.intraNodeTopology.empty())
         j["intra_node_topology"] = hw.intraNodeTopology;
-    for (const auto& [name, k] : hw.attentionKernels) {
-        json& out = j["attention_kernels"][name];
-        out["head_dim"] = k.headDim;
-        auto curve = [](const std::vector<std::pair<double, double>>& c) {
-            json o = json::object();
-            for (const auto& [seq, tflops] : c)
-                o[std::to_string(static_cast<long long>(seq))] = tflops;
-            return o;
-        };
-        out["forward"] = curve(k.forward);
-        if (!k.forwardCausal.empty())
-            out["forward_causal"] = curve(k.forwardCausal);
-        out["backward"] = curve(k.backward);
-        out["source"] = k.source;
+    auto curve = [](const std::vector<std::pair<double, double>>& c) {
+        json o = json::object();
+        for (const auto& [seq, tflops] : c)
+            o[std::to_string(static_cast<long long>(seq))] = tflops;
+        return o;
+    };
+    for (const auto& [name, kernel] : hw.attentionKernels) {
+        json sets = json::array();
+        for (const auto& k : kernel) {
+            json out;
+            out["head_dim"] = k.headDim;
+            out["forward"] = curve(k.forward);
+            if (!k.forwardCausal.empty())
+                out["forward_causal"] = curve(k.forwardCausal);
+            out["backward"] = curve(k.backward);
+            out["source"] = k.source;
+            sets.push_back(std::move(out));
+        }
+        j["attention_kernels"][name] = sets.size() == 1 ? sets[0] : sets; // the form it is read in
     }
     j["memory_levels"] = json::array();
     for (const auto& m : hw.memoryLevels)

@@ -127,7 +127,11 @@ TEST(HardwareProfile, AttentionKernelsLoadSortedAndBadCurvesNameTheField)
 {
     const auto& h100 = findHardwareProfile("h100-sxm");
     ASSERT_EQ(h100.attentionKernels.count("cudnn"), 1u);
-    const auto& cudnn = h100.attentionKernels.at("cudnn");
+    // Head dims 64 and 128, ascending (the file lists each kernel's sets as an array).
+    ASSERT_EQ(h100.attentionKernels.at("cudnn").size(), 2u);
+    EXPECT_EQ(h100.attentionKernels.at("cudnn")[0].headDim, 64);
+    EXPECT_EQ(h100.attentionKernels.at("cudnn")[0].forward.back(), (std::pair<double, double>{16384, 413}));
+    const auto& cudnn = h100.attentionKernels.at("cudnn")[1];
     EXPECT_EQ(cudnn.headDim, 128);
     ASSERT_EQ(cudnn.forward.size(), 6u);
     EXPECT_EQ(cudnn.forward.front(), (std::pair<double, double>{512, 497})); // sorted by length, not as text
@@ -145,6 +149,17 @@ TEST(HardwareProfile, AttentionKernelsLoadSortedAndBadCurvesNameTheField)
     EXPECT_NE(errorOf(j).find("'attention_kernels.k': needs \"forward\" and \"backward\""), std::string::npos);
     j["attention_kernels"]["k"]["backward"] = {{"512", -1}};
     EXPECT_NE(errorOf(j).find("'attention_kernels.k.backward.512': expected TFLOP/s > 0"), std::string::npos);
+
+    // Several head dims: an array; each set's field names its index, and a head dim given twice is refused.
+    const nlohmann::json set = {{"head_dim", 64}, {"forward", {{"512", 100}}}, {"backward", {{"512", 80}}},
+                      {"source", "https://example.com/paper.pdf"}};
+    j["attention_kernels"]["k"] = nlohmann::json::array({set, set});
+    j["attention_kernels"]["k"][1]["head_dim"] = 128;
+    EXPECT_EQ(errorOf(j), "");
+    j["attention_kernels"]["k"][1]["head_dim"] = 64;
+    EXPECT_EQ(errorOf(j), "bad.json: field 'attention_kernels.k[1].head_dim': head dim 64 is listed twice");
+    j["attention_kernels"]["k"] = nlohmann::json::array();
+    EXPECT_NE(errorOf(j).find("'attention_kernels.k': expected an object or a non-empty array"), std::string::npos);
 }
 
 TEST(HardwareProfile, MissingFileAndBadJsonNameTheFile)

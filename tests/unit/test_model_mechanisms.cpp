@@ -145,13 +145,13 @@ TEST(AttentionKernel, TimesTheAttentionAtTheKernelsRatesAndNothingElse)
     p.seqLen = 4096;
     p.microBatches = 2;
     const auto flat = [](double fwd, double bwd) {
-        auto k = std::make_shared<AttentionKernelRates>();
-        k->name = "flat";
-        k->forward = {{512, fwd}};
-        k->backward = {{512, bwd}};
-        return std::shared_ptr<const AttentionKernelRates>(k);
+        AttentionKernelRates k;
+        k.name = "flat";
+        k.forward = {{512, fwd}};
+        k.backward = {{512, bwd}};
+        return std::make_shared<const AttentionKernel>(AttentionKernel{k});
     };
-    const auto stepWith = [&](const ModelConfig& m, std::shared_ptr<const AttentionKernelRates> k) {
+    const auto stepWith = [&](const ModelConfig& m, std::shared_ptr<const AttentionKernel> k) {
         auto r = shipped("h100-sxm");
         r.attentionKernel = std::move(k);
         ProfileCollectiveTime coll(r);
@@ -174,7 +174,19 @@ TEST(AttentionKernel, TimesTheAttentionAtTheKernelsRatesAndNothingElse)
     auto r = shipped("h100-sxm");
     r.attentionKernel = flat(100, 50);
     EXPECT_EQ(attentionBasis(r, c64, p), "fused, timed as GEMMs by shape: flat was measured at head dim 128, this model's is 64");
-    EXPECT_EQ(attentionKernelFor(r, c, p), r.attentionKernel.get());
+    EXPECT_EQ(attentionKernelFor(r, c, p), &r.attentionKernel->front());
+    // A kernel measured at head dims 64 and 128 times each model with its own head dim's rates.
+    auto both = *r.attentionKernel;
+    both.insert(both.begin(), both.front());
+    both.front().headDim = 64;
+    both.front().forward = {{512, 400}};
+    r.attentionKernel = std::make_shared<const AttentionKernel>(both);
+    ASSERT_NE(attentionKernelFor(r, c64, p), nullptr);
+    EXPECT_EQ(attentionKernelFor(r, c64, p)->headDim, 64);
+    EXPECT_EQ(attentionKernelFor(r, c, p)->headDim, 128);
+    EXPECT_EQ(attentionSummary(r, c64, p), "flat, measured at head dim 64");
+    EXPECT_EQ(attentionBasis(r, gpt(4096, 16, 4), p), // head dim 256
+              "fused, timed as GEMMs by shape: flat was measured at head dims 64 and 128, this model's is 256");
     p.flashAttention = false; // unfused attention is never the fused kernel's
     EXPECT_EQ(attentionKernelFor(r, c, p), nullptr);
 }
