@@ -61,6 +61,7 @@ private:
     QComboBox* m_hold;
     QComboBox* m_metric;
     QLineEdit* m_parallel;
+    QComboBox* m_dtype; // the GEMM dtype swept in (bf16 / fp16 / fp8)
     QLineEdit* m_experts;
     QLineEdit* m_topK;
     QLineEdit* m_shared;

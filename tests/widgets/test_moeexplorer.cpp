@@ -267,6 +267,23 @@ TEST(MoeExplorer, HoldingNothingSweepsTheTypedExpertWidths)
     const QString why = failed.last().first().toString();
     EXPECT_TRUE(why.startsWith(QStringLiteral("parallel layout:"))) << why.toStdString();
     EXPECT_TRUE(why.contains(QStringLiteral("ep=3 does not divide dp=8"))) << why.toStdString();
+
+    // The GEMM dtype reaches the sweep: the same configurations in FP8 step faster than in BF16.
+    parallel->setText(QStringLiteral("dp=8,ep=8"));
+    explorer.runSweep();
+    ASSERT_TRUE(rl::testing::waitFor([&] { return done.size() == 2 || failed.size() == 3; }, 60000));
+    ASSERT_EQ(done.size(), 2);
+    const auto bf16 = explorer.result().rows;
+    auto* dtype = explorer.findChild<QComboBox*>(QStringLiteral("moeDtype"));
+    ASSERT_TRUE(dtype);
+    dtype->setCurrentText(QStringLiteral("fp8"));
+    explorer.runSweep();
+    ASSERT_TRUE(rl::testing::waitFor([&] { return done.size() == 3 || failed.size() == 3; }, 60000));
+    ASSERT_EQ(done.size(), 3) << failed.last().first().toString().toStdString();
+    const auto& fp8 = explorer.result().rows;
+    ASSERT_EQ(fp8.size(), bf16.size());
+    for (std::size_t i = 0; i < fp8.size(); ++i)
+        EXPECT_LT(fp8[i].stepSeconds, bf16[i].stepSeconds) << i;
 }
 
 namespace {
