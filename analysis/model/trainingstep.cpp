@@ -225,13 +225,22 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         add("pp send_recv", CollectiveOp::SendRecv, actBytes / p.tp, 2, p.tp * p.cp * p.dp >= gpn ? 1 : 2,
             2 * mb * std::max(1, p.vpp), &otherSeconds);
     if (c.isMoe()) {
-        // Each expert-TP group dispatches the top-k copies of its tokens: T·etp/tp per rank (T when
-        // etp = tp, the sequence-parallel shard when etp = 1). EP neighbours are etp ranks apart
-        // when the experts fold over TP (Megatron-Core's etp-ep-edp order), else tp·cp apart
-        // (tp-cp-ep-dp): that many fewer of them share a node.
+        // Megatron-Core's all-to-all dispatcher (moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher):
+        // each rank sends the top-k copies of its own tokens, the sequence-parallel shard T/tp
+        // (Megatron requires SP for MoE with TP), over the EP group; the expert-TP group then
+        // all-gathers what arrived (gather_from_sequence_parallel_region over the expert-TP group),
+        // and the combine reduce-scatters and sends back. Forward and backward: 4 all_to_alls, 2
+        // all_gathers and 2 reduce_scatters per MoE layer. EP neighbours are etp ranks apart when the
+        // experts fold over TP (Megatron-Core's etp-ep-edp order), else tp·cp apart (tp-cp-ep-dp):
+        // that many fewer of them share a node; an expert-TP group is adjacent ranks.
+        const double dispatched = T / p.tp * c.moe.topK * c.dModel * wb;
         const int epStride = p.etp > 0 && p.etp != p.tp ? int(etp) : p.tp * p.cp;
-        add("ep all_to_all", CollectiveOp::AllToAll, T * c.moe.topK * c.dModel * wb * (etp / p.tp), p.ep,
-            perNodeAt(epStride), 4 * moeOnStage * mb, &epSeconds);
+        add("ep all_to_all", CollectiveOp::AllToAll, dispatched, p.ep, perNodeAt(epStride), 4 * moeOnStage * mb,
+            &epSeconds);
+        add("etp all_gather (dispatch)", CollectiveOp::AllGather, dispatched * etp, int(etp), gpn,
+            2 * moeOnStage * mb, &epSeconds);
+        add("etp reduce_scatter (combine)", CollectiveOp::ReduceScatter, dispatched * etp, int(etp), gpn,
+            2 * moeOnStage * mb, &epSeconds);
     }
     if (p.cp > 1) {
         const double kvBytes = kvCacheBytes(c, double(p.microBatch) * p.seqLen, int(wb)) / c.layers / p.tp;

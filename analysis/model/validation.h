@@ -17,14 +17,14 @@ namespace rl::model {
 inline constexpr double kValidationMedianBound = 0.05;
 inline constexpr double kValidationMaxBound = 0.10;
 // On the holdout runs, never used to choose anything (33 rows: NeMo 24.12 H100 FP8, NVIDIA DGX Cloud
-// recipes, Megatron-Bridge, llm-foundry): 11.7 % / 42.7 %. The 10 % / 25 % is NOT met here:
-// GPT-OSS-120B (-43 %), llm-foundry's MPT-13B at 32k (-35 %) and MPT-7B (-25 %), Qwen3-30B-A3B
-// (+27 %, HybridEP dispatch not modelled) and Llama 4 Maverick FP8 (+26 %) are off by more than
-// 25 %; resources/validation/README.md lists every row. These bounds guard against getting worse.
+// recipes, Megatron-Bridge, llm-foundry): 10.1 % / 42.7 %. The 10 % / 25 % is NOT met here:
+// GPT-OSS-120B (-43 %), llm-foundry's MPT-13B at 32k (-35 %) and MPT-7B (-25 %) and Qwen3-30B-A3B
+// (+27 %, HybridEP dispatch not modelled) are off by more than 25 %;
+// resources/validation/README.md lists every row. These bounds guard against getting worse.
 // (GPT-OSS went from -40 % to -43 % when its head-dim-64 attention got the FA3 paper's measured
 // cuDNN rates instead of the shape estimate: the estimate was slower than the measured kernel, so
 // what makes that run slow is elsewhere; the measured rate stays.)
-inline constexpr double kHoldoutMedianBound = 0.12;
+inline constexpr double kHoldoutMedianBound = 0.11;
 inline constexpr double kHoldoutMaxBound = 0.43;
 
 struct ValidationRun

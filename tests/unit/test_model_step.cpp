@@ -197,8 +197,18 @@ TEST(ModelStep, CommunicationByParallelism)
     EXPECT_DOUBLE_EQ(find("tp all_reduce")->count, 4 * 8 * 16.0); // 4 per layer, 8 layers per stage
     ASSERT_TRUE(find("ep all_to_all"));
     EXPECT_DOUBLE_EQ(find("ep all_to_all")->count, 4 * 8 * 16.0);
-    EXPECT_DOUBLE_EQ(find("ep all_to_all")->bytes, 4096.0 * 2 * 4096 * 2);
+    // Each rank dispatches the top-2 copies of its own tokens, 4096 / tp=2 of them (Megatron-Core's
+    // all-to-all dispatcher sends the sequence-parallel shard), then the expert-TP group (etp = tp
+    // = 2) all-gathers them: 2 gathers and 2 reduce-scatters per MoE layer per micro-batch.
+    EXPECT_DOUBLE_EQ(find("ep all_to_all")->bytes, 4096.0 / 2 * 2 * 4096 * 2);
     EXPECT_TRUE(find("ep all_to_all")->crossNode); // tp·ep = 16 > 8 GPUs per node
+    ASSERT_TRUE(find("etp all_gather (dispatch)"));
+    EXPECT_DOUBLE_EQ(find("etp all_gather (dispatch)")->bytes, 4096.0 * 2 * 4096 * 2); // both ranks' shares
+    EXPECT_DOUBLE_EQ(find("etp all_gather (dispatch)")->count, 2 * 8 * 16.0);
+    EXPECT_EQ(find("etp all_gather (dispatch)")->ranks, 2);
+    EXPECT_FALSE(find("etp all_gather (dispatch)")->crossNode); // adjacent ranks
+    ASSERT_TRUE(find("etp reduce_scatter (combine)"));
+    EXPECT_DOUBLE_EQ(find("etp reduce_scatter (combine)")->count, 2 * 8 * 16.0);
     ASSERT_TRUE(find("pp send_recv"));
     EXPECT_NEAR(e.bubbleSeconds / e.computeSeconds, 3.0 / 16, 1e-12); // (p-1)/m
     EXPECT_GT(e.mfu, 0.05);
