@@ -116,6 +116,11 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
         showBases();
         Q_EMIT calibrationChanged();
     });
+    // The placeholder goes in before the list is watched: setting its flags is an itemChanged, and
+    // the assembly it started landed late (under load, after a host's first sweep), making the
+    // host redo its work under an unchanged calibration.
+    m_collectives->addItem(tr("(no workspace)"));
+    m_collectives->item(0)->setFlags(Qt::NoItemFlags);
     connect(m_collectives, &QListWidget::itemChanged, this, [this] {
         if (!m_listing)
             assemble();
@@ -124,8 +129,6 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
         if (!m_listing)
             assemble();
     });
-    m_collectives->addItem(tr("(no workspace)"));
-    m_collectives->item(0)->setFlags(Qt::NoItemFlags);
     listAttentionKernels();
     showBases();
 }
