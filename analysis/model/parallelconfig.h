@@ -38,6 +38,10 @@ struct ParallelConfig
     // (Megatron-Core's overlap_moe_expert_parallel_comm, "EP A2A overlap": the forward of one
     // micro-batch interleaved with the backward of another); false: on the critical path.
     bool epOverlap = false;
+    // The tokens go out through DeepEP or HybridEP (Megatron-Core moe_token_dispatcher_type "flex"):
+    // a token crosses to another node once, however many of its experts live there, and is
+    // forwarded inside that node; false: the all_to_all dispatcher, one copy per expert.
+    bool flexDispatch = false;
     bool dropout = false;   // attention/hidden dropout (GPT-3-era recipes); adds mask traffic
     // Weight gradients accumulate into the fp32 main grads inside the wgrad GEMM (Megatron's
     // --gradient-accumulation-fusion, on by default since Megatron-LM 3.0); false: a separate

@@ -56,6 +56,22 @@ StageTimes timesOf(const GemmSet& set, const DeviceRates& r, const GemmTiming& t
 }
 } // namespace
 
+double flexCrossNodeShare(int experts, int topK, int epRanks, int ranksPerNode)
+{
+    const int nodes = (epRanks + std::max(1, ranksPerNode) - 1) / std::max(1, ranksPerNode);
+    if (nodes <= 1 || experts <= 0 || topK <= 0 || experts % nodes != 0)
+        return 1.0;
+    // A token's top-k experts, uniform without replacement (balanced routing): the chance that a
+    // given remote node holds none of them is C(E - E/n, k) / C(E, k).
+    const double perNode = double(experts) / nodes;
+    double none = 1.0;
+    for (int i = 0; i < topK; ++i)
+        none *= std::max(0.0, experts - perNode - i) / (experts - i);
+    const double nodesReached = (nodes - 1) * (1 - none);            // copies sent across, deduplicated
+    const double copiesAcross = double(topK) * (nodes - 1) / nodes;  // the all_to_all's
+    return copiesAcross > 0 ? std::min(1.0, nodesReached / copiesAcross) : 1.0;
+}
+
 ElementwiseBytes elementwiseBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, LayerKind kind)
 {
     ElementwiseBytes e;
@@ -235,8 +251,13 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         // that many fewer of them share a node; an expert-TP group is adjacent ranks.
         const double dispatched = T / p.tp * c.moe.topK * c.dModel * wb;
         const int epStride = p.etp > 0 && p.etp != p.tp ? int(etp) : p.tp * p.cp;
-        add("ep all_to_all", CollectiveOp::AllToAll, dispatched, p.ep, perNodeAt(epStride), 4 * moeOnStage * mb,
-            &epSeconds);
+        const int epPerNode = perNodeAt(epStride);
+        // DeepEP / HybridEP send a token to a remote node once and forward it inside: the bytes
+        // crossing nodes shrink by flexCrossNodeShare (the NIC part dominates the time; the
+        // in-node forwarding is taken as scaled with it).
+        const double crossShare = p.flexDispatch ? flexCrossNodeShare(c.moe.experts, c.moe.topK, p.ep, epPerNode) : 1.0;
+        add(crossShare < 1 ? "ep all_to_all (flex: one copy per node)" : "ep all_to_all", CollectiveOp::AllToAll,
+            dispatched * crossShare, p.ep, epPerNode, 4 * moeOnStage * mb, &epSeconds);
         add("etp all_gather (dispatch)", CollectiveOp::AllGather, dispatched * etp, int(etp), gpn,
             2 * moeOnStage * mb, &epSeconds);
         add("etp reduce_scatter (combine)", CollectiveOp::ReduceScatter, dispatched * etp, int(etp), gpn,

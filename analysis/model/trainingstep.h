@@ -34,6 +34,12 @@ inline constexpr double kGradAccumBytesPerParam = 10;
 // Host-side cost of one kernel launch that the GPU cannot hide (small kernels back to back).
 inline constexpr double kLaunchSeconds = 4e-6;
 
+// What share of the expert all_to_all's cross-node bytes DeepEP / HybridEP still send: they move a
+// token to a remote node once, however many of its top-k experts live there (balanced routing:
+// each node of the EP group holds experts/nodes of them). 1 within a node or when the experts do
+// not split evenly over the nodes.
+double flexCrossNodeShare(int experts, int topK, int epRanks, int ranksPerNode);
+
 struct StepEstimate
 {
     double computeSeconds = 0;   // GEMMs and element-wise kernels of all micro-batches, recompute included

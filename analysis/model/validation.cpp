@@ -104,6 +104,10 @@ std::vector<ValidationRun> loadValidationRuns(const std::string& path)
         if (j.contains("dp_overlap") && j["dp_overlap"].is_number())
             p.dpOverlap = j["dp_overlap"].get<double>();
         p.epOverlap = j.value("ep_overlap", false);
+        const std::string dispatcher = j.value("ep_dispatcher", std::string("alltoall"));
+        if (dispatcher != "alltoall" && dispatcher != "flex")
+            fail(where, "ep_dispatcher must be \"alltoall\" or \"flex\", not \"" + dispatcher + "\"");
+        p.flexDispatch = dispatcher == "flex";
         if (j.contains("tp_overlap") && j["tp_overlap"].is_number())
             p.tpOverlap = j["tp_overlap"].get<double>();
         p.dtype = r.dtype;

@@ -112,6 +112,11 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
     cmd->add_flag("--ep-overlap", a.epOverlap,
                   "The expert all_to_all runs under another micro-batch's compute (Megatron-Core "
                   "overlap_moe_expert_parallel_comm; needs 2+ micro-batches); default: on the critical path");
+    cmd->add_option("--ep-dispatcher", a.epDispatcher,
+                    "alltoall: one copy of a token per expert; flex: DeepEP / HybridEP, a token crosses to another "
+                    "node once however many of its experts are there (Megatron-Core moe_token_dispatcher_type)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"alltoall", "flex"}));
     cmd->add_option("--first-stage-layers", a.firstStageLayers, "Layers on the first pipeline stage (uneven PP)");
     cmd->add_option("--last-stage-layers", a.lastStageLayers, "Layers on the last pipeline stage (uneven PP)");
     cmd->add_flag("--dropout", a.dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
@@ -159,6 +164,7 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* o
     p.dpOverlap = a.dpOverlap;
     p.tpOverlap = a.tpOverlap;
     p.epOverlap = a.epOverlap;
+    p.flexDispatch = a.epDispatcher == "flex";
     p.firstStageLayers = a.firstStageLayers;
     p.lastStageLayers = a.lastStageLayers;
     p.dropout = a.dropout;

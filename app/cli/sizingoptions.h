@@ -46,6 +46,7 @@ struct StepArgs
     int microBatch = 1, microBatches = 0, seq = 4096, zero = 1;
     std::string recompute = "none";
     bool sp = false, noFlash = false, calibrate = false, dropout = false, epOverlap = false;
+    std::string epDispatcher = "alltoall";
     double overlap = -1, dpOverlap = -1, tpOverlap = 0, efficiency = 0;
     int firstStageLayers = 0, lastStageLayers = 0;
     std::string dtype = "bf16";

@@ -176,6 +176,10 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_epOverlap = addSwitch(QStringLiteral("epOverlap"), tr("Overlap expert all-to-all"),
                             tr("The MoE all_to_all runs under another micro-batch's compute (Megatron-Core "
                                "overlap_moe_expert_parallel_comm; needs 2+ micro-batches); off: on the critical path"));
+    m_flexDispatch = addSwitch(QStringLiteral("flexDispatch"), tr("DeepEP / HybridEP dispatch"),
+                               tr("A token crosses to another node once, however many of its experts live there "
+                                  "(Megatron-Core moe_token_dispatcher_type flex); off: the all-to-all dispatcher, one "
+                                  "copy per expert"));
     m_decodeBatch = addSpin(QStringLiteral("decodeBatch"), tr("Decode batch:"), 1 << 16, tr("Sequences decoded together"));
     m_microBatch->setMinimum(1);
     m_decodeBatch->setMinimum(1);
@@ -416,6 +420,7 @@ void ConfigEditor::recompute()
                                                            : model::Recompute::None;
         p.sequenceParallel = m_sequenceParallel->isChecked();
         p.epOverlap = m_epOverlap->isChecked();
+        p.flexDispatch = m_flexDispatch->isChecked();
         const auto rates = m_calibration->rates(p.dtype);
         m_hbmBytes = rates.hbmCapacityBytes;
         m_usedCalibration = m_calibration->calibration();

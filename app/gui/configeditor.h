@@ -74,11 +74,11 @@ private:
     QSpinBox *m_layers, *m_dModel, *m_heads, *m_kvHeads, *m_headDim, *m_mlpWidth, *m_vocab, *m_seqLen;
     QSpinBox *m_experts, *m_topK, *m_expertWidth, *m_shared;
     QSpinBox *m_microBatch, *m_zero, *m_decodeBatch;
-    // The training recipe, as ridgeline-cli size's --dtype, --micro-batches, --recompute, --sp and
-    // --ep-overlap: without them a GUI user could not size the runs `validate` checks.
+    // The training recipe, as ridgeline-cli size's --dtype, --micro-batches, --recompute, --sp,
+    // --ep-overlap and --ep-dispatcher: without them a GUI user could not size the runs `validate` checks.
     QComboBox *m_dtype, *m_recomputeMode;
     QSpinBox* m_microBatches;
-    QCheckBox *m_sequenceParallel, *m_epOverlap;
+    QCheckBox *m_sequenceParallel, *m_epOverlap, *m_flexDispatch;
     CalibrationPicker* m_calibration;
     std::shared_ptr<const model::Calibration> m_usedCalibration; // the one m_report was computed with
     std::vector<model::FigureBasis> m_bases;                    // of m_report's figures

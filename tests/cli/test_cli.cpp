@@ -404,9 +404,11 @@ TEST(Cli, SizeTimesAttentionWithTheNamedKernelAndSaysSo)
     EXPECT_NE(text.out.find("cudnn, measured at head dim 128 [3]\n"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("\n[3] Shah, Bikshandi"), std::string::npos) << text.out;
     std::istringstream lines(text.out);
-    for (std::string line; std::getline(lines, line);)
-        if (line.rfind("step time ", 0) == 0)
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("step time ", 0) == 0) {
             EXPECT_LT(line.size(), 130u) << line;
+        }
+    }
     auto none = with({}, false);
     EXPECT_NE(none.out.find("fused, timed as GEMMs by shape (no kernel named)"), std::string::npos) << none.out;
     auto bad = with({"--attention", "fa9"}, false);

@@ -520,6 +520,39 @@ TEST(ExpertAllToAll, OverlapHidesTheDispatchUnderTheOtherMicroBatchsCompute)
     EXPECT_DOUBLE_EQ(single.exposedCommSeconds, evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step.exposedCommSeconds);
 }
 
+TEST(ExpertAllToAll, FlexDispatchSendsATokenToEachRemoteNodeOnce)
+{
+    // 128 experts, top-8, EP 16 over two nodes of 8: the all_to_all sends 8 x 1/2 = 4 copies of a
+    // token to the other node on average; DeepEP / HybridEP send it once when that node holds any
+    // of its experts, 1 - C(64, 8) / C(128, 8) of the time.
+    double none = 1;
+    for (int i = 0; i < 8; ++i)
+        none *= (64.0 - i) / (128.0 - i);
+    EXPECT_NEAR(flexCrossNodeShare(128, 8, 16, 8), (1 - none) / 4, 1e-12);
+    EXPECT_NEAR(flexCrossNodeShare(128, 8, 16, 8), 0.249, 1e-3);
+    EXPECT_DOUBLE_EQ(flexCrossNodeShare(128, 8, 8, 8), 1.0); // one node: nothing to save
+    EXPECT_DOUBLE_EQ(flexCrossNodeShare(8, 1, 16, 8), 1.0);  // top-1: one copy either way
+    // Four nodes, top-2 of 64: a token's two experts share a node 15/63 of the time.
+    EXPECT_NEAR(flexCrossNodeShare(64, 2, 32, 8), 3 * (1 - (48.0 / 64) * (47.0 / 63)) / (2 * 3.0 / 4), 1e-12);
+
+    const auto r = shipped("h100-sxm");
+    ProfileCollectiveTime coll(r);
+    const auto c = loadPreset("qwen3-30b-a3b");
+    auto p = parallelLayout(c, "dp=16,ep=16", ParallelConfig{});
+    p.microBatches = 4;
+    const auto plain = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    p.flexDispatch = true;
+    const auto flex = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const CommOp* a2a = commNamed(plain, "ep all_to_all");
+    const CommOp* deduplicated = commNamed(flex, "ep all_to_all (flex: one copy per node)");
+    ASSERT_NE(a2a, nullptr);
+    ASSERT_NE(deduplicated, nullptr);
+    EXPECT_NEAR(deduplicated->bytes / a2a->bytes, flexCrossNodeShare(128, 8, 16, 8), 1e-12);
+    EXPECT_EQ(deduplicated->count, a2a->count);
+    EXPECT_LT(flex.exposedCommSeconds, plain.exposedCommSeconds);
+    EXPECT_DOUBLE_EQ(flex.computeSeconds, plain.computeSeconds);
+}
+
 TEST(ExpertAllToAll, FoldedExpertsPlaceEpNeighboursEtpApart)
 {
     // qwen3-30b-a3b on 16 H100s, tp=2, ep=16, etp=1: the EP group is 16 consecutive ranks (8 per

@@ -95,5 +95,23 @@ TEST(Validation, MalformedTableNamesFileAndRow)
         EXPECT_NE(std::string(e.what()).find("runs[0]"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("global_batch"), std::string::npos) << e.what();
     }
+    {
+        std::FILE* f = std::fopen(path.c_str(), "w");
+        ASSERT_TRUE(f);
+        std::fputs(R"({"runs": [{"id": "x", "hardware": "h100-sxm", "source": "somewhere, Table 9, row 1",
+                      "model": {"layers": 2, "d_model": 256, "heads": 4, "mlp_width": 1024, "vocab": 1000},
+                      "dp": 2, "micro_batch": 1, "global_batch": 4, "ep_dispatcher": "deepep",
+                      "measured": {"step_seconds": 1}}]})",
+                   f);
+        std::fclose(f);
+    }
+    try {
+        loadValidationRuns(path);
+        FAIL() << "accepted an unknown dispatcher";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("runs[0]: ep_dispatcher must be \"alltoall\" or \"flex\", not \"deepep\""),
+                  std::string::npos)
+            << e.what();
+    }
     std::remove(path.c_str());
 }

@@ -179,6 +179,12 @@ TEST(ConfigEditor, TrainingRecipeControlsReachTheEstimate)
     const auto hidden = stepAfter(editor, [&] { epOverlap->setChecked(true); });
     EXPECT_LT(hidden.exposedCommSeconds, exposed.exposedCommSeconds);
     EXPECT_EQ(hidden.computeSeconds, exposed.computeSeconds);
+    // DeepEP / HybridEP send a token across once: less crosses the nodes.
+    auto* flex = editor.findChild<QCheckBox*>(QStringLiteral("flexDispatch"));
+    ASSERT_TRUE(flex);
+    epOverlap->setChecked(false);
+    const auto deduplicated = stepAfter(editor, [&] { flex->setChecked(true); });
+    EXPECT_LT(deduplicated.exposedCommSeconds, exposed.exposedCommSeconds);
 }
 
 TEST(SizingWindow, TwoEditorsCompareTwoDevices)
