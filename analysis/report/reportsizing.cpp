@@ -59,7 +59,9 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
                                  ": the device the model is sized on");
     const HardwareProfile& hw = *options.hardware;
     const auto c = findModelConfig(choice.model, &ws);
-    const auto p = parallelLayoutOf(c, choice.parallel, baseLayout(), choice.parallelField);
+    auto base = baseLayout();
+    base.dtype = choice.dtype;
+    const auto p = parallelLayoutOf(c, choice.parallel, base, choice.parallelField);
     const auto r = deviceRates(hw, p.dtype);
     const Calibration cal(choice.calibration.readsStore() ? &ws : nullptr, choice.calibration);
     const CalibratedSources sources(cal, r);

@@ -23,6 +23,7 @@ struct SizingChoice
     std::string hardware;             // profile id or file; empty: each session's own device
     std::string model;                // config.json, a config saved in the workspace or a preset; empty: no sizing
     std::string parallel = "dp=8";    // the layout the model is sized in
+    std::string dtype = "bf16";       // the GEMM dtype it is sized in (a run that states its own keeps it)
     model::CalibrationChoice calibration; // default: the datasheet's figures
     // How the user gave each choice, for messages ("--parallel dp8: ...; e.g. --parallel dp=8,...").
     std::string parallelField = "--parallel";

@@ -20,6 +20,7 @@ struct ReportArgs
 {
     std::vector<std::int64_t> sessions;
     std::string output, title, hardware, model, parallel = report::SizingChoice{}.parallel, layout = "sessions";
+    std::string dtype = report::SizingChoice{}.dtype;
     std::vector<std::string> charts{"bandwidth", "latency"};
 };
 
@@ -36,6 +37,7 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
                     "roofline's ceilings, and the device --model is sized on");
     cmd->add_option("--model", a->model, "Size this model config on --hardware (config.json, saved config or preset)");
     cmd->add_option("--parallel", a->parallel, "Parallel layout for --model")->capture_default_str();
+    cmd->add_option("--dtype", a->dtype, "GEMM dtype --model is sized in (bf16, fp16, fp8)")->capture_default_str();
     cmd->add_option("--charts", a->charts, "Charts of the collective sessions: bandwidth, latency (comma-separated)")
         ->delimiter(',')
         ->capture_default_str()
@@ -61,6 +63,7 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
         choice.hardware = a->hardware;
         choice.model = a->model;
         choice.parallel = a->parallel;
+        choice.dtype = a->dtype;
         const auto predicted = report::applySizing(ws, a->sessions, choice, o);
         const auto r = report::buildReport(ws, a->sessions, o);
         const auto data = charts::loadReportCharts(ws, r);

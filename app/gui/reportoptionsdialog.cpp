@@ -21,11 +21,12 @@ namespace {
 const auto kHardware = QStringLiteral("hardware");
 const auto kModel = QStringLiteral("model");
 const auto kParallel = QStringLiteral("parallel");
+const auto kDtype = QStringLiteral("dtype");
 } // namespace
 
 ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& workspace, QWidget* parent)
     : QDialog(parent), m_settings(settings), m_hardware(new QComboBox), m_model(new QComboBox),
-      m_parallel(new QLineEdit), m_job(new JobTracker(this))
+      m_parallel(new QLineEdit), m_dtype(new QComboBox), m_job(new JobTracker(this))
 {
     setObjectName(QStringLiteral("reportOptions"));
     setWindowTitle(tr("Report options"));
@@ -65,6 +66,10 @@ ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& work
     m_parallel->setObjectName(QStringLiteral("reportParallel"));
     m_parallel->setText(last.value(kParallel).toString(qs(report::SizingChoice{}.parallel)));
     m_parallel->setToolTip(tr("The model's parallel degrees, e.g. dp=8,tp=8,pp=2: their product is the GPU count"));
+    m_dtype->setObjectName(QStringLiteral("reportDtype"));
+    m_dtype->addItems({QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp8")});
+    m_dtype->setToolTip(tr("The dtype of the model's GEMMs, as ridgeline-cli report --dtype"));
+    m_dtype->setCurrentText(last.value(kDtype).toString(qs(report::SizingChoice{}.dtype)));
 
     auto* note = new QLabel(tr("The cluster template sizes the model on the device: step time, tokens/s, MFU and "
                                "memory per GPU, and its GEMMs on the device's roofline."));
@@ -77,6 +82,7 @@ ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& work
     form->addRow(tr("Hardware profile:"), m_hardware);
     form->addRow(tr("Model:"), m_model);
     form->addRow(tr("Parallel layout:"), m_parallel);
+    form->addRow(tr("GEMM dtype:"), m_dtype);
     form->addRow(buttons);
 }
 
@@ -86,6 +92,7 @@ report::SizingChoice ReportOptionsDialog::choice() const
     c.hardware = m_hardware->currentData().toString().toStdString();
     c.model = m_model->currentText().trimmed().toStdString();
     c.parallel = m_parallel->text().trimmed().toStdString();
+    c.dtype = m_dtype->currentText().toStdString();
     c.parallelField = tr("Parallel layout").toStdString();
     c.hardwareField = tr("a hardware profile").toStdString();
     return c;
@@ -95,7 +102,8 @@ void ReportOptionsDialog::accept()
 {
     m_settings->setReportOptions({{kHardware, m_hardware->currentData().toString()},
                                   {kModel, m_model->currentText().trimmed()},
-                                  {kParallel, m_parallel->text().trimmed()}});
+                                  {kParallel, m_parallel->text().trimmed()},
+                                  {kDtype, m_dtype->currentText()}});
     QDialog::accept();
 }
 } // namespace rl

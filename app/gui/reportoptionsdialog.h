@@ -30,6 +30,7 @@ private:
     QComboBox* m_hardware;
     QComboBox* m_model;
     QLineEdit* m_parallel;
+    QComboBox* m_dtype;
     JobTracker* m_job;
 };
 } // namespace rl

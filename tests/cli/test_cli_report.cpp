@@ -118,6 +118,12 @@ TEST(CliReport, HtmlIsOneFileWithInlineSvgChartsAndNoRemoteResources)
     EXPECT_NE(text.find("all_reduce on 16 ranks peaks at a busbw of 190 GB/s at 8 GiB, 47 % of the NIC line rate"),
               std::string::npos);
     EXPECT_NE(text.find("llama-3-8b on 16 x h100-sxm (tp=2,dp=8, bf16): step "), std::string::npos);
+    // --dtype sizes it in FP8, as `size --dtype fp8` does.
+    const auto fp8Html = c.dir.path / "cluster-fp8.html";
+    auto fp8 = cli(c.db, {"report", "1", "--template", "cluster", "--hardware", "h100-sxm", "--model", "llama-3-8b",
+                          "--parallel", "tp=2,dp=8", "--dtype", "fp8", "-o", fp8Html.string()});
+    ASSERT_EQ(fp8.exitCode, 0) << fp8.err;
+    EXPECT_NE(readText(fp8Html).find("llama-3-8b on 16 x h100-sxm (tp=2,dp=8, fp8): step "), std::string::npos);
     EXPECT_NE(text.find("Collectives across 4 nodes"), std::string::npos);
     EXPECT_NE(text.find("Kernels and roofline"), std::string::npos);
     EXPECT_NE(text.find("NCCL version"), std::string::npos);

@@ -207,13 +207,17 @@ TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
             hardware->setCurrentIndex(hardware->findData(QStringLiteral("h100-sxm")));
             model->setCurrentText(QStringLiteral("llama-3-8b"));
             parallel->setText(QStringLiteral("tp=8,dp=4"));
+            auto* dtype = parallel->window()->findChild<QComboBox*>(QStringLiteral("reportDtype"));
+            ASSERT_TRUE(dtype);
+            EXPECT_EQ(dtype->currentText(), QStringLiteral("bf16")) << "the default dtype";
+            dtype->setCurrentText(QStringLiteral("fp8"));
         }));
     EXPECT_TRUE(listsSaved) << "the workspace's saved configs";
     ASSERT_TRUE(written.wait(30000)) << (failed.isEmpty() ? "" : failed.first().first().toString().toStdString());
     const QString text = readAll(dir.filePath(QStringLiteral("sized.html")));
     // The sizing section, its sentence in the summary too, and its table.
     EXPECT_TRUE(text.contains(QStringLiteral("<h2>Sizing: llama-3-8b on h100-sxm</h2>")));
-    EXPECT_TRUE(text.contains(QStringLiteral("llama-3-8b on 32 x h100-sxm (tp=8,dp=4, bf16): step ")));
+    EXPECT_TRUE(text.contains(QStringLiteral("llama-3-8b on 32 x h100-sxm (tp=8,dp=4, fp8): step ")));
     EXPECT_TRUE(text.contains(QStringLiteral("<td>step time</td>")));
     EXPECT_TRUE(text.contains(QStringLiteral("<td>MFU (peak / max achievable)</td>")));
     // The device's ceilings on the sizing roofline, with the model's GEMMs.
@@ -224,6 +228,7 @@ TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
     EXPECT_EQ(remembered.value(QStringLiteral("hardware")).toString(), QStringLiteral("h100-sxm"));
     EXPECT_EQ(remembered.value(QStringLiteral("model")).toString(), QStringLiteral("llama-3-8b"));
     EXPECT_EQ(remembered.value(QStringLiteral("parallel")).toString(), QStringLiteral("tp=8,dp=4"));
+    EXPECT_EQ(remembered.value(QStringLiteral("dtype")).toString(), QStringLiteral("fp8"));
 
     // Next time the dialog comes back with them; an unknown model fails with its name, nothing written.
     written.clear();
