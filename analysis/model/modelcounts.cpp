@@ -132,6 +132,11 @@ const char* toString(Recompute r)
     return "none";
 }
 
+Recompute recomputeFromString(std::string_view name)
+{
+    return name == "full" ? Recompute::Full : name == "selective" ? Recompute::Selective : Recompute::None;
+}
+
 TrainingFlops trainingFlopsPerToken(const FlopCounts& fwd, Recompute recompute)
 {
     TrainingFlops t;

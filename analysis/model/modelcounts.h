@@ -1,6 +1,8 @@
 #pragma once
 // Parameters by part and FLOPs per token of a ModelConfig, in closed form (no allocation), so the
 // MoE sweep can evaluate millions of configurations per second.
+#include <string_view>
+
 #include "model/modelconfig.h"
 
 namespace rl::model {
@@ -54,6 +56,9 @@ FlopCounts forwardFlopsPerToken(const ModelConfig& c, const FlopOptions& opt);
 
 enum class Recompute { None, Selective, Full };
 const char* toString(Recompute r);
+// "full" / "selective" / anything else ("none"): the mode as the CLI, the GUI and the validation
+// tables spell it (toString's inverse).
+Recompute recomputeFromString(std::string_view name);
 
 // Training FLOPs per token: model FLOPs (what MFU counts: forward + backward = 3 x forward) and
 // hardware FLOPs (what the GPU executes: recompute adds a forward of the layers for Full, of the

@@ -8,10 +8,18 @@
 // --decoder-first/last-pipeline-num-layers) or, when the layers do not divide, the slowest stage
 // holding ceil(layers/pp).
 #include <string>
+#include <vector>
 
 #include "model/modelcounts.h"
 
 namespace rl::model {
+
+// The GEMM dtypes the GUI's sizing views offer (the CLI's --dtype takes any the profile rates).
+inline const std::vector<std::string>& gemmDtypes()
+{
+    static const std::vector<std::string> dtypes{"bf16", "fp16", "fp8"};
+    return dtypes;
+}
 
 struct ParallelConfig
 {

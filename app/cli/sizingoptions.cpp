@@ -157,7 +157,7 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* o
     p.microBatches = a.microBatches;
     p.seqLen = a.seq;
     p.zeroStage = a.zero;
-    p.recompute = a.recompute == "full" ? Recompute::Full : a.recompute == "selective" ? Recompute::Selective : Recompute::None;
+    p.recompute = recomputeFromString(a.recompute);
     p.sequenceParallel = a.sp;
     p.flashAttention = !a.noFlash;
     p.overlap = a.overlap;

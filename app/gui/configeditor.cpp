@@ -162,12 +162,14 @@ ConfigEditor::ConfigEditor(QWidget* parent)
                                 "auto: 1, or 4 x pp with pipeline parallelism"));
     m_microBatches->setSpecialValueText(tr("auto"));
     m_dtype = addChoice(QStringLiteral("dtype"), tr("GEMM dtype:"),
-                        {QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp8")},
+                        qs(model::gemmDtypes()),
                         tr("Dtype of the linear layers' GEMMs. FP8 keeps attention, the router and the LM head in "
                            "BF16 and casts the GEMM inputs (Transformer Engine's recipe)"));
     connect(m_dtype, &QComboBox::currentTextChanged, m_calibration, &CalibrationPicker::setDtype);
     m_recomputeMode = addChoice(QStringLiteral("recompute"), tr("Activation recompute:"),
-                                {QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("full")},
+                                {QLatin1String(model::toString(model::Recompute::None)),
+                                 QLatin1String(model::toString(model::Recompute::Selective)),
+                                 QLatin1String(model::toString(model::Recompute::Full))},
                                 tr("none: keep every activation; selective: recompute the attention scores "
                                    "(Korthikanti et al. 2022); full: recompute each layer's forward in the backward"));
     m_sequenceParallel = addSwitch(QStringLiteral("sequenceParallel"), tr("Sequence parallel"),
@@ -414,10 +416,7 @@ void ConfigEditor::recompute()
         p.zeroStage = m_zero->value();
         p.seqLen = c.seqLen;
         p.dtype = m_dtype->currentText().toStdString();
-        const QString mode = m_recomputeMode->currentText();
-        p.recompute = mode == QLatin1String("full")        ? model::Recompute::Full
-                      : mode == QLatin1String("selective") ? model::Recompute::Selective
-                                                           : model::Recompute::None;
+        p.recompute = model::recomputeFromString(m_recomputeMode->currentText().toStdString());
         p.sequenceParallel = m_sequenceParallel->isChecked();
         p.epOverlap = m_epOverlap->isChecked();
         p.flexDispatch = m_flexDispatch->isChecked();

@@ -21,6 +21,7 @@
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 #include "moescatterchart.h"
+#include "textconv.h"
 #include "units/units.h"
 
 namespace rl {
@@ -73,7 +74,7 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_parallel->setToolTip(tr("Parallel layout, e.g. dp=64,tp=1,pp=1,ep=8"));
     m_dtype = new QComboBox;
     m_dtype->setObjectName(QStringLiteral("moeDtype"));
-    m_dtype->addItems({QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp8")});
+    m_dtype->addItems(qs(model::gemmDtypes()));
     m_dtype->setToolTip(tr("Dtype of the linear layers' GEMMs, as ridgeline-cli moe-sweep --dtype. FP8 keeps "
                            "attention, the router and the LM head in BF16"));
     connect(m_dtype, &QComboBox::currentTextChanged, m_calibration, &CalibrationPicker::setDtype);

@@ -12,6 +12,7 @@
 #include "jobtracker.h"
 #include "model/hardwareprofileloader.h"
 #include "model/modelconfig.h"
+#include "model/parallelconfig.h"
 #include "savedconfigs.h"
 #include "settings.h"
 #include "textconv.h"
@@ -67,7 +68,7 @@ ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& work
     m_parallel->setText(last.value(kParallel).toString(qs(report::SizingChoice{}.parallel)));
     m_parallel->setToolTip(tr("The model's parallel degrees, e.g. dp=8,tp=8,pp=2: their product is the GPU count"));
     m_dtype->setObjectName(QStringLiteral("reportDtype"));
-    m_dtype->addItems({QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp8")});
+    m_dtype->addItems(qs(model::gemmDtypes()));
     m_dtype->setToolTip(tr("The dtype of the model's GEMMs, as ridgeline-cli report --dtype"));
     m_dtype->setCurrentText(last.value(kDtype).toString(qs(report::SizingChoice{}.dtype)));
 
