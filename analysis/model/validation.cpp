@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/resourcedirs.h"
+#include "model/calibration.h"
 #include "model/hardwareprofileloader.h"
 #include "model/sizingreport.h"
 #include "units/units.h"
@@ -94,8 +95,7 @@ std::vector<ValidationRun> loadValidationRuns(const std::string& path)
         if (r.globalBatch <= 0 || r.globalBatch % (p.dp * p.microBatch) != 0)
             fail(where, "global_batch must be a positive multiple of dp x micro_batch");
         p.microBatches = r.globalBatch / (p.dp * p.microBatch);
-        const std::string rc = j.value("recompute", std::string("none"));
-        p.recompute = rc == "full" ? Recompute::Full : rc == "selective" ? Recompute::Selective : Recompute::None;
+        p.recompute = recomputeFromString(j.value("recompute", std::string("none")));
         p.sequenceParallel = j.value("sp", false);
         p.flashAttention = j.value("flash", true);
         r.attentionKernel = j.value("attention_kernel", std::string{});
@@ -166,10 +166,11 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
             row.attentionBasis = attentionBasis(rates, run.model, run.parallel);
             if (run.parallel.flashAttention && !measuredKernel && !run.attentionKernel.empty())
                 row.attentionBasis += "; the recipe's " + run.attentionKernel + " has no measured rates for " + run.hardware;
-            ProfileCollectiveTime coll(rates);
-            GemmTiming timing;
-            timing.elemBytes = run.dtype == "fp8" ? 1 : 2;
-            const auto rep = evaluateSizing(run.model, run.parallel, rates, timing, coll, InferenceOptions{});
+            // Uncalibrated: the same assembly `size` and the GUI use, with nothing measured chosen.
+            const Calibration uncalibrated;
+            const CalibratedSources sources(uncalibrated, rates);
+            const auto rep =
+                evaluateSizing(run.model, run.parallel, rates, sources.timing(), sources.collectives(), InferenceOptions{});
             row.predictedStepSeconds = rep.step.stepSeconds;
             row.error = row.predictedStepSeconds / run.measuredStepSeconds - 1;
             // The hardware rate the prediction implies (recompute included), against the ceiling.
