@@ -28,6 +28,14 @@ const CommOp* commNamed(const StepEstimate& e, const char* what)
             return &e.comm[i];
     return nullptr;
 }
+// The step on the shipped H100 profile, uncalibrated (GEMMs by shape, collectives from the profile).
+StepEstimate h100Step(const ModelConfig& c, const ParallelConfig& p)
+{
+    const auto r = shipped("h100-sxm");
+    ProfileCollectiveTime coll(r);
+    return evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+}
+
 double callsOf(const StepEstimate& e, const char* what)
 {
     const CommOp* o = commNamed(e, what);
@@ -342,17 +350,15 @@ TEST(Step, Zero3GathersTheParametersForEveryMicroBatch)
 {
     // FSDP FULL_SHARD / ZeRO-3 frees the gathered weights after use: each micro-batch gathers them
     // for its forward and its backward and reduce-scatters its gradients; ZeRO-1 does each once.
-    const auto r = shipped("h100-sxm");
-    ProfileCollectiveTime coll(r);
     const auto c = loadPreset("llama-3-8b");
     ParallelConfig p = parallelLayout(c, "dp=64", ParallelConfig{});
     p.microBatches = 8;
     p.zeroStage = 1;
-    const auto z1 = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const auto z1 = h100Step(c, p);
     EXPECT_EQ(callsOf(z1, "dp param all_gather"), 1);
     EXPECT_EQ(callsOf(z1, "dp grad reduce_scatter"), 1);
     p.zeroStage = 3;
-    const auto z3 = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const auto z3 = h100Step(c, p);
     EXPECT_EQ(callsOf(z3, "dp param all_gather"), 16);
     EXPECT_EQ(callsOf(z3, "dp grad reduce_scatter"), 8);
     EXPECT_NEAR(z3.commSeconds, z1.commSeconds * 24 / 2, 1e-9 * z3.commSeconds); // same calls, 12x as many
@@ -498,14 +504,12 @@ TEST(HierarchicalCollectives, ReproduceTheCitedFourNodeAllReduces)
 TEST(ExpertAllToAll, OverlapHidesTheDispatchUnderTheOtherMicroBatchsCompute)
 {
     // Megatron-Core's EP A2A overlap: exposed = max(0, all_to_all - (m-1)/m of the stage's compute).
-    const auto r = shipped("h100-sxm");
-    ProfileCollectiveTime coll(r);
     const auto c = loadPreset("qwen3-30b-a3b");
     auto p = parallelLayout(c, "dp=32,ep=32", ParallelConfig{});
     p.microBatches = 8;
-    const auto plain = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const auto plain = h100Step(c, p);
     p.epOverlap = true;
-    const auto overlapped = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const auto overlapped = h100Step(c, p);
     const CommOp* dispatch = commNamed(plain, "ep all_to_all");
     ASSERT_NE(dispatch, nullptr);
     const double a2a = dispatch->totalSeconds();
@@ -515,9 +519,9 @@ TEST(ExpertAllToAll, OverlapHidesTheDispatchUnderTheOtherMicroBatchsCompute)
     EXPECT_DOUBLE_EQ(overlapped.computeSeconds, plain.computeSeconds);
     // One micro-batch has no partner to hide under.
     p.microBatches = 1;
-    const auto single = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const auto single = h100Step(c, p);
     p.epOverlap = false;
-    EXPECT_DOUBLE_EQ(single.exposedCommSeconds, evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step.exposedCommSeconds);
+    EXPECT_DOUBLE_EQ(single.exposedCommSeconds, h100Step(c, p).exposedCommSeconds);
 }
 
 TEST(ExpertAllToAll, FlexDispatchSendsATokenToEachRemoteNodeOnce)
@@ -535,14 +539,12 @@ TEST(ExpertAllToAll, FlexDispatchSendsATokenToEachRemoteNodeOnce)
     // Four nodes, top-2 of 64: a token's two experts share a node 15/63 of the time.
     EXPECT_NEAR(flexCrossNodeShare(64, 2, 32, 8), 3 * (1 - (48.0 / 64) * (47.0 / 63)) / (2 * 3.0 / 4), 1e-12);
 
-    const auto r = shipped("h100-sxm");
-    ProfileCollectiveTime coll(r);
     const auto c = loadPreset("qwen3-30b-a3b");
     auto p = parallelLayout(c, "dp=16,ep=16", ParallelConfig{});
     p.microBatches = 4;
-    const auto plain = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const auto plain = h100Step(c, p);
     p.flexDispatch = true;
-    const auto flex = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{}).step;
+    const auto flex = h100Step(c, p);
     const CommOp* a2a = commNamed(plain, "ep all_to_all");
     const CommOp* deduplicated = commNamed(flex, "ep all_to_all (flex: one copy per node)");
     ASSERT_NE(a2a, nullptr);
