@@ -9,6 +9,7 @@
 
 #include <variant>
 
+#include "attentionkernelcombo.h"
 #include "jobtracker.h"
 #include "model/hardwareprofileloader.h"
 #include "store/workspace.h"
@@ -135,18 +136,8 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
 
 void CalibrationPicker::listAttentionKernels()
 {
-    const QString kept = attentionKernel();
     m_listing = true;
-    m_attention->clear();
-    m_attention->addItem(tr("By GEMM shape"), QString());
-    try {
-        for (const auto& [name, k] : findHardwareProfile(hardwareId().toStdString()).attentionKernels)
-            m_attention->addItem(qs(name), qs(name));
-    } catch (const std::exception&) {
-        // An unknown profile: showBases() says so.
-    }
-    m_attention->setEnabled(m_attention->count() > 1);
-    m_attention->setCurrentIndex(std::max(0, m_attention->findData(kept)));
+    rl::listAttentionKernels(m_attention, hardwareId());
     m_listing = false;
 }
 

@@ -5,9 +5,40 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/modelcounts.h"
 #include "units/units.h"
 
 namespace rl::model {
+
+std::string recipeSummary(const ParallelConfig& p)
+{
+    std::string s = "seq " + std::to_string(p.seqLen) + ", micro-batch " + std::to_string(p.microBatch) + " x " +
+                    std::to_string(p.effectiveMicroBatches()) + ", ZeRO " + std::to_string(p.zeroStage) +
+                    ", recompute " + toString(p.recompute) + ", " + p.dtype;
+    if (p.sequenceParallel)
+        s += ", sequence parallel";
+    if (!p.flashAttention)
+        s += ", no flash attention";
+    if (p.overlap >= 0)
+        s += ", " + units::formatPercent(p.overlap) + " of communication hidden";
+    else {
+        if (p.dpOverlap >= 0)
+            s += ", DP overlap " + units::formatPercent(p.dpOverlap);
+        if (p.tpOverlap > 0)
+            s += ", TP overlap " + units::formatPercent(p.tpOverlap);
+    }
+    if (p.epOverlap)
+        s += ", EP overlap";
+    if (p.flexDispatch)
+        s += ", flex dispatch";
+    if (p.firstStageLayers > 0)
+        s += ", first stage " + std::to_string(p.firstStageLayers) + " layers";
+    if (p.lastStageLayers > 0)
+        s += ", last stage " + std::to_string(p.lastStageLayers) + " layers";
+    if (p.dropout)
+        s += ", dropout";
+    return s;
+}
 
 void parseParallelSpec(const std::string& spec, ParallelConfig& into)
 {

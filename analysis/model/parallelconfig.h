@@ -78,6 +78,10 @@ double stageLayers(const ModelConfig& c, const ParallelConfig& p);
 double firstStageLayers(const ModelConfig& c, const ParallelConfig& p);
 double lastStageLayers(const ModelConfig& c, const ParallelConfig& p);
 
+// The training recipe beyond the degrees, for a reader: "seq 4096, micro-batch 1 x 32, ZeRO 1,
+// recompute none, bf16" and what is on (", sequence parallel, EP overlap, flex dispatch", overlaps).
+std::string recipeSummary(const ParallelConfig& p);
+
 // "dp=64,tp=1,pp=1,ep=1,cp=1" (also etp, vpp) -> degrees; throws std::invalid_argument naming the bad item.
 void parseParallelSpec(const std::string& spec, ParallelConfig& into);
 // Empty when consistent, else why not (e.g. "ep=3 does not divide dp=8").

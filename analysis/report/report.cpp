@@ -442,7 +442,8 @@ Section sizingSection(const SizingInput& in)
                                               + ") as predicted on " + in.device + ", under its ceilings",
                           true});
     Table t{"Training step (" + in.layout + ", " + std::to_string(in.gpus) + " GPUs, " + in.dtype + ")", {"quantity", "value"}, {}};
-    t.rows = {{"parameters (total / active)", units::formatCount(r.params.total()) + " / " + units::formatCount(r.params.active())},
+    t.rows = {{"training recipe", in.recipe},
+              {"parameters (total / active)", units::formatCount(r.params.total()) + " / " + units::formatCount(r.params.active())},
               {"memory per GPU", units::formatMemoryGB(st.memory.total())},
               {"device memory", st.memoryCapacity > 0 ? units::formatMemoryGB(st.memoryCapacity) : "unknown"},
               {"compute (GEMMs + element-wise)", units::formatTime(st.computeSeconds * 1e6)},

@@ -97,6 +97,7 @@ struct SizingInput
     int gpus = 0;
     std::string device;     // profile id or name
     std::string dtype = "bf16";
+    std::string recipe;     // model::recipeSummary of the layout, and the attention kernel
     model::SizingReport sizing;
 };
 // The prediction for one trace or training-log session, made with the run's own layout, batch,

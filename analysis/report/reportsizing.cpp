@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "model/attentionkernel.h"
 #include "model/configlookup.h"
 #include "model/hardwareprofileloader.h"
 #include "model/inference.h"
@@ -10,17 +11,16 @@
 #include "store/workspace.h"
 
 namespace rl::report {
-namespace {
-using namespace rl::model;
 
-// The defaults of `ridgeline-cli size` (ZeRO 1, bf16, one sequence of 4096 tokens per micro-batch):
-// a report sizes the model the way the size command does without options.
-ParallelConfig baseLayout()
+model::ParallelConfig defaultRecipe()
 {
-    ParallelConfig p;
-    p.zeroStage = 1;
+    model::ParallelConfig p;
+    p.zeroStage = 1; // the size command's --zero default; the struct's 0 is "no ZeRO"
     return p;
 }
+
+namespace {
+using namespace rl::model;
 
 // As `ridgeline-cli vs-measured SESSION --model ... --hardware ...`: the run's own layout, batch,
 // sequence length and device where the session states them, the choice's otherwise.
@@ -40,7 +40,7 @@ RunPrediction predictRun(store::Workspace& ws, const Session& s, const ModelConf
     out.device = inputs.hardware.empty() ? choice.hardware : inputs.hardware;
     out.taken = inputs.taken;
     out.assumed = inputs.assumed;
-    const auto r = deviceRates(findHardwareProfile(out.device), p.dtype);
+    const auto r = deviceRates(findHardwareProfile(out.device), p.dtype, choice.attention);
     const CalibratedSources sources(cal, r);
     out.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), InferenceOptions{});
     return out;
@@ -59,10 +59,8 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
                                  ": the device the model is sized on");
     const HardwareProfile& hw = *options.hardware;
     const auto c = findModelConfig(choice.model, &ws);
-    auto base = baseLayout();
-    base.dtype = choice.dtype;
-    const auto p = parallelLayoutOf(c, choice.parallel, base, choice.parallelField);
-    const auto r = deviceRates(hw, p.dtype);
+    const auto p = parallelLayoutOf(c, choice.parallel, choice.recipe, choice.parallelField);
+    const auto r = deviceRates(hw, p.dtype, choice.attention);
     const Calibration cal(choice.calibration.readsStore() ? &ws : nullptr, choice.calibration);
     const CalibratedSources sources(cal, r);
     InferenceOptions inference;
@@ -74,6 +72,7 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
     in.gpus = p.worldSize();
     in.device = choice.hardware;
     in.dtype = p.dtype;
+    in.recipe = recipeSummary(p) + "; attention " + attentionSummary(r, c, p);
     in.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), inference);
     options.sizing = std::move(in);
     for (auto id : ids) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/calibration.h"
+#include "model/parallelconfig.h"
 #include "report/report.h"
 #include "views/kernelchartdata.h"
 
@@ -18,12 +19,19 @@ class Workspace;
 
 namespace rl::report {
 
+// `ridgeline-cli size`'s defaults: what a report sizes with when nothing else is chosen.
+model::ParallelConfig defaultRecipe();
+
 struct SizingChoice
 {
     std::string hardware;             // profile id or file; empty: each session's own device
     std::string model;                // config.json, a config saved in the workspace or a preset; empty: no sizing
     std::string parallel = "dp=8";    // the layout the model is sized in
-    std::string dtype = "bf16";       // the GEMM dtype it is sized in (a run that states its own keeps it)
+    // The training recipe it is sized with: GEMM dtype, sequence length, micro-batches, ZeRO stage,
+    // recompute, SP, overlaps, dispatcher (the degrees come from `parallel`). A run that states its
+    // own keeps those. Default: `ridgeline-cli size`'s (ZeRO 1, bf16, one 4096-token sequence).
+    model::ParallelConfig recipe = defaultRecipe();
+    std::string attention;            // fused attention kernel of the profile; empty: timed as GEMMs by shape
     model::CalibrationChoice calibration; // default: the datasheet's figures
     // How the user gave each choice, for messages ("--parallel dp8: ...; e.g. --parallel dp=8,...").
     std::string parallelField = "--parallel";

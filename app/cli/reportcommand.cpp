@@ -1,6 +1,7 @@
 // ridgeline-cli report SESSION... -o out.html|out.pdf: one self-contained report of the sessions
 // (summary sentences, charts drawn by the GUI's chart code, tables, provenance, fits, and the
-// sizing of --model on --hardware), by analysis/report and widgets/reportwriter.
+// sizing of --model on --hardware with `size`'s training-recipe options), by analysis/report and
+// widgets/reportwriter.
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "report/report.h"
 #include "report/reportsizing.h"
 #include "reportwriter.h"
+#include "sizingoptions.h"
 #include "store/workspace.h"
 
 namespace rl::cli {
@@ -20,7 +22,8 @@ struct ReportArgs
 {
     std::vector<std::int64_t> sessions;
     std::string output, title, hardware, model, parallel = report::SizingChoice{}.parallel, layout = "sessions";
-    std::string dtype = report::SizingChoice{}.dtype;
+    StepArgs recipe; // --model's training recipe, as `size` takes it (its config and --parallel unused)
+    std::string attention;
     std::vector<std::string> charts{"bandwidth", "latency"};
 };
 
@@ -37,7 +40,8 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
                     "roofline's ceilings, and the device --model is sized on");
     cmd->add_option("--model", a->model, "Size this model config on --hardware (config.json, saved config or preset)");
     cmd->add_option("--parallel", a->parallel, "Parallel layout for --model")->capture_default_str();
-    cmd->add_option("--dtype", a->dtype, "GEMM dtype --model is sized in (bf16, fp16, fp8)")->capture_default_str();
+    addRecipeOptions(cmd, a->recipe);
+    addAttentionOption(cmd, a->attention);
     cmd->add_option("--charts", a->charts, "Charts of the collective sessions: bandwidth, latency (comma-separated)")
         ->delimiter(',')
         ->capture_default_str()
@@ -63,7 +67,8 @@ void addReportCommand(CLI::App& app, CliContext& ctx)
         choice.hardware = a->hardware;
         choice.model = a->model;
         choice.parallel = a->parallel;
-        choice.dtype = a->dtype;
+        choice.recipe = recipeOf(a->recipe);
+        choice.attention = a->attention;
         const auto predicted = report::applySizing(ws, a->sessions, choice, o);
         const auto r = report::buildReport(ws, a->sessions, o);
         const auto data = charts::loadReportCharts(ws, r);

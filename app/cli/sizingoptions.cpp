@@ -12,12 +12,17 @@
 namespace rl::cli {
 using namespace rl::model;
 
+void addAttentionOption(CLI::App* cmd, std::string& kernel)
+{
+    cmd->add_option("--attention", kernel,
+                    "Fused attention kernel the run uses, timed by the profile's measured rates (h100-sxm: cudnn, fa2, "
+                    "fa3, triton; `profile show` lists them). Default: attention timed as GEMMs by shape");
+}
+
 void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
 {
     cmd->add_option("--hardware", d.hardware, "Hardware profile id (e.g. mi300x, h100-sxm)");
-    cmd->add_option("--attention", d.attention,
-                    "Fused attention kernel the run uses, timed by the profile's measured rates (h100-sxm: cudnn, fa2, "
-                    "fa3, triton; `profile show` lists them). Default: attention timed as GEMMs by shape");
+    addAttentionOption(cmd, d.attention);
     cmd->add_option("--peak-tflops", d.peakTflops, "Peak dense TFLOP/s for the dtype (overrides the profile)");
     cmd->add_option("--max-achievable-tflops", d.maxAchievableTflops, "Max-achievable TFLOP/s (MFU denominator)");
     cmd->add_option("--hbm-gbs", d.hbmGBs, "HBM bandwidth, GB/s");
@@ -91,6 +96,28 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
 {
     cmd->add_option("config", a.config, "config.json (Hugging Face or Ridgeline) or a preset name")->required();
     cmd->add_option("--parallel", a.parallel, "Degrees dp, tp, pp, cp, ep, etp (expert TP, default tp) and vpp (virtual stages per pipeline rank), e.g. tp=8,pp=8,vpp=4,dp=16")->capture_default_str();
+    addRecipeOptions(cmd, a);
+    cmd->add_option("--efficiency", a.efficiency,
+                    "Flat GEMM efficiency for unmeasured shapes (default: by shape, capped at max-achievable)")
+        ->check(CLI::Range(0.01, 1.0));
+    cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
+    cmd->add_option("--collectives", a.collectiveSessions,
+                    "Time collectives from these stored collective sessions only (ids, comma-separated, e.g. one "
+                    "per network tier; later ones win for the same op and GPU count); implies --calibrate")
+        ->delimiter(',');
+    cmd->add_option("--moe-imbalance", a.moeImbalance,
+                    "With --calibrate: the routing imbalance (max/mean expert-rank load) the MoE all_to_all is timed "
+                    "at, from the stored all_to_allv run closest to it (1 = a balanced all_to_all); default: the "
+                    "newest all_to_allv run's")
+        ->check(CLI::Range(1.0, 1000.0));
+    cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
+    cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
+    cmd->add_option("--gemm-session", a.gemmSession,
+                    "Time GEMMs with the efficiencies of this stored GEMM sweep (interpolated by shape)");
+}
+
+void addRecipeOptions(CLI::App* cmd, StepArgs& a)
+{
     cmd->add_option("--micro-batch", a.microBatch, "Sequences per micro-batch")->capture_default_str();
     cmd->add_option("--micro-batches", a.microBatches, "Micro-batches per step (0: 1, or 4·pp with PP)");
     cmd->add_option("--seq", a.seq, "Sequence length, tokens")->capture_default_str();
@@ -120,24 +147,7 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
     cmd->add_option("--first-stage-layers", a.firstStageLayers, "Layers on the first pipeline stage (uneven PP)");
     cmd->add_option("--last-stage-layers", a.lastStageLayers, "Layers on the last pipeline stage (uneven PP)");
     cmd->add_flag("--dropout", a.dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
-    cmd->add_option("--efficiency", a.efficiency,
-                    "Flat GEMM efficiency for unmeasured shapes (default: by shape, capped at max-achievable)")
-        ->check(CLI::Range(0.01, 1.0));
-    cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs")->capture_default_str();
-    cmd->add_flag("--calibrate", a.calibrate, "Time collectives from the workspace's measured sessions");
-    cmd->add_option("--collectives", a.collectiveSessions,
-                    "Time collectives from these stored collective sessions only (ids, comma-separated, e.g. one "
-                    "per network tier; later ones win for the same op and GPU count); implies --calibrate")
-        ->delimiter(',');
-    cmd->add_option("--moe-imbalance", a.moeImbalance,
-                    "With --calibrate: the routing imbalance (max/mean expert-rank load) the MoE all_to_all is timed "
-                    "at, from the stored all_to_allv run closest to it (1 = a balanced all_to_all); default: the "
-                    "newest all_to_allv run's")
-        ->check(CLI::Range(1.0, 1000.0));
-    cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
-    cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
-    cmd->add_option("--gemm-session", a.gemmSession,
-                    "Time GEMMs with the efficiencies of this stored GEMM sweep (interpolated by shape)");
+    cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs (bf16, fp16, fp8)")->capture_default_str();
 }
 
 ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
@@ -150,7 +160,7 @@ ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
     return findModelConfig(a.config, &w, kSavedHint);
 }
 
-ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* option)
+ParallelConfig recipeOf(const StepArgs& a)
 {
     ParallelConfig p;
     p.microBatch = a.microBatch;
@@ -169,7 +179,12 @@ ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* o
     p.lastStageLayers = a.lastStageLayers;
     p.dropout = a.dropout;
     p.dtype = a.dtype;
-    return parallelLayoutOf(c, a.parallel, p, option);
+    return p;
+}
+
+ParallelConfig parallelOf(const StepArgs& a, const ModelConfig& c, const char* option)
+{
+    return parallelLayoutOf(c, a.parallel, recipeOf(a), option);
 }
 
 CalibrationChoice calibrationChoiceOf(const StepArgs& a)

@@ -29,6 +29,8 @@ struct DeviceArgs
     bool gpusPerNodeSet = false;
 };
 void addDeviceOptions(CLI::App* cmd, DeviceArgs& d);
+// --attention alone, for commands that name the device otherwise (report).
+void addAttentionOption(CLI::App* cmd, std::string& kernel);
 // --hardware names a profile in resources/hardware/ (or a profile file); the figure options
 // override single numbers of it, or describe the device entirely when no profile is given.
 // Throws naming the options that are missing for a timed step (peak and HBM bandwidth).
@@ -56,6 +58,12 @@ struct StepArgs
     double moeImbalance = 0;      // with --calibrate: the all_to_allv routing imbalance to time EP at; 0 = newest
 };
 void addStepOptions(CLI::App* cmd, StepArgs& a);
+// The training recipe alone (--micro-batch, --micro-batches, --seq, --zero, --recompute, --sp,
+// --no-flash, the overlaps, --ep-dispatcher, uneven stages, --dropout, --dtype), for commands that
+// size a model they name otherwise (report --model).
+void addRecipeOptions(CLI::App* cmd, StepArgs& a);
+// Those options as the layout's non-degree fields (the base parallelLayoutOf fills the degrees into).
+model::ParallelConfig recipeOf(const StepArgs& a);
 // CONFIG as a config.json file, a configuration saved in the workspace (`ridgeline-cli config
 // save`), or a preset, in that order (model::findModelConfig).
 model::ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx);

@@ -1,6 +1,5 @@
 #include "configeditor.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -25,6 +24,7 @@
 
 #include "calibrationpicker.h"
 #include "jobtracker.h"
+#include "recipefields.h"
 #include "savedconfigs.h"
 #include "model/attentionkernel.h"
 #include "model/hardwareprofileloader.h"
@@ -155,38 +155,11 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_parallel->setObjectName(QStringLiteral("parallel"));
     m_parallel->setToolTip(tr("Parallel degrees, e.g. dp=64,tp=8,pp=2,ep=8,cp=1"));
     m_form->addRow(tr("Parallel layout:"), m_parallel);
-    m_microBatch = addSpin(QStringLiteral("microBatch"), tr("Micro-batch:"), 4096, tr("Sequences per micro-batch"));
-    m_zero = addSpin(QStringLiteral("zero"), tr("ZeRO stage:"), 3, tr("0 none, 1 optimizer, 2 + gradients, 3 + weights"));
-    m_microBatches = addSpin(QStringLiteral("microBatches"), tr("Micro-batches per step:"), 1 << 20,
-                             tr("Micro-batches per data-parallel rank per step (gradient accumulation steps); "
-                                "auto: 1, or 4 x pp with pipeline parallelism"));
-    m_microBatches->setSpecialValueText(tr("auto"));
-    m_dtype = addChoice(QStringLiteral("dtype"), tr("GEMM dtype:"),
-                        qs(model::gemmDtypes()),
-                        tr("Dtype of the linear layers' GEMMs. FP8 keeps attention, the router and the LM head in "
-                           "BF16 and casts the GEMM inputs (Transformer Engine's recipe)"));
-    connect(m_dtype, &QComboBox::currentTextChanged, m_calibration, &CalibrationPicker::setDtype);
-    m_recomputeMode = addChoice(QStringLiteral("recompute"), tr("Activation recompute:"),
-                                {QLatin1String(model::toString(model::Recompute::None)),
-                                 QLatin1String(model::toString(model::Recompute::Selective)),
-                                 QLatin1String(model::toString(model::Recompute::Full))},
-                                tr("none: keep every activation; selective: recompute the attention scores "
-                                   "(Korthikanti et al. 2022); full: recompute each layer's forward in the backward"));
-    m_sequenceParallel = addSwitch(QStringLiteral("sequenceParallel"), tr("Sequence parallel"),
-                                   tr("Split norms, dropout and residuals over the tensor-parallel ranks "
-                                      "(all-gather / reduce-scatter instead of all-reduce)"));
-    m_epOverlap = addSwitch(QStringLiteral("epOverlap"), tr("Overlap expert all-to-all"),
-                            tr("The MoE all_to_all runs under another micro-batch's compute (Megatron-Core "
-                               "overlap_moe_expert_parallel_comm; needs 2+ micro-batches); off: on the critical path"));
-    m_flexDispatch = addSwitch(QStringLiteral("flexDispatch"), tr("DeepEP / HybridEP dispatch"),
-                               tr("A token crosses to another node once, however many of its experts live there "
-                                  "(Megatron-Core moe_token_dispatcher_type flex); off: the all-to-all dispatcher, one "
-                                  "copy per expert"));
+    m_recipe = new RecipeFields(m_form, QString(), this);
+    connect(m_recipe, &RecipeFields::changed, this, &ConfigEditor::scheduleRecompute);
+    connect(m_recipe, &RecipeFields::dtypeChanged, m_calibration, &CalibrationPicker::setDtype);
     m_decodeBatch = addSpin(QStringLiteral("decodeBatch"), tr("Decode batch:"), 1 << 16, tr("Sequences decoded together"));
-    m_microBatch->setMinimum(1);
     m_decodeBatch->setMinimum(1);
-    m_microBatch->setValue(1);
-    m_zero->setValue(1);
     m_decodeBatch->setValue(1);
 
     m_problem = new QLabel;
@@ -285,28 +258,6 @@ QSpinBox* ConfigEditor::addSpin(const QString& name, const QString& label, int m
     connect(s, &QSpinBox::valueChanged, this, &ConfigEditor::scheduleRecompute);
     m_form->addRow(label, s);
     return s;
-}
-
-QComboBox* ConfigEditor::addChoice(const QString& name, const QString& label, const QStringList& items,
-                                   const QString& tip)
-{
-    auto* box = new QComboBox;
-    box->setObjectName(name);
-    box->addItems(items);
-    box->setToolTip(tip);
-    connect(box, &QComboBox::currentIndexChanged, this, &ConfigEditor::scheduleRecompute);
-    m_form->addRow(label, box);
-    return box;
-}
-
-QCheckBox* ConfigEditor::addSwitch(const QString& name, const QString& text, const QString& tip)
-{
-    auto* box = new QCheckBox(text);
-    box->setObjectName(name);
-    box->setToolTip(tip);
-    connect(box, &QCheckBox::toggled, this, &ConfigEditor::scheduleRecompute);
-    m_form->addRow(QString(), box);
-    return box;
 }
 
 void ConfigEditor::loadConfig(const model::ModelConfig& c)
@@ -411,15 +362,8 @@ void ConfigEditor::recompute()
             throw std::invalid_argument("a MoE model needs 1 <= top-k <= experts and a positive expert width");
         model::ParallelConfig p;
         model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), p);
-        p.microBatch = m_microBatch->value();
-        p.microBatches = m_microBatches->value();
-        p.zeroStage = m_zero->value();
+        m_recipe->applyTo(p);
         p.seqLen = c.seqLen;
-        p.dtype = m_dtype->currentText().toStdString();
-        p.recompute = model::recomputeFromString(m_recomputeMode->currentText().toStdString());
-        p.sequenceParallel = m_sequenceParallel->isChecked();
-        p.epOverlap = m_epOverlap->isChecked();
-        p.flexDispatch = m_flexDispatch->isChecked();
         const auto rates = m_calibration->rates(p.dtype);
         m_hbmBytes = rates.hbmCapacityBytes;
         m_usedCalibration = m_calibration->calibration();
@@ -529,10 +473,10 @@ model::RuleOptions ConfigEditor::ruleOptions() const
     }
     o.tp = p.tp;
     o.ep = p.ep;
-    o.microBatch = m_microBatch->value();
+    o.microBatch = m_recipe->microBatch();
     o.seqLen = m_seqLen->value();
     try {
-        const auto rates = m_calibration->rates(m_dtype->currentText().toStdString());
+        const auto rates = m_calibration->rates(m_recipe->dtype().toStdString());
         if (rates.computeUnits > 0)
             o.computeUnits = rates.computeUnits;
     } catch (const std::exception&) {

@@ -15,7 +15,6 @@
 #include "model/calibration.h"
 #include "model/sizingreport.h"
 
-class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
@@ -26,6 +25,7 @@ class QTimer;
 
 namespace rl {
 class CalibrationPicker;
+class RecipeFields;
 
 class ConfigEditor : public QWidget
 {
@@ -64,8 +64,6 @@ private:
     void scheduleRecompute();
     void showReport();
     QSpinBox* addSpin(const QString& name, const QString& label, int max, const QString& tip);
-    QComboBox* addChoice(const QString& name, const QString& label, const QStringList& items, const QString& tip);
-    QCheckBox* addSwitch(const QString& name, const QString& text, const QString& tip);
     model::RuleOptions ruleOptions() const;
 
     model::ModelConfig m_base;
@@ -73,12 +71,11 @@ private:
     QLabel* m_name;
     QSpinBox *m_layers, *m_dModel, *m_heads, *m_kvHeads, *m_headDim, *m_mlpWidth, *m_vocab, *m_seqLen;
     QSpinBox *m_experts, *m_topK, *m_expertWidth, *m_shared;
-    QSpinBox *m_microBatch, *m_zero, *m_decodeBatch;
-    // The training recipe, as ridgeline-cli size's --dtype, --micro-batches, --recompute, --sp,
-    // --ep-overlap and --ep-dispatcher: without them a GUI user could not size the runs `validate` checks.
-    QComboBox *m_dtype, *m_recomputeMode;
-    QSpinBox* m_microBatches;
-    QCheckBox *m_sequenceParallel, *m_epOverlap, *m_flexDispatch;
+    QSpinBox* m_decodeBatch;
+    // The training recipe, as ridgeline-cli size's --micro-batch, --zero, --dtype, --micro-batches,
+    // --recompute, --sp, --ep-overlap and --ep-dispatcher: without them a GUI user could not size the
+    // runs `validate` checks.
+    RecipeFields* m_recipe;
     CalibrationPicker* m_calibration;
     std::shared_ptr<const model::Calibration> m_usedCalibration; // the one m_report was computed with
     std::vector<model::FigureBasis> m_bases;                    // of m_report's figures

@@ -8,11 +8,14 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 
+#include "attentionkernelcombo.h"
 #include "jobtracker.h"
 #include "model/hardwareprofileloader.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
+#include "recipefields.h"
 #include "savedconfigs.h"
 #include "settings.h"
 #include "textconv.h"
@@ -22,12 +25,13 @@ namespace {
 const auto kHardware = QStringLiteral("hardware");
 const auto kModel = QStringLiteral("model");
 const auto kParallel = QStringLiteral("parallel");
-const auto kDtype = QStringLiteral("dtype");
+const auto kSeqLen = QStringLiteral("seqLen");
+const auto kAttention = QStringLiteral("attention");
 } // namespace
 
 ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& workspace, QWidget* parent)
     : QDialog(parent), m_settings(settings), m_hardware(new QComboBox), m_model(new QComboBox),
-      m_parallel(new QLineEdit), m_dtype(new QComboBox), m_job(new JobTracker(this))
+      m_parallel(new QLineEdit), m_seqLen(new QSpinBox), m_attention(new QComboBox), m_job(new JobTracker(this))
 {
     setObjectName(QStringLiteral("reportOptions"));
     setWindowTitle(tr("Report options"));
@@ -67,10 +71,16 @@ ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& work
     m_parallel->setObjectName(QStringLiteral("reportParallel"));
     m_parallel->setText(last.value(kParallel).toString(qs(report::SizingChoice{}.parallel)));
     m_parallel->setToolTip(tr("The model's parallel degrees, e.g. dp=8,tp=8,pp=2: their product is the GPU count"));
-    m_dtype->setObjectName(QStringLiteral("reportDtype"));
-    m_dtype->addItems(qs(model::gemmDtypes()));
-    m_dtype->setToolTip(tr("The dtype of the model's GEMMs, as ridgeline-cli report --dtype"));
-    m_dtype->setCurrentText(last.value(kDtype).toString(qs(report::SizingChoice{}.dtype)));
+    const model::ParallelConfig defaults = report::defaultRecipe();
+    m_seqLen->setObjectName(QStringLiteral("reportSeqLen"));
+    m_seqLen->setRange(1, 1 << 22);
+    m_seqLen->setSuffix(tr(" tokens"));
+    m_seqLen->setToolTip(tr("Training sequence length, as ridgeline-cli report --seq"));
+    m_seqLen->setValue(last.value(kSeqLen).toInt(defaults.seqLen));
+    m_attention->setObjectName(QStringLiteral("reportAttention"));
+    m_attention->setToolTip(tr("The fused attention kernel the run uses, timed by its published measured rates on the "
+                               "hardware profile, as ridgeline-cli report --attention; otherwise attention is timed "
+                               "as GEMMs by shape"));
 
     auto* note = new QLabel(tr("The cluster template sizes the model on the device: step time, tokens/s, MFU and "
                                "memory per GPU, and its GEMMs on the device's roofline."));
@@ -83,8 +93,17 @@ ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& work
     form->addRow(tr("Hardware profile:"), m_hardware);
     form->addRow(tr("Model:"), m_model);
     form->addRow(tr("Parallel layout:"), m_parallel);
-    form->addRow(tr("GEMM dtype:"), m_dtype);
+    form->addRow(tr("Sequence length:"), m_seqLen);
+    m_recipe = new RecipeFields(form, QStringLiteral("report"), this);
+    m_recipe->set(defaults);
+    m_recipe->fromJson(last); // the last choices; a key never saved keeps the default
+    form->addRow(tr("Attention:"), m_attention);
     form->addRow(buttons);
+    // The kernels are the profile's: relist them when it changes, keeping the choice where it can.
+    const auto listKernels = [this] { listAttentionKernels(m_attention, m_hardware->currentData().toString()); };
+    listKernels();
+    m_attention->setCurrentIndex(std::max(0, m_attention->findData(last.value(kAttention).toString())));
+    connect(m_hardware, &QComboBox::currentIndexChanged, this, listKernels);
 }
 
 report::SizingChoice ReportOptionsDialog::choice() const
@@ -93,7 +112,10 @@ report::SizingChoice ReportOptionsDialog::choice() const
     c.hardware = m_hardware->currentData().toString().toStdString();
     c.model = m_model->currentText().trimmed().toStdString();
     c.parallel = m_parallel->text().trimmed().toStdString();
-    c.dtype = m_dtype->currentText().toStdString();
+    c.recipe = report::defaultRecipe();
+    c.recipe.seqLen = m_seqLen->value();
+    m_recipe->applyTo(c.recipe);
+    c.attention = m_attention->currentData().toString().toStdString();
     c.parallelField = tr("Parallel layout").toStdString();
     c.hardwareField = tr("a hardware profile").toStdString();
     return c;
@@ -101,10 +123,13 @@ report::SizingChoice ReportOptionsDialog::choice() const
 
 void ReportOptionsDialog::accept()
 {
-    m_settings->setReportOptions({{kHardware, m_hardware->currentData().toString()},
-                                  {kModel, m_model->currentText().trimmed()},
-                                  {kParallel, m_parallel->text().trimmed()},
-                                  {kDtype, m_dtype->currentText()}});
+    QJsonObject o = m_recipe->toJson();
+    o.insert(kHardware, m_hardware->currentData().toString());
+    o.insert(kModel, m_model->currentText().trimmed());
+    o.insert(kParallel, m_parallel->text().trimmed());
+    o.insert(kSeqLen, m_seqLen->value());
+    o.insert(kAttention, m_attention->currentData().toString());
+    m_settings->setReportOptions(o);
     QDialog::accept();
 }
 } // namespace rl

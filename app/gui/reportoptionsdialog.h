@@ -1,17 +1,20 @@
 #pragma once
 // File > Report…'s "Report options" for the cluster template: the hardware profile whose ceilings
-// the percentages and the roofline show, and a model sized on it in a parallel layout (what
-// `ridgeline-cli report --hardware --model --parallel` take). All optional: no model, no sizing
-// section. The last choices come back from Settings.
+// the percentages and the roofline show, and a model sized on it in a parallel layout with a
+// training recipe and attention kernel (what `ridgeline-cli report --hardware --model --parallel`
+// and `size`'s recipe options take). All optional: no model, no sizing section. The last choices
+// come back from Settings.
 #include <QDialog>
 
 #include "report/reportsizing.h"
 
 class QComboBox;
 class QLineEdit;
+class QSpinBox;
 
 namespace rl {
 class JobTracker;
+class RecipeFields;
 class Settings;
 
 class ReportOptionsDialog : public QDialog
@@ -30,7 +33,9 @@ private:
     QComboBox* m_hardware;
     QComboBox* m_model;
     QLineEdit* m_parallel;
-    QComboBox* m_dtype;
+    QSpinBox* m_seqLen;
+    RecipeFields* m_recipe;
+    QComboBox* m_attention;
     JobTracker* m_job;
 };
 } // namespace rl

@@ -118,12 +118,32 @@ TEST(CliReport, HtmlIsOneFileWithInlineSvgChartsAndNoRemoteResources)
     EXPECT_NE(text.find("all_reduce on 16 ranks peaks at a busbw of 190 GB/s at 8 GiB, 47 % of the NIC line rate"),
               std::string::npos);
     EXPECT_NE(text.find("llama-3-8b on 16 x h100-sxm (tp=2,dp=8, bf16): step "), std::string::npos);
-    // --dtype sizes it in FP8, as `size --dtype fp8` does.
+    EXPECT_NE(text.find("<td>training recipe</td><td>seq 4096, micro-batch 1 x 1, ZeRO 1, recompute none, bf16; "
+                        "attention fused, timed as GEMMs by shape (no kernel named)"),
+              std::string::npos);
+    // size's training-recipe options size it as `size` does with the same options: the same step.
+    const std::vector<std::string> recipe{"--dtype", "fp8", "--recompute", "full", "--micro-batches", "16", "--sp",
+                                          "--seq", "8192", "--attention", "cudnn"};
     const auto fp8Html = c.dir.path / "cluster-fp8.html";
-    auto fp8 = cli(c.db, {"report", "1", "--template", "cluster", "--hardware", "h100-sxm", "--model", "llama-3-8b",
-                          "--parallel", "tp=2,dp=8", "--dtype", "fp8", "-o", fp8Html.string()});
+    std::vector<std::string> args{"report", "1", "--template", "cluster", "--hardware", "h100-sxm", "--model",
+                                  "llama-3-8b", "--parallel", "tp=2,dp=8", "-o", fp8Html.string()};
+    args.insert(args.end(), recipe.begin(), recipe.end());
+    auto fp8 = cli(c.db, args);
     ASSERT_EQ(fp8.exitCode, 0) << fp8.err;
-    EXPECT_NE(readText(fp8Html).find("llama-3-8b on 16 x h100-sxm (tp=2,dp=8, fp8): step "), std::string::npos);
+    const std::string fp8Text = readText(fp8Html);
+    EXPECT_NE(fp8Text.find("<td>training recipe</td><td>seq 8192, micro-batch 1 x 16, ZeRO 1, recompute full, fp8, "
+                           "sequence parallel; attention cudnn, measured at head dim 128"),
+              std::string::npos);
+    std::smatch step;
+    ASSERT_TRUE(std::regex_search(fp8Text, step, std::regex(R"(llama-3-8b on 16 x h100-sxm \(tp=2,dp=8, fp8\): step ([0-9.]+) s,)")));
+    std::vector<std::string> sizeArgs{"--json", "size", "llama-3-8b", "--hardware", "h100-sxm", "--parallel", "tp=2,dp=8"};
+    sizeArgs.insert(sizeArgs.end(), recipe.begin(), recipe.end());
+    const auto sized = cli(c.db, sizeArgs);
+    ASSERT_EQ(sized.exitCode, 0) << sized.err;
+    const double sizeStep = nlohmann::json::parse(sized.out)["step"]["step_s"];
+    EXPECT_NEAR(std::stod(step[1]), sizeStep, 0.01 * sizeStep) << "report and size disagree on the same recipe";
+    EXPECT_GT(sizeStep, 5.0) << "8192-token sequences, 16 micro-batches and full recompute: seconds, not the 0.16 s of "
+                                "the defaults";
     EXPECT_NE(text.find("Collectives across 4 nodes"), std::string::npos);
     EXPECT_NE(text.find("Kernels and roofline"), std::string::npos);
     EXPECT_NE(text.find("NCCL version"), std::string::npos);

@@ -4,12 +4,14 @@
 // device and the model sized on it ("Report options").
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QJsonObject>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTimer>
@@ -211,6 +213,21 @@ TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
             ASSERT_TRUE(dtype);
             EXPECT_EQ(dtype->currentText(), QStringLiteral("bf16")) << "the default dtype";
             dtype->setCurrentText(QStringLiteral("fp8"));
+            // The rest of size's training recipe, and the profile's attention kernels.
+            QWidget* dialog = parallel->window();
+            auto* recompute = dialog->findChild<QComboBox*>(QStringLiteral("reportRecompute"));
+            auto* microBatches = dialog->findChild<QSpinBox*>(QStringLiteral("reportMicroBatches"));
+            auto* sp = dialog->findChild<QCheckBox*>(QStringLiteral("reportSequenceParallel"));
+            auto* seq = dialog->findChild<QSpinBox*>(QStringLiteral("reportSeqLen"));
+            auto* attention = dialog->findChild<QComboBox*>(QStringLiteral("reportAttention"));
+            ASSERT_TRUE(recompute && microBatches && sp && seq && attention);
+            EXPECT_EQ(seq->value(), 4096) << "size's default sequence length";
+            EXPECT_GE(attention->findData(QStringLiteral("cudnn")), 0) << "h100-sxm's measured kernels";
+            recompute->setCurrentText(QStringLiteral("full"));
+            microBatches->setValue(16);
+            sp->setChecked(true);
+            seq->setValue(8192);
+            attention->setCurrentIndex(attention->findData(QStringLiteral("cudnn")));
         }));
     EXPECT_TRUE(listsSaved) << "the workspace's saved configs";
     ASSERT_TRUE(written.wait(30000)) << (failed.isEmpty() ? "" : failed.first().first().toString().toStdString());
@@ -218,6 +235,9 @@ TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
     // The sizing section, its sentence in the summary too, and its table.
     EXPECT_TRUE(text.contains(QStringLiteral("<h2>Sizing: llama-3-8b on h100-sxm</h2>")));
     EXPECT_TRUE(text.contains(QStringLiteral("llama-3-8b on 32 x h100-sxm (tp=8,dp=4, fp8): step ")));
+    EXPECT_TRUE(text.contains(QStringLiteral("<td>training recipe</td><td>seq 8192, micro-batch 1 x 16, ZeRO 1, "
+                                             "recompute full, fp8, sequence parallel; attention cudnn, measured at "
+                                             "head dim 128")));
     EXPECT_TRUE(text.contains(QStringLiteral("<td>step time</td>")));
     EXPECT_TRUE(text.contains(QStringLiteral("<td>MFU (peak / max achievable)</td>")));
     // The device's ceilings on the sizing roofline, with the model's GEMMs.
@@ -229,6 +249,9 @@ TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
     EXPECT_EQ(remembered.value(QStringLiteral("model")).toString(), QStringLiteral("llama-3-8b"));
     EXPECT_EQ(remembered.value(QStringLiteral("parallel")).toString(), QStringLiteral("tp=8,dp=4"));
     EXPECT_EQ(remembered.value(QStringLiteral("dtype")).toString(), QStringLiteral("fp8"));
+    EXPECT_EQ(remembered.value(QStringLiteral("recompute")).toString(), QStringLiteral("full"));
+    EXPECT_EQ(remembered.value(QStringLiteral("microBatches")).toInt(), 16);
+    EXPECT_EQ(remembered.value(QStringLiteral("attention")).toString(), QStringLiteral("cudnn"));
 
     // Next time the dialog comes back with them; an unknown model fails with its name, nothing written.
     written.clear();
@@ -238,6 +261,19 @@ TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
             EXPECT_EQ(hardware->currentData().toString(), QStringLiteral("h100-sxm"));
             EXPECT_EQ(model->currentText(), QStringLiteral("llama-3-8b"));
             EXPECT_EQ(parallel->text(), QStringLiteral("tp=8,dp=4"));
+            QWidget* dialog = parallel->window();
+            auto* recompute = dialog->findChild<QComboBox*>(QStringLiteral("reportRecompute"));
+            auto* seq = dialog->findChild<QSpinBox*>(QStringLiteral("reportSeqLen"));
+            auto* attention = dialog->findChild<QComboBox*>(QStringLiteral("reportAttention"));
+            ASSERT_TRUE(recompute && seq && attention);
+            EXPECT_EQ(recompute->currentText(), QStringLiteral("full"));
+            EXPECT_EQ(seq->value(), 8192);
+            EXPECT_EQ(attention->currentData().toString(), QStringLiteral("cudnn"));
+            // A profile without measured attention kernels offers none, and the choice falls back to by shape.
+            hardware->setCurrentIndex(hardware->findData(QStringLiteral("mi300x")));
+            EXPECT_FALSE(attention->isEnabled());
+            EXPECT_EQ(attention->currentData().toString(), QString());
+            hardware->setCurrentIndex(hardware->findData(QStringLiteral("h100-sxm")));
             model->setCurrentText(QStringLiteral("llama-9-nope"));
         }));
     ASSERT_TRUE(failed.wait(30000));
