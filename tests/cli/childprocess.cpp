@@ -68,14 +68,17 @@ Finished runToEnd(const std::vector<std::string>& argv, int timeoutSeconds)
     return f;
 }
 
-Running::Running(const std::vector<std::string>& argv)
+Running::Running(const std::vector<std::string>& argv, const std::string& errPath)
 {
     int out[2];
     if (pipe2(out, O_CLOEXEC))
         return;
-    m_pid = spawn(argv, out[1], -1);
+    const int err = errPath.empty() ? -1 : open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    m_pid = spawn(argv, out[1], err);
     setpgid(m_pid, m_pid);
     close(out[1]);
+    if (err >= 0)
+        close(err);
     m_out = out[0];
 }
 

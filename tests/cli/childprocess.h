@@ -16,7 +16,8 @@ Finished runToEnd(const std::vector<std::string>& argv, int timeoutSeconds = 120
 class Running
 {
 public:
-    explicit Running(const std::vector<std::string>& argv);
+    // errPath: where the program's stderr goes (a file the test reads after wait()); empty: the test's own.
+    explicit Running(const std::vector<std::string>& argv, const std::string& errPath = {});
     ~Running();
     // Next stdout line; false at EOF or after timeoutSeconds.
     bool readLine(std::string& line, int timeoutSeconds = 60);

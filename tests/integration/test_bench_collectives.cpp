@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdio>
 #include <dirent.h>
 #include <fstream>
+#include <iostream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -173,6 +176,7 @@ struct Cancelled
 {
     BenchOutput run;
     int exitCode = 0;
+    std::string err; // the launcher's and the ranks' stderr
 };
 
 // The ridgeline-bench processes started under a launcher: Open MPI puts each rank in its own
@@ -216,8 +220,10 @@ std::vector<pid_t> benchRanks(pid_t launcher)
 
 Cancelled cancelMidSweep(int sig, bool wholeGroup)
 {
+    const std::string errPath = ::testing::TempDir() + "/cancel-" + std::to_string(getpid()) + ".err";
     test::Running proc(launch(2, {"collectives", "--ops", "all_reduce", "-b", "1K", "-e", "64M", "-i", "256K", "-w",
-                                  "2", "-n", "50"}));
+                                  "2", "-n", "50"}),
+                       errPath);
     std::string out, line;
     int points = 0;
     while (points < 3 && proc.readLine(line, 60)) {
@@ -238,6 +244,10 @@ Cancelled cancelMidSweep(int sig, bool wholeGroup)
     Cancelled c;
     c.exitCode = proc.wait();
     c.run = parse(out);
+    std::ifstream errFile(errPath);
+    c.err.assign(std::istreambuf_iterator<char>(errFile), {});
+    std::remove(errPath.c_str());
+    std::cerr << c.err; // as before: the run's stderr in the test's output
     return c;
 }
 
@@ -269,6 +279,19 @@ TEST_F(BenchCollectives, SigintToTheRanksExitsWith130)
 TEST_F(BenchCollectives, SigtermToTheLauncherGroupCancelsBetweenPoints)
 {
     const Cancelled c = cancelMidSweep(SIGTERM, true);
+    // Open MPI's mpirun itself sometimes dies of SIGSEGV in its own PMIx finalize after forwarding
+    // the signal (seen here about 1 run in 20; open-mpi/ompi#13650 reports the same for mpirun hit
+    // with TERM), taking the forwarded output it had not written yet, the end record among it.
+    // ridgeline-cli still records the session cancelled, from its own signal (runcommand.cpp).
+    // What the ranks did must still hold; the launcher's crash is not ours to test.
+    if (c.exitCode == 128 + SIGSEGV && c.err.find("PMIx_server_finalize") != std::string::npos &&
+        c.err.find("mpiexec") != std::string::npos && !c.run.end) {
+        EXPECT_TRUE(c.run.header);
+        EXPECT_GE(c.run.points.size(), 3u);
+        for (const auto& p : c.run.points)
+            EXPECT_EQ(p.wrong, 0);
+        GTEST_SKIP() << "mpiexec crashed in PMIx_server_finalize after forwarding SIGTERM (Open MPI's, not ours)";
+    }
     // The launcher decides its own status when it is signalled itself: Open MPI's mpirun exits 1,
     // MPICH's hydra passes the ranks' 143 on or, when its own SIGTERM wins the race, exits 0 (seen
     // in CI). The cancelled end record is what ridgeline-cli goes by (runcommand.cpp), so that is
