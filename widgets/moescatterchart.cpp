@@ -209,6 +209,10 @@ void MoeScatterChart::rebuild()
 {
     callout()->hide();
     populate(chart(), m_result.rows, m_metric, &m_pareto, m_result.deviceMemoryBytes);
+    // Not empty axes from 0 to 1 before the first sweep: say what will be here.
+    setEmptyText(m_result.rows.empty() ? tr("No configurations yet: run a sweep to plot each one's training throughput "
+                                            "against its decode latency per token.")
+                                       : QString());
 }
 
 bool MoeScatterChart::exportChart(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric, QSize size,

@@ -28,7 +28,7 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
 {
     MoeScatterData d;
     const bool mfu = metric == MoeThroughput::Mfu;
-    d.yTitle = mfu ? "MFU (%)" : "Training throughput (tokens/s)";
+    d.yTitle = mfu ? "MFU (%)" : "Throughput (tokens/s)"; // short: QtCharts elides a title longer than the axis, and the unit would go first
     d.xTitle = "Decode latency per token (ms)";
     d.title = std::string("MoE trade-off: ") + (mfu ? "MFU" : "tokens/s") +
               " vs decode latency · colour: total parameters · marker size: memory per GPU";

@@ -508,7 +508,7 @@ void MainWindow::showMoeExplorer()
     if (!m_moeExplorer) {
         m_moeExplorer = new MoeExplorer(this);
         m_moeExplorer->chart()->setSettings(m_settings);
-        makeToolWindow(m_moeExplorer, tr("MoE explorer — Ridgeline"), {1100, 800});
+        makeToolWindow(m_moeExplorer, tr("MoE explorer — Ridgeline"), {1200, 900});
         connect(m_moeExplorer, &MoeExplorer::configChosen, this, [this](const model::ModelConfig& c) {
             showSizing();
             m_sizing->editorA()->loadConfig(c);

@@ -140,6 +140,8 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     layout->addLayout(top);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
+    // Tall enough for the y-axis title with its unit: QtCharts elides a title longer than its axis.
+    m_chart->setMinimumHeight(360);
     layout->addWidget(m_chart, 1);
     layout->addWidget(m_selected);
 

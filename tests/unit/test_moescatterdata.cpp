@@ -61,7 +61,7 @@ TEST(MoeScatterData, BandsAtQuantilesFrontByLatencyAndTheAxisChoice)
     EXPECT_TRUE(d.logX);
     EXPECT_DOUBLE_EQ(d.xMin, 1);
     EXPECT_DOUBLE_EQ(d.xMax, 10);
-    EXPECT_EQ(d.description, "MoE sweep: 10 configurations, 3 on the Pareto front; y: Training throughput (tokens/s)");
+    EXPECT_EQ(d.description, "MoE sweep: 10 configurations, 3 on the Pareto front; y: Throughput (tokens/s)");
 
     // MFU in percent on y; latency within a decade stays on a linear axis.
     rows.resize(5); // 6..10 ms

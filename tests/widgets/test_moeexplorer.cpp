@@ -11,6 +11,7 @@
 #include <QLogValueAxis>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QToolTip>
 #include <QApplication>
@@ -89,7 +90,15 @@ TEST(MoeScatter, EveryRowIsDrawnOnceWithUnitsOnLogLatencyAxis)
     chart.resize(900, 600);
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    // Before a sweep: what will be here, not empty axes.
+    auto* empty = chart.findChild<QLabel*>(QStringLiteral("chartEmptyState"));
+    ASSERT_TRUE(empty);
+    EXPECT_TRUE(empty->isVisible());
+    EXPECT_TRUE(empty->text().contains(QStringLiteral("run a sweep")));
+    EXPECT_FALSE(chart.view()->isVisible());
     chart.setRows(handChecked());
+    EXPECT_FALSE(empty->isVisible());
+    EXPECT_TRUE(chart.view()->isVisible());
     QTest::qWait(50); // the legend lays its markers out on the next event loop pass
     int legendEntries = 0;
     for (auto* s : chart.chart()->series())
