@@ -48,7 +48,7 @@ ValidationView::ValidationView(QWidget* parent) : QWidget(parent), m_job(new Job
     m_tableChoice = new QComboBox;
     m_tableChoice->setObjectName(QStringLiteral("validationTableChoice"));
     m_tableChoice->addItem(tr("Published runs (Narayanan et al. SC21, Korthikanti et al. 2022)"), int(PublishedRuns));
-    m_tableChoice->addItem(tr("Holdout runs (NeMo 24.12, H100 FP8; not used to build the model)"), int(HoldoutRuns));
+    m_tableChoice->addItem(tr("Holdout runs (NeMo, DGX Cloud, Megatron-Bridge and llm-foundry on H100 and A100; not used to build the model)"), int(HoldoutRuns));
     m_tableChoice->setToolTip(tr("Which bundled table of published measured runs to predict (ridgeline-cli validate "
                                  "[--table holdout])"));
     m_run = new QPushButton(tr("Run"));
