@@ -21,6 +21,7 @@
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 #include "moescatterchart.h"
+#include "recipefields.h"
 #include "textconv.h"
 #include "units/units.h"
 
@@ -72,12 +73,6 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_parallel = new QLineEdit(QStringLiteral("dp=8,ep=8"));
     m_parallel->setObjectName(QStringLiteral("moeParallel"));
     m_parallel->setToolTip(tr("Parallel layout, e.g. dp=64,tp=1,pp=1,ep=8"));
-    m_dtype = new QComboBox;
-    m_dtype->setObjectName(QStringLiteral("moeDtype"));
-    m_dtype->addItems(qs(model::gemmDtypes()));
-    m_dtype->setToolTip(tr("Dtype of the linear layers' GEMMs, as ridgeline-cli moe-sweep --dtype. FP8 keeps "
-                           "attention, the router and the LM head in BF16"));
-    connect(m_dtype, &QComboBox::currentTextChanged, m_calibration, &CalibrationPicker::setDtype);
     const auto axis = [](const char* name, const QString& value, const QString& tip) {
         auto* e = new QLineEdit(value);
         e->setObjectName(QLatin1String(name));
@@ -115,7 +110,10 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     form->addRow(tr("Base model:"), m_model);
     form->addRow(tr("Hold constant:"), m_hold);
     form->addRow(tr("Parallel layout:"), m_parallel);
-    form->addRow(tr("GEMM dtype:"), m_dtype);
+    // The training recipe every configuration is sized with, as moe-sweep's --dtype, --recompute,
+    // --micro-batches, --sp, --ep-overlap, --ep-dispatcher: the same controls as the config editor's.
+    m_recipe = new RecipeFields(form, QStringLiteral("moe"), this);
+    connect(m_recipe, &RecipeFields::dtypeChanged, m_calibration, &CalibrationPicker::setDtype);
     auto* axes = new QHBoxLayout;
     for (auto [label, edit] : {std::pair{tr("experts"), m_experts}, std::pair{tr("top-k"), m_topK},
                                std::pair{tr("shared"), m_shared}, std::pair{tr("expert width"), m_widths}}) {
@@ -208,7 +206,8 @@ void MoeExplorer::runSweep()
     const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();
     m_sweptBasis = m_calibration->summary();
     const std::string parallel = m_parallel->text().trimmed().toStdString();
-    const std::string dtype = m_dtype->currentText().toStdString();
+    model::ParallelConfig recipe; // the degrees come from `parallel`
+    m_recipe->applyTo(recipe);
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
     model::MoeSweepSpec axes;
     try {
@@ -226,16 +225,14 @@ void MoeExplorer::runSweep()
     m_cancel->setEnabled(true);
     m_status->setText(tr("Sweeping %1 on %2…").arg(m_model->currentText(), m_hardware->currentText()));
     m_job->start<Outcome>(
-        [preset, hardware, attention, parallel, dtype, hold, axes, calibration](JobControl<Outcome>& control) -> Outcome {
+        [preset, hardware, attention, parallel, recipe, hold, axes, calibration](JobControl<Outcome>& control) -> Outcome {
             try {
                 model::MoeSweepSpec spec = axes;
                 spec.base = model::loadPreset(preset);
                 spec.hold = hold;
-                // ZeRO 1 as ridgeline-cli's --zero default: the same configuration then needs the same
-                // memory per GPU in the explorer as in `ridgeline-cli size` and `moe-sweep`.
-                spec.parallel.zeroStage = 1;
-                spec.parallel.dtype = dtype;
-                spec.parallel = model::parallelLayout(spec.base, parallel, spec.parallel);
+                // The recipe's defaults are ridgeline-cli's (ZeRO 1, bf16): the same configuration then
+                // needs the same memory per GPU in the explorer as in `ridgeline-cli size` and `moe-sweep`.
+                spec.parallel = model::parallelLayout(spec.base, parallel, recipe);
                 spec.decode.tp = spec.parallel.tp;
                 const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype, attention);
                 const model::CalibratedSources sources(*calibration, rates);

@@ -21,6 +21,7 @@ class QPushButton;
 namespace rl {
 class CalibrationPicker;
 class JobTracker;
+class RecipeFields;
 namespace charts {
 class MoeScatterChart;
 }
@@ -61,7 +62,7 @@ private:
     QComboBox* m_hold;
     QComboBox* m_metric;
     QLineEdit* m_parallel;
-    QComboBox* m_dtype; // the GEMM dtype swept in (bf16 / fp16 / fp8)
+    RecipeFields* m_recipe; // the training recipe (GEMM dtype, recompute, micro-batches, ...)
     QLineEdit* m_experts;
     QLineEdit* m_topK;
     QLineEdit* m_shared;

@@ -10,6 +10,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QScatterSeries>
 #include <QLabel>
 #include <QSignalSpy>
@@ -293,6 +294,24 @@ TEST(MoeExplorer, HoldingNothingSweepsTheTypedExpertWidths)
     ASSERT_EQ(fp8.size(), bf16.size());
     for (std::size_t i = 0; i < fp8.size(); ++i)
         EXPECT_LT(fp8[i].stepSeconds, bf16[i].stepSeconds) << i;
+
+    // So does the rest of the recipe: full recompute runs each layer's forward twice, and with 8
+    // micro-batches a step carries 8 times the tokens.
+    const auto fp8Rows = fp8;
+    auto* recompute = explorer.findChild<QComboBox*>(QStringLiteral("moeRecompute"));
+    auto* microBatches = explorer.findChild<QSpinBox*>(QStringLiteral("moeMicroBatches"));
+    ASSERT_TRUE(recompute && microBatches);
+    recompute->setCurrentText(QStringLiteral("full"));
+    microBatches->setValue(8);
+    explorer.runSweep();
+    ASSERT_TRUE(rl::testing::waitFor([&] { return done.size() == 4 || failed.size() == 3; }, 60000));
+    ASSERT_EQ(done.size(), 4) << failed.last().first().toString().toStdString();
+    const auto& recomputed = explorer.result().rows;
+    ASSERT_EQ(recomputed.size(), fp8Rows.size());
+    for (std::size_t i = 0; i < recomputed.size(); ++i) {
+        EXPECT_GT(recomputed[i].stepSeconds, 8 * fp8Rows[i].stepSeconds) << i;
+        EXPECT_LT(recomputed[i].tokensPerSecond, fp8Rows[i].tokensPerSecond) << i;
+    }
 }
 
 namespace {
