@@ -344,6 +344,18 @@ void ConfigEditor::saveToWorkspace(const QString& name)
 }
 void ConfigEditor::setParallel(const QString& spec) { m_parallel->setText(spec); }
 
+void ConfigEditor::setRecipe(const model::ParallelConfig& recipe) { m_recipe->set(recipe); }
+
+void ConfigEditor::loadSized(const model::ModelConfig& config, const model::ParallelConfig& recipe,
+                             const QString& parallel, const QString& hardware, const QString& attention)
+{
+    setHardware(hardware); // first: the attention kernels listed are the profile's
+    m_calibration->setAttentionKernel(attention);
+    setParallel(parallel);
+    setRecipe(recipe);
+    loadConfig(config);
+}
+
 void ConfigEditor::scheduleRecompute()
 {
     if (!m_loading)

@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include "model/modelconfig.h"
+#include "model/parallelconfig.h"
 #include "model/calibration.h"
 #include "model/sizingreport.h"
 
@@ -43,6 +44,14 @@ public:
     void setWorkspace(const QString& path);
     void saveToWorkspace(const QString& name);
     void setParallel(const QString& spec);
+    // The training recipe fields of `recipe` (micro-batch, ZeRO, micro-batches, dtype, recompute,
+    // SP, EP overlap, dispatcher); the degrees are setParallel's, the sequence length the config's.
+    void setRecipe(const model::ParallelConfig& recipe);
+    // A configuration sized elsewhere (the MoE explorer's clicked point), set up as it was sized:
+    // device, attention kernel, layout and recipe, then the model. The measured sessions of this
+    // editor's Calibration picker stay as they are.
+    void loadSized(const model::ModelConfig& config, const model::ParallelConfig& recipe, const QString& parallel,
+                   const QString& hardware, const QString& attention);
 
     // The last evaluation, or none when the inputs do not make a valid configuration.
     const std::optional<model::SizingReport>& report() const { return m_report; }

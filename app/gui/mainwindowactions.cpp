@@ -509,10 +509,12 @@ void MainWindow::showMoeExplorer()
         m_moeExplorer = new MoeExplorer(this);
         m_moeExplorer->chart()->setSettings(m_settings);
         makeToolWindow(m_moeExplorer, tr("MoE explorer — Ridgeline"), {1200, 900});
-        connect(m_moeExplorer, &MoeExplorer::configChosen, this, [this](const model::ModelConfig& c) {
-            showSizing();
-            m_sizing->editorA()->loadConfig(c);
-        });
+        connect(m_moeExplorer, &MoeExplorer::configChosen, this,
+                [this](const model::ModelConfig& c, const model::ParallelConfig& recipe, const QString& parallel,
+                       const QString& hardware, const QString& attention) {
+                    showSizing();
+                    m_sizing->editorA()->loadSized(c, recipe, parallel, hardware, attention);
+                });
     }
     m_moeExplorer->setWorkspace(m_workspace->path()); // its measured sessions for the calibration
     m_moeExplorer->show();

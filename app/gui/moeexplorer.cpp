@@ -171,7 +171,8 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
             c.moe.sharedExperts = m_chosen->sharedExperts;
             c.moe.expertWidth = m_chosen->expertWidth;
             c.name += " (" + std::to_string(m_chosen->experts) + " experts, top-" + std::to_string(m_chosen->topK) + ")";
-            Q_EMIT configChosen(c);
+            c.seqLen = m_sweptRecipe.seqLen; // the editor sizes at the model's sequence length
+            Q_EMIT configChosen(c, m_sweptRecipe, m_sweptParallel, m_sweptHardware, m_sweptAttention);
         } catch (const std::exception& e) {
             m_status->setText(QString::fromStdString(e.what()));
         }
@@ -208,6 +209,10 @@ void MoeExplorer::runSweep()
     const std::string parallel = m_parallel->text().trimmed().toStdString();
     model::ParallelConfig recipe; // the degrees come from `parallel`
     m_recipe->applyTo(recipe);
+    m_sweptRecipe = recipe;
+    m_sweptParallel = m_parallel->text().trimmed();
+    m_sweptHardware = m_hardware->currentText();
+    m_sweptAttention = m_calibration->attentionKernel();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
     model::MoeSweepSpec axes;
     try {

@@ -11,6 +11,7 @@
 
 #include "model/modelconfig.h"
 #include "model/moesweep.h"
+#include "model/parallelconfig.h"
 
 class QComboBox;
 class QLabel;
@@ -49,8 +50,11 @@ public:
 
 Q_SIGNALS:
     void sweepFinished(int configurations);
-    // The clicked configuration as a full model (base preset with the swept fields replaced).
-    void configChosen(const rl::model::ModelConfig& config);
+    // The clicked configuration as a full model (base preset with the swept fields replaced), with
+    // what it was sized with: the layout and training recipe, the hardware profile and the
+    // attention kernel ("" = by shape), so the sizing model shows the figures the point showed.
+    void configChosen(const rl::model::ModelConfig& config, const rl::model::ParallelConfig& recipe,
+                      const QString& parallel, const QString& hardware, const QString& attention);
     void sweepFailed(const QString& message);
 
 private:
@@ -72,6 +76,9 @@ private:
     QPushButton* m_open;
     std::optional<model::MoeSweepRow> m_chosen;
     std::string m_sweptPreset;
+    // What the shown sweep was sized with, for "Open in sizing model".
+    model::ParallelConfig m_sweptRecipe;
+    QString m_sweptParallel, m_sweptHardware, m_sweptAttention;
     QString m_sweptBasis; // the calibration's bases the shown sweep was timed with
     QProgressBar* m_progress;
     QLabel* m_status;

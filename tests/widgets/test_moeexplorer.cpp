@@ -22,6 +22,7 @@
 #include <fstream>
 #include <set>
 
+#include "configeditor.h"
 #include "moeexplorer.h"
 #include "moescatterchart.h"
 #include "callout.h"
@@ -205,6 +206,18 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_EQ(config.moe.topK, pick.topK);
     EXPECT_EQ(config.moe.expertWidth, pick.expertWidth);
     EXPECT_EQ(config.layers, rl::model::loadPreset("mixtral-8x7b").layers);
+    // With what it was sized with, so the config editor shows the point's own figures.
+    const auto recipe = chosen.first().at(1).value<rl::model::ParallelConfig>();
+    EXPECT_EQ(recipe.zeroStage, 1);
+    EXPECT_EQ(recipe.dtype, "bf16");
+    EXPECT_EQ(chosen.first().at(2).toString(), QStringLiteral("dp=8,ep=8"));
+    EXPECT_EQ(chosen.first().at(3).toString(), QStringLiteral("mi300x"));
+    rl::ConfigEditor editor;
+    editor.loadSized(config, recipe, chosen.first().at(2).toString(), chosen.first().at(3).toString(),
+                     chosen.first().at(4).toString());
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); }, 5000)) << editor.problem().toStdString();
+    EXPECT_NEAR(editor.report()->step.stepSeconds, pick.stepSeconds, 1e-9 * pick.stepSeconds);
+    EXPECT_NEAR(editor.report()->step.memory.total(), pick.memoryPerGpuBytes, 1e-9 * pick.memoryPerGpuBytes);
 
     QTemporaryDir dir;
     const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
