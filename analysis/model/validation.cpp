@@ -212,38 +212,77 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
     return s;
 }
 
-const ErrorBand& modelErrorBand(bool moe)
+namespace {
+struct BandRow
 {
-    static const std::array<ErrorBand, 2> bands = [] {
-        std::array<ErrorBand, 2> b;
-        std::array<std::vector<double>, 2> abs;
+    bool moe;
+    std::string device;
+    double error;
+};
+
+const std::vector<BandRow>& bandRows()
+{
+    static const std::vector<BandRow> rows = [] {
+        std::vector<BandRow> out;
         for (const auto& path : {validationTablePath(), holdoutTablePath()}) {
             try {
                 for (const auto& row : runValidation(loadValidationRuns(path)).rows)
                     if (!row.refused)
-                        abs[row.run.model.isMoe()].push_back(std::fabs(row.error));
+                        out.push_back({row.run.model.isMoe(), row.run.hardware, row.error});
             } catch (const std::exception&) {
                 // A missing table leaves its rows out; describe() says when nothing is left.
             }
         }
-        for (int k = 0; k < 2; ++k) {
-            auto& v = abs[std::size_t(k)];
-            auto& band = b[std::size_t(k)];
-            band.moe = k == 1;
-            band.rows = int(v.size());
-            band.median = medianOf(v); // sorts v
-            band.max = v.empty() ? 0 : v.back();
-        }
-        return b;
+        return out;
     }();
-    return bands[moe ? 1 : 0];
+    return rows;
+}
+} // namespace
+
+ErrorBand modelErrorBand(bool moe, const std::string& device)
+{
+    ErrorBand band;
+    band.moe = moe;
+    band.asked = device;
+    for (const auto& r : bandRows())
+        band.askedRows += r.moe == moe && !device.empty() && r.device == device;
+    const bool ownDevice = band.askedRows >= kMinDeviceRows;
+    if (ownDevice)
+        band.device = device;
+    std::vector<double> abs;
+    double signedSum = 0;
+    for (const auto& r : bandRows())
+        if (r.moe == moe && (!ownDevice || r.device == device)) {
+            abs.push_back(std::fabs(r.error));
+            signedSum += r.error;
+        }
+    band.rows = int(abs.size());
+    band.bias = abs.empty() ? 0 : signedSum / double(abs.size());
+    band.median = medianOf(abs); // sorts abs
+    band.max = abs.empty() ? 0 : abs.back();
+    return band;
 }
 
 std::string describe(const ErrorBand& band)
 {
     if (band.rows == 0)
         return "unknown (validation tables missing)";
-    return "median " + units::formatPercent(band.median, 0) + ", max " + units::formatPercent(band.max, 0) + " over " +
-           std::to_string(band.rows) + " published " + (band.moe ? "MoE" : "dense") + " runs";
+    std::string s = "median " + units::formatPercent(band.median, 0) + ", max " + units::formatPercent(band.max, 0) +
+                    " over " + std::to_string(band.rows) + " published " + (band.moe ? "MoE" : "dense") + " runs";
+    if (!band.device.empty())
+        s += " on " + band.device;
+    else if (!band.asked.empty())
+        s += band.askedRows == 0 ? ", none on " + band.asked
+                                 : ", " + std::to_string(band.askedRows) + " of them on " + band.asked;
+    return s;
 }
+
+std::string describeBias(const ErrorBand& band)
+{
+    if (band.rows == 0)
+        return "unknown (validation tables missing)";
+    // Negative: the predicted step was shorter than the measured one.
+    return units::formatPercent(band.bias, 0, true) + (band.bias < 0 ? " (optimistic)" : " (pessimistic)");
+}
+
 } // namespace rl::model

@@ -84,16 +84,28 @@ std::string holdoutTablePath();
 ValidationSummary runValidation(const std::vector<ValidationRun>& runs);
 
 // The error band the model states next to a prediction: the median and maximum absolute step-time
-// error over every published run bundled (the table and the holdout) of the same kind, dense or
-// MoE — MoE steps carry routing, all_to_all and small-expert costs dense runs never test, and
-// their error is several times larger. Computed once per process (0/0 when the tables are missing).
+// error, and the mean signed error (negative: predictions ran fast), over the published runs bundled
+// (the table and the holdout) of the same kind, dense or MoE — MoE steps carry routing, all_to_all
+// and small-expert costs dense runs never test, and their error is several times larger — on the
+// same device when at least kMinDeviceRows such runs were measured on it (the model's bias is the
+// device's: H100 runs ran fast where A100 runs did not), else on every device, saying how many were
+// on this one. Computed once per process (0/0 when the tables are missing).
+inline constexpr int kMinDeviceRows = 5;
 struct ErrorBand
 {
     double median = 0, max = 0;
+    double bias = 0;        // mean signed error
     int rows = 0;
     bool moe = false;
+    std::string device;     // the device the rows were measured on; empty: every device
+    std::string asked;      // the device asked about ("" for none)
+    int askedRows = 0;      // rows of that kind measured on it
 };
-const ErrorBand& modelErrorBand(bool moe);
-// "median 5 %, max 15 % over 36 published dense runs"; "unknown (validation tables missing)".
+ErrorBand modelErrorBand(bool moe, const std::string& device = {});
+// "median 10 %, max 35 % over 22 published dense runs on h100-sxm";
+// "median 7 %, max 35 % over 42 published dense runs, none on mi300x";
+// "unknown (validation tables missing)".
 std::string describe(const ErrorBand& band);
+// The mean signed error over the same runs: "-8 % (optimistic)" (predicted steps shorter than measured).
+std::string describeBias(const ErrorBand& band);
 } // namespace rl::model

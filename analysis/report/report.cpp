@@ -12,6 +12,7 @@
 #include "model/hardwareprofileloader.h"
 #include "model/memorymodel.h"
 #include "model/predictedvsmeasured.h"
+#include "model/validation.h"
 #include "store/traceresults.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
@@ -438,6 +439,8 @@ Section sizingSection(const SizingInput& in)
     const auto& r = in.sizing;
     const auto& st = r.step;
     Section sec{"Sizing: " + in.model + " on " + in.device, {sizingSentence(in)}, {}, {}};
+    // How far the model has been off on published runs of this kind (on this device when it has enough).
+    const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, in.device);
     sec.charts.push_back({"roofline", {}, "The GEMMs of one training step of " + in.model + " (" + in.layout
                                               + ") as predicted on " + in.device + ", under its ceilings",
                           true});
@@ -451,6 +454,8 @@ Section sizingSection(const SizingInput& in)
               {"optimizer step", units::formatTime(st.optimizerSeconds * 1e6)},
               {"communication (exposed)", units::formatTime(st.commSeconds * 1e6) + " (" + units::formatTime(st.exposedCommSeconds * 1e6) + ")"},
               {"step time", units::formatTime(st.stepSeconds * 1e6)},
+              {"expected error (ridgeline-cli validate)", model::describe(band)},
+              {"mean error over those runs", model::describeBias(band)},
               {"tokens per second", units::formatCount(st.tokensPerSecond)},
               {"model TFLOP/s per GPU", units::formatFlops(st.modelTflopsPerGpu * 1e12)},
               {"MFU (peak / max achievable)", units::formatPercent(st.mfu) + " / " + units::formatPercent(st.mfuMaxAchievable)},

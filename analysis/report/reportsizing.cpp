@@ -70,7 +70,7 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
     in.model = c.name;
     in.layout = choice.parallel;
     in.gpus = p.worldSize();
-    in.device = choice.hardware;
+    in.device = hw.id; // the profile's id, also when it was named by its file
     in.dtype = p.dtype;
     in.recipe = recipeSummary(p) + "; attention " + attentionSummary(r, c, p);
     in.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), inference);

@@ -42,10 +42,15 @@ std::string fitText(double needed, double capacity, double headroom)
     return b;
 }
 
-std::string bandText(const ModelConfig& c)
+// The band rows of the training-step table: the error over the published runs of this kind (on this
+// device when it has enough; deviceId is the profile's id) and their mean signed error.
+void addBandRows(TextTable& t, const ModelConfig& c, const std::string& deviceId)
 {
-    const auto& band = modelErrorBand(c.isMoe());
-    return band.rows == 0 ? std::string() : describe(band);
+    const auto band = modelErrorBand(c.isMoe(), deviceId);
+    if (band.rows == 0)
+        return;
+    t.addRow({"  expected error (ridgeline-cli validate)", describe(band)});
+    t.addRow({"  mean error over those runs", describeBias(band)});
 }
 
 // What needs no device is printed by the same code with or without one; `size` without a device
@@ -200,6 +205,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const auto c = loadConfigFor(*a, ctx);
         const auto p = parallelOf(*a, c);
         const auto r = resolveDevice(*d, a->dtype);
+        // The profile's id names the device in the error band (figures typed on the command line: none).
+        const std::string deviceId = d->hardware.empty() ? std::string() : findHardwareProfile(d->hardware).id;
         const auto cal = calibrationFor(*a, ctx);
         const CalibratedSources sources(cal, r);
         const GemmTiming& timing = sources.timing();
@@ -216,7 +223,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
 
         if (ctx.json) {
             auto j = modelJson(c, m, step.memoryCapacity, step.memoryHeadroom);
-            const auto& band = modelErrorBand(c.isMoe());
+            const auto band = modelErrorBand(c.isMoe(), deviceId);
             j["device"] = {{"peak_tflops", r.peakFlops / 1e12}, {"max_achievable_tflops", r.maxAchievableFlops / 1e12},
                            {"max_achievable_source", r.maxAchievableSource},
                            {"nic_gbs_per_gpu", r.nicBytesPerSec / 1e9}, {"nic_source", r.nicSource},
@@ -225,8 +232,9 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
             for (const auto& b : cal.bases(r))
                 bases.push_back({{"figure", b.figure}, {"basis", b.basis}, {"detail", b.detail}});
             j["calibration"] = bases;
-            j["expected_error"] = {{"median", band.median}, {"max", band.max}, {"validation_rows", band.rows},
-                                   {"kind", band.moe ? "moe" : "dense"}};
+            j["expected_error"] = {{"median", band.median}, {"max", band.max}, {"mean_signed", band.bias},
+                                   {"validation_rows", band.rows}, {"kind", band.moe ? "moe" : "dense"},
+                                   {"device", band.device}, {"rows_on_this_device", band.askedRows}};
             nlohmann::json comm = nlohmann::json::array();
             for (int i = 0; i < step.commCount; ++i) {
                 const auto& o = step.comm[i];
@@ -265,8 +273,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"communication (exposed)", units::formatTime(step.commSeconds * 1e6) + " ("
                                                   + units::formatTime(step.exposedCommSeconds * 1e6) + ")"});
         st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6)});
-        if (const auto band = bandText(c); !band.empty())
-            st.addRow({"  expected error (ridgeline-cli validate)", band});
+        addBandRows(st, c, deviceId);
         st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s"});
         st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12)});
         st.addRow({"MFU (peak / max achievable)", pct(step.mfu) + " / " + pct(step.mfuMaxAchievable)});

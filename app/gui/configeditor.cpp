@@ -48,11 +48,8 @@ QString basisOf(const std::vector<model::FigureBasis>& bases, const char* figure
     return {};
 }
 
-// The model's stated error band for this kind of model, as ridgeline-cli size prints it.
-QString errorBand(bool moe)
-{
-    return qs(model::describe(model::modelErrorBand(moe)));
-}
+// The model's stated error band, as ridgeline-cli size prints it.
+QString errorBand(const model::ErrorBand& band) { return qs(model::describe(band)); }
 
 QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)
 {
@@ -411,6 +408,7 @@ void ConfigEditor::showReport()
     const auto& s = r.step;
     const double mem = s.memory.total();
     const std::string noFit = model::memoryFitProblem(mem, m_hbmBytes); // empty when it fits
+    const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, m_calibration->hardwareId().toStdString());
     struct Row
     {
         QString quantity, value;
@@ -429,7 +427,8 @@ void ConfigEditor::showReport()
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
              qs(units::formatBytes(s.memory.activations))},
         {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6))},
-        {tr("  expected error (validation table)"), errorBand(r.params.experts > 0)},
+        {tr("  expected error (validation table)"), errorBand(band)},
+        {tr("  mean error over those runs"), qs(model::describeBias(band))},
         {tr("  compute / exposed comm / bubble"),
          qs(units::formatTime(s.computeSeconds * 1e6)) + QStringLiteral(" / ") +
              qs(units::formatTime(s.exposedCommSeconds * 1e6)) + QStringLiteral(" / ") +

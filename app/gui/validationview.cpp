@@ -179,7 +179,7 @@ void ValidationView::showSummary()
         return;
     }
     auto bandText = [](const model::ValidationRun& run) {
-        const auto& band = model::modelErrorBand(run.model.isMoe());
+        const auto band = model::modelErrorBand(run.model.isMoe(), run.hardware);
         return band.rows > 0 ? tr("median %1, max %2").arg(pct(band.median), pct(band.max)) : tr("unknown");
     };
     QStringList refused;

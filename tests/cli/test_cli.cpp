@@ -450,8 +450,30 @@ TEST(Cli, ValidatePrintsEveryPublishedRunAndTheErrorBand)
     EXPECT_EQ(s["expected_error"]["kind"], "moe");
     EXPECT_EQ(s["expected_error"]["validation_rows"].get<std::size_t>(), moeErrors.size());
     EXPECT_DOUBLE_EQ(s["expected_error"]["max"].get<double>(), *std::max_element(moeErrors.begin(), moeErrors.end()));
+    EXPECT_EQ(s["expected_error"]["device"], "") << "no published MoE run on an MI300X: the band is every device's";
+    EXPECT_EQ(s["expected_error"]["rows_on_this_device"], 0);
     EXPECT_TRUE(s["memory_per_gpu_bytes"].contains("fits"));
     EXPECT_LT(s["step"]["tflops_per_gpu"].get<double>(), 708); // AMD's max-achievable BF16 rate
+    // On a device with published runs of the kind, the band and its bias are that device's own.
+    std::vector<double> h100Dense;
+    for (const auto& table : {j, json::parse(holdout.out)})
+        for (const auto& r : table["rows"])
+            if (!r["moe"].get<bool>() && r["hardware"] == "h100-sxm")
+                h100Dense.push_back(r["error"].get<double>());
+    ASSERT_GE(h100Dense.size(), 5u);
+    auto h100 = test::runToEnd(cli(db, {"size", "llama-3-8b", "--hardware", "h100-sxm"}, true));
+    ASSERT_EQ(h100.exitCode, 0) << h100.err;
+    const auto band = json::parse(h100.out)["expected_error"];
+    EXPECT_EQ(band["device"], "h100-sxm");
+    EXPECT_EQ(band["validation_rows"].get<std::size_t>(), h100Dense.size());
+    double mean = 0, worst = 0;
+    for (double e : h100Dense)
+        mean += e / double(h100Dense.size()), worst = std::max(worst, std::abs(e));
+    EXPECT_NEAR(band["mean_signed"].get<double>(), mean, 1e-12);
+    EXPECT_DOUBLE_EQ(band["max"].get<double>(), worst);
+    auto h100Text = test::runToEnd(cli(db, {"size", "llama-3-8b", "--hardware", "h100-sxm"}));
+    EXPECT_NE(h100Text.out.find("published dense runs on h100-sxm\n"), std::string::npos) << h100Text.out;
+    EXPECT_NE(h100Text.out.find("mean error over those runs"), std::string::npos) << h100Text.out;
     auto text = test::runToEnd(cli(db, {"validate"}));
     EXPECT_NE(text.out.find("median |error|"), std::string::npos) << text.out;
 }

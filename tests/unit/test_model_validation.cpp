@@ -1,7 +1,9 @@
 // The bundled table of published, measured training runs: it loads with provenance on every
 // row, no row is refused, no prediction passes the max-achievable rate, and the step-time error
 // stays within the bound the model reaches (stated in README and by `ridgeline-cli validate`).
+#include <cmath>
 #include <cstdio>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -62,6 +64,38 @@ TEST(Validation, StatedBandIsOverEveryPublishedRunOfTheSameKind)
     EXPECT_GT(moe, 5);
     EXPECT_GT(modelErrorBand(true).median, modelErrorBand(false).median); // MoE steps are the harder ones
     EXPECT_NE(describe(modelErrorBand(true)).find("published MoE runs"), std::string::npos);
+}
+
+TEST(Validation, StatedBandIsTheDevicesOwnWhereItHasEnoughRuns)
+{
+    std::map<std::string, std::vector<double>> dense; // signed errors by device
+    for (const auto& path : {validationTablePath(), holdoutTablePath()})
+        for (const auto& row : runValidation(loadValidationRuns(path)).rows)
+            if (!row.refused && !row.run.model.isMoe())
+                dense[row.run.hardware].push_back(row.error);
+    ASSERT_GE(dense["a100-80gb"].size(), std::size_t(kMinDeviceRows));
+    ASSERT_GE(dense["h100-sxm"].size(), std::size_t(kMinDeviceRows));
+    for (const std::string device : {"a100-80gb", "h100-sxm"}) {
+        const auto& e = dense[device];
+        const auto band = modelErrorBand(false, device);
+        EXPECT_EQ(band.device, device);
+        EXPECT_EQ(band.rows, int(e.size()));
+        double mean = 0, worst = 0;
+        for (double x : e)
+            mean += x / double(e.size()), worst = std::max(worst, std::fabs(x));
+        EXPECT_NEAR(band.bias, mean, 1e-12) << device;
+        EXPECT_DOUBLE_EQ(band.max, worst) << device;
+        EXPECT_NE(describe(band).find("published dense runs on " + device), std::string::npos) << describe(band);
+        EXPECT_NE(describeBias(band).find(band.bias < 0 ? "(optimistic)" : "(pessimistic)"), std::string::npos);
+    }
+    // The H100 runs ran faster in the model than the A100 runs: the bias is the device's, not one number.
+    EXPECT_LT(modelErrorBand(false, "h100-sxm").bias, modelErrorBand(false, "a100-80gb").bias);
+    // No published run on the device: every device's band, and it says so.
+    const auto none = modelErrorBand(false, "mi300x");
+    EXPECT_EQ(none.device, "");
+    EXPECT_EQ(none.askedRows, 0);
+    EXPECT_EQ(none.rows, modelErrorBand(false).rows);
+    EXPECT_NE(describe(none).find(", none on mi300x"), std::string::npos) << describe(none);
 }
 
 TEST(Validation, HoldoutRunsWithinTheirBound)
