@@ -99,11 +99,17 @@ ReportOptionsDialog::ReportOptionsDialog(Settings* settings, const QString& work
     m_recipe->fromJson(last); // the last choices; a key never saved keeps the default
     form->addRow(tr("Attention:"), m_attention);
     form->addRow(buttons);
-    // The kernels are the profile's: relist them when it changes, keeping the choice where it can.
-    const auto listKernels = [this] { listAttentionKernels(m_attention, m_hardware->currentData().toString()); };
+    // The kernels are the profile's: relist them when it changes, and come back to the kernel last
+    // chosen (by the user, or remembered) when the profile has it, also after one that has not.
+    m_chosenAttention = last.value(kAttention).toString();
+    const auto listKernels = [this] {
+        listAttentionKernels(m_attention, m_hardware->currentData().toString());
+        m_attention->setCurrentIndex(std::max(0, m_attention->findData(m_chosenAttention)));
+    };
     listKernels();
-    m_attention->setCurrentIndex(std::max(0, m_attention->findData(last.value(kAttention).toString())));
     connect(m_hardware, &QComboBox::currentIndexChanged, this, listKernels);
+    connect(m_attention, &QComboBox::activated, this,
+            [this] { m_chosenAttention = m_attention->currentData().toString(); });
 }
 
 report::SizingChoice ReportOptionsDialog::choice() const

@@ -36,6 +36,7 @@ private:
     QSpinBox* m_seqLen;
     RecipeFields* m_recipe;
     QComboBox* m_attention;
+    QString m_chosenAttention; // what the user picked (or Settings had), kept across profile changes
     JobTracker* m_job;
 };
 } // namespace rl

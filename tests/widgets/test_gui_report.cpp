@@ -274,6 +274,7 @@ TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
             EXPECT_FALSE(attention->isEnabled());
             EXPECT_EQ(attention->currentData().toString(), QString());
             hardware->setCurrentIndex(hardware->findData(QStringLiteral("h100-sxm")));
+            EXPECT_EQ(attention->currentData().toString(), QStringLiteral("cudnn")) << "the choice comes back";
             model->setCurrentText(QStringLiteral("llama-9-nope"));
         }));
     ASSERT_TRUE(failed.wait(30000));
