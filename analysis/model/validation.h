@@ -89,7 +89,8 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs);
 // and small-expert costs dense runs never test, and their error is several times larger — on the
 // same device when at least kMinDeviceRows such runs were measured on it (the model's bias is the
 // device's: H100 runs ran fast where A100 runs did not), else on every device, saying how many were
-// on this one. Computed once per process (0/0 when the tables are missing).
+// on this one. The tables are run once per process; a band is then a pass over their rows (0/0
+// when the tables are missing).
 inline constexpr int kMinDeviceRows = 5;
 struct ErrorBand
 {

@@ -48,9 +48,6 @@ QString basisOf(const std::vector<model::FigureBasis>& bases, const char* figure
     return {};
 }
 
-// The model's stated error band, as ridgeline-cli size prints it.
-QString errorBand(const model::ErrorBand& band) { return qs(model::describe(band)); }
-
 QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)
 {
     auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
@@ -408,6 +405,7 @@ void ConfigEditor::showReport()
     const auto& s = r.step;
     const double mem = s.memory.total();
     const std::string noFit = model::memoryFitProblem(mem, m_hbmBytes); // empty when it fits
+    // The model's stated error band on this device, as ridgeline-cli size prints it.
     const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, m_calibration->hardwareId().toStdString());
     struct Row
     {
@@ -427,7 +425,7 @@ void ConfigEditor::showReport()
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
              qs(units::formatBytes(s.memory.activations))},
         {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6))},
-        {tr("  expected error (validation table)"), errorBand(band)},
+        {tr("  expected error (validation table)"), qs(model::describe(band))},
         {tr("  mean error over those runs"), qs(model::describeBias(band))},
         {tr("  compute / exposed comm / bubble"),
          qs(units::formatTime(s.computeSeconds * 1e6)) + QStringLiteral(" / ") +

@@ -22,7 +22,6 @@
 #include "model/parallelconfig.h"
 #include "moescatterchart.h"
 #include "recipefields.h"
-#include "textconv.h"
 #include "units/units.h"
 
 namespace rl {
@@ -210,7 +209,7 @@ void MoeExplorer::runSweep()
     model::ParallelConfig recipe; // the degrees come from `parallel`
     m_recipe->applyTo(recipe);
     m_sweptRecipe = recipe;
-    m_sweptParallel = m_parallel->text().trimmed();
+    m_sweptParallel = QString::fromStdString(parallel);
     m_sweptHardware = m_hardware->currentText();
     m_sweptAttention = m_calibration->attentionKernel();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
