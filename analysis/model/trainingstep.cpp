@@ -107,19 +107,10 @@ ElementwiseBytes elementwiseBytesPerLayer(const ModelConfig& c, const ParallelCo
     return e;
 }
 
-StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const FlopCounts& fwd,
-                          const ParallelConfig& p, const DeviceRates& r, const GemmTiming& timing,
-                          const CollectiveTimeSource& coll)
+StageCosts stageCosts(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& r, const GemmTiming& timing)
 {
-    StepEstimate e;
-    e.defaultEfficiency = timing.measured ? 0 : timing.defaultEfficiency;
-    e.measuredGemm = timing.measured != nullptr;
-    e.memory = trainingMemory(c, params, p);
-    e.memoryCapacity = r.hbmCapacityBytes;
-    const double mb = p.effectiveMicroBatches();
-    const double streamBw = r.hbmBytesPerSec * kStreamEfficiency;
+    StageCosts k;
     const double elementwiseBw = r.hbmBytesPerSec * kElementwiseEfficiency;
-
     int counts[2][2] = {{0, 0}, {0, 0}}; // [moe][sliding]
     if (c.slidingWindow <= 0 || !c.isMoe()) {
         const int moe = c.moeLayerCount(), sliding = c.slidingLayerCount();
@@ -130,10 +121,6 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         for (int i = 0; i < c.layers; ++i)
             ++counts[c.isMoeLayer(i)][c.isSlidingLayer(i)];
     }
-    // Per micro-batch on one stage; the layer mix of every stage is the model's.
-    e.stageLayers = stageLayers(c, p);
-    const double lastLayers = lastStageLayers(c, p);
-    double perLayer = 0, perLayerGemm = 0, perLayerRecompute = 0, perLayerBwd = 0, perLayerWeightCast = 0;
     for (int moe = 0; moe < 2; ++moe)
         for (int sl = 0; sl < 2; ++sl) {
             if (counts[moe][sl] == 0)
@@ -156,21 +143,48 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
                                                                        : 0.0;
             const double share = double(counts[moe][sl]) / c.layers;
             const double gemm = t.total + flashBwd + t.launches * kLaunchSeconds;
-            perLayerGemm += share * gemm;
-            perLayer += share * (gemm + 3 * ewFwd + cast + extra);
-            perLayerRecompute += share * extra;
-            perLayerWeightCast += share * t.fp8WeightCastBytes / elementwiseBw;
-            perLayerBwd += share * (t.total - t.fwd + flashBwd + 2 * ewFwd + extra);
+            k.perLayerGemm += share * gemm;
+            k.perLayer += share * (gemm + 3 * ewFwd + cast + extra);
+            k.perLayerRecompute += share * extra;
+            k.perLayerWeightCast += share * t.fp8WeightCastBytes / elementwiseBw;
+            k.perLayerBwd += share * (t.total - t.fwd + flashBwd + 2 * ewFwd + extra);
         }
     GemmSet out;
     outputLayerGemms(c, p, true, out);
-    const double head = totalSeconds(out, r, timing) + 3 * 2.0 * p.weightBytes * p.microBatch * p.seqLen / p.cp *
-                                                            double(c.vocab) / p.tp / elementwiseBw; // softmax + CE
+    k.headGemm = totalSeconds(out, r, timing);
+    k.head = k.headGemm + 3 * 2.0 * p.weightBytes * p.microBatch * p.seqLen / p.cp * double(c.vocab) / p.tp /
+                              elementwiseBw; // softmax + CE
+    return k;
+}
+
+StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const FlopCounts& fwd,
+                          const ParallelConfig& p, const DeviceRates& r, const GemmTiming& timing,
+                          const CollectiveTimeSource& coll)
+{
+    return estimateStep(c, params, fwd, p, r, timing, coll, stageCosts(c, p, r, timing));
+}
+
+StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const FlopCounts& fwd,
+                          const ParallelConfig& p, const DeviceRates& r, const GemmTiming& timing,
+                          const CollectiveTimeSource& coll, const StageCosts& k)
+{
+    StepEstimate e;
+    e.defaultEfficiency = timing.measured ? 0 : timing.defaultEfficiency;
+    e.measuredGemm = timing.measured != nullptr;
+    e.memory = trainingMemory(c, params, p);
+    e.memoryCapacity = r.hbmCapacityBytes;
+    const double mb = p.effectiveMicroBatches();
+    const double streamBw = r.hbmBytesPerSec * kStreamEfficiency;
+    // Per micro-batch on one stage; the layer mix of every stage is the model's.
+    e.stageLayers = stageLayers(c, p);
+    const double lastLayers = lastStageLayers(c, p);
+    const double perLayer = k.perLayer, perLayerGemm = k.perLayerGemm, perLayerRecompute = k.perLayerRecompute,
+                 perLayerBwd = k.perLayerBwd, perLayerWeightCast = k.perLayerWeightCast, head = k.head;
     // The busiest stage: a middle one, or the last with the LM head.
     const double stage = std::max(e.stageLayers * perLayer, lastLayers * perLayer + head);
     const double stageLayersUsed = stage == e.stageLayers * perLayer ? e.stageLayers : lastLayers;
     e.computeSeconds = stage * mb + stageLayersUsed * perLayerWeightCast;
-    e.gemmSeconds = (stageLayersUsed * perLayerGemm + (stage == e.stageLayers * perLayer ? 0 : totalSeconds(out, r, timing))) * mb;
+    e.gemmSeconds = (stageLayersUsed * perLayerGemm + (stage == e.stageLayers * perLayer ? 0 : k.headGemm)) * mb;
     e.recomputeSeconds = stageLayersUsed * perLayerRecompute * mb;
     e.elementwiseSeconds = e.computeSeconds - e.gemmSeconds - e.recomputeSeconds;
     // Interleaved 1F1B: the bubble is (pp-1)/vpp micro-batch stage times (Narayanan et al. 2021, §2.2.2).
@@ -286,8 +300,11 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     // cover it, nothing with a single micro-batch.
     const double epWindow = e.computeSeconds * (mb - 1) / mb;
     const double epExposed = p.epOverlap ? std::max(0.0, epSeconds - epWindow) : epSeconds * (1 - otherOverlap);
-    e.exposedCommSeconds =
-        dpExposed + tpSeconds * (1 - p.tpOverlapFraction()) + epExposed + otherSeconds * (1 - otherOverlap);
+    e.exposedDpSeconds = dpExposed;
+    e.exposedTpSeconds = tpSeconds * (1 - p.tpOverlapFraction());
+    e.exposedEpSeconds = epExposed;
+    e.exposedOtherSeconds = otherSeconds * (1 - otherOverlap);
+    e.exposedCommSeconds = dpExposed + e.exposedTpSeconds + epExposed + e.exposedOtherSeconds;
     // Mixed-precision Adam once per step over this GPU's (ZeRO-sharded) parameters: reads fp32
     // grads, master weights, m and v, writes the last three and the bf16 weights.
     const double localParams = e.memory.optimizer / 12;

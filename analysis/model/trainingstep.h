@@ -51,6 +51,9 @@ struct StepEstimate
     double gradAccumulationSeconds = 0; // unfused fp32 gradient accumulation, all micro-batches
     double commSeconds = 0;      // all communication
     double exposedCommSeconds = 0;
+    // Of which exposed, by group: data parallel (gradients, ZeRO gathers), tensor parallel,
+    // expert parallel (dispatch and combine), and the rest (pipeline send/receive, context parallel).
+    double exposedDpSeconds = 0, exposedTpSeconds = 0, exposedEpSeconds = 0, exposedOtherSeconds = 0;
     double stepSeconds = 0;
     double tokensPerStep = 0;
     double tokensPerSecond = 0;
@@ -80,7 +83,27 @@ struct ElementwiseBytes
 };
 ElementwiseBytes elementwiseBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, LayerKind kind);
 
+// What one micro-batch costs on one GPU, per layer (averaged over the model's layer kinds) and for the
+// LM head. It depends on the layer shapes (tp, cp, ep, etp, micro-batch, sequence, recompute,
+// sequence parallel, flash attention, dropout, dtype and attention kernel), not on pp, dp, ZeRO or
+// the overlaps, so a layout search computes it once per shape and reuses it (plan/plansearch.h).
+struct StageCosts
+{
+    double perLayer = 0;           // forward + backward, element-wise, FP8 casts and recompute
+    double perLayerGemm = 0;       // of which GEMMs (flash backward's QK^T and launches included)
+    double perLayerRecompute = 0;  // of which recompute
+    double perLayerBwd = 0;        // the backward part (the window DP gradient traffic hides behind)
+    double perLayerWeightCast = 0; // FP8 weight casts, once per step
+    double head = 0;               // LM head GEMMs + softmax and cross-entropy
+    double headGemm = 0;           // of which GEMMs
+};
+StageCosts stageCosts(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& rates, const GemmTiming& timing);
+
 StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const FlopCounts& fwd,
                           const ParallelConfig& p, const DeviceRates& rates, const GemmTiming& timing,
                           const CollectiveTimeSource& collectives);
+// The same with the stage costs computed before (stageCosts of the same shape, rates and timing).
+StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const FlopCounts& fwd,
+                          const ParallelConfig& p, const DeviceRates& rates, const GemmTiming& timing,
+                          const CollectiveTimeSource& collectives, const StageCosts& costs);
 } // namespace rl::model

@@ -97,6 +97,13 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
     cmd->add_option("config", a.config, "config.json (Hugging Face or Ridgeline) or a preset name")->required();
     cmd->add_option("--parallel", a.parallel, "Degrees dp, tp, pp, cp, ep, etp (expert TP, default tp) and vpp (virtual stages per pipeline rank), e.g. tp=8,pp=8,vpp=4,dp=16")->capture_default_str();
     addRecipeOptions(cmd, a);
+    addCalibrationOptions(cmd, a);
+    cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
+    cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
+}
+
+void addCalibrationOptions(CLI::App* cmd, StepArgs& a)
+{
     cmd->add_option("--efficiency", a.efficiency,
                     "Flat GEMM efficiency for unmeasured shapes (default: by shape, capped at max-achievable)")
         ->check(CLI::Range(0.01, 1.0));
@@ -110,8 +117,6 @@ void addStepOptions(CLI::App* cmd, StepArgs& a)
                     "at, from the stored all_to_allv run closest to it (1 = a balanced all_to_all); default: the "
                     "newest all_to_allv run's")
         ->check(CLI::Range(1.0, 1000.0));
-    cmd->add_option("--decode-batch", a.decodeBatch, "Batch for the decode estimate")->capture_default_str();
-    cmd->add_option("--context", a.context, "KV length for the decode estimate, tokens")->capture_default_str();
     cmd->add_option("--gemm-session", a.gemmSession,
                     "Time GEMMs with the efficiencies of this stored GEMM sweep (interpolated by shape)");
 }

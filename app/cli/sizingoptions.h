@@ -58,6 +58,9 @@ struct StepArgs
     double moeImbalance = 0;      // with --calibrate: the all_to_allv routing imbalance to time EP at; 0 = newest
 };
 void addStepOptions(CLI::App* cmd, StepArgs& a);
+// What the model is calibrated with (--efficiency, --calibrate, --collectives, --moe-imbalance,
+// --gemm-session), for commands that size with a layout of their own (plan).
+void addCalibrationOptions(CLI::App* cmd, StepArgs& a);
 // The training recipe alone (--micro-batch, --micro-batches, --seq, --zero, --recompute, --sp,
 // --no-flash, the overlaps, --ep-dispatcher, uneven stages, --dropout, --dtype), for commands that
 // size a model they name otherwise (report --model).

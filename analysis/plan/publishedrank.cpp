@@ -1,0 +1,61 @@
+#include "plan/publishedrank.h"
+
+#include <filesystem>
+
+#include "model/hardwareprofileloader.h"
+
+namespace rl::plan {
+
+PublishedRank rankPublishedLayout(const model::ValidationRun& run, unsigned threads)
+{
+    PublishedRank out;
+    out.id = run.id;
+    try {
+        // The shipped profile, as runValidation reads it.
+        const auto hw =
+            loadHardwareProfile((std::filesystem::path(hardwareProfileDir()) / (run.hardware + ".json")).string());
+        const bool measuredKernel = run.parallel.flashAttention && hw.attentionKernels.count(run.attentionKernel) > 0;
+        const std::string kernel = measuredKernel ? run.attentionKernel : std::string();
+        PlanRequest req;
+        req.base.model = run.model;
+        req.base.hardware = run.hardware;
+        req.base.layout = run.parallel;
+        req.cluster = {run.parallel.worldSize(), hw.gpusPerNode, run.globalBatch, run.parallel.seqLen};
+        req.space = defaultSpace(run.model, hw, req.cluster, {});
+        req.space.dtype = {run.dtype};
+        req.space.attention = {kernel};
+        req.top = 1;
+        req.threads = threads;
+        auto yours = fromParallel(run.parallel);
+        yours.dtype = run.dtype;
+        yours.attention = kernel;
+        req.yours = yours;
+        out.published = toSpec(yours);
+        const auto res = runPlan(req, hw, model::Calibration{});
+        out.seconds = res.seconds;
+        out.ranked = res.counts.ranked;
+        if (!res.top.empty()) {
+            out.best = toSpec(res.top.front().layout);
+            const auto& b = res.top.front();
+            out.bestDegrees = "tp" + std::to_string(b.layout.tp) + " pp" + std::to_string(b.layout.pp) + " dp" +
+                              std::to_string(b.parallel.dp) + (b.layout.vpp > 1 ? " vpp" + std::to_string(b.layout.vpp) : "") +
+                              (b.layout.cp > 1 ? " cp" + std::to_string(b.layout.cp) : "") +
+                              (b.layout.ep > 1 ? " ep" + std::to_string(b.layout.ep) : "") + " mb" +
+                              std::to_string(b.layout.microBatch) + " " + model::toString(b.layout.recompute) +
+                              " zero" + std::to_string(b.layout.zero);
+        }
+        const auto& y = *res.yours;
+        if (y.row) {
+            out.rank = y.row->rank;
+            out.gapToBest = y.row->gapToBest;
+            out.tieWithBest = y.row->tieWithBest;
+        } else {
+            out.why = y.explanation;
+        }
+    } catch (const std::exception& e) {
+        out.refused = true;
+        out.why = e.what();
+    }
+    return out;
+}
+} // namespace rl::plan

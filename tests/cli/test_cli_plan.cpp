@@ -1,0 +1,161 @@
+// ridgeline-cli plan and validate --plan, through the real binary; and the sizing commands' JSON kept
+// byte-identical by the layout search's refactor of the step estimate (golden files recorded from the
+// build before it, tests/data/sizing-golden/README.md).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "childprocess.h"
+#include "tempdir.h"
+
+using rl::test::runToEnd;
+using rl::test::TempDir;
+
+namespace {
+std::string readFile(const std::filesystem::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+rl::test::Finished cli(const TempDir& dir, std::vector<std::string> args, int timeout = 300)
+{
+    std::vector<std::string> argv{RIDGELINE_CLI, "--db", (dir.path / "ws.db").string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runToEnd(argv, timeout);
+}
+
+struct Golden
+{
+    const char* file;
+    std::vector<std::string> args;
+};
+} // namespace
+
+// What the sizing commands print did not move when the step estimate was split into per-shape stage
+// costs and the rest (plan/): the same bytes as before, for a dense and an MoE model, BF16 and FP8,
+// with pipeline, interleaving, uneven stages, ZeRO 3, EP overlap and flex dispatch.
+TEST(CliPlan, SizingJsonIsByteIdenticalToTheRecordedOutput)
+{
+    const std::vector<Golden> cases = {
+        {"size-llama-3-8b-h100.json", {"size", "llama-3-8b", "--hardware", "h100-sxm", "--parallel", "dp=8,tp=2,pp=2",
+                                       "--micro-batches", "8", "--sp", "--recompute", "selective", "--json"}},
+        {"size-llama-3-8b-zero3.json", {"size", "llama-3-8b", "--hardware", "mi300x", "--parallel", "dp=64",
+                                        "--zero", "3", "--micro-batches", "4", "--json"}},
+        {"size-qwen3-30b-fp8.json", {"size", "qwen3-30b-a3b", "--hardware", "h100-sxm", "--parallel",
+                                     "dp=16,tp=2,pp=4,vpp=3,ep=8,etp=1", "--sp", "--dtype", "fp8", "--ep-overlap",
+                                     "--ep-dispatcher", "flex", "--attention", "cudnn", "--json"}},
+        {"size-deepseek-v3-uneven.json", {"size", "deepseek-v3", "--hardware", "h100-sxm", "--parallel",
+                                          "dp=64,tp=2,pp=16,ep=64,etp=1", "--first-stage-layers", "3",
+                                          "--last-stage-layers", "2", "--sp", "--recompute", "full", "--json"}},
+        {"moe-sweep-olmoe.json", {"moe-sweep", "olmoe-1b-7b", "--hardware", "mi300x", "--parallel", "dp=64,ep=8",
+                                  "--experts", "16,64", "--top-k", "2,8", "--json"}},
+        {"validate.json", {"validate", "--json"}},
+        {"validate-holdout.json", {"validate", "--table", "holdout", "--json"}},
+    };
+    TempDir dir;
+    for (const auto& g : cases) {
+        const auto golden = readFile(std::filesystem::path(RIDGELINE_TEST_DATA) / "sizing-golden" / g.file);
+        ASSERT_FALSE(golden.empty()) << g.file;
+        const auto r = cli(dir, g.args);
+        ASSERT_EQ(r.exitCode, 0) << g.file << ": " << r.err;
+        // The validation table's path depends on the checkout: compared as @RESOURCES@.
+        const auto out = std::regex_replace(r.out, std::regex(R"("table": "[^"]*/validation/)"),
+                                            R"("table": "@RESOURCES@/validation/)");
+        EXPECT_EQ(out, golden) << g.file << " changed";
+    }
+}
+
+// A real search: the counts add up, the rows are ranked by step time, and each row's `size` command
+// line predicts exactly the step the search ranked it by.
+TEST(CliPlan, RanksLayoutsWhoseSizeCommandGivesTheSameStep)
+{
+    TempDir dir;
+    const auto csv = (dir.path / "plan.csv").string();
+    const auto r = cli(dir, {"plan", "olmoe-1b-7b", "--hardware", "h100-sxm", "--gpus", "64", "--global-batch", "256",
+                             "--seq", "4096", "--top", "5", "--json", "-o", csv,
+                             "--yours", "tp=1,ep=8,micro-batch=2,zero=1,dtype=bf16,attention=cudnn"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("plan: "), std::string::npos) << "no progress on stderr";
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& n = j["counts"];
+    EXPECT_GT(n["ranked"].get<double>(), 1000);
+    EXPECT_EQ(n["illegal"].get<double>() + n["out_of_memory"].get<double>() + n["ranked"].get<double>(),
+              n["enumerated"].get<double>());
+    double byRule = 0;
+    for (const auto& [id, rule] : n["illegal_by_rule"].items()) {
+        byRule += rule["layouts"].get<double>();
+        EXPECT_FALSE(rule["follows"].get<std::string>().empty()) << id;
+    }
+    EXPECT_EQ(byRule, n["illegal"].get<double>());
+    ASSERT_EQ(j["top"].size(), 5u);
+    double previous = 0;
+    for (const auto& row : j["top"]) {
+        const double step = row["step_s"];
+        EXPECT_GE(step, previous);
+        previous = step;
+        EXPECT_FALSE(row["megatron_args"].empty());
+        // Run the row's own `ridgeline-cli size ...` line.
+        std::istringstream words(row["size_command"].get<std::string>());
+        std::vector<std::string> args;
+        for (std::string w; words >> w;)
+            args.push_back(w);
+        ASSERT_EQ(args.at(0), "ridgeline-cli");
+        args.erase(args.begin());
+        args.push_back("--json");
+        const auto s = cli(dir, args);
+        ASSERT_EQ(s.exitCode, 0) << row["size_command"] << ": " << s.err;
+        EXPECT_DOUBLE_EQ(nlohmann::json::parse(s.out)["step"]["step_s"].get<double>(), step) << row["size_command"];
+    }
+    EXPECT_FALSE(j["pareto"].empty());
+    ASSERT_TRUE(j.contains("yours"));
+    EXPECT_GE(j["yours"]["row"]["rank"].get<long long>(), 1);
+    EXPECT_EQ(j["yours"]["explanation"].get<std::string>().rfind("#", 0), 0u) << j["yours"]["explanation"];
+    // The CSV: a header and one line per ranked or Pareto row.
+    const auto text = readFile(csv);
+    EXPECT_EQ(text.rfind("rank,tie_with_best,pareto,gap_to_best,step_s,", 0), 0u);
+    EXPECT_GE(std::count(text.begin(), text.end(), '\n'), 6);
+}
+
+TEST(CliPlan, SaysWhatIsWrongWithTheRequest)
+{
+    TempDir dir;
+    const auto bad = cli(dir, {"plan", "llama-3-8b", "--hardware", "h100-sxm", "--gpus", "8", "--global-batch", "64",
+                               "--fix", "tensor=8"});
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.err.find("unknown dimension 'tensor'"), std::string::npos) << bad.err;
+    const auto png = cli(dir, {"plan", "llama-3-8b", "--hardware", "h100-sxm", "--gpus", "8", "--global-batch", "64",
+                               "-o", "plan.png"});
+    EXPECT_EQ(png.exitCode, 2) << png.err;
+    EXPECT_NE(png.err.find(".csv"), std::string::npos) << png.err;
+    // Nothing fits: said, not an empty table.
+    const auto none = cli(dir, {"plan", "deepseek-v3", "--hardware", "a100-80gb", "--gpus", "8", "--global-batch", "8"});
+    ASSERT_EQ(none.exitCode, 0) << none.err;
+    EXPECT_NE(none.out.find("No layout fits"), std::string::npos) << none.out;
+}
+
+// validate --plan places a published row's own layout among every layout of its cluster.
+TEST(CliPlan, ValidatePlanRanksThePublishedLayout)
+{
+    TempDir dir;
+    const auto r = cli(dir, {"validate", "--plan", "--row", "narayanan21-t1-1.7B,korthikanti22-t5-22B-seqsel", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["rows"].size(), 2u);
+    for (const auto& row : j["rows"]) {
+        EXPECT_FALSE(row["refused"].get<bool>()) << row.dump();
+        EXPECT_GT(row["layouts_ranked"].get<double>(), 0) << row.dump();
+        ASSERT_FALSE(row["rank"].is_null()) << row.dump();
+        EXPECT_GE(row["rank"].get<long long>(), 1);
+        EXPECT_GE(row["gap_to_best"].get<double>(), 0);
+    }
+    const auto unknown = cli(dir, {"validate", "--plan", "--row", "no-such-row"});
+    EXPECT_EQ(unknown.exitCode, 2) << unknown.err;
+}
