@@ -103,6 +103,13 @@ void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields, char
     }
     out << '\n';
 }
+std::string csvText(std::string_view text)
+{
+    if (!text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos)
+        return "'" + std::string(text);
+    return std::string(text);
+}
+
 std::string csvNumber(double v)
 {
     std::ostringstream s;

@@ -41,6 +41,11 @@ private:
 // a quote, a line break or leading/trailing blanks.
 std::string csvField(std::string_view field, char delimiter = ',');
 void writeCsvRow(std::ostream& out, const std::vector<std::string>& fields, char delimiter = ',');
+// A text cell from a user or a file (session title, host, model or kernel name): one that starts
+// with =, +, -, @, a tab or a carriage return gets a leading ' so that a spreadsheet shows it as
+// text instead of running it as a formula ("=cmd|' /C calc'!A0"; OWASP's CSV injection advice).
+// Only for text: numbers we format ourselves ("-1.5") go through csvNumber and stay numbers.
+std::string csvText(std::string_view text);
 // A number as a CSV cell: 10 significant digits, shortest form ("0.25", "1.5e+09").
 std::string csvNumber(double v);
 } // namespace rl::io
