@@ -44,7 +44,7 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
         for (const auto& hw : availableHardwareProfiles())
             m_hardware->addItem(qs(hw.id));
     } catch (const std::exception& e) {
-        m_hardware->setToolTip(qs(e.what())); // a broken user profile: the hosts' problem labels say it again
+        m_hardware->setToolTip(plainInAutoText(qs(e.what()))); // a broken user profile: the hosts' problem labels say it again
     }
     m_hardware->setCurrentText(QStringLiteral("mi300x"));
     m_hardware->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -95,6 +95,7 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     m_problem->setObjectName(QStringLiteral("calibrationProblem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::PlainText); // names sessions and profile files
     m_problem->hide();
 
     auto* form = new QFormLayout(this);
@@ -175,7 +176,7 @@ void CalibrationPicker::setWorkspace(const QString& path)
             for (const auto& s : listing.collectives) {
                 auto* item = new QListWidgetItem(s.label, m_collectives);
                 item->setData(Qt::UserRole, s.id);
-                item->setToolTip(s.label);
+                item->setToolTip(plainInAutoText(s.label));
                 item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
                 item->setCheckState(checked.contains(s.id) ? Qt::Checked : Qt::Unchecked);
             }
@@ -300,7 +301,7 @@ void CalibrationPicker::showBases()
                             (b.detail.empty() ? QString() : QStringLiteral("\n") + qs(b.detail));
         for (int col = 0; col < 2; ++col) {
             auto* item = new QTableWidgetItem(qs(col == 0 ? b.figure : b.basis));
-            item->setToolTip(tip);
+            item->setToolTip(plainInAutoText(tip));
             if (col == 1 && b.basis.rfind("session", 0) == 0) { // measured: stands out from the datasheet rows
                 QFont bold = item->font();
                 bold.setBold(true);

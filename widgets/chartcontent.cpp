@@ -142,7 +142,7 @@ void ChartContent::build()
     m_drawn.clear();
     for (const auto& sc : *m_data)
         m_drawn[sc.session.id] = sc.points.size();
-    m_chart->setTitle(title());
+    m_chart->setTitle(chartText(title()));
     switch (m_kind) {
     case ChartKind::Bandwidth:
     case ChartKind::Latency: buildSizeChart(); break;
@@ -162,7 +162,7 @@ QLineSeries* ChartContent::addSeries(const QString& name, Role role, std::size_t
                                      QAbstractAxis* y)
 {
     auto* s = new QLineSeries;
-    s->setName(name);
+    s->setName(chartText(name));
     m_chart->addSeries(s);
     s->attachAxis(x);
     s->attachAxis(y);
@@ -295,7 +295,7 @@ void ChartContent::addSpreadBands()
         up->replace(upper);
         low->replace(lower);
         auto* band = new QAreaSeries(up, low);
-        band->setName(qs(m_curves[i].name) + QStringLiteral(": fastest to slowest call"));
+        band->setName(chartText(qs(m_curves[i].name) + QStringLiteral(": fastest to slowest call")));
         QColor c = m_curveSeries[i]->color();
         c.setAlphaF(0.18);
         band->setBrush(c);
@@ -341,7 +341,7 @@ void ChartContent::updateFit(std::size_t ci)
         pen.setWidthF(1.5);
         s->setPen(pen);
     }
-    s->setName(qs(fc.name));
+    s->setName(chartText(fc.name));
     const double factor = m_options.metric == BandwidthMetric::BusBw ? busFactorOf(c) : 1.0;
     // The legend names a fit by its parameters alone: the dashed pen in the curve's colour ties it
     // to its curve, and a long "session · op" prefix would cut α and β off. β is an algbw; on a
@@ -351,7 +351,7 @@ void ChartContent::updateFit(std::size_t ci)
                            qs(fitLegend(fc.fit, m_kind == ChartKind::Latency ? BandwidthMetric::AlgBw : m_options.metric,
                                         factor));
     for (QLegendMarker* m : m_chart->legend()->markers(s))
-        m->setLabel(legend);
+        m->setLabel(chartText(legend));
     // The model is drawn over the curve's whole size range, so extrapolation beyond the fit
     // range shows where the model stops holding.
     const double lo = std::log2(std::max<double>(1.0, static_cast<double>(c.points.front().bytes)));
@@ -425,7 +425,7 @@ void ChartContent::buildCompare()
     if (!emptyReason().isEmpty()) {
         // No axes: empty 0.996-1.004 axes looked like a broken chart. The reason is the title
         // (what an export shows) and CollectiveChart shows it in place of the plot.
-        m_chart->setTitle(emptyReason());
+        m_chart->setTitle(chartText(emptyReason()));
         return;
     }
     double xMin = kInf, xMax = -kInf, yMin = 1.0, yMax = 1.0;

@@ -39,6 +39,7 @@ ChartFrame::ChartFrame(QWidget* parent)
     m_empty->setObjectName(QStringLiteral("chartEmptyState"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
+    m_empty->setTextFormat(Qt::PlainText); // the reason may name a session or a file
     m_empty->setMargin(24);
     m_empty->hide();
 
@@ -193,7 +194,8 @@ bool ChartFrame::exportReportingFailure(const QString& path)
 {
     QString error;
     if (!exportTo(path, &error)) {
-        QMessageBox::warning(this, tr("Export failed"), error.isEmpty() ? path % tr(": export failed") : error);
+        QMessageBox::warning(this, tr("Export failed"),
+                             plainInAutoText(error.isEmpty() ? path % tr(": export failed") : error));
         return false;
     }
     Q_EMIT chartExported(path);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <QAbstractAxis>
+#include <QBuffer>
 #include <QChart>
 #include <QLegend>
 #include <QLegendMarker>
@@ -17,6 +18,8 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include "io/markup.h"
+#include "textconv.h"
 #include "views/exportformat.h"
 
 namespace rl::charts {
@@ -35,6 +38,11 @@ QString software()
     return QStringLiteral("Ridgeline ") % QStringLiteral(RIDGELINE_VERSION);
 }
 
+QByteArray escaped(const QString& text)
+{
+    return QByteArray::fromStdString(io::escapeMarkup(text.toStdString()));
+}
+
 QByteArray xmpMetadata(const QString& title, const QString& description)
 {
     return (QStringLiteral("<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>"
@@ -42,12 +50,31 @@ QByteArray xmpMetadata(const QString& title, const QString& description)
                            "xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
                            "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/'>"
                            "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>")
-            % title.toHtmlEscaped()
+            % QString::fromUtf8(escaped(title))
             % QStringLiteral("</rdf:li></rdf:Alt></dc:title><dc:description><rdf:Alt><rdf:li xml:lang='x-default'>")
-            % description.toHtmlEscaped()
+            % QString::fromUtf8(escaped(description))
             % QStringLiteral("</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"
                              "<?xpacket end='w'?>"))
         .toUtf8();
+}
+
+// QSvgGenerator (Qt 6.4) writes its title and description into <title> and <desc> unescaped: a
+// session title with "&" or "<" made the file not XML, and "<script>" became live script in a
+// browser and in the HTML report. The generator gets none; they are written here, escaped, as the
+// first children of <svg> (where it puts its own, left empty and removed).
+QByteArray withMetadata(QByteArray svg, const QString& title, const QString& description)
+{
+    for (const QByteArrayView empty : {QByteArrayView("<title></title>"), QByteArrayView("<desc></desc>")}) {
+        const auto at = svg.indexOf(empty);
+        if (at >= 0)
+            svg.remove(at, empty.size());
+    }
+    const auto root = svg.indexOf("<svg");
+    const auto rootEnd = root < 0 ? -1 : svg.indexOf('>', root);
+    if (rootEnd < 0)
+        return svg;
+    const QByteArray metadata = "\n<title>" % escaped(title) % "</title>\n<desc>" % escaped(description) % "</desc>";
+    return svg.insert(rootEnd + 1, metadata);
 }
 } // namespace
 
@@ -69,7 +96,8 @@ bool writeChartImage(const ChartFiller& fill, QSize size, const QString& path, Q
     const QString description = fill(chart);
     chart->layout()->activate();
     scene.setSceneRect(rect);
-    const QString title = chart->title();
+    // Chart titles are HTML to QtCharts (chartText); the files' metadata holds what it shows.
+    const QString title = chartPlainText(chart->title());
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -91,19 +119,22 @@ bool writeChartImage(const ChartFiller& fill, QSize size, const QString& path, Q
         if (!writer.write(image))
             return fail(error, path % QStringLiteral(": ") % writer.errorString());
     } else if (*format == views::ExportFormat::Svg) {
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator svg;
-        svg.setOutputDevice(&file);
+        svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(rect);
         svg.setResolution(kDpi);
-        svg.setTitle(title);
-        svg.setDescription(description);
         QPainter painter;
         if (!painter.begin(&svg))
-            return fail(error, path % QStringLiteral(": cannot start SVG output: ") % file.errorString());
+            return fail(error, path % QStringLiteral(": cannot start SVG output"));
         painter.setRenderHint(QPainter::Antialiasing);
         scene.render(&painter, rect, rect);
         painter.end();
+        const QByteArray out = withMetadata(buffer.data(), title, description);
+        if (file.write(out) != out.size())
+            return fail(error, path % QStringLiteral(": ") % file.errorString());
     } else {
         QPdfWriter pdf(&file);
         pdf.setResolution(kDpi);

@@ -87,7 +87,7 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
             return session.host.empty() ? tr("#%1").arg(session.id)
                                         : tr("#%1 %2").arg(QString::number(session.id), qs(session.host));
         if (role == Qt::ToolTipRole)
-            return qs(session.title);
+            return plainInAutoText(qs(session.title));
         return {};
     }
     // busbw against the ceiling of the tier the session ran on ("is this number good?").

@@ -19,6 +19,8 @@ QLabel* valueLabel(const QString& objectName, const QString& toolTip)
     l->setToolTip(toolTip);
     l->setWordWrap(true);
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Titles, hosts and command lines come from users and imported files: "<b>" is shown as typed.
+    l->setTextFormat(Qt::PlainText);
     // A wrapped label's minimum width is its longest word; a long command line or path would widen
     // the dock and with it the whole window on every selection. Text gets break points instead.
     l->setMinimumWidth(40);
@@ -105,7 +107,7 @@ void DetailsPanel::setSession(const std::optional<Session>& session)
         return;
     }
     m_title->setText(breakable(qs(session->title), u"_.-/"));
-    m_title->setToolTip(qs(session->title));
+    m_title->setToolTip(plainInAutoText(qs(session->title)));
     // Not after '-': options stay whole ("-np 8"); paths and key=value lists break.
     m_commandLine->setText(breakable(qs(session->commandLine), u"_./=,:"));
     m_host->setText(SessionModel::hostText(*session));

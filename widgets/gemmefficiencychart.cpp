@@ -44,7 +44,7 @@ QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data
     }
     const int width = chart->size().width() >= 200 ? qRound(chart->size().width()) : 1200;
     auto* x = makeLog2Axis(xLo, xHi, std::max(4, width / 80), &countLabel);
-    x->setTitleText(qs(g.dimTitle) % QStringLiteral(" (elements)"));
+    x->setTitleText(chartText(qs(g.dimTitle) % QStringLiteral(" (elements)")));
     auto* y = new QValueAxis;
     y->setTitleText(g.percent ? QStringLiteral("Achieved (% of peak)") : QStringLiteral("Achieved (GFLOP/s)"));
     y->setRange(0, g.percent ? std::max(105.0, yHi * 1.05) : std::max(1.0, yHi * 1.1));
@@ -56,7 +56,7 @@ QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data
     std::size_t index = 0;
     for (const auto& sw : g.sweeps) {
         auto* line = new QLineSeries;
-        line->setName(qs(sw.name));
+        line->setName(chartText(sw.name));
         line->setPen(QPen(kColors[index % std::size(kColors)], 2));
         line->setPointsVisible(true);
         QList<QPointF> points;
@@ -103,7 +103,7 @@ QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data
         title += QStringLiteral(" — predicted for ") % qs(o.hardware->name);
     if (g.sweeps.empty())
         title += QStringLiteral(" — no GEMM points");
-    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
 

@@ -34,7 +34,7 @@ double plotX(const GoodputChartData& d, double x) { return d.kind == GoodputChar
 QString GoodputChart::populate(QChart* chart, const GoodputChartData& d)
 {
     clearChart(chart);
-    chart->setTitle(qs(d.title));
+    chart->setTitle(chartText(d.title));
     if (d.lines.empty())
         return qs(d.description);
     QAbstractAxis* x = nullptr;
@@ -49,9 +49,9 @@ QString GoodputChart::populate(QChart* chart, const GoodputChartData& d)
         lx->setRange(d.xMin, d.xMax);
         x = lx;
     }
-    x->setTitleText(qs(d.xTitle));
+    x->setTitleText(chartText(d.xTitle));
     auto* y = new QValueAxis;
-    y->setTitleText(qs(d.yTitle));
+    y->setTitleText(chartText(d.yTitle));
     setNiceRange(y, d.yMin, d.yMax);
     y->setMax(d.yMax); // goodput never exceeds 100 %: no empty band above it
     chart->addAxis(x, Qt::AlignBottom);
@@ -77,7 +77,7 @@ QString GoodputChart::populate(QChart* chart, const GoodputChartData& d)
             marker->setBorderColor(c.darker(140));
             s = marker;
         }
-        s->setName(qs(l.name));
+        s->setName(chartText(l.name));
         s->replace(points);
         s->setProperty("rl_line", int(i));
         attachSeries(chart, s, x, y);

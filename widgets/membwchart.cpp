@@ -88,7 +88,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         upper->replace({QPointF(from, top), QPointF(to, top)});
         lower->replace({QPointF(from, 0), QPointF(to, 0)});
         auto* area = new QAreaSeries(upper, lower);
-        area->setName(qs(b.label));
+        area->setName(chartText(b.label));
         QColor fill = color;
         fill.setAlpha(28);
         area->setBrush(fill);
@@ -97,7 +97,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         attachSeries(chart, area, x, y);
         hideFromLegend(chart, area);
         auto* level = new QLineSeries;
-        level->setName(qs(b.label));
+        level->setName(chartText(b.label));
         level->setPen(QPen(color.darker(120), 1.5, Qt::DashLine));
         const double ceiling = units::displayBandwidth(b.ceiling.bandwidthGBs);
         level->replace({QPointF(from, ceiling), QPointF(to, ceiling)});
@@ -137,7 +137,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
     for (std::size_t ci = 0; ci < curves.size(); ++ci) {
         const auto& c = curves[ci];
         auto* line = new QLineSeries;
-        line->setName(qs(c.name));
+        line->setName(chartText(c.name));
         QColor color = kKernelColors[kernelIndex(c.kernel)];
         if (c.threads < maxThreads)
             color = color.lighter(150);
@@ -160,7 +160,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         title += (i ? QStringLiteral(", ") : QStringLiteral(" — ")) % qs(data.sessions[i].session.title);
     if (curves.empty())
         title += QStringLiteral(" — no membw points");
-    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
 
@@ -227,7 +227,7 @@ void MemBwChart::rebuild()
             }
             const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
             // The plotted y is in the display unit; formatBandwidth takes GB/s (the unit is linear).
-            callout()->show(line->name() % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
+            callout()->show(chartPlainText(line->name()) % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
                                 % qs(units::formatBandwidth(best.y() / units::displayBandwidth(1.0))),
                             best, line);
         });

@@ -114,7 +114,7 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     delete PointCloud::of(chart);
     clearChart(chart);
     auto d = views::moeScatterData(rows, metric);
-    chart->setTitle(qs(d.title));
+    chart->setTitle(chartText(d.title));
     QAbstractAxis* x = nullptr;
     if (d.logX) {
         auto* logAxis = new QLogValueAxis;
@@ -127,9 +127,9 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
         linear->setLabelFormat(QStringLiteral("%.3g"));
         x = linear;
     }
-    x->setTitleText(qs(d.xTitle));
+    x->setTitleText(chartText(d.xTitle));
     auto* y = new QValueAxis;
-    y->setTitleText(qs(d.yTitle));
+    y->setTitleText(chartText(d.yTitle));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     if (rows.empty()) {
@@ -143,7 +143,7 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     std::vector<PointCloud::Style> styles;
     for (int c = 0; c < views::kMoeColourBands; ++c) {
         auto* s = new QScatterSeries;
-        s->setName(qs(d.colourBands[static_cast<std::size_t>(c)].label));
+        s->setName(chartText(d.colourBands[static_cast<std::size_t>(c)].label));
         s->setColor(kBandColours[c]);
         s->setBorderColor(kBandColours[c].darker(130));
         s->setMarkerSize(kMarkerSizes[1]);

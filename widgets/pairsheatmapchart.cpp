@@ -60,7 +60,7 @@ QCategoryAxis* positionAxis(const views::PairsHeatmap& h, const QString& title)
     axis->setGridLineVisible(false);
     const int step = std::max(1, (n + 31) / 32); // at most ~32 labels; every rank stays in the hover
     for (int i = 0; i < n; i += step)
-        axis->append(qs(h.labels[std::size_t(i)]), i);
+        axis->append(chartText(h.labels[std::size_t(i)]), i);
     axis->setTitleText(title);
     return axis;
 }
@@ -149,7 +149,7 @@ QString PairsHeatmapChart::populate(QChart* chart, const PairsSessionData& data,
         title += QStringLiteral(" (") % qs(units::formatBytes(double(bytes))) % QStringLiteral(" messages)");
     if (!data.session.title.empty())
         title += QStringLiteral(" — ") % qs(data.session.title);
-    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignRight);
 

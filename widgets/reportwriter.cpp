@@ -19,6 +19,7 @@
 
 #include "textconv.h"
 #include "chartexport.h"
+#include "io/markup.h"
 #include "membwchart.h"
 #include "rooflinechart.h"
 #include "store/workspace.h"
@@ -27,7 +28,8 @@ namespace rl::charts {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
-QString esc(const std::string& s) { return q(s).toHtmlEscaped(); }
+// Every text of the report is a session's, a file's or a user's as often as ours: all of it is escaped.
+QString esc(const std::string& s) { return q(io::escapeMarkup(s)); }
 
 bool fail(QString* error, const QString& message)
 {

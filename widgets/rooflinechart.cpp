@@ -147,7 +147,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
                              : c.origin == CeilingOrigin::Profile ? kProfileRoof
                                                                    : kSecondProfileRoof;
         auto* line = new QLineSeries;
-        line->setName(qs(c.label));
+        line->setName(chartText(c.label));
         line->setPen(QPen(color, 2, penFor(c.origin)));
         line->replace({QPointF(start, c.gflops), QPointF(g.xMax, c.gflops)});
         line->setProperty("rl_role", QStringLiteral("compute"));
@@ -165,7 +165,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         const double start = std::max(g.xMin, g.yMin / b.gbs);
         const QColor color = kSlopeColors[slopeIndex++ % std::size(kSlopeColors)];
         auto* line = new QLineSeries;
-        line->setName(qs(b.label));
+        line->setName(chartText(b.label));
         line->setPen(QPen(color, 2, penFor(b.origin)));
         line->replace({QPointF(start, b.gbs * start), QPointF(end, b.gbs * end)});
         line->setProperty("rl_role", QStringLiteral("bandwidth"));
@@ -204,7 +204,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         const auto& style = kSourceStyles[static_cast<int>(s.source)];
         const QColor color = style.colors[shade[static_cast<int>(s.source)]++ % std::size(style.colors)];
         auto* scatter = new QScatterSeries;
-        scatter->setName(QLatin1String(style.prefix) % QStringLiteral(": ") % qs(s.name)
+        scatter->setName(QLatin1String(style.prefix) % QStringLiteral(": ") % chartText(s.name)
                          % QStringLiteral(" (%1 %2)")
                                .arg(s.points.size())
                                .arg(s.source == PointSource::Trace ? QStringLiteral("kernels") : QStringLiteral("GEMMs")));
@@ -236,7 +236,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         title += QStringLiteral(" — no ceilings: ") % qs(o.noCeilingsHint);
     else if (g.compute.empty()) // the slope alone climbs past any real chip: say why there is no roof
         title += QStringLiteral(" — no compute ceiling: ") % qs(o.noComputeHint);
-    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
     // The label layout needs the plot area in pixels: lay the chart out now (exports render at once).

@@ -264,9 +264,9 @@ QVariant SessionModel::sessionData(const Session& s, int column, int role) const
     case SearchTextRole:
         return QStringList{qs(s.title), qs(s.tool), qs(s.host), opsOf(s)}.join(u'\n');
     case Qt::ToolTipRole:
-        return tr("%1\nTool: %2 %3\nHost: %4\nCreated: %5\nStatus: %6")
-            .arg(qs(s.title), qs(s.tool), qs(s.toolVersion), hostText(s), displayTime(s.created),
-                 statusDescription(s.status));
+        return plainInAutoText(tr("%1\nTool: %2 %3\nHost: %4\nCreated: %5\nStatus: %6")
+                                   .arg(qs(s.title), qs(s.tool), qs(s.toolVersion), hostText(s),
+                                        displayTime(s.created), statusDescription(s.status)));
     }
     return {};
 }

@@ -196,7 +196,7 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
 
     addRuleToLegend(chart, x, y);
 
-    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignRight); // a row below cuts "Exposed communication" to a few letters
     chart->legend()->setShowToolTips(true);

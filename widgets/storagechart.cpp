@@ -102,7 +102,7 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
     };
     for (const auto& s : all) {
         auto* line = new QLineSeries;
-        line->setName(qs(s.label));
+        line->setName(chartText(s.label));
         QList<QPointF> points;
         for (const auto& [px, py] : s.xy)
             if (px > 0 && py > 0)
@@ -122,7 +122,7 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
         title += (i ? QStringLiteral(", ") : QStringLiteral(" — ")) % qs(sessions[i].session.title);
     if (all.empty())
         title += QStringLiteral(" — no storage points");
-    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     // On the right: the labels are long ("storage I/O, 4 ranks: write fpp 16 MiB/rank, 1 MiB blocks")
     // and a bottom row would cut every one of them short.
@@ -193,7 +193,7 @@ void StorageChart::rebuild()
             const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
             const double x = line->property("rl_logx").toBool() ? std::exp2(best.x()) : best.x();
             // The plotted y is in the display unit; formatBandwidth takes GB/s (the unit is linear).
-            callout()->show(line->name() % QLatin1Char('\n') % xLabel(m_options, x) % QStringLiteral(": ")
+            callout()->show(chartPlainText(line->name()) % QLatin1Char('\n') % xLabel(m_options, x) % QStringLiteral(": ")
                                 % qs(units::formatBandwidth(best.y() / units::displayBandwidth(1.0)))
                                 % QStringLiteral(" aggregate"),
                             best, line);

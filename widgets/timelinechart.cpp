@@ -127,7 +127,7 @@ QString TimelineChart::populate(QChart* chart, const TraceChartData& data, const
         title += data.kernels.empty()
                      ? QStringLiteral(" — the trace has no GPU activity")
                      : QStringLiteral(" — no timeline stored (imported before Ridgeline kept one; import the trace again)");
-    chart->setTitle(title);
+    chart->setTitle(chartText(title));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
     return QStringLiteral("Ridgeline %1 trace timeline; session %2; rank %3; step %4; %5 events")

@@ -187,7 +187,7 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
                      .arg(data.stalls == 1 ? QString() : QStringLiteral("s"));
     if (segments.empty())
         title += QStringLiteral(" — the log has no ") % metricName(o.metric) % QStringLiteral(" values");
-    chart->setTitle(o.title.empty() ? title : qs(o.title));
+    chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
 

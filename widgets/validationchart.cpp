@@ -103,7 +103,7 @@ QString ValidationChart::populate(QChart* chart, const model::ValidationSummary&
 
     for (std::size_t i = 0; i < d.series.size(); ++i) {
         auto* s = new QScatterSeries;
-        s->setName(qs(d.series[i].device));
+        s->setName(chartText(d.series[i].device));
         s->setColor(kDeviceColours[i % std::size(kDeviceColours)]);
         s->setMarkerSize(9);
         s->setBorderColor(Qt::white);
@@ -135,7 +135,7 @@ void ValidationChart::rebuild()
             const model::ValidationRow* best = nullptr;
             double bestDistance = INFINITY;
             for (const auto& r : m_summary.rows) {
-                if (!views::isDrawn(r) || qs(r.run.hardware) != scatter->name())
+                if (!views::isDrawn(r) || chartText(r.run.hardware) != scatter->name())
                     continue;
                 const double d = std::hypot(std::log(r.run.measuredStepSeconds / point.x()),
                                             std::log(r.predictedStepSeconds / point.y()));

@@ -312,8 +312,9 @@ std::string snapshotCsv(const SessionSnapshot& snapshot)
         io::writeCsvRow(out, header);
         for (const auto& row : t.rows) {
             std::vector<std::string> fields;
+            // Text columns hold what files and users wrote (hosts, ops, kernel names): no formulas.
             for (auto c : keep)
-                fields.push_back(toText(row[c]));
+                fields.push_back(std::holds_alternative<std::string>(row[c]) ? io::csvText(toText(row[c])) : toText(row[c]));
             io::writeCsvRow(out, fields);
         }
     }

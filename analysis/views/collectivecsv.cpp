@@ -28,12 +28,13 @@ void writeSizeRows(std::ostream& out, const std::vector<SessionCurves>& sessions
             if (s.session.id == c.key.sessionId)
                 title = s.session.title;
         for (const auto& p : c.points) {
-            std::vector<std::string> row{std::to_string(c.key.sessionId), title, p.op, p.inPlace ? "1" : "0",
-                                         std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
+            std::vector<std::string> row{std::to_string(c.key.sessionId), io::csvText(title), io::csvText(p.op),
+                                         p.inPlace ? "1" : "0", std::to_string(p.nranks), io::csvText(p.dtype),
+                                         io::csvText(p.redop), std::to_string(p.bytes),
                                          std::to_string(p.count), io::csvNumber(p.timeUs), io::csvNumber(p.algbwGBs),
                                          io::csvNumber(p.busbwGBs), std::to_string(p.wrong)};
             if (groups)
-                row.push_back(p.group);
+                row.push_back(io::csvText(p.group));
             io::writeCsvRow(out, row);
         }
     }
@@ -50,12 +51,12 @@ void writeFitRows(std::ostream& out, const std::vector<SessionCurves>& sessions,
         header.push_back("fit_group");
     io::writeCsvRow(out, header);
     for (const FitCurve& f : fitCurves(curves, o.fitMinBytes, o.fitMaxBytes)) {
-        std::vector<std::string> row{std::to_string(f.key.sessionId), f.key.op, f.key.inPlace ? "1" : "0",
+        std::vector<std::string> row{std::to_string(f.key.sessionId), io::csvText(f.key.op), f.key.inPlace ? "1" : "0",
                                      io::csvNumber(f.fit.alphaUs), io::csvNumber(f.fit.betaGBs),
                                      io::csvNumber(f.fit.rmsRelError), std::to_string(f.fit.points),
                                      std::to_string(f.fit.minBytes), std::to_string(f.fit.maxBytes)};
         if (groups)
-            row.push_back(f.key.group);
+            row.push_back(io::csvText(f.key.group));
         io::writeCsvRow(out, row);
     }
 }
@@ -79,7 +80,8 @@ std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sess
         io::writeCsvRow(out, {"op", "nranks", "session_id", "session", "bytes", metric});
         for (const auto& l : scalingLines(sessions, options.scalingBytes, options.metric))
             for (const auto& p : l.points)
-                io::writeCsvRow(out, {l.op, std::to_string(p.nranks), std::to_string(p.sessionId), p.sessionTitle,
+                io::writeCsvRow(out, {io::csvText(l.op), std::to_string(p.nranks), std::to_string(p.sessionId),
+                                      io::csvText(p.sessionTitle),
                                       std::to_string(p.bytes), io::csvNumber(p.value)});
         break;
     case ChartKind::Compare:
@@ -88,7 +90,7 @@ std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sess
         io::writeCsvRow(out, {"op", "in_place", "bytes", "a_" + metric, "b_" + metric, "ratio_b_over_a"});
         for (const auto& c : ratioCurves(sessions[0], sessions[1], options.metric))
             for (const auto& p : c.points)
-                io::writeCsvRow(out, {c.op, c.inPlace ? "1" : "0", std::to_string(p.bytes), io::csvNumber(p.a), io::csvNumber(p.b),
+                io::writeCsvRow(out, {io::csvText(c.op), c.inPlace ? "1" : "0", std::to_string(p.bytes), io::csvNumber(p.a), io::csvNumber(p.b),
                                       io::csvNumber(p.ratio)});
         break;
     }

@@ -351,13 +351,13 @@ std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& opti
     io::writeCsvRow(out, {"ceiling", "name", "origin", "value", "unit"});
     for (const auto& c : g.compute)
         for (const auto& d : c.dtypes)
-            io::writeCsvRow(out, {"compute", d, originName(c.origin), io::csvNumber(c.gflops), "GFLOP/s"});
+            io::writeCsvRow(out, {"compute", io::csvText(d), originName(c.origin), io::csvNumber(c.gflops), "GFLOP/s"});
     for (const auto& b : g.bandwidth)
-        io::writeCsvRow(out, {"bandwidth", b.level, originName(b.origin), io::csvNumber(b.gbs), "GB/s"});
+        io::writeCsvRow(out, {"bandwidth", io::csvText(b.level), originName(b.origin), io::csvNumber(b.gbs), "GB/s"});
     out << '\n';
     io::writeCsvRow(out, {"ridge_dtype", "ridge_level", "ridge_origin", "intensity_flop_per_byte", "gflops"});
     for (const auto& r : g.ridges)
-        io::writeCsvRow(out, {r.dtype, r.level, originName(r.origin), io::csvNumber(r.intensity), io::csvNumber(r.gflops)});
+        io::writeCsvRow(out, {io::csvText(r.dtype), io::csvText(r.level), originName(r.origin), io::csvNumber(r.intensity), io::csvNumber(r.gflops)});
     out << '\n';
     io::writeCsvRow(out, {"source", "session_id", "session", "label", "dtype", "m", "n", "k", "batch", "time_us",
                           "gflops", "intensity_flop_per_byte"});
@@ -366,7 +366,8 @@ std::string rooflineCsv(const KernelChartData& data, const RooflineOptions& opti
             const auto& p = s.points[i];
             std::string label = i < s.labels.size() ? s.labels[i] : std::string();
             std::replace(label.begin(), label.end(), '\n', ' ');
-            io::writeCsvRow(out, {toString(s.source), std::to_string(s.sessionId), s.name, label, p.dtype,
+            io::writeCsvRow(out, {toString(s.source), std::to_string(s.sessionId), io::csvText(s.name), io::csvText(label),
+                                  io::csvText(p.dtype),
                                   std::to_string(p.m), std::to_string(p.n), std::to_string(p.k),
                                   std::to_string(p.batch), io::csvNumber(p.timeUs), io::csvNumber(p.gflops), io::csvNumber(p.intensity)});
         }
@@ -417,12 +418,12 @@ std::string memBwCsv(const KernelChartData& data)
     io::writeCsvRow(out, {"session_id", "kernel", "threads", "bytes", "best_time_us", "bandwidth_gbs"});
     for (const auto& c : memBwCurves(data))
         for (const auto& p : c.points)
-            io::writeCsvRow(out, {std::to_string(c.sessionId), p.kernel, std::to_string(p.threads),
+            io::writeCsvRow(out, {std::to_string(c.sessionId), io::csvText(p.kernel), std::to_string(p.threads),
                                   std::to_string(p.bytes), io::csvNumber(p.bestTimeUs), io::csvNumber(p.bandwidthGBs)});
     out << '\n';
     io::writeCsvRow(out, {"ceiling_session_id", "level", "kernel", "threads", "from_bytes", "to_bytes", "bandwidth_gbs"});
     for (const auto& b : memBwBands(data))
-        io::writeCsvRow(out, {std::to_string(b.sessionId), b.ceiling.level, b.ceiling.kernel,
+        io::writeCsvRow(out, {std::to_string(b.sessionId), io::csvText(b.ceiling.level), io::csvText(b.ceiling.kernel),
                               std::to_string(b.ceiling.threads), std::to_string(b.ceiling.fromBytes),
                               std::to_string(b.ceiling.toBytes), io::csvNumber(b.ceiling.bandwidthGBs)});
     return out.str();
@@ -605,9 +606,9 @@ std::string gemmEfficiencyCsv(const KernelChartData& data, const GemmEfficiencyO
                           "percent_of_peak", "peak_gflops", "predicted_wave_efficiency"});
     for (const auto& sw : g.sweeps)
         for (const auto& p : sw.points)
-            io::writeCsvRow(out, {std::to_string(sw.sessionId), sw.dtype, std::to_string(p.point.m),
+            io::writeCsvRow(out, {std::to_string(sw.sessionId), io::csvText(sw.dtype), std::to_string(p.point.m),
                                   std::to_string(p.point.n), std::to_string(p.point.k), std::to_string(p.point.batch),
-                                  g.dimTitle, io::csvNumber(p.point.timeUs), io::csvNumber(p.point.gflops),
+                                  io::csvText(g.dimTitle), io::csvNumber(p.point.timeUs), io::csvNumber(p.point.gflops),
                                   sw.peakGflops > 0 ? io::csvNumber(p.point.gflops / sw.peakGflops * 100) : std::string(),
                                   sw.peakGflops > 0 ? io::csvNumber(sw.peakGflops) : std::string(),
                                   p.predicted >= 0 ? io::csvNumber(p.predicted) : std::string()});

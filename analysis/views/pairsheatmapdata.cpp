@@ -186,7 +186,7 @@ std::string pairsHeatmapCsv(const PairsHeatmap& h)
     for (std::size_t i = 0; i < h.cells.size(); i += 2) { // each pair once: its (a, b) cell, not the mirror
         const auto& c = h.cells[i];
         const auto& p = c.pair;
-        io::writeCsvRow(out, {std::to_string(p.rankA), std::to_string(p.rankB), p.hostA, p.hostB,
+        io::writeCsvRow(out, {std::to_string(p.rankA), std::to_string(p.rankB), io::csvText(p.hostA), io::csvText(p.hostB),
                               std::to_string(p.latencyBytes), number(p.latencyUs, "%.10g"),
                               std::to_string(p.bandwidthBytes), number(p.bandwidthGBs, "%.10g"), std::to_string(p.iters),
                               r.medianBandwidthGBs > 0 ? number(p.bandwidthGBs / r.medianBandwidthGBs, "%.4g") : "",

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/csv.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
@@ -70,7 +71,7 @@ std::string storageSeriesCsv(const std::vector<StorageSeries>& series, StorageAx
     out << "series," << (axis == StorageAxis::FileSize ? "file_bytes_per_rank" : "ranks") << ",aggregate_gbs\n";
     for (const auto& s : series)
         for (const auto& [x, y] : s.xy)
-            out << '"' << s.label << "\"," << x << ',' << y << '\n';
+            out << io::csvField(io::csvText(s.label)) << ',' << x << ',' << y << '\n';
     return out.str();
 }
 

@@ -85,7 +85,7 @@ std::string timelineCsv(const TraceChartData& data, int rank)
     io::writeCsvRow(out, {"rank", "step", "stream", "class", "start_us", "duration_us", "name"});
     for (const auto* e : timelineEvents(data, timelineRank(data, rank)))
         io::writeCsvRow(out, {std::to_string(e->rank), std::to_string(e->step), std::to_string(e->stream),
-                              toString(e->kernelClass), io::csvNumber(e->startUs), io::csvNumber(e->durUs), e->name});
+                              toString(e->kernelClass), io::csvNumber(e->startUs), io::csvNumber(e->durUs), io::csvText(e->name)});
     return out.str();
 }
 

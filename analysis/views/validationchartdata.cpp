@@ -64,7 +64,7 @@ std::string validationCsv(const model::ValidationSummary& summary)
                           "expected_median_abs_error", "expected_max_abs_error", "refused", "attention"});
     for (const auto& r : summary.rows) {
         const auto band = model::modelErrorBand(r.run.model.isMoe(), r.run.hardware);
-        io::writeCsvRow(out, {r.run.id, r.run.source, r.run.hardware, std::to_string(r.run.parallel.worldSize()),
+        io::writeCsvRow(out, {io::csvText(r.run.id), io::csvText(r.run.source), io::csvText(r.run.hardware), std::to_string(r.run.parallel.worldSize()),
                               io::csvNumber(r.run.measuredStepSeconds),
                               r.refused ? std::string() : io::csvNumber(r.predictedStepSeconds),
                               r.refused ? std::string() : io::csvNumber(r.error), io::csvNumber(band.median),

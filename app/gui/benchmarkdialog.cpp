@@ -96,6 +96,7 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_sweep->setObjectName(QStringLiteral("sweepSummary"));
     m_sweep->setToolTip(tr("Sizes and points the sweep will measure"));
     m_problem = new QLabel;
+    m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     m_preview = new CommandPreview;

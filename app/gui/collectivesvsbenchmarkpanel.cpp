@@ -60,6 +60,7 @@ CollectivesVsBenchmarkPanel::CollectivesVsBenchmarkPanel(QWidget* parent)
     m_benchmark->setMinimumContentsLength(40);
     m_benchmark->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_status = new QLabel;
+    m_status->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_status->setObjectName(QStringLiteral("collectivesStatus"));
     m_status->setWordWrap(true);
     m_warning = new QLabel;

@@ -93,6 +93,7 @@ ColumnMappingDialog::ColumnMappingDialog(const QString& path, QWidget* parent) :
     preview->setMaximumHeight(preview->fontMetrics().lineSpacing() * (kPreviewLines + 2));
 
     m_problem = new QLabel;
+    m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("mappingProblem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     m_problem->setWordWrap(true);

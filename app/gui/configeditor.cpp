@@ -157,6 +157,7 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_decodeBatch->setValue(1);
 
     m_problem = new QLabel;
+    m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     m_problem->setWordWrap(true);

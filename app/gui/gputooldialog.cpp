@@ -545,9 +545,11 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
     common->addRow(tr("Title:"), m_title);
 
     m_summary = new QLabel;
+    m_summary->setTextFormat(Qt::PlainText); // names tools and paths
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setToolTip(tr("What the run will measure"));
     m_problem = new QLabel;
+    m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));

@@ -27,6 +27,7 @@
 #include "chartarea.h"
 #include "chartframe.h"
 #include "detailspanel.h"
+#include "textconv.h"
 #include "importcontroller.h"
 #include "appearance.h"
 #include "runcontroller.h"
@@ -100,7 +101,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     connect(m_sessionActions, &SessionActions::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(m_sessionActions, &SessionActions::failed, this, [this](const QString& text) {
-        QMessageBox::warning(this, tr("Sessions"), text);
+        QMessageBox::warning(this, tr("Sessions"), plainInAutoText(text));
     });
     connect(m_sessionActions, &SessionActions::sessionsChanged, this, [this](const std::vector<std::int64_t>& ids) {
         if (!ids.empty())
@@ -227,7 +228,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     connect(m_run, &RunController::runFailed, this, [this](const QString& message) {
         hideProgress();
         statusBar()->showMessage(tr("Benchmark failed: %1").arg(message), 10000);
-        QMessageBox::warning(this, tr("Benchmark"), message);
+        QMessageBox::warning(this, tr("Benchmark"), plainInAutoText(message));
         m_workspace->reloadSessions();
     });
     connect(m_cancel, &QToolButton::clicked, this, [this] {

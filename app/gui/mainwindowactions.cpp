@@ -449,6 +449,7 @@ void MainWindow::writeReport(const std::vector<std::int64_t>& ids, const QString
         if (!qEnvironmentVariableIsSet("RIDGELINE_NO_DIALOGS")) {
             auto* box = new QMessageBox(QMessageBox::Warning, tr("Report"), tr("Report not written: %1").arg(error),
                                         QMessageBox::Ok, this);
+            box->setTextFormat(Qt::PlainText); // the error quotes the path and the model
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         }

@@ -97,9 +97,11 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_progress->setRange(0, 1000);
     m_progress->setVisible(false);
     m_status = new QLabel(tr("Choose a model and press Run sweep."));
+    m_status->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_status->setObjectName(QStringLiteral("moeStatus"));
     m_status->setWordWrap(true); // the calibration's sessions can make it long
     m_selected = new QLabel;
+    m_selected->setTextFormat(Qt::PlainText); // names the model, from a config file
     m_selected->setObjectName(QStringLiteral("moeSelected"));
     m_selected->setWordWrap(true);
     m_selected->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -143,6 +143,7 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     m_source = new QLabel;
     m_source->setObjectName(QStringLiteral("vsSource"));
     m_source->setWordWrap(true);
+    m_source->setTextFormat(Qt::PlainText); // names the session by its title
     m_source->setToolTip(tr("Which session is measured and how its steps are reduced to one"));
     m_inputsLabel = new QLabel;
     m_inputsLabel->setObjectName(QStringLiteral("vsInputs"));
@@ -152,6 +153,7 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
                                  "layout, batch, sequence length and device is used unless you edit that field; "
                                  "the rest is assumed"));
     m_problem = new QLabel;
+    m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("vsProblem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     m_problem->setWordWrap(true);

@@ -82,6 +82,7 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent) : QDia
     displayForm->addRow(tr("Chart export size:"), sizeRow);
 
     m_problem = new QLabel;
+    m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("preferencesProblem"));
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));

@@ -44,6 +44,7 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
     m_tabs->setTabToolTip(0, tr("Each figure with its unit and source; problems show next to the field"));
     m_tabs->setTabToolTip(1, tr("The same profile as the file stores it (memory levels and notes are edited here)"));
     m_status = new QLabel;
+    m_status->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_status->setObjectName(QStringLiteral("profileStatus"));
     m_status->setWordWrap(true);
     m_copy = new QPushButton(tr("Copy as my profile…"));

@@ -114,6 +114,7 @@ ResilienceView::ResilienceView(QWidget* parent)
     m_tabs->addTab(plan, tr("Plan"));
     m_tabs->addTab(reshapePage, tr("Reshape"));
     m_status = new QLabel;
+    m_status->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_status->setObjectName(QStringLiteral("resilienceStatus"));
     m_status->setWordWrap(true);
     auto* right = new QWidget;
