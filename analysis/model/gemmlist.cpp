@@ -45,7 +45,16 @@ void layerGemms(const ModelConfig& c, const ParallelConfig& p, LayerKind kind, b
         addWithBackward(out, {"kv_b_proj", T, h * (m.qkNopeHeadDim + m.vHeadDim) / tp, double(m.kvLoraRank)}, bwd);
         addWithBackward(out, {"attn_out", T, d, h * m.vHeadDim / tp}, bwd);
     } else {
+        // CCA's down-projections are GQA-shaped (its two value projections, of the current and the
+        // delayed token, together make the V columns).
         addWithBackward(out, {"qkv_proj", T, (h + 2.0 * c.kvHeads) * c.headDim / tp, d}, bwd);
+        if (c.attention == AttentionType::Cca) {
+            // The grouped convolution over the packed q/k latents as a batched GEMM per head: each
+            // token's output channels of one head from that head's channels at convKernel1
+            // positions. Heads split over TP like the projections.
+            const double groups = (h + c.kvHeads) / tp, hd = c.headDim;
+            addWithBackward(out, {"cca_conv", T, hd, hd * c.cca.convKernel1, groups, GemmPass::Forward, groups}, bwd);
+        }
         addWithBackward(out, {"attn_out", T, d, h * c.headDim / tp}, bwd);
     }
     // Scores as batched GEMMs per (sequence, head); causal masking skips about half the tiles,
@@ -66,7 +75,16 @@ void layerGemms(const ModelConfig& c, const ParallelConfig& p, LayerKind kind, b
         return;
     }
     const double E = c.moe.experts;
-    addWithBackward(out, {"router", T, E, d, 1, GemmPass::Forward, 1, true}, bwd);
+    const double logits = E + c.moe.skipExperts; // a skip expert is a logit with no weights behind it
+    if (c.moe.routerHidden > 0) {
+        // ZAYA1's MLP router: down-projection, two hidden layers, logits (replicated over TP).
+        const double r = c.moe.routerHidden;
+        addWithBackward(out, {"router", T, r, d, 1, GemmPass::Forward, 1, true}, bwd);
+        addWithBackward(out, {"router_mlp", T, r, r, 2, GemmPass::Forward, 1, true}, bwd);
+        addWithBackward(out, {"router_logits", T, logits, r, 1, GemmPass::Forward, 1, true}, bwd);
+    } else {
+        addWithBackward(out, {"router", T, logits, d, 1, GemmPass::Forward, 1, true}, bwd);
+    }
     // Tokens of the whole EP group reach this GPU's E/ep experts: M = T·ep·k/E per expert.
     // With expert-tensor parallelism (Megatron-Core folding) the expert weights split over etp
     // ranks instead of tp: each rank brings its T/tp sequence-parallel tokens, gathered over the

@@ -67,6 +67,8 @@ void validate(const ModelConfig& c, const std::string& origin)
         fail(origin, "moe layer frequency must be positive");
     if (c.attention == AttentionType::Mla && (c.mla.kvLoraRank <= 0 || c.mla.vHeadDim <= 0))
         fail(origin, "MLA needs kv_lora_rank and v_head_dim");
+    if (c.attention == AttentionType::Cca && (c.cca.convKernel0 <= 0 || c.cca.convKernel1 <= 0))
+        fail(origin, "CCA needs positive conv_kernel0 and conv_kernel1");
 }
 } // namespace
 
@@ -241,11 +243,21 @@ json toJson(const ModelConfig& c)
               {"sliding_window", c.slidingWindow},
               {"sliding_pattern", c.slidingPattern},
               {"mtp_layers", c.mtpLayers}};
-    if (c.isMoe())
+    // Fields only some families have are written only when set, so the others' files stay as they were.
+    if (c.residualScaling)
+        j["residual_scaling"] = true;
+    if (c.isMoe()) {
         j["moe"] = {{"experts", c.moe.experts},          {"top_k", c.moe.topK},
                     {"shared_experts", c.moe.sharedExperts}, {"expert_width", c.moe.expertWidth},
                     {"shared_width", c.moe.sharedWidth},  {"first_k_dense", c.moe.firstKDense},
                     {"every_n", c.moe.everyN},            {"router_bias", c.moe.routerBias}};
+        if (c.moe.skipExperts > 0)
+            j["moe"]["skip_experts"] = c.moe.skipExperts;
+        if (c.moe.routerHidden > 0)
+            j["moe"]["router_hidden"] = c.moe.routerHidden;
+    }
+    if (c.attention == AttentionType::Cca)
+        j["cca"] = {{"conv_kernel0", c.cca.convKernel0}, {"conv_kernel1", c.cca.convKernel1}};
     if (c.attention == AttentionType::Mla)
         j["mla"] = {{"q_lora_rank", c.mla.qLoraRank},
                     {"kv_lora_rank", c.mla.kvLoraRank},
@@ -295,7 +307,10 @@ ModelConfig fromJson(const json& j, const std::string& origin)
         c.moe.firstKDense = optInt(*m, "first_k_dense", 0, origin);
         c.moe.everyN = optInt(*m, "every_n", 1, origin);
         c.moe.routerBias = optBool(*m, "router_bias", false);
+        c.moe.skipExperts = optInt(*m, "skip_experts", 0, origin);
+        c.moe.routerHidden = optInt(*m, "router_hidden", 0, origin);
     }
+    c.residualScaling = optBool(j, "residual_scaling", false);
     if (auto m = j.find("mla"); m != j.end() && m->is_object()) {
         c.attention = AttentionType::Mla;
         c.mla.qLoraRank = optInt(*m, "q_lora_rank", 0, origin);
@@ -303,6 +318,13 @@ ModelConfig fromJson(const json& j, const std::string& origin)
         c.mla.qkNopeHeadDim = requireInt(*m, "qk_nope_head_dim", origin);
         c.mla.qkRopeHeadDim = requireInt(*m, "qk_rope_head_dim", origin);
         c.mla.vHeadDim = requireInt(*m, "v_head_dim", origin);
+    }
+    if (auto m = j.find("cca"); m != j.end() && m->is_object()) {
+        if (c.attention == AttentionType::Mla)
+            fail(origin, "'cca' and 'mla' are two attention variants: give one");
+        c.attention = AttentionType::Cca;
+        c.cca.convKernel0 = requireInt(*m, "conv_kernel0", origin);
+        c.cca.convKernel1 = requireInt(*m, "conv_kernel1", origin);
     }
     if ((!c.isMoe() || c.moe.firstKDense > 0 || c.moe.everyN > 1) && c.mlpWidth <= 0)
         fail(origin, "missing or non-integer field 'mlp_width'");

@@ -1,7 +1,8 @@
 #pragma once
 // A decoder-only transformer (dense or MoE) as the sizing model sees it: shapes only, no weights.
 // Loaded from Hugging Face config.json (Llama, Mistral/Mixtral, Qwen2/3, Qwen3-MoE, OLMoE,
-// DeepSeek-V3, Gemma 3), from our own JSON, or from a preset in resources/models/.
+// DeepSeek-V3, Gemma 3), from our own JSON (which also describes ZAYA1's CCA attention), or from a
+// preset in resources/models/.
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@ enum class MlpType {
     SwiGlu // 3 matrices: gate, up, down (also GeGLU: same shapes)
 };
 
-enum class AttentionType { Standard, Mla };
+enum class AttentionType { Standard, Mla, Cca };
 
 // DeepSeek-style multi-head latent attention: K/V (and optionally Q) through a low-rank latent.
 struct MlaConfig
@@ -24,6 +25,16 @@ struct MlaConfig
     int qkNopeHeadDim = 0;
     int qkRopeHeadDim = 0;
     int vHeadDim = 0;
+};
+
+// Zyphra's Compressed Convolutional Attention (ZAYA1): Q, K and V are projected down to latents of
+// heads x headDim and kvHeads x headDim (fewer heads than the residual width implies) and attention
+// runs there, GQA-shaped; before the scores two causal convolutions over the sequence mix the packed
+// q/k latents: a depthwise one, then a grouped one with a group per head (headDim -> headDim).
+struct CcaConfig
+{
+    int convKernel0 = 2; // depthwise kernel length (cca_time0)
+    int convKernel1 = 2; // grouped kernel length (cca_time1)
 };
 
 struct MoeConfig
@@ -36,6 +47,12 @@ struct MoeConfig
     int firstKDense = 0;  // the first k layers use the dense MLP
     int everyN = 1;       // after those, every n-th layer is MoE (layer i is MoE when (i+1) % n == 0)
     bool routerBias = false; // DeepSeek-V3's e_score_correction_bias (E extra parameters)
+    // Identity experts the router may pick instead of a real one (ZAYA1's "MoD" skip route): a logit
+    // each, no weights. Counted as if no token took them (top-k real experts: an upper bound).
+    int skipExperts = 0;
+    // 0: a linear router d -> logits. > 0: ZAYA1's MLP router d -> r, RMSNorm, r -> r -> r (biased,
+    // GELU), r -> logits.
+    int routerHidden = 0;
 };
 
 struct ModelConfig
@@ -62,6 +79,8 @@ struct ModelConfig
     std::string activation;  // "silu", "gelu", "gelu_new", ... as the config names it (informational)
     AttentionType attention = AttentionType::Standard;
     MlaConfig mla;
+    CcaConfig cca;
+    bool residualScaling = false; // ZAYA1: learned scale and bias on both streams at every residual merge
     int slidingWindow = 0;  // tokens; 0 = full attention
     int slidingPattern = 0; // every n-th layer is global (Gemma 3: 6); 0 = all layers use the window
     MoeConfig moe;
@@ -73,6 +92,8 @@ struct ModelConfig
     bool isSlidingLayer(int layer) const;
     int slidingLayerCount() const;
     int sharedWidth() const { return moe.sharedWidth > 0 ? moe.sharedWidth : moe.expertWidth; }
+    // Channels of CCA's packed q/k latents, which the convolutions run over.
+    int ccaChannels() const { return (heads + kvHeads) * headDim; }
     // Per-head widths of Q/K (score) and V (value) as the attention kernels see them.
     int qkHeadDim() const;
     int vHeadDim() const;

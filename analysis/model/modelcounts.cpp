@@ -4,6 +4,13 @@
 
 namespace rl::model {
 namespace {
+// CCA's grouped convolution over the sequence: one group per q/k head, head_dim -> head_dim
+// channels over convKernel1 positions.
+double ccaConvGroupedParams(const ModelConfig& c)
+{
+    return double(c.ccaChannels()) * c.headDim * c.cca.convKernel1;
+}
+
 // Matmul weights of one layer's attention (biases and norms excluded).
 double attentionMatmulParams(const ModelConfig& c)
 {
@@ -18,15 +25,24 @@ double attentionMatmulParams(const ModelConfig& c)
         return q + kvA + kvB + o;
     }
     const double hd = c.headDim;
-    return d * (h + 2.0 * c.kvHeads) * hd + h * hd * d;
+    const double gqa = d * (h + 2.0 * c.kvHeads) * hd + h * hd * d;
+    if (c.attention == AttentionType::Cca)
+        return gqa + ccaConvGroupedParams(c); // a matmul per head: its weights count as FLOPs
+    return gqa;
 }
 
-double attentionExtraParams(const ModelConfig& c) // biases
+double attentionExtraParams(const ModelConfig& c) // biases, and CCA's elementwise weights
 {
     double b = (c.qkvBias || c.linearBias) && c.attention == AttentionType::Standard
                     ? (c.heads + 2.0 * c.kvHeads) * c.headDim : 0.0;
     if (c.linearBias)
         b += c.dModel; // output projection
+    if (c.attention == AttentionType::Cca) {
+        // Depthwise kernel and the two convolutions' biases per q/k channel, one temperature per KV
+        // head: per-channel scalars like norm weights, so parameters without FLOPs.
+        const double ch = c.ccaChannels();
+        b += ch * c.cca.convKernel0 + 2 * ch + c.kvHeads;
+    }
     return b;
 }
 
@@ -37,6 +53,8 @@ double layerNormParams(const ModelConfig& c)
         n += c.qkNormFullWidth ? double(c.heads + c.kvHeads) * c.headDim : 2.0 * c.headDim;
     if (c.attention == AttentionType::Mla)
         n += c.mla.qLoraRank + c.mla.kvLoraRank;
+    if (c.residualScaling)
+        n += 8.0 * c.dModel; // two merges a layer, a scale and a bias on each of the two streams
     return n;
 }
 
@@ -47,12 +65,24 @@ struct MoeLayerParams
     double experts, activeExperts, shared, router;
 };
 
+// Router matmul weights (the FLOPs side): linear d -> logits, or ZAYA1's MLP router d -> r -> r -> r
+// -> logits. Skip experts take a logit each and no weights.
+double routerMatmulParams(const ModelConfig& c)
+{
+    const double d = c.dModel, r = c.moe.routerHidden, logits = c.moe.experts + c.moe.skipExperts;
+    return r > 0 ? d * r + 2 * r * r + r * logits : d * logits;
+}
+
 MoeLayerParams moeLayer(const ModelConfig& c)
 {
     const double m = mlpMatrices(c), d = c.dModel;
     const double one = m * d * c.moe.expertWidth;
+    // ZAYA1's router also has biases on its first three projections, an RMSNorm and a depth-averaging
+    // scale over r (the first MoE layer has no scale: r parameters over-counted there).
+    const double r = c.moe.routerHidden;
+    const double routerExtra = (c.moe.routerBias ? c.moe.experts : 0) + (r > 0 ? 5 * r : 0);
     return {one * c.moe.experts, one * c.moe.topK, m * d * c.sharedWidth() * c.moe.sharedExperts,
-            d * c.moe.experts + (c.moe.routerBias ? c.moe.experts : 0)};
+            routerMatmulParams(c) + routerExtra};
 }
 } // namespace
 
@@ -72,6 +102,8 @@ ParamCounts countParams(const ModelConfig& c)
     const int denseLayers = c.layers - moeLayers;
     p.attention = attn * c.layers;
     p.norms = layerNormParams(c) * c.layers + d * (c.normBias ? 2 : 1);
+    if (c.residualScaling)
+        p.norms += 2 * d; // the final merge's 4d, less the 2d the first block lacks (no residual stream yet)
     p.mlp = (mlpMatrices(c) * d * c.mlpWidth + (c.linearBias ? (mlpMatrices(c) - 1) * c.mlpWidth + d : 0.0)) * denseLayers;
     if (moeLayers > 0) {
         const auto m = moeLayer(c);
@@ -116,7 +148,7 @@ FlopCounts forwardFlopsPerToken(const ModelConfig& c, const FlopOptions& opt)
     if (moeLayers > 0) {
         const auto m = moeLayer(c);
         f.mlp += 2 * (m.activeExperts + m.shared) * moeLayers;
-        f.router = 2 * d * c.moe.experts * moeLayers;
+        f.router = 2 * routerMatmulParams(c) * moeLayers;
     }
     f.output = 2 * d * c.vocab;
     return f;

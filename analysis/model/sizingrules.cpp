@@ -100,7 +100,7 @@ std::vector<RuleFinding> checkSizingRules(const ModelConfig& c, const RuleOption
         }
         out.push_back(std::move(f));
     }
-    if (c.attention == AttentionType::Standard && c.kvHeads < c.heads) {
+    if (c.attention != AttentionType::Mla && c.kvHeads < c.heads) { // CCA attends GQA-shaped
         RuleFinding f{"kv_heads_tp", RuleSeverity::Pass,
                       std::to_string(c.kvHeads) + " KV heads over TP " + std::to_string(tp), {}};
         if (c.kvHeads % tp != 0 && tp % c.kvHeads != 0) {
