@@ -70,12 +70,36 @@ TEST(ModelConfig, MultimodalGemmaReadsTextConfig)
 
 TEST(ModelConfig, OwnFormatRoundTrips)
 {
-    const auto orig = loadPreset("deepseek-v3");
-    const auto path = (std::filesystem::temp_directory_path() / "rl_test_model_roundtrip.json").string();
-    saveModelConfigFile(orig, path);
-    const auto back = loadModelConfigFile(path);
-    std::remove(path.c_str());
-    EXPECT_EQ(toJson(back), toJson(orig));
+    for (const char* name : {"deepseek-v3", "zaya1-base"}) {
+        const auto orig = loadPreset(name);
+        const auto path = (std::filesystem::temp_directory_path() / "rl_test_model_roundtrip.json").string();
+        saveModelConfigFile(orig, path);
+        const auto back = loadModelConfigFile(path);
+        std::remove(path.c_str());
+        EXPECT_EQ(toJson(back), toJson(orig)) << name;
+    }
+}
+
+TEST(ModelConfig, Zaya1CcaSkipExpertAndRouterAreRead)
+{
+    const auto z = loadPreset("zaya1-base");
+    EXPECT_EQ(z.family, "zaya");
+    EXPECT_EQ(z.attention, AttentionType::Cca);
+    EXPECT_EQ(z.ccaChannels(), 1280); // q latent 1024 + k latent 256
+    EXPECT_EQ(z.cca.convKernel0, 2);
+    EXPECT_EQ(z.cca.convKernel1, 2);
+    EXPECT_EQ(z.qkHeadDim(), 128);
+    EXPECT_EQ(z.vHeadDim(), 128);
+    EXPECT_EQ(z.moe.skipExperts, 1);
+    EXPECT_EQ(z.moe.routerHidden, 256);
+    EXPECT_TRUE(z.residualScaling);
+    EXPECT_TRUE(z.tiedEmbeddings);
+    // Only a model that has them writes the new keys: other presets' files and JSON are unchanged.
+    const auto ds = toJson(loadPreset("deepseek-v3"));
+    EXPECT_FALSE(ds.contains("cca"));
+    EXPECT_FALSE(ds.contains("residual_scaling"));
+    EXPECT_FALSE(ds["moe"].contains("skip_experts"));
+    EXPECT_FALSE(ds["moe"].contains("router_hidden"));
 }
 
 TEST(ModelConfig, BrokenFilesNameTheFileAndWhere)

@@ -80,6 +80,37 @@ TEST(ModelCounts, Gemma3_1BTiedEmbeddingsAndSlidingLayers)
     EXPECT_EQ(p.total(), 999'885'952.0);
 }
 
+// ZAYA1-base ("760M active, 8.3B total", Anthony et al. 2025, arXiv:2511.17127): 80 blocks
+// alternating CCA attention and MoE, here 40 layers of both. Both published figures leave out the
+// tied 262,272 x 2048 embedding: with it the checkpoint holds 8.84B.
+TEST(ModelCounts, Zaya1BaseTotalAndActiveWithoutEmbedding)
+{
+    const auto c = loadPreset("zaya1-base");
+    EXPECT_EQ(c.attention, AttentionType::Cca);
+    EXPECT_EQ(c.layers, 40);
+    EXPECT_EQ(c.moeLayerCount(), 40);
+    const auto p = countParams(c);
+    EXPECT_EQ(p.output, 0.0);
+    EXPECT_EQ(p.embedding, 262272.0 * 2048);
+    // Per attention block, from modeling_zaya.py's shapes: q 2048x1024, k 2048x256, two values
+    // 2048x128, o 1024x2048; conv_qk depthwise 1280x2 and grouped 1280x128x2, each with 1280
+    // biases; 2 temperatures.
+    EXPECT_EQ(p.attention, 40 * (5'242'880.0 + 2560 + 327'680 + 2 * 1280 + 2));
+    // Router: 2048x256 + 256 bias, RMSNorm 256, depth scale 256, two 256x256 + 256, 256x17 logits
+    // (16 experts and the skip expert).
+    EXPECT_EQ(p.router, 40 * 660'992.0);
+    EXPECT_EQ(p.experts, 40 * 16 * 3.0 * 2048 * 2048);
+    // Input norms 80 x 2048, residual scaling 79 x 4 x 2048 + 2 x 2048 (first block) + 4 x 2048
+    // (final merge), final norm 2048.
+    EXPECT_EQ(p.norms, 825'344.0);
+    // The checkpoint's sum of shapes is 256 lower: the first MoE layer's router has no depth scale.
+    EXPECT_EQ(p.total(), 8'840'489'040.0);
+    EXPECT_LT(relErr(p.total() - p.embedding, 8.3e9), 0.005);
+    // "760M active" is rounded: the shapes give 753.6M (attention, norms, router, one expert).
+    EXPECT_NEAR(p.activeExclEmbedding(), 753.6e6, 0.05e6);
+    EXPECT_LT(relErr(p.activeExclEmbedding(), 760e6), 0.01);
+}
+
 TEST(ModelCounts, Qwen2BiasAndMistral)
 {
     EXPECT_LT(relErr(countParams(loadPreset("qwen2-7b")).total(), 7.6156e9), 0.005);
@@ -136,4 +167,22 @@ TEST(ModelFlops, MoeCountsTopKExpertsAndRouter)
     EXPECT_DOUBLE_EQ(f.router, 32 * 2.0 * 4096 * 8);
     const auto sel = trainingFlopsPerToken(f, Recompute::Selective);
     EXPECT_DOUBLE_EQ(sel.hardware - sel.model, f.attentionScores);
+}
+
+// ZAYA1-base: FLOPs follow the matmul weights a token passes through; CCA's per-channel weights
+// (depthwise kernel, biases, temperatures) and the router's biases and norms, like all norms, have
+// parameters but no FLOPs. Scores run at CCA's compressed width: 8 query heads of 128.
+TEST(ModelFlops, Zaya1BaseFollowsActiveParams)
+{
+    const auto c = loadPreset("zaya1-base");
+    const auto f = forwardFlopsPerToken(c, {4096, true});
+    const auto p = countParams(c);
+    EXPECT_NEAR((f.forward() - f.attentionScores) / (2 * p.matmulActive()), 1.0, 1e-3);
+    EXPECT_DOUBLE_EQ(f.attentionProj, 40 * 2.0 * (2048.0 * (8 + 2 * 2) * 128 + 1024 * 2048 + 1280 * 128 * 2));
+    EXPECT_DOUBLE_EQ(f.attentionScores, 40 * 2.0 * 8 * (128 + 128) * 2048.5);
+    EXPECT_DOUBLE_EQ(f.router, 40 * 2.0 * (2048 * 256 + 2 * 256 * 256 + 256 * 17));
+    EXPECT_DOUBLE_EQ(f.mlp, 40 * 2.0 * 3 * 2048 * 2048); // top-1: no token counted on the skip expert
+    EXPECT_DOUBLE_EQ(f.output, 2.0 * 2048 * 262272); // the tied embedding as LM head
+    // Without the head, training FLOPs per token are about 6 x the active non-embedding parameters.
+    EXPECT_NEAR(3 * (f.forward() - f.output - f.attentionScores) / (6 * p.activeExclEmbedding()), 1.0, 0.005);
 }

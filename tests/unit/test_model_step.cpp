@@ -98,6 +98,8 @@ TEST(ModelMemory, KvCacheGqaMlaAndSlidingWindow)
     EXPECT_DOUBLE_EQ(kvCacheBytes(loadPreset("deepseek-v3"), 1), (512 + 64) * 2 * 61.0);
     const auto g = loadPreset("gemma-3-1b");
     EXPECT_DOUBLE_EQ(kvCacheBytes(g, 4096), 2.0 * 256 * 2 * (4 * 4096 + 22 * 512));
+    // CCA caches its compressed K and V: 2 KV heads of 128 (the per-sequence conv state is not per token).
+    EXPECT_DOUBLE_EQ(kvCacheBytes(loadPreset("zaya1-base"), 1), 2 * 2 * 128 * 2 * 40.0);
 }
 
 TEST(ModelGemms, ShapesOfALlamaLayer)
@@ -126,7 +128,7 @@ TEST(ModelGemms, ShapesOfALlamaLayer)
 
 TEST(ModelGemms, StepGemmFlopsEqualModelFlops)
 {
-    for (const char* name : {"llama-3-8b", "mixtral-8x7b", "deepseek-v3", "gemma-3-1b"}) {
+    for (const char* name : {"llama-3-8b", "mixtral-8x7b", "deepseek-v3", "gemma-3-1b", "zaya1-base"}) {
         const auto c = loadPreset(name);
         ParallelConfig p;
         p.dp = 8;
