@@ -76,46 +76,59 @@ double heldValue(const ModelConfig& b, SweepHold hold)
 }
 } // namespace
 
-MoeSweepResult runMoeSweep(const MoeSweepSpec& spec, const DeviceRates& rates, const CollectiveTimeSource& coll,
-                           const SweepProgress& progress)
+double sweepHeldValue(const MoeSweepSpec& spec) { return heldValue(spec.base, spec.hold); }
+
+std::vector<ModelConfig> moeSweepShapes(const MoeSweepSpec& spec)
 {
-    MoeSweepResult result;
     if (!spec.base.isMoe())
         throw std::invalid_argument("MoE sweep needs a MoE base config (experts, top-k, expert width)");
-    result.heldValue = heldValue(spec.base, spec.hold);
-    result.deviceMemoryBytes = rates.hbmCapacityBytes;
+    const double held = heldValue(spec.base, spec.hold);
     const std::vector<int> widths = spec.hold == SweepHold::None ? spec.expertWidths : std::vector<int>{0};
-    const std::size_t total = spec.experts.size() * spec.topK.size() * spec.sharedExperts.size() * widths.size();
-    result.rows.reserve(total);
+    std::vector<ModelConfig> shapes;
+    shapes.reserve(spec.experts.size() * spec.topK.size() * spec.sharedExperts.size() * widths.size());
     ModelConfig work = spec.base;
-    ParallelConfig par = spec.parallel;
-    std::size_t done = 0;
     for (int E : spec.experts)
         for (int k : spec.topK)
             for (int S : spec.sharedExperts)
                 for (int w : widths) {
-                    ++done;
-                    if (progress && done % 4096 == 0 && !progress(done, total)) {
-                        result.cancelled = true;
-                        return result;
-                    }
                     if (k > E || E <= 0 || k <= 0 || S < 0)
                         continue;
-                    par.ep = std::gcd(spec.parallel.ep, E); // EP must divide the expert count
-                    if (par.dp % par.ep != 0)
-                        par.ep = 1;
                     work.moe.experts = E;
                     work.moe.topK = k;
                     work.moe.sharedExperts = S;
                     work.moe.expertWidth = spec.hold == SweepHold::None
                                                ? w
-                                               : solveWidth(spec.base, spec.hold, result.heldValue, E, k, S,
-                                                            spec.widthMultiple);
+                                               : solveWidth(spec.base, spec.hold, held, E, k, S, spec.widthMultiple);
                     work.moe.sharedWidth = work.moe.expertWidth;
                     if (work.moe.expertWidth <= 0)
                         continue;
-                    result.rows.push_back(evaluateMoeConfig(work, par, spec.decode, rates, spec.timing, coll));
+                    shapes.push_back(work);
                 }
+    return shapes;
+}
+
+MoeSweepResult runMoeSweep(const MoeSweepSpec& spec, const DeviceRates& rates, const CollectiveTimeSource& coll,
+                           const SweepProgress& progress)
+{
+    MoeSweepResult result;
+    const auto shapes = moeSweepShapes(spec);
+    result.heldValue = heldValue(spec.base, spec.hold);
+    result.deviceMemoryBytes = rates.hbmCapacityBytes;
+    const std::size_t total = shapes.size();
+    result.rows.reserve(total);
+    ParallelConfig par = spec.parallel;
+    std::size_t done = 0;
+    for (const auto& work : shapes) {
+        ++done;
+        if (progress && done % 4096 == 0 && !progress(done, total)) {
+            result.cancelled = true;
+            return result;
+        }
+        par.ep = std::gcd(spec.parallel.ep, work.moe.experts); // EP must divide the expert count
+        if (par.dp % par.ep != 0)
+            par.ep = 1;
+        result.rows.push_back(evaluateMoeConfig(work, par, spec.decode, rates, spec.timing, coll));
+    }
     if (progress)
         progress(total, total);
     markParetoFront(result.rows);

@@ -51,6 +51,13 @@ struct MoeSweepResult
     bool cancelled = false;
 };
 
+// The configurations a sweep visits, in its order: every experts x top-k x shared (x width) of the
+// axes, the expert width solved for the held quantity (rounded to widthMultiple), impossible ones
+// (top-k above the experts, a width of 0) left out. Throws std::invalid_argument for a dense base.
+std::vector<ModelConfig> moeSweepShapes(const MoeSweepSpec& spec);
+// The base config's value of the held quantity (0 for SweepHold::None).
+double sweepHeldValue(const MoeSweepSpec& spec);
+
 // progress(done, total) every few thousand configs; return false to cancel.
 using SweepProgress = std::function<bool(std::size_t done, std::size_t total)>;
 

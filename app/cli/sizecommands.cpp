@@ -20,6 +20,7 @@
 #include "model/storecalibration.h"
 #include "model/trainingstep.h"
 #include "model/validation.h"
+#include "plan/shapesearch.h"
 #include "store/workspace.h"
 #include "texttable.h"
 #include "units/units.h"
@@ -323,21 +324,122 @@ void writeSweep(const MoeSweepResult& res, const std::string& path, bool mfu, co
     writeChartOutput(path, [&] { return toCsv(res); }, [&] { writeMoeSweepImage(res, mfu, size, path); });
 }
 
+struct SweepArgs
+{
+    std::string experts = "8,16,32,64,128,256", topK = "1,2,4,8", shared = "0,1", widths;
+    std::string hold = "active";
+    std::string output, metric = "tokens";
+    ImageSize size;
+};
+
+struct BestLayoutArgs
+{
+    bool on = false;
+    int gpus = 0, globalBatch = 0;
+    std::string fix, allow;
+};
+
+MoeSweepSpec sweepSpecOf(const StepArgs& a, const SweepArgs& s, const ModelConfig& base)
+{
+    MoeSweepSpec spec;
+    spec.base = base;
+    spec.experts = parseSweepValues(s.experts, "--experts");
+    spec.topK = parseSweepValues(s.topK, "--top-k");
+    spec.sharedExperts = parseSweepValues(s.shared, "--shared");
+    spec.hold = s.hold == "total" ? SweepHold::TotalParams : s.hold == "flops" ? SweepHold::FlopsPerToken
+                : s.hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
+    if (spec.hold == SweepHold::None)
+        spec.expertWidths = parseSweepValues(s.widths, "--widths");
+    spec.decode.batch = a.decodeBatch;
+    spec.decode.contextTokens = a.context;
+    return spec;
+}
+
+// moe-sweep --best-layout: each shape at its own best layout (plan/shapesearch.h).
+void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceArgs& d, const SweepArgs& s,
+                        const BestLayoutArgs& b)
+{
+    if (d.hardware.empty() || b.gpus <= 0 || b.globalBatch <= 0)
+        throw UsageError("--best-layout needs --hardware PROFILE, --gpus N and --global-batch B");
+    const auto hw = findHardwareProfile(d.hardware);
+    plan::ShapeSearchRequest req;
+    req.sweep = sweepSpecOf(a, s, loadConfigFor(a, ctx));
+    req.sweep.parallel.dtype = a.dtype;
+    req.sweep.decode.tp = 1;
+    req.plan.base.hardware = d.hardware;
+    req.plan.base.layout.flashAttention = !a.noFlash;
+    req.plan.base.layout.dropout = a.dropout;
+    req.plan.cluster = {b.gpus, d.gpusPerNodeSet ? d.gpusPerNode : hw.gpusPerNode, b.globalBatch, a.seq};
+    req.plan.allow = plan::parseAllowances(b.allow);
+    req.fix = b.fix;
+    auto space = plan::defaultSpace(req.sweep.base, hw, req.plan.cluster, req.plan.allow);
+    plan::applyFix(space, req.fix); // its syntax before the first shape is searched
+    const auto cal = calibrationFor(a, ctx);
+    const auto res = plan::runShapeSearch(req, hw, cal, [&](std::size_t done, std::size_t total) {
+        std::fprintf(stderr, "moe-sweep --best-layout: shape %zu of %zu\n", done, total);
+        return true;
+    });
+    const auto verdict = plan::placeBase(res);
+    if (ctx.json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& sr : res.rows) {
+            const auto& row = sr.row;
+            rows.push_back({{"experts", row.experts}, {"top_k", row.topK}, {"shared_experts", row.sharedExperts},
+                            {"expert_width", row.expertWidth}, {"base", sr.base}, {"total_params", row.totalParams},
+                            {"active_params", row.activeParams}, {"memory_per_gpu_bytes", row.memoryPerGpuBytes},
+                            {"step_s", row.stepSeconds}, {"tokens_per_s", row.tokensPerSecond}, {"mfu", row.mfu},
+                            {"decode_s_per_token", row.decodeSecondsPerToken}, {"fits_device", row.fits},
+                            {"pareto", row.pareto}, {"layouts_ranked", sr.ranked},
+                            {"best_layout", sr.best ? nlohmann::json(plan::toSpec(sr.best->layout)) : nlohmann::json()}});
+        }
+        std::cout << nlohmann::json{{"rows", rows}, {"base", verdict}, {"held_value", res.heldValue},
+                                    {"hold", s.hold}, {"seconds", res.seconds},
+                                    {"expected_error", {{"median", res.band.median}, {"max", res.band.max},
+                                                        {"mean_signed", res.band.bias}}}}
+                         .dump(2)
+                  << '\n';
+        return;
+    }
+    std::cout << res.rows.size() << " shapes of " << req.sweep.base.name << ", holding " << toString(req.sweep.hold)
+              << ", each at its best layout on " << b.gpus << " x " << hw.id << " (global batch " << b.globalBatch
+              << " x " << a.seq << "); decode at batch " << a.decodeBatch << ", context " << a.context
+              << ", one GPU. Pareto front and the base shape:\n";
+    TextTable t({"", "experts", "top-k", "shared", "width", "total", "active", "tokens/s", "MFU", "decode/token",
+                 "memory/GPU", "best layout"});
+    for (const auto& sr : res.rows) {
+        const auto& row = sr.row;
+        if (!row.pareto && !sr.base)
+            continue;
+        t.addRow({sr.base ? "base" : "", std::to_string(row.experts), std::to_string(row.topK),
+                  std::to_string(row.sharedExperts), std::to_string(row.expertWidth), units::formatCount(row.totalParams),
+                  units::formatCount(row.activeParams),
+                  row.fits ? units::formatCount(row.tokensPerSecond) + " tokens/s" : std::string("does not fit"),
+                  row.fits ? pct(row.mfu) : "", units::formatTime(row.decodeSecondsPerToken * 1e6),
+                  row.fits ? units::formatMemoryGB(row.memoryPerGpuBytes) : "",
+                  sr.best ? plan::toSpec(sr.best->layout) : std::string("-")});
+    }
+    t.print(std::cout);
+    std::cout << "\nThe base shape (" << req.sweep.base.name << "): " << verdict << ".\nExpected error of each "
+              << "training figure: " << describe(res.band) << "; mean " << describeBias(res.band) << ".\n";
+}
+
 void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
 {
     auto* cmd = app.add_subcommand("moe-sweep", "Sweep experts, top-k, shared experts; print the Pareto front");
     auto a = std::make_shared<StepArgs>();
     auto d = std::make_shared<DeviceArgs>();
-    struct SweepArgs
-    {
-        std::string experts = "8,16,32,64,128,256", topK = "1,2,4,8", shared = "0,1", widths;
-        std::string hold = "active";
-        std::string output, metric = "tokens";
-        ImageSize size;
-    };
     auto s = std::make_shared<SweepArgs>();
+    auto best = std::make_shared<BestLayoutArgs>();
     addStepOptions(cmd, *a);
     addDeviceOptions(cmd, *d);
+    cmd->add_flag("--best-layout", best->on,
+                  "Size every shape at its own best layout on the cluster (--gpus, --global-batch; --fix and --allow "
+                  "as ridgeline-cli plan takes them) instead of the one --parallel layout");
+    cmd->add_option("--gpus", best->gpus, "With --best-layout: GPUs in the cluster")->check(CLI::Range(1, 1'000'000));
+    cmd->add_option("--global-batch", best->globalBatch, "With --best-layout: sequences per optimizer step")
+        ->check(CLI::Range(1, 100'000'000));
+    cmd->add_option("--fix", best->fix, "With --best-layout: keep only these layout values (plan --fix syntax)");
+    cmd->add_option("--allow", best->allow, "With --best-layout: tp-across-nodes, tp-overlap");
     cmd->add_option("--experts", s->experts, "Expert counts: list or start:stop:step")->capture_default_str();
     cmd->add_option("--top-k", s->topK, "Top-k values")->capture_default_str();
     cmd->add_option("--shared", s->shared, "Shared-expert counts")->capture_default_str();
@@ -350,20 +452,14 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--metric", s->metric, "Scatter y axis: tokens (tokens/s) or mfu")
         ->capture_default_str()->check(CLI::IsMember({"tokens", "mfu"}));
     addImageSizeOptions(cmd, s->size);
-    cmd->callback([&ctx, a, d, s] {
-        MoeSweepSpec spec;
-        spec.base = loadConfigFor(*a, ctx);
+    cmd->callback([&ctx, a, d, s, best] {
+        if (best->on) {
+            runBestLayoutSweep(ctx, *a, *d, *s, *best);
+            return;
+        }
+        auto spec = sweepSpecOf(*a, *s, loadConfigFor(*a, ctx));
         spec.parallel = parallelOf(*a, spec.base);
-        spec.experts = parseSweepValues(s->experts, "--experts");
-        spec.topK = parseSweepValues(s->topK, "--top-k");
-        spec.sharedExperts = parseSweepValues(s->shared, "--shared");
-        spec.hold = s->hold == "total" ? SweepHold::TotalParams : s->hold == "flops" ? SweepHold::FlopsPerToken
-                    : s->hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
-        if (spec.hold == SweepHold::None)
-            spec.expertWidths = parseSweepValues(s->widths, "--widths");
         const auto cal = calibrationFor(*a, ctx);
-        spec.decode.batch = a->decodeBatch;
-        spec.decode.contextTokens = a->context;
         spec.decode.tp = spec.parallel.tp;
         const auto r = resolveDevice(*d, a->dtype);
         const CalibratedSources sources(cal, r);

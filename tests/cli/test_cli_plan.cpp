@@ -159,3 +159,28 @@ TEST(CliPlan, ValidatePlanRanksThePublishedLayout)
     const auto unknown = cli(dir, {"validate", "--plan", "--row", "no-such-row"});
     EXPECT_EQ(unknown.exitCode, 2) << unknown.err;
 }
+
+// moe-sweep --best-layout: every shape at its own best layout, the base shape placed.
+TEST(CliPlan, MoeSweepAtBestLayoutsPlacesTheBaseShape)
+{
+    TempDir dir;
+    const auto r = cli(dir, {"moe-sweep", "olmoe-1b-7b", "--hardware", "h100-sxm", "--best-layout", "--gpus", "64",
+                             "--global-batch", "256", "--experts", "16,64", "--top-k", "2,8", "--shared", "0", "--fix",
+                             "cp=1,pp=1,micro-batch=1,zero=1", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["rows"].size(), 4u);
+    EXPECT_TRUE(j["rows"][0]["base"].get<bool>());
+    int front = 0;
+    for (const auto& row : j["rows"]) {
+        EXPECT_FALSE(row["best_layout"].is_null()) << row.dump();
+        EXPECT_GT(row["tokens_per_s"].get<double>(), 0);
+        front += row["pareto"].get<bool>();
+    }
+    EXPECT_GE(front, 1);
+    const auto base = j["base"].get<std::string>();
+    EXPECT_TRUE(base == "on the Pareto front" || base.rfind("dominated by ", 0) == 0) << base;
+    const auto missing = cli(dir, {"moe-sweep", "olmoe-1b-7b", "--hardware", "h100-sxm", "--best-layout"});
+    EXPECT_EQ(missing.exitCode, 2) << missing.err;
+    EXPECT_NE(missing.err.find("--gpus"), std::string::npos) << missing.err;
+}

@@ -10,6 +10,7 @@
 #include "model/sizingreport.h"
 #include "plan/launchargs.h"
 #include "plan/plansearch.h"
+#include "plan/shapesearch.h"
 
 using namespace rl;
 using namespace rl::model;
@@ -310,4 +311,54 @@ TEST(Plan, LaunchArgumentsSpellTheLayoutAsMegatronAndTorchtitanDo)
     EXPECT_NE(size.find("--parallel dp=16,tp=2,pp=2,cp=1,ep=8,etp=1,vpp=2"), std::string::npos) << size;
     EXPECT_NE(size.find("--micro-batch 2 --micro-batches 8"), std::string::npos) << size;
     EXPECT_NE(size.find("--ep-dispatcher flex"), std::string::npos) << size;
+}
+
+// Shapes at their own best layouts: the base shape first, every shape's figures those of the top row
+// of a search over that shape alone, and the Pareto flags those of markParetoFront.
+TEST(Plan, ShapeSearchSizesEveryShapeAtItsBestLayout)
+{
+    const auto hw = device(80);
+    ShapeSearchRequest req;
+    req.sweep.base = loadPreset("olmoe-1b-7b"); // 64 experts top-8, width 1024
+    req.sweep.experts = {16, 64};
+    req.sweep.topK = {2, 8};
+    req.sweep.sharedExperts = {0};
+    req.sweep.hold = SweepHold::ActiveParams;
+    req.sweep.decode.batch = 8;
+    req.plan.cluster = {64, 8, 256, 4096};
+    req.fix = "cp=1,pp=1|2,vpp=1,micro-batch=1|2,zero=1,dp-overlap=on";
+    std::size_t ticks = 0;
+    const auto res = runShapeSearch(req, hw, Calibration{}, [&](std::size_t, std::size_t) { return ++ticks > 0; });
+    // 4 shapes, one of them (64 experts top-8 holding its own active parameters) the base itself.
+    ASSERT_EQ(res.rows.size(), 4u);
+    EXPECT_EQ(ticks, 4u);
+    EXPECT_TRUE(res.rows.front().base);
+    EXPECT_EQ(res.rows.front().row.experts, 64);
+    EXPECT_EQ(res.rows.front().row.topK, 8);
+    std::vector<MoeSweepRow> rows;
+    for (const auto& r : res.rows) {
+        rows.push_back(r.row);
+        ASSERT_TRUE(r.best) << r.row.experts << "x" << r.row.topK;
+        EXPECT_GT(r.ranked, 0);
+        EXPECT_GT(r.row.decodeSecondsPerToken, 0);
+        // The same shape searched alone gives the same best step.
+        PlanRequest alone = req.plan;
+        alone.base.model = req.sweep.base;
+        alone.base.model.moe.experts = r.row.experts;
+        alone.base.model.moe.topK = r.row.topK;
+        alone.base.model.moe.expertWidth = r.row.expertWidth;
+        alone.base.model.moe.sharedWidth = r.row.expertWidth;
+        alone.space = defaultSpace(alone.base.model, hw, alone.cluster, {});
+        applyFix(alone.space, req.fix);
+        alone.top = 1;
+        const auto one = runPlan(alone, hw, Calibration{});
+        ASSERT_FALSE(one.top.empty());
+        EXPECT_DOUBLE_EQ(one.top.front().step.stepSeconds, r.row.stepSeconds);
+        EXPECT_EQ(toSpec(one.top.front().layout), toSpec(r.best->layout));
+    }
+    markParetoFront(rows);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        EXPECT_EQ(rows[i].pareto, res.rows[i].row.pareto);
+    const auto verdict = placeBase(res);
+    EXPECT_TRUE(verdict == "on the Pareto front" || verdict.rfind("dominated by ", 0) == 0) << verdict;
 }

@@ -1,0 +1,116 @@
+#include "plan/shapesearch.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "model/inference.h"
+#include "model/modelcounts.h"
+
+namespace rl::plan {
+namespace {
+std::string shapeName(const model::MoeSweepRow& r)
+{
+    return std::to_string(r.experts) + " experts top-" + std::to_string(r.topK) +
+           (r.sharedExperts > 0 ? " + " + std::to_string(r.sharedExperts) + " shared" : "") + " (width " +
+           std::to_string(r.expertWidth) + ")";
+}
+
+bool sameShape(const model::ModelConfig& a, const model::ModelConfig& b)
+{
+    return a.moe.experts == b.moe.experts && a.moe.topK == b.moe.topK && a.moe.sharedExperts == b.moe.sharedExperts &&
+           a.moe.expertWidth == b.moe.expertWidth && a.sharedWidth() == b.sharedWidth();
+}
+} // namespace
+
+ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const HardwareProfile& hw,
+                                 const model::Calibration& cal, const ShapeProgress& progress)
+{
+    const auto started = std::chrono::steady_clock::now();
+    ShapeSearchResult out;
+    auto shapes = model::moeSweepShapes(req.sweep);
+    out.heldValue = model::sweepHeldValue(req.sweep);
+    // The base shape first, once.
+    std::erase_if(shapes, [&](const auto& s) { return sameShape(s, req.sweep.base); });
+    shapes.insert(shapes.begin(), req.sweep.base);
+    out.band = model::modelErrorBand(true, hw.id);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const auto& c = shapes[i];
+        PlanRequest plan = req.plan;
+        plan.base.model = c;
+        plan.space = defaultSpace(c, hw, plan.cluster, plan.allow);
+        applyFix(plan.space, req.fix);
+        plan.top = 1;
+        plan.yours.reset();
+        const auto res = runPlan(plan, hw, cal);
+        ShapeRow row;
+        row.base = i == 0;
+        row.ranked = res.counts.ranked;
+        auto& r = row.row;
+        r.experts = c.moe.experts;
+        r.topK = c.moe.topK;
+        r.sharedExperts = c.moe.sharedExperts;
+        r.expertWidth = c.moe.expertWidth;
+        const auto params = model::countParams(c);
+        r.totalParams = params.total();
+        r.activeParams = params.active();
+        r.flopsPerToken = model::forwardFlopsPerToken(c, {plan.cluster.seqLen, true}).forward();
+        // Decode is the serving question: its own batch, context and TP (the sweep's), whatever the
+        // training layout; timed on the profile's dtype rates as `size` times it.
+        auto rates = model::deviceRates(hw, req.sweep.parallel.dtype);
+        const model::CalibratedSources sources(cal, rates);
+        r.decodeSecondsPerToken = model::decodeStep(c, params, req.sweep.decode, rates, sources.timing()).secondsPerToken;
+        if (!res.top.empty()) {
+            const auto& b = res.top.front();
+            row.best = b;
+            r.stepSeconds = b.step.stepSeconds;
+            r.tokensPerSecond = b.step.tokensPerSecond;
+            r.mfu = b.step.mfu;
+            r.memoryPerGpuBytes = b.step.memory.total();
+            r.fits = true;
+        } else {
+            r.fits = false; // no layout of the space fits: off the front
+        }
+        out.rows.push_back(std::move(row));
+        if (progress && !progress(i + 1, shapes.size())) {
+            out.cancelled = true;
+            break;
+        }
+    }
+    std::vector<model::MoeSweepRow> rows;
+    for (const auto& r : out.rows)
+        rows.push_back(r.row);
+    model::markParetoFront(rows);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        out.rows[i].row.pareto = rows[i].pareto;
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return out;
+}
+
+std::string placeBase(const ShapeSearchResult& r)
+{
+    if (r.rows.empty() || !r.rows.front().base)
+        return {};
+    const auto& base = r.rows.front().row;
+    if (!base.fits)
+        return "no layout of the space fits the base shape in memory";
+    if (base.pareto)
+        return "on the Pareto front";
+    // The dominating shape nearest in decode latency.
+    const model::MoeSweepRow* by = nullptr;
+    for (const auto& s : r.rows) {
+        const auto& o = s.row;
+        if (!o.fits || s.base)
+            continue;
+        const bool dominates = o.tokensPerSecond >= base.tokensPerSecond && o.decodeSecondsPerToken <= base.decodeSecondsPerToken &&
+                               (o.tokensPerSecond > base.tokensPerSecond || o.decodeSecondsPerToken < base.decodeSecondsPerToken);
+        if (dominates && (!by || o.tokensPerSecond > by->tokensPerSecond))
+            by = &o;
+    }
+    if (!by)
+        return "off the front";
+    char b[160];
+    std::snprintf(b, sizeof b, ": %.2fx the training tokens/s at %.2fx the decode latency",
+                  by->tokensPerSecond / base.tokensPerSecond, by->decodeSecondsPerToken / base.decodeSecondsPerToken);
+    return "dominated by " + shapeName(*by) + b;
+}
+} // namespace rl::plan
