@@ -98,7 +98,10 @@ public:
         stageLayers(m_c.layers, pp, s, first, last);
         if (first == 0 && last == 0)
             return (m_c.layers / pp) % vpp != 0 ? std::optional<Rule>(Rule::VppLayers) : std::nullopt;
-        if (first % vpp != 0 || last % vpp != 0 || middleLayers(m_c.layers, pp, first, last) % vpp != 0)
+        // A first (last) stage may count the embedding (the loss) as one more layer:
+        // --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split.
+        auto divides = [vpp](int layers) { return layers == 0 || layers % vpp == 0 || (layers + 1) % vpp == 0; };
+        if (!divides(first) || !divides(last) || middleLayers(m_c.layers, pp, first, last) % vpp != 0)
             return Rule::VppLayers;
         return std::nullopt;
     }

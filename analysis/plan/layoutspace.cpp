@@ -31,7 +31,8 @@ const RuleInfo kRules[kRuleCount] = {
                                                   "with the default --overlap-p2p-communication)"},
     {"vpp-layers", "the layers of a stage (first, last or the others) are not divisible by vpp",
      "Megatron-LM megatron/training/arguments.py ('number of layers per pipeline stage must be divisible') and "
-     "megatron/core/transformer/transformer_config.py (first/last stage layers divisible by the virtual pipeline degree)"},
+     "megatron/core/transformer/transformer_config.py (first/last stage layers divisible by the virtual pipeline degree, "
+     "the embedding or loss counted as a layer with --account-for-embedding/loss-in-pipeline-split)"},
     {"etp-same", "etp equal to tp is Megatron's default etp = tp (counted once)", "duplicate"},
     {"etp-width", "etp does not divide the expert width", "Ridgeline: expert MLP split over etp"},
     {"ep-experts", "ep does not divide the experts", "Megatron-LM megatron/training/arguments.py ('Number of experts "

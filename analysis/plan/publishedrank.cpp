@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "model/hardwareprofileloader.h"
+#include "plan/layoutrules.h"
 
 namespace rl::plan {
 
@@ -14,13 +15,17 @@ PublishedRank rankPublishedLayout(const model::ValidationRun& run, unsigned thre
         // The shipped profile, as runValidation reads it.
         const auto hw =
             loadHardwareProfile((std::filesystem::path(hardwareProfileDir()) / (run.hardware + ".json")).string());
-        const bool measuredKernel = run.parallel.flashAttention && hw.attentionKernels.count(run.attentionKernel) > 0;
-        const std::string kernel = measuredKernel ? run.attentionKernel : std::string();
         PlanRequest req;
+        req.cluster = {run.parallel.worldSize(), hw.gpusPerNode, run.globalBatch, run.parallel.seqLen};
+        // The recipe's kernel where the profile has its rates at the model's head dim; else the attention
+        // is timed by GEMM shape, as runValidation times the row.
+        const LayoutRules rules(run.model, hw, req.cluster, req.allow);
+        const bool measuredKernel = run.parallel.flashAttention && !run.attentionKernel.empty() &&
+                                    rules.attentionRated(run.attentionKernel);
+        const std::string kernel = measuredKernel ? run.attentionKernel : std::string();
         req.base.model = run.model;
         req.base.hardware = run.hardware;
         req.base.layout = run.parallel;
-        req.cluster = {run.parallel.worldSize(), hw.gpusPerNode, run.globalBatch, run.parallel.seqLen};
         req.space = defaultSpace(run.model, hw, req.cluster, {});
         req.space.dtype = {run.dtype};
         req.space.attention = {kernel};

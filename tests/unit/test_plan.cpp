@@ -243,6 +243,14 @@ TEST(Plan, RulesFollowMegatronsArgumentChecks)
     EXPECT_EQ(rule("dtype=fp8"), Rule::Dtype);
     EXPECT_EQ(rule("attention=fa3"), Rule::AttentionKernel);
     EXPECT_EQ(rule("etp=1"), Rule::EtpSameAsTp);
+    // Uneven stages with interleaving: NeMo's Llama 3.1 405B (126 layers, pp 14, vpp 8, 15 + 8 x 12 + 15)
+    // counts the embedding and the loss as a layer each (--account-for-embedding/loss-in-pipeline-split).
+    auto deep = tiny();
+    deep.layers = 126;
+    const Cluster big{112, 8, 112, 1024};
+    EXPECT_FALSE(checkLayout(parseLayout("pp=14,vpp=8,stages=15/15", Layout{}), deep, hw, big, {}));
+    EXPECT_EQ(checkLayout(parseLayout("pp=14,vpp=3,stages=15/15", Layout{}), deep, hw, big, {}), Rule::VppLayers);
+    EXPECT_EQ(checkLayout(parseLayout("pp=14,stages=13/13", Layout{}), deep, hw, big, {}), Rule::UnevenSplit);
     // Megatron allows tp a multiple of the KV heads (the heads are replicated).
     auto gqa = tiny();
     gqa.heads = 8;
