@@ -127,4 +127,34 @@ model::ParallelConfig toParallel(const Layout& l, const model::ModelConfig& c, c
     return p;
 }
 
+std::string degreesText(const Layout& l, int dp)
+{
+    std::string s = "tp" + std::to_string(l.tp) + " pp" + std::to_string(l.pp) + " dp" + std::to_string(dp);
+    if (l.cp > 1)
+        s += " cp" + std::to_string(l.cp);
+    if (l.vpp > 1)
+        s += " vpp" + std::to_string(l.vpp);
+    if (l.ep > 1)
+        s += " ep" + std::to_string(l.ep);
+    if (l.etp != 0)
+        s += " etp" + std::to_string(l.etp);
+    if (l.stages.split != StageSplit::Even)
+        s += " stages " + toString(l.stages);
+    return s;
+}
+
+std::string switchesText(const Layout& l)
+{
+    std::string s;
+    auto add = [&](bool on, const char* what) {
+        if (on)
+            s += std::string(s.empty() ? "" : ", ") + what;
+    };
+    add(l.dpOverlap, "DP overlap");
+    add(l.tpOverlap, "TP overlap");
+    add(l.epOverlap, "EP overlap");
+    add(l.flexDispatch, "flex dispatch");
+    return s.empty() ? "-" : s;
+}
+
 } // namespace rl::plan

@@ -28,6 +28,11 @@ struct Layout
 };
 // "tp=8,pp=4,..." in --fix syntax, every dimension: what --yours takes and plan prints.
 std::string toSpec(const Layout& l);
+// The degrees for a reader: "tp8 pp4 dp2", then cp, vpp, ep, etp and a stage split when not the
+// default; dp is the cluster's (a layout does not hold it). What plan's table and the Plan window show.
+std::string degreesText(const Layout& l, int dp);
+// The communication switches that are on: "DP overlap, EP overlap", or "-" when none is.
+std::string switchesText(const Layout& l);
 // Parses --yours: the dimensions given, the rest from `defaults`. Throws std::invalid_argument.
 Layout parseLayout(const std::string& spec, const Layout& defaults);
 

@@ -41,37 +41,8 @@ std::string count(double v)
 
 std::string onOff(bool v) { return v ? "on" : "off"; }
 
-// "dp overlap, EP overlap, flex": the switches that are on.
-std::string switches(const Layout& l)
-{
-    std::string s;
-    auto add = [&](bool on, const char* what) {
-        if (on)
-            s += std::string(s.empty() ? "" : ", ") + what;
-    };
-    add(l.dpOverlap, "DP overlap");
-    add(l.tpOverlap, "TP overlap");
-    add(l.epOverlap, "EP overlap");
-    add(l.flexDispatch, "flex dispatch");
-    return s.empty() ? "-" : s;
-}
-
-std::string degrees(const PlanRow& r)
-{
-    const auto& l = r.layout;
-    std::string s = "tp" + std::to_string(l.tp) + " pp" + std::to_string(l.pp) + " dp" + std::to_string(r.parallel.dp);
-    if (l.cp > 1)
-        s += " cp" + std::to_string(l.cp);
-    if (l.vpp > 1)
-        s += " vpp" + std::to_string(l.vpp);
-    if (l.ep > 1)
-        s += " ep" + std::to_string(l.ep);
-    if (l.etp != 0)
-        s += " etp" + std::to_string(l.etp);
-    if (l.stages.split != StageSplit::Even)
-        s += " stages " + toString(l.stages);
-    return s;
-}
+// The degrees as plan/layout.h spells them, with the row's data-parallel degree.
+std::string degrees(const PlanRow& r) { return degreesText(r.layout, r.parallel.dp); }
 
 nlohmann::json rowJson(const PlanRow& r, const model::ModelConfig& c, const PlanArgs& a, const Cluster& cl)
 {
@@ -146,7 +117,7 @@ void printResult(const PlanResult& res, const model::ModelConfig& c, const PlanA
                         units::formatMemoryGB(r.step.memory.total()), degrees(r),
                         std::to_string(l.microBatch) + " x " + std::to_string(r.parallel.effectiveMicroBatches()),
                         model::toString(l.recompute), onOff(l.sp), std::to_string(l.zero), l.dtype,
-                        l.attention.empty() ? "by shape" : l.attention, switches(l),
+                        l.attention.empty() ? "by shape" : l.attention, switchesText(l),
                         r.rank == 1 ? "" : "+" + units::formatPercent(r.gapToBest, 1) + " " + explainGap(r.step, res.top.front().step)});
         }
         top.print(std::cout);
