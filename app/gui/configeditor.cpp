@@ -344,6 +344,7 @@ void ConfigEditor::setRecipe(const model::ParallelConfig& recipe) { m_recipe->se
 void ConfigEditor::loadSized(const model::ModelConfig& config, const model::ParallelConfig& recipe,
                              const QString& parallel, const QString& hardware, const QString& attention)
 {
+    m_sizedRecipe = recipe;
     setHardware(hardware); // first: the attention kernels listed are the profile's
     m_calibration->setAttentionKernel(attention);
     setParallel(parallel);
@@ -371,6 +372,18 @@ void ConfigEditor::recompute()
         model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), p);
         m_recipe->applyTo(p);
         p.seqLen = c.seqLen;
+        // What the form has no control for, as the window that sized it had it (defaults otherwise); a
+        // stage split only while the pipeline degree is the one it was made for.
+        if (p.pp == m_sizedRecipe.pp) {
+            p.firstStageLayers = m_sizedRecipe.firstStageLayers;
+            p.lastStageLayers = m_sizedRecipe.lastStageLayers;
+        }
+        p.overlap = m_sizedRecipe.overlap;
+        p.dpOverlap = m_sizedRecipe.dpOverlap;
+        p.tpOverlap = m_sizedRecipe.tpOverlap;
+        p.flashAttention = m_sizedRecipe.flashAttention;
+        p.dropout = m_sizedRecipe.dropout;
+        p.gradAccumulationFusion = m_sizedRecipe.gradAccumulationFusion;
         const auto rates = m_calibration->rates(p.dtype);
         m_hbmBytes = rates.hbmCapacityBytes;
         m_usedCalibration = m_calibration->calibration();

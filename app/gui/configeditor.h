@@ -47,9 +47,11 @@ public:
     // The training recipe fields of `recipe` (micro-batch, ZeRO, micro-batches, dtype, recompute,
     // SP, EP overlap, dispatcher); the degrees are setParallel's, the sequence length the config's.
     void setRecipe(const model::ParallelConfig& recipe);
-    // A configuration sized elsewhere (the MoE explorer's clicked point), set up as it was sized:
-    // device, attention kernel, layout and recipe, then the model. The measured sessions of this
-    // editor's Calibration picker stay as they are.
+    // A configuration sized elsewhere (the MoE explorer's clicked point, a Plan window row), set up as
+    // it was sized: device, attention kernel, layout and recipe, then the model. The recipe fields the
+    // form has no control for (stage split, DP and TP overlap, flash attention, dropout, gradient
+    // accumulation fusion) are kept from `recipe` until the next loadSized, so the editor shows the
+    // step the other window showed. The measured sessions of this editor's Calibration picker stay.
     void loadSized(const model::ModelConfig& config, const model::ParallelConfig& recipe, const QString& parallel,
                    const QString& hardware, const QString& attention);
 
@@ -76,6 +78,8 @@ private:
     model::RuleOptions ruleOptions() const;
 
     model::ModelConfig m_base;
+    // loadSized's recipe: the fields the form does not show come from it (see loadSized).
+    model::ParallelConfig m_sizedRecipe;
     QComboBox* m_preset;
     QLabel* m_name;
     QSpinBox *m_layers, *m_dModel, *m_heads, *m_kvHeads, *m_headDim, *m_mlpWidth, *m_vocab, *m_seqLen;
