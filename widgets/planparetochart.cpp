@@ -1,0 +1,254 @@
+#include "planparetochart.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "callout.h"
+#include "chartexport.h"
+#include "chartimage.h"
+#include "plan/layout.h"
+#include "textconv.h"
+#include "units/units.h"
+
+namespace rl::charts {
+namespace {
+const QColor kRanked(0x1f, 0x77, 0xb4);
+const QColor kTie(0x2c, 0xa0, 0x2c);
+const QColor kFront(0xd6, 0x27, 0x28);
+const QColor kCapacity(0x7f, 0x7f, 0x7f);
+// Which rows of the result a series' points are: "top" or "pareto", point i = that vector's i-th drawn row.
+const char* const kRowsProperty = "rl_plan_rows";
+const char* const kIndexProperty = "rl_plan_index";
+
+double gb(double bytes) { return bytes / 1e9; }
+
+// Axis bounds with a margin, rounded by applyNiceNumbers.
+void fit(QValueAxis* axis, double lo, double hi, bool fromZero)
+{
+    if (!(lo <= hi)) {
+        axis->setRange(0, 1);
+        return;
+    }
+    const double pad = std::max((hi - lo) * 0.08, hi * 0.02);
+    axis->setRange(fromZero ? 0.0 : std::max(0.0, lo - pad), hi > 0 ? hi + pad : 1);
+    axis->applyNiceNumbers();
+}
+} // namespace
+
+PlanParetoChart::PlanParetoChart(QWidget* parent) : ChartFrame(parent)
+{
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    view()->setToolTip(tr("Each point is one ranked layout; drag to zoom, click a point to select its row"));
+    callout()->hide();
+    rebuild();
+}
+
+PlanParetoChart::~PlanParetoChart() = default;
+
+void PlanParetoChart::setResult(plan::PlanResult result)
+{
+    m_result = std::move(result);
+    rebuild();
+}
+
+void PlanParetoChart::clear() { setResult({}); }
+
+int PlanParetoChart::pointCount() const { return int(m_result.top.size()); }
+int PlanParetoChart::frontCount() const { return int(m_result.pareto.size()); }
+
+double PlanParetoChart::usableBytes(const plan::PlanResult& r)
+{
+    const auto& rows = r.top.empty() ? r.pareto : r.top;
+    if (rows.empty() || rows.front().step.memoryCapacity <= 0)
+        return 0;
+    const auto& s = rows.front().step;
+    return s.memoryCapacity * (1 - s.memoryHeadroom);
+}
+
+QString PlanParetoChart::describe(const plan::PlanRow& r)
+{
+    const auto& s = r.step;
+    QString text = tr("#%1%2 %3\nstep %4 · %5 tokens/s · MFU %6\nmemory %7 per GPU\n")
+                       .arg(r.rank)
+                       .arg(r.tieWithBest ? tr(" (tie with #1)") : QString())
+                       .arg(qs(plan::degreesText(r.layout, r.parallel.dp)))
+                       .arg(qs(units::formatTime(s.stepSeconds * 1e6)), qs(units::formatCount(s.tokensPerSecond)),
+                            qs(units::formatPercent(s.mfu, 1)), qs(units::formatMemoryGB(s.memory.total())));
+    text += tr("micro-batch %1 x %2, recompute %3, ZeRO %4, %5")
+                .arg(r.layout.microBatch)
+                .arg(r.parallel.effectiveMicroBatches())
+                .arg(QLatin1String(model::toString(r.layout.recompute)))
+                .arg(r.layout.zero)
+                .arg(qs(r.layout.dtype));
+    if (r.rank > 1)
+        text += tr("\n+%1 vs #1").arg(qs(units::formatPercent(r.gapToBest, 1)));
+    return text;
+}
+
+QString PlanParetoChart::exportProblem() const
+{
+    return m_result.top.empty() && m_result.pareto.empty() ? tr("There is no search to export: run one first.")
+                                                           : QString();
+}
+
+QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
+{
+    clearChart(chart);
+    chart->setTitle(tr("Step time against memory per GPU (%1 ranked layouts shown, Pareto front of %2)")
+                        .arg(r.top.size())
+                        .arg(r.pareto.size()));
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("Memory per GPU (GB)"));
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("Step time (s)"));
+    y->setLabelFormat(QStringLiteral("%.3g"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    if (r.top.empty() && r.pareto.empty()) {
+        x->setRange(0, 1);
+        y->setRange(0, 1);
+        return {};
+    }
+
+    double xMax = 0, yMin = std::numeric_limits<double>::max(), yMax = 0;
+    const auto extend = [&](const plan::PlanRow& row) {
+        xMax = std::max(xMax, gb(row.step.memory.total()));
+        yMin = std::min(yMin, row.step.stepSeconds);
+        yMax = std::max(yMax, row.step.stepSeconds);
+    };
+    auto* ranked = new QScatterSeries;
+    ranked->setName(tr("ranked layout"));
+    auto* ties = new QScatterSeries;
+    ties->setName(tr("tie with #1 (within the error band)"));
+    QList<QVariant> rankedRows, tieRows;
+    for (std::size_t i = 0; i < r.top.size(); ++i) {
+        const auto& row = r.top[i];
+        extend(row);
+        auto* s = row.tieWithBest ? ties : ranked;
+        s->append(gb(row.step.memory.total()), row.step.stepSeconds);
+        (row.tieWithBest ? tieRows : rankedRows).append(int(i));
+    }
+    for (auto [s, colour, rows] : {std::tuple{ranked, kRanked, rankedRows}, std::tuple{ties, kTie, tieRows}}) {
+        s->setColor(colour);
+        s->setBorderColor(colour.darker(130));
+        s->setMarkerSize(9);
+        s->setProperty(kRowsProperty, QStringLiteral("top"));
+        s->setProperty(kIndexProperty, rows);
+        attachSeries(chart, s, x, y);
+    }
+    if (ties->count() == 0)
+        hideFromLegend(chart, ties);
+
+    // The front in memory order: from the least memory (slowest) to the fastest.
+    std::vector<std::size_t> order(r.pareto.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return r.pareto[a].step.memory.total() < r.pareto[b].step.memory.total();
+    });
+    auto* front = new QLineSeries;
+    front->setName(tr("Pareto front (%1 layouts: none is both faster and smaller)").arg(r.pareto.size()));
+    front->setPointsVisible(true);
+    QPen pen(kFront);
+    pen.setWidthF(2);
+    front->setPen(pen);
+    QList<QVariant> frontRows;
+    for (auto i : order) {
+        extend(r.pareto[i]);
+        front->append(gb(r.pareto[i].step.memory.total()), r.pareto[i].step.stepSeconds);
+        frontRows.append(int(i));
+    }
+    front->setProperty(kRowsProperty, QStringLiteral("pareto"));
+    front->setProperty(kIndexProperty, frontRows);
+    attachSeries(chart, front, x, y);
+
+    const double usable = gb(usableBytes(r));
+    fit(y, yMin, yMax, false);
+    fit(x, 0, std::max(xMax, usable), true);
+    if (usable > 0) {
+        auto* cap = new QLineSeries;
+        cap->setName(tr("usable memory per GPU: %1 (%2 less %3 kept free)")
+                         .arg(qs(units::formatMemoryGB(usableBytes(r))))
+                         .arg(qs(units::formatMemoryGB(r.top.empty() ? r.pareto.front().step.memoryCapacity
+                                                                     : r.top.front().step.memoryCapacity)))
+                         .arg(qs(units::formatPercent(model::kMemoryHeadroom))));
+        QPen dashed(kCapacity);
+        dashed.setStyle(Qt::DashLine);
+        dashed.setWidthF(1.5);
+        cap->setPen(dashed);
+        cap->append(usable, y->min());
+        cap->append(usable, y->max());
+        attachSeries(chart, cap, x, y);
+    }
+    return tr("plan: %1 ranked layouts shown, Pareto front of %2, usable memory %3")
+        .arg(r.top.size())
+        .arg(r.pareto.size())
+        .arg(qs(units::formatMemoryGB(usableBytes(r))));
+}
+
+const plan::PlanRow* PlanParetoChart::rowOf(const QAbstractSeries* series, int point) const
+{
+    const QString which = series->property(kRowsProperty).toString();
+    const QList<QVariant> index = series->property(kIndexProperty).toList();
+    if (point < 0 || point >= index.size())
+        return nullptr;
+    const auto& rows = which == QLatin1String("top") ? m_result.top : m_result.pareto;
+    const auto i = std::size_t(index[point].toInt());
+    return which.isEmpty() || i >= rows.size() ? nullptr : &rows[i];
+}
+
+void PlanParetoChart::rebuild()
+{
+    callout()->hide();
+    populate(chart(), m_result);
+    setEmptyText(m_result.top.empty() && m_result.pareto.empty()
+                     ? tr("No layouts yet: run a search to plot each ranked layout's step time against its memory per "
+                          "GPU, with the Pareto front and the device's usable memory.")
+                     : QString());
+    for (auto* s : chart()->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(s);
+        if (!xy || xy->property(kRowsProperty).toString().isEmpty())
+            continue;
+        // The point nearest the pointer in screen terms (the axes differ by orders of magnitude).
+        const auto nearest = [this, xy](QPointF value) {
+            const QPointF at = chart()->mapToPosition(value, xy);
+            int best = -1;
+            double bestDistance = std::numeric_limits<double>::max();
+            for (int i = 0; i < xy->count(); ++i) {
+                const QPointF d = chart()->mapToPosition(xy->at(i), xy) - at;
+                const double distance = d.x() * d.x() + d.y() * d.y();
+                if (distance < bestDistance) {
+                    bestDistance = distance;
+                    best = i;
+                }
+            }
+            return bestDistance <= 12.0 * 12.0 ? best : -1;
+        };
+        connect(xy, &QXYSeries::hovered, this, [this, xy, nearest](QPointF value, bool state) {
+            const int i = state ? nearest(value) : -1;
+            if (const auto* row = rowOf(xy, i))
+                callout()->show(describe(*row), xy->at(i), xy);
+            else
+                callout()->hide();
+        });
+        connect(xy, &QXYSeries::clicked, this, [this, xy, nearest](QPointF value) {
+            if (const auto* row = rowOf(xy, nearest(value)))
+                Q_EMIT rowClicked(row->rank);
+        });
+    }
+}
+
+bool PlanParetoChart::exportChart(const plan::PlanResult& result, QSize size, const QString& path, QString* error)
+{
+    return exportChartFile([&](QChart* chart) { return populate(chart, result); }, [&] { return plan::toCsv(result); },
+                           size, path, error);
+}
+} // namespace rl::charts
