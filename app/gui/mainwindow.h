@@ -29,6 +29,7 @@ class DetailsPanel;
 class ImportController;
 class JobTracker;
 class MoeExplorer;
+class PlanWindow;
 class TraceView;
 class KernelView;
 class PairsView;
@@ -113,6 +114,7 @@ private:
     // Every run starts here: the sessions it creates are selected together as they start.
     void startRun(const QString& program, const QStringList& arguments, int expectedPoints);
     void showMoeExplorer();
+    void showPlan();
     void showSizing();
     void showResilience();
     void showProfiles();
@@ -139,6 +141,7 @@ private:
     QByteArray m_defaultLayout; // the docks as first arranged (View > Reset Layout)
     JobTracker* m_reportJob;
     MoeExplorer* m_moeExplorer = nullptr;
+    PlanWindow* m_plan = nullptr;
     QStackedWidget* m_views = nullptr;
     StartPage* m_start = nullptr;
     TraceView* m_traces = nullptr;

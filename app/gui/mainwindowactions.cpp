@@ -23,6 +23,8 @@
 #include "storagebenchmarkdialog.h"
 #include "moeexplorer.h"
 #include "moescatterchart.h"
+#include "planparetochart.h"
+#include "planwindow.h"
 #include "jobtracker.h"
 #include "report/report.h"
 #include "reportoptionsdialog.h"
@@ -105,6 +107,10 @@ void MainWindow::createMenus()
     add(tools, tr("&MoE explorer…"),
         tr("Sweep experts, top-k and shared experts of a MoE model: throughput vs decode latency, Pareto front"),
         &MainWindow::showMoeExplorer, QKeySequence(tr("Ctrl+M")));
+    add(tools, tr("&Plan a run…"),
+        tr("Search every legal parallel layout of a model on a cluster and rank them by predicted step time: what "
+           "was left out and why, the Pareto front of step time against memory, launch arguments"),
+        &MainWindow::showPlan, QKeySequence(tr("Ctrl+Shift+L")));
     QAction* sizing = add(tools, tr("&Sizing model…"),
         tr("Config editor: parameters, memory, step time, MFU, decode latency and sizing rules; two side by side"),
         &MainWindow::showSizing, QKeySequence(tr("Ctrl+Shift+M")));
@@ -521,6 +527,26 @@ void MainWindow::showMoeExplorer()
     m_moeExplorer->show();
     m_moeExplorer->raise();
     m_moeExplorer->activateWindow();
+}
+
+void MainWindow::showPlan()
+{
+    // One Plan window per main window, kept when closed so its last search is still there.
+    if (!m_plan) {
+        m_plan = new PlanWindow(this);
+        m_plan->chart()->setSettings(m_settings);
+        makeToolWindow(m_plan, tr("Plan a run — Ridgeline"), {1500, 1000});
+        connect(m_plan, &PlanWindow::configChosen, this,
+                [this](const model::ModelConfig& c, const model::ParallelConfig& recipe, const QString& parallel,
+                       const QString& hardware, const QString& attention) {
+                    showSizing();
+                    m_sizing->editorA()->loadSized(c, recipe, parallel, hardware, attention);
+                });
+    }
+    m_plan->setWorkspace(m_workspace->path()); // saved configurations and measured sessions
+    m_plan->show();
+    m_plan->raise();
+    m_plan->activateWindow();
 }
 
 void MainWindow::showSizing()
