@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -45,7 +46,10 @@ void fit(QValueAxis* axis, double lo, double hi, bool fromZero)
 PlanParetoChart::PlanParetoChart(QWidget* parent) : ChartFrame(parent)
 {
     chart()->legend()->setAlignment(Qt::AlignBottom);
-    view()->setToolTip(tr("Each point is one ranked layout; drag to zoom, click a point to select its row"));
+    view()->setToolTip(tr("Each point is one ranked layout (green: a tie with #1, within the error band); the red "
+                          "line is the Pareto front (no layout both faster and smaller); the dashed line is the "
+                          "device's memory less the 10 % kept free for the framework. Drag to zoom, click a point "
+                          "to select its row"));
     callout()->hide();
     rebuild();
 }
@@ -107,27 +111,53 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     auto* x = new QValueAxis;
     x->setTitleText(tr("Memory per GPU (GB)"));
     x->setLabelFormat(QStringLiteral("%.3g"));
-    auto* y = new QValueAxis;
-    y->setTitleText(tr("Step time (s)"));
-    y->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
     if (r.top.empty() && r.pareto.empty()) {
+        auto* y = new QValueAxis;
+        y->setTitleText(tr("Step time (s)"));
+        chart->addAxis(y, Qt::AlignLeft);
         x->setRange(0, 1);
         y->setRange(0, 1);
         return {};
     }
+    double yLo = std::numeric_limits<double>::max(), yHi = 0;
+    for (const auto* rows : {&r.top, &r.pareto})
+        for (const auto& row : *rows) {
+            yLo = std::min(yLo, row.step.stepSeconds);
+            yHi = std::max(yHi, row.step.stepSeconds);
+        }
+    // The front's low-memory end is often ten times slower than #1 (full recompute, deep pipelines):
+    // on a linear axis the ranked layouts would be one flat line at the bottom.
+    QAbstractAxis* y = nullptr;
+    if (yLo > 0 && yHi / yLo > 10) {
+        auto* logAxis = new QLogValueAxis;
+        logAxis->setBase(10);
+        logAxis->setLabelFormat(QStringLiteral("%g"));
+        logAxis->setMinorTickCount(8);
+        // From the decade below #1, so the axis has a labelled tick under the ranked layouts.
+        logAxis->setRange(std::pow(10.0, std::floor(std::log10(yLo / 1.05))), yHi * 1.3);
+        y = logAxis;
+    } else {
+        auto* linear = new QValueAxis;
+        linear->setLabelFormat(QStringLiteral("%.3g"));
+        fit(linear, yLo, yHi, false);
+        y = linear;
+    }
+    y->setTitleText(tr("Step time (s)"));
+    chart->addAxis(y, Qt::AlignLeft);
+    const auto yRange = [y] {
+        if (auto* l = qobject_cast<QLogValueAxis*>(y))
+            return std::pair{l->min(), l->max()};
+        auto* v = static_cast<QValueAxis*>(y);
+        return std::pair{v->min(), v->max()};
+    }();
 
-    double xMax = 0, yMin = std::numeric_limits<double>::max(), yMax = 0;
-    const auto extend = [&](const plan::PlanRow& row) {
-        xMax = std::max(xMax, gb(row.step.memory.total()));
-        yMin = std::min(yMin, row.step.stepSeconds);
-        yMax = std::max(yMax, row.step.stepSeconds);
-    };
+    double xMax = 0;
+    const auto extend = [&](const plan::PlanRow& row) { xMax = std::max(xMax, gb(row.step.memory.total())); };
     auto* ranked = new QScatterSeries;
-    ranked->setName(tr("ranked layout"));
+    ranked->setName(tr("ranked"));
     auto* ties = new QScatterSeries;
-    ties->setName(tr("tie with #1 (within the error band)"));
+    ties->setName(tr("tie with #1"));
     QList<QVariant> rankedRows, tieRows;
     for (std::size_t i = 0; i < r.top.size(); ++i) {
         const auto& row = r.top[i];
@@ -144,8 +174,9 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
         s->setProperty(kIndexProperty, rows);
         attachSeries(chart, s, x, y);
     }
-    if (ties->count() == 0)
-        hideFromLegend(chart, ties);
+    for (auto* s : {ranked, ties})
+        if (s->count() == 0)
+            hideFromLegend(chart, s);
 
     // The front in memory order: from the least memory (slowest) to the fastest.
     std::vector<std::size_t> order(r.pareto.size());
@@ -155,7 +186,7 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
         return r.pareto[a].step.memory.total() < r.pareto[b].step.memory.total();
     });
     auto* front = new QLineSeries;
-    front->setName(tr("Pareto front (%1 layouts: none is both faster and smaller)").arg(r.pareto.size()));
+    front->setName(tr("Pareto front (%1)").arg(r.pareto.size()));
     front->setPointsVisible(true);
     QPen pen(kFront);
     pen.setWidthF(2);
@@ -171,21 +202,17 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     attachSeries(chart, front, x, y);
 
     const double usable = gb(usableBytes(r));
-    fit(y, yMin, yMax, false);
     fit(x, 0, std::max(xMax, usable), true);
     if (usable > 0) {
         auto* cap = new QLineSeries;
-        cap->setName(tr("usable memory per GPU: %1 (%2 less %3 kept free)")
-                         .arg(qs(units::formatMemoryGB(usableBytes(r))))
-                         .arg(qs(units::formatMemoryGB(r.top.empty() ? r.pareto.front().step.memoryCapacity
-                                                                     : r.top.front().step.memoryCapacity)))
-                         .arg(qs(units::formatPercent(model::kMemoryHeadroom))));
+        // Short: four legend entries share the chart's width (the chart's tooltip says the rest).
+        cap->setName(tr("usable memory %1").arg(qs(units::formatMemoryGB(usableBytes(r)))));
         QPen dashed(kCapacity);
         dashed.setStyle(Qt::DashLine);
         dashed.setWidthF(1.5);
         cap->setPen(dashed);
-        cap->append(usable, y->min());
-        cap->append(usable, y->max());
+        cap->append(usable, yRange.first);
+        cap->append(usable, yRange.second);
         attachSeries(chart, cap, x, y);
     }
     return tr("plan: %1 ranked layouts shown, Pareto front of %2, usable memory %3")

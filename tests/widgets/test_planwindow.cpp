@@ -165,7 +165,7 @@ TEST(PlanWindow, SmallSearchShowsPlansFiguresInTableAndChart)
     EXPECT_EQ(frontPoints, int(r.pareto.size()));
     EXPECT_TRUE(capacity);
     auto* x = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Horizontal).value(0));
-    auto* y = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Vertical).value(0));
+    auto* y = chart->chart()->axes(Qt::Vertical).value(0); // linear here; log when the front spans a decade
     ASSERT_TRUE(x && y);
     EXPECT_EQ(x->titleText(), QStringLiteral("Memory per GPU (GB)"));
     EXPECT_EQ(y->titleText(), QStringLiteral("Step time (s)"));
