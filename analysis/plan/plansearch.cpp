@@ -229,12 +229,7 @@ void Search::runItem(Worker& w, std::size_t item) const
     take(Dim::Tp);
     const double itemSize = below(Dim::Vpp);
     w.counts.enumerated += itemSize;
-    Layout l;
-    l.tp = s.tp[i[int(Dim::Tp)]];
-    l.cp = s.cp[i[int(Dim::Cp)]];
-    l.pp = s.pp[i[int(Dim::Pp)]];
-    l.stages = s.stages[i[int(Dim::Stages)]];
-    l.vpp = s.vpp[i[int(Dim::Vpp)]];
+    const Layout l = layoutOf(i); // the outer five are this item's; the rest vary below
     int firstLayers = 0, lastLayers = 0;
     auto rule = rules.tp(l.tp);
     if (!rule)

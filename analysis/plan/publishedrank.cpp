@@ -42,12 +42,8 @@ PublishedRank rankPublishedLayout(const model::ValidationRun& run, unsigned thre
         if (!res.top.empty()) {
             out.best = toSpec(res.top.front().layout);
             const auto& b = res.top.front();
-            out.bestDegrees = "tp" + std::to_string(b.layout.tp) + " pp" + std::to_string(b.layout.pp) + " dp" +
-                              std::to_string(b.parallel.dp) + (b.layout.vpp > 1 ? " vpp" + std::to_string(b.layout.vpp) : "") +
-                              (b.layout.cp > 1 ? " cp" + std::to_string(b.layout.cp) : "") +
-                              (b.layout.ep > 1 ? " ep" + std::to_string(b.layout.ep) : "") + " mb" +
-                              std::to_string(b.layout.microBatch) + " " + model::toString(b.layout.recompute) +
-                              " zero" + std::to_string(b.layout.zero);
+            out.bestDegrees = degreesText(b.layout, b.parallel.dp) + " mb" + std::to_string(b.layout.microBatch) + " " +
+                              model::toString(b.layout.recompute) + " zero" + std::to_string(b.layout.zero);
         }
         const auto& y = *res.yours;
         if (y.row) {
