@@ -235,6 +235,18 @@ model::DeviceRates CalibrationPicker::rates(const std::string& dtype) const
                               attentionKernel().toStdString());
 }
 
+model::SizingRequest CalibrationPicker::request(const model::ModelConfig& model, const model::ParallelConfig& layout) const
+{
+    model::SizingRequest req;
+    req.model = model;
+    req.hardware = findHardwareProfile(hardwareId().toStdString());
+    req.layout = layout;
+    req.attentionKernel = attentionKernel().toStdString();
+    if (const auto cal = calibration())
+        req.calibration = cal->choice();
+    return req;
+}
+
 void CalibrationPicker::setDtype(const QString& dtype)
 {
     if (dtype.toStdString() == m_dtype)

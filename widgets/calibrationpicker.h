@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include "model/calibration.h"
+#include "model/sizingrequest.h"
 
 class QComboBox;
 class QLabel;
@@ -56,6 +57,10 @@ public:
     // The profile's rates for a dtype (empty: setDtype's), with the chosen attention kernel; throws
     // like model::deviceRates.
     model::DeviceRates rates(const std::string& dtype = {}) const;
+    // The request a host sizes `layout` of `model` with: the chosen profile, the attention kernel and
+    // the calibration choice (the host adds the inference question). Throws ProfileError when no
+    // profile is chosen. Pair it with calibration() in model::SizingInputs / model::evaluate.
+    model::SizingRequest request(const model::ModelConfig& model, const model::ParallelConfig& layout) const;
     // The GEMM dtype the host sizes in (default bf16): the figure sources shown are for it.
     void setDtype(const QString& dtype);
 

@@ -1,4 +1,5 @@
 #include "model/validation.h"
+#include "model/sizingrequest.h"
 
 #include "model/attentionkernel.h"
 
@@ -160,17 +161,20 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
         ValidationRow row;
         row.run = run;
         try {
-            const auto hw = loadHardwareProfile((std::filesystem::path(hardwareProfileDir()) / (run.hardware + ".json")).string());
-            const bool measuredKernel = run.parallel.flashAttention && hw.attentionKernels.count(run.attentionKernel) > 0;
-            const auto rates = deviceRates(hw, run.dtype, measuredKernel ? run.attentionKernel : std::string());
+            SizingRequest req;
+            req.model = run.model;
+            req.hardware = loadHardwareProfile((std::filesystem::path(hardwareProfileDir()) / (run.hardware + ".json")).string());
+            req.layout = run.parallel;
+            req.layout.dtype = run.dtype;
+            const bool measuredKernel = run.parallel.flashAttention && req.hardware.attentionKernels.count(run.attentionKernel) > 0;
+            req.attentionKernel = measuredKernel ? run.attentionKernel : std::string();
+            // Uncalibrated: the same assembly `size` and the GUI use, with nothing measured chosen.
+            const auto sized = evaluate(req, Calibration{});
+            const auto& rates = sized.rates;
+            const auto& rep = sized.report;
             row.attentionBasis = attentionBasis(rates, run.model, run.parallel);
             if (run.parallel.flashAttention && !measuredKernel && !run.attentionKernel.empty())
                 row.attentionBasis += "; the recipe's " + run.attentionKernel + " has no measured rates for " + run.hardware;
-            // Uncalibrated: the same assembly `size` and the GUI use, with nothing measured chosen.
-            const Calibration uncalibrated;
-            const CalibratedSources sources(uncalibrated, rates);
-            const auto rep =
-                evaluateSizing(run.model, run.parallel, rates, sources.timing(), sources.collectives(), InferenceOptions{});
             row.predictedStepSeconds = rep.step.stepSeconds;
             row.error = row.predictedStepSeconds / run.measuredStepSeconds - 1;
             // The hardware rate the prediction implies (recompute included), against the ceiling.

@@ -13,6 +13,7 @@
 
 #include "model/devicerates.h"
 #include "model/memorymodel.h"
+#include "model/sizingrequest.h"
 #include "plan/layoutrules.h"
 #include "plan/memocollectives.h"
 
@@ -82,13 +83,8 @@ struct ShapeHash
     }
 };
 
-// The device as one (dtype, attention kernel) pair times it.
-struct Timing
-{
-    model::DeviceRates rates;
-    std::unique_ptr<model::CalibratedSources> sources;
-    bool valid = false;
-};
+// The device as one (dtype, attention kernel) pair times it; null where the profile rates neither.
+using Timing = std::unique_ptr<model::SizingInputs>;
 
 // One thread's share of the search.
 struct Worker
@@ -108,6 +104,7 @@ struct Search
     const LayoutRules rules;
     const LayoutSpace& s;
     const ModelConfig& c;
+    const model::Calibration& cal;
     model::ParamCounts params;
     model::FlopCounts fwd;
     std::vector<Timing> timings; // dtype-major: dtype index x attention count + attention index
@@ -115,24 +112,30 @@ struct Search
     double yoursStep = -1;       // > 0: count the layouts faster than it
 
     Search(const PlanRequest& r, const HardwareProfile& h, const model::Calibration& cal)
-        : req(r), hw(h), rules(r.base.model, h, r.cluster, r.allow), s(r.space), c(r.base.model)
+        : req(r), hw(h), rules(r.base.model, h, r.cluster, r.allow), s(r.space), c(r.base.model), cal(cal)
     {
         params = model::countParams(c);
         fwd = model::forwardFlopsPerToken(c, {r.cluster.seqLen, true});
         keep = std::size_t(std::max(1, r.top));
         for (const auto& dtype : s.dtype)
             for (const auto& kernel : s.attention) {
-                Timing t;
                 try {
-                    t.rates = model::deviceRates(hw, dtype, kernel);
-                    t.rates.gpusPerNode = r.cluster.gpusPerNode;
-                    t.sources = std::make_unique<model::CalibratedSources>(cal, t.rates);
-                    t.valid = true;
+                    timings.push_back(std::make_unique<model::SizingInputs>(requestFor(dtype, kernel), cal));
                 } catch (const std::exception&) {
-                    t.valid = false; // the dtype or kernel rule says why
+                    timings.push_back(nullptr); // the dtype or kernel rule says why
                 }
-                timings.push_back(std::move(t));
             }
+    }
+
+    // The search's request at one dtype and attention kernel (the layout's degrees do not matter to
+    // the inputs).
+    model::SizingRequest requestFor(const std::string& dtype, const std::string& kernel) const
+    {
+        model::SizingRequest one = req.base;
+        one.hardware = hw;
+        one.layout.dtype = dtype;
+        one.attentionKernel = kernel;
+        return one;
     }
 
     std::size_t timingIndex(std::size_t dtype, std::size_t attention) const
@@ -170,15 +173,12 @@ struct Search
         const auto ai = std::find(s.attention.begin(), s.attention.end(), l.attention);
         if (di != s.dtype.end() && ai != s.attention.end()) {
             const auto& t = timings[timingIndex(std::size_t(di - s.dtype.begin()), std::size_t(ai - s.attention.begin()))];
-            if (t.valid)
-                return model::estimateStep(c, params, fwd, p, t.rates, t.sources->timing(), t.sources->collectives());
+            if (t)
+                return model::estimateStep(c, params, fwd, p, t->rates(), t->timing(), t->collectives());
         }
-        // A layout outside the space ("yours" with another dtype or kernel): its own device.
-        auto rates = model::deviceRates(hw, l.dtype, l.attention);
-        rates.gpusPerNode = req.cluster.gpusPerNode;
-        const model::Calibration none;
-        const model::CalibratedSources sources(none, rates);
-        return model::estimateStep(c, params, fwd, p, rates, sources.timing(), sources.collectives());
+        // A layout outside the space ("yours" with another dtype or kernel): its own inputs.
+        const model::SizingInputs in(requestFor(l.dtype, l.attention), cal);
+        return model::estimateStep(c, params, fwd, p, in.rates(), in.timing(), in.collectives());
     }
 
     void offer(Worker& w, const Candidate& cand) const
@@ -284,7 +284,7 @@ void Search::runItem(Worker& w, std::size_t item) const
                         for (std::size_t dt = 0; dt < nDt; ++dt) {
                             for (std::size_t at = 0; at < nAt; ++at) {
                                 const auto& timing = timings[timingIndex(dt, at)];
-                                if (!timing.valid) {
+                                if (!timing) {
                                     illegal(rules.dtypeRated(s.dtype[dt]) ? Rule::AttentionKernel : Rule::Dtype, Dim::Attention);
                                     continue;
                                 }
@@ -294,18 +294,18 @@ void Search::runItem(Worker& w, std::size_t item) const
                                 if (req.cacheShapes) {
                                     auto it = w.costs.find(key);
                                     if (it == w.costs.end())
-                                        it = w.costs.emplace(key, model::stageCosts(c, p, timing.rates, timing.sources->timing())).first;
+                                        it = w.costs.emplace(key, model::stageCosts(c, p, timing->rates(), timing->timing())).first;
                                     costs = &it->second;
                                 }
                                 const model::CollectiveTimeSource& coll =
                                     req.cacheShapes ? static_cast<const model::CollectiveTimeSource&>(*w.collectives[timingIndex(dt, at)])
-                                                    : timing.sources->collectives();
+                                                    : timing->collectives();
                                 for (std::size_t z = 0; z < nZ; ++z) {
                                     const int zero = s.zero[z];
                                     if (auto r = rules.zero(l.pp, ep, dp * l.cp, zero)) { illegal(*r, Dim::Zero); continue; }
                                     p.zeroStage = zero;
                                     const auto mem = model::trainingMemory(c, params, p);
-                                    const bool fits = model::fitsMemory(mem.total(), timing.rates.hbmCapacityBytes);
+                                    const bool fits = model::fitsMemory(mem.total(), timing->rates().hbmCapacityBytes);
                                     const auto part = largestPart(mem);
                                     for (std::size_t o = 0; o < nDo; ++o) {
                                         const bool dpOverlap = s.dpOverlap[o] != 0;
@@ -331,10 +331,10 @@ void Search::runItem(Worker& w, std::size_t item) const
                                                     }
                                                     p.tpOverlap = tpOverlap ? double(l.tp - 1) / l.tp : 0;
                                                     const auto step =
-                                                        costs ? model::estimateStep(c, params, fwd, p, timing.rates,
-                                                                                    timing.sources->timing(), coll, *costs)
-                                                              : model::estimateStep(c, params, fwd, p, timing.rates,
-                                                                                    timing.sources->timing(), coll);
+                                                        costs ? model::estimateStep(c, params, fwd, p, timing->rates(),
+                                                                                    timing->timing(), coll, *costs)
+                                                              : model::estimateStep(c, params, fwd, p, timing->rates(),
+                                                                                    timing->timing(), coll);
                                                     w.counts.ranked += 1;
                                                     Candidate cand;
                                                     cand.step = step.stepSeconds;
@@ -468,9 +468,12 @@ std::string explainGap(const StepEstimate& row, const StepEstimate& best)
     return out;
 }
 
-PlanResult runPlan(const PlanRequest& req, const HardwareProfile& hw, const model::Calibration& cal,
-                   const PlanProgress& progress)
+PlanResult runPlan(const PlanRequest& req, const model::Calibration& cal, const PlanProgress& progress)
 {
+    // The device, its scale-up domain the cluster's (what --gpus-per-node says for `size`).
+    HardwareProfile hw = req.base.hardware;
+    hw.gpusPerNode = req.cluster.gpusPerNode;
+    hw.scaleUpGpus = {double(req.cluster.gpusPerNode), "the cluster's GPUs per node"};
     if (req.cluster.gpus <= 0)
         throw std::invalid_argument("plan: the GPU count must be positive");
     if (req.cluster.globalBatch <= 0)
@@ -516,7 +519,7 @@ PlanResult runPlan(const PlanRequest& req, const HardwareProfile& hw, const mode
     std::vector<Worker> workers(threads);
     for (auto& w : workers)
         for (const auto& t : search.timings)
-            w.collectives.push_back(t.valid ? std::make_unique<MemoCollectives>(t.sources->collectives()) : nullptr);
+            w.collectives.push_back(t ? std::make_unique<MemoCollectives>(t->collectives()) : nullptr);
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     std::atomic<bool> cancel{false};

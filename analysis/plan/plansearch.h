@@ -25,8 +25,8 @@ namespace rl::plan {
 
 struct PlanRequest
 {
-    model::SizingRequest base; // the model, the hardware id, the recipe the layouts start from (sequence,
-                               // flash attention, dropout, gradient-accumulation fusion), the calibration
+    model::SizingRequest base; // the model, the device, the recipe the layouts start from (sequence, flash
+                               // attention, dropout, gradient-accumulation fusion), the calibration choice
     Cluster cluster;
     LayoutSpace space;         // defaultSpace, narrowed by --fix
     Allowances allow;
@@ -91,10 +91,10 @@ struct PlanResult
 // progress(done, total) in combinations, from the calling thread about every 100 ms; false cancels.
 using PlanProgress = std::function<bool(double done, double total)>;
 
-// Throws std::invalid_argument for a request that cannot be searched (no GPUs, a global batch of 0,
-// a layer count of 0).
-PlanResult runPlan(const PlanRequest& req, const HardwareProfile& hw, const model::Calibration& cal,
-                   const PlanProgress& progress = {});
+// The device is req.base.hardware (its scale-up domain taken as req.cluster.gpusPerNode); `cal` the
+// Calibration read from req.base.calibration. Throws std::invalid_argument for a request that cannot
+// be searched (no GPUs, a global batch of 0, a layer count of 0).
+PlanResult runPlan(const PlanRequest& req, const model::Calibration& cal, const PlanProgress& progress = {});
 
 // What makes `row` slower than `best`, largest first: "pipeline bubble +9 %, exposed TP +4 %" (shares
 // of best's step time; only the parts that grew).

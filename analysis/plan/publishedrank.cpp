@@ -24,7 +24,7 @@ PublishedRank rankPublishedLayout(const model::ValidationRun& run, unsigned thre
                                     rules.attentionRated(run.attentionKernel);
         const std::string kernel = measuredKernel ? run.attentionKernel : std::string();
         req.base.model = run.model;
-        req.base.hardware = run.hardware;
+        req.base.hardware = hw;
         req.base.layout = run.parallel;
         req.space = defaultSpace(run.model, hw, req.cluster, {});
         req.space.dtype = {run.dtype};
@@ -36,7 +36,7 @@ PublishedRank rankPublishedLayout(const model::ValidationRun& run, unsigned thre
         yours.attention = kernel;
         req.yours = yours;
         out.published = toSpec(yours);
-        const auto res = runPlan(req, hw, model::Calibration{});
+        const auto res = runPlan(req, model::Calibration{});
         out.seconds = res.seconds;
         out.ranked = res.counts.ranked;
         if (!res.top.empty()) {

@@ -5,6 +5,7 @@
 
 #include "model/inference.h"
 #include "model/modelcounts.h"
+#include "model/sizingrequest.h"
 
 namespace rl::plan {
 namespace {
@@ -22,9 +23,10 @@ bool sameShape(const model::ModelConfig& a, const model::ModelConfig& b)
 }
 } // namespace
 
-ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const HardwareProfile& hw,
-                                 const model::Calibration& cal, const ShapeProgress& progress)
+ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const model::Calibration& cal,
+                                 const ShapeProgress& progress)
 {
+    const HardwareProfile& hw = req.plan.base.hardware;
     const auto started = std::chrono::steady_clock::now();
     ShapeSearchResult out;
     auto shapes = model::moeSweepShapes(req.sweep);
@@ -41,7 +43,7 @@ ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const HardwarePr
         applyFix(plan.space, req.fix);
         plan.top = 1;
         plan.yours.reset();
-        const auto res = runPlan(plan, hw, cal);
+        const auto res = runPlan(plan, cal);
         ShapeRow row;
         row.base = i == 0;
         row.ranked = res.counts.ranked;
@@ -55,10 +57,12 @@ ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const HardwarePr
         r.activeParams = params.active();
         r.flopsPerToken = model::forwardFlopsPerToken(c, {plan.cluster.seqLen, true}).forward();
         // Decode is the serving question: its own batch, context and TP (the sweep's), whatever the
-        // training layout; timed on the profile's dtype rates as `size` times it.
-        auto rates = model::deviceRates(hw, req.sweep.parallel.dtype);
-        const model::CalibratedSources sources(cal, rates);
-        r.decodeSecondsPerToken = model::decodeStep(c, params, req.sweep.decode, rates, sources.timing()).secondsPerToken;
+        // training layout; timed on the sweep's dtype, as `size` times it.
+        model::SizingRequest serving = plan.base;
+        serving.layout.dtype = req.sweep.parallel.dtype;
+        serving.attentionKernel.clear();
+        const model::SizingInputs in(serving, cal);
+        r.decodeSecondsPerToken = model::decodeStep(c, params, req.sweep.decode, in.rates(), in.timing()).secondsPerToken;
         if (!res.top.empty()) {
             const auto& b = res.top.front();
             row.best = b;

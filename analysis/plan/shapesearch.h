@@ -39,8 +39,9 @@ struct ShapeSearchResult
 
 // progress(shapes done, shapes) after each shape; false cancels.
 using ShapeProgress = std::function<bool(std::size_t done, std::size_t total)>;
-ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const HardwareProfile& hw,
-                                 const model::Calibration& cal, const ShapeProgress& progress = {});
+// The device is req.plan.base.hardware.
+ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const model::Calibration& cal,
+                                 const ShapeProgress& progress = {});
 
 // Why the base shape is or is not on the front: "on the Pareto front", or "dominated by 64 experts
 // top-2 (width 512): 1.8x the tokens/s at 0.9x the decode latency", or why it has no layout.

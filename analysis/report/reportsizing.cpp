@@ -1,4 +1,5 @@
 #include "report/reportsizing.h"
+#include "model/sizingrequest.h"
 
 #include <stdexcept>
 
@@ -40,9 +41,13 @@ RunPrediction predictRun(store::Workspace& ws, const Session& s, const ModelConf
     out.device = inputs.hardware.empty() ? choice.hardware : inputs.hardware;
     out.taken = inputs.taken;
     out.assumed = inputs.assumed;
-    const auto r = deviceRates(findHardwareProfile(out.device), p.dtype, choice.attention);
-    const CalibratedSources sources(cal, r);
-    out.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), InferenceOptions{});
+    SizingRequest req;
+    req.model = c;
+    req.hardware = findHardwareProfile(out.device);
+    req.layout = p;
+    req.attentionKernel = choice.attention;
+    req.calibration = cal.choice();
+    out.sizing = evaluate(req, cal).report;
     return out;
 }
 } // namespace
@@ -60,12 +65,17 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
     const HardwareProfile& hw = *options.hardware;
     const auto c = findModelConfig(choice.model, &ws);
     const auto p = parallelLayoutOf(c, choice.parallel, choice.recipe, choice.parallelField);
-    const auto r = deviceRates(hw, p.dtype, choice.attention);
     const Calibration cal(choice.calibration.readsStore() ? &ws : nullptr, choice.calibration);
-    const CalibratedSources sources(cal, r);
-    InferenceOptions inference;
-    inference.batch = 1;
-    inference.contextTokens = inference.promptTokens = 4096;
+    SizingRequest req;
+    req.model = c;
+    req.hardware = hw;
+    req.layout = p;
+    req.attentionKernel = choice.attention;
+    req.calibration = choice.calibration;
+    req.inference.batch = 1;
+    req.inference.contextTokens = req.inference.promptTokens = 4096;
+    const auto sized = evaluate(req, cal);
+    const auto& r = sized.rates;
     SizingInput in;
     in.model = c.name;
     in.layout = choice.parallel;
@@ -73,7 +83,7 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
     in.device = hw.id; // the profile's id, also when it was named by its file
     in.dtype = p.dtype;
     in.recipe = recipeSummary(p) + "; attention " + attentionSummary(r, c, p);
-    in.sizing = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), inference);
+    in.sizing = sized.report;
     options.sizing = std::move(in);
     for (auto id : ids) {
         const auto s = ws.session(id);
@@ -88,6 +98,6 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
         }
         options.runs.push_back(predictRun(ws, *s, c, p, choice, cal));
     }
-    return charts::predictedGemms(c, p, hw, sources.timing());
+    return charts::predictedGemms(c, p, hw, SizingInputs(req, cal).timing());
 }
 } // namespace rl::report

@@ -216,7 +216,7 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
         const auto hw = findHardwareProfile(a->hardware);
         PlanRequest req;
         req.base.model = c;
-        req.base.hardware = a->hardware;
+        req.base.hardware = hw;
         req.base.layout.flashAttention = !a->noFlash;
         req.base.layout.dropout = a->dropout;
         req.base.calibration = calibrationChoiceOf(a->step);
@@ -238,7 +238,7 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
         const auto cal = calibrationFor(a->step, ctx);
         const bool tty = isatty(2) != 0;
         double lastShown = -1;
-        const auto res = runPlan(req, hw, cal, [&](double done, double total) {
+        const auto res = runPlan(req, cal, [&](double done, double total) {
             const double f = total > 0 ? done / total : 0;
             if (tty || f - lastShown >= 0.1) {
                 std::fprintf(stderr, "plan: %3.0f %% of %s combinations%s", f * 100, count(total).c_str(), tty ? "\r" : "\n");

@@ -203,19 +203,16 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
             printWithoutDevice(ctx, *a, *d, *gemms);
             return;
         }
-        const auto c = loadConfigFor(*a, ctx);
-        const auto p = parallelOf(*a, c);
-        const auto r = resolveDevice(*d, a->dtype);
+        const auto req = sizingRequestOf(*a, *d, loadConfigFor(*a, ctx));
+        const auto& c = req.model;
+        const auto& p = req.layout;
         // The profile's id names the device in the error band (figures typed on the command line: none).
-        const std::string deviceId = d->hardware.empty() ? std::string() : findHardwareProfile(d->hardware).id;
+        const std::string deviceId = d->hardware.empty() ? std::string() : req.hardware.id;
         const auto cal = calibrationFor(*a, ctx);
-        const CalibratedSources sources(cal, r);
-        const GemmTiming& timing = sources.timing();
-        InferenceOptions inference;
-        inference.batch = a->decodeBatch;
-        inference.contextTokens = a->context;
-        inference.promptTokens = a->context;
-        const auto report = evaluateSizing(c, p, r, timing, sources.collectives(), inference);
+        const SizingInputs in(req, cal);
+        const auto& r = in.rates();
+        const GemmTiming& timing = in.timing();
+        const auto report = evaluate(req, in);
         const ModelSizing m{report.params, report.forward, report.training, report.step.memory, report.findings};
         const auto& step = report.step;
         const auto& inf = report.inference;
@@ -366,7 +363,7 @@ void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceAr
     req.sweep = sweepSpecOf(a, s, loadConfigFor(a, ctx));
     req.sweep.parallel.dtype = a.dtype;
     req.sweep.decode.tp = 1;
-    req.plan.base.hardware = d.hardware;
+    req.plan.base.hardware = hw;
     req.plan.base.layout.flashAttention = !a.noFlash;
     req.plan.base.layout.dropout = a.dropout;
     req.plan.cluster = {b.gpus, d.gpusPerNodeSet ? d.gpusPerNode : hw.gpusPerNode, b.globalBatch, a.seq};
@@ -375,7 +372,7 @@ void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceAr
     auto space = plan::defaultSpace(req.sweep.base, hw, req.plan.cluster, req.plan.allow);
     plan::applyFix(space, req.fix); // its syntax before the first shape is searched
     const auto cal = calibrationFor(a, ctx);
-    const auto res = plan::runShapeSearch(req, hw, cal, [&](std::size_t done, std::size_t total) {
+    const auto res = plan::runShapeSearch(req, cal, [&](std::size_t done, std::size_t total) {
         std::fprintf(stderr, "moe-sweep --best-layout: shape %zu of %zu\n", done, total);
         return true;
     });
@@ -457,14 +454,14 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
             runBestLayoutSweep(ctx, *a, *d, *s, *best);
             return;
         }
-        auto spec = sweepSpecOf(*a, *s, loadConfigFor(*a, ctx));
-        spec.parallel = parallelOf(*a, spec.base);
-        const auto cal = calibrationFor(*a, ctx);
+        const auto req = sizingRequestOf(*a, *d, loadConfigFor(*a, ctx));
+        auto spec = sweepSpecOf(*a, *s, req.model);
+        spec.parallel = req.layout;
         spec.decode.tp = spec.parallel.tp;
-        const auto r = resolveDevice(*d, a->dtype);
-        const CalibratedSources sources(cal, r);
-        spec.timing = sources.timing();
-        const auto res = runMoeSweep(spec, r, sources.collectives());
+        const auto cal = calibrationFor(*a, ctx);
+        const SizingInputs in(req, cal);
+        spec.timing = in.timing();
+        const auto res = runMoeSweep(spec, in.rates(), in.collectives());
         if (!s->output.empty())
             writeSweep(res, s->output, s->metric == "mfu", s->size);
         const auto noFit = std::count_if(res.rows.begin(), res.rows.end(), [](const auto& row) { return !row.fits; });

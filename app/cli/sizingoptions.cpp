@@ -46,7 +46,7 @@ bool deviceGiven(const DeviceArgs& d)
     return !d.hardware.empty() || d.peakTflops > 0 || d.maxAchievableTflops > 0 || d.hbmGBs > 0;
 }
 
-DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
+HardwareProfile resolveProfile(const DeviceArgs& d, const std::string& dtype)
 {
     HardwareProfile hw;
     if (!d.hardware.empty())
@@ -89,7 +89,26 @@ DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
                                      ? "the device given by --peak-tflops needs --hbm-gbs too (or use --hardware "
                                        "PROFILE; `ridgeline-cli profile list` lists them)"
                                      : "hardware profile '" + hw.id + "' has no HBM bandwidth: give --hbm-gbs");
-    return deviceRates(hw, dtype, d.attention);
+    return hw;
+}
+
+DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype)
+{
+    return deviceRates(resolveProfile(d, dtype), dtype, d.attention);
+}
+
+SizingRequest sizingRequestOf(const StepArgs& a, const DeviceArgs& d, const ModelConfig& c)
+{
+    SizingRequest req;
+    req.model = c;
+    req.hardware = resolveProfile(d, a.dtype);
+    req.layout = parallelOf(a, c);
+    req.attentionKernel = d.attention;
+    req.calibration = calibrationChoiceOf(a);
+    req.inference.batch = a.decodeBatch;
+    req.inference.contextTokens = a.context;
+    req.inference.promptTokens = a.context;
+    return req;
 }
 
 void addStepOptions(CLI::App* cmd, StepArgs& a)

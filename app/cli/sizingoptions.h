@@ -17,6 +17,7 @@
 #include "model/measuredrun.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
+#include "model/sizingrequest.h"
 
 namespace rl::cli {
 
@@ -35,6 +36,8 @@ void addAttentionOption(CLI::App* cmd, std::string& kernel);
 // override single numbers of it, or describe the device entirely when no profile is given.
 // Throws naming the options that are missing for a timed step (peak and HBM bandwidth).
 model::DeviceRates resolveDevice(const DeviceArgs& d, const std::string& dtype);
+// The same device as a profile (the figure options over the named one), for a SizingRequest.
+HardwareProfile resolveProfile(const DeviceArgs& d, const std::string& dtype);
 // Whether the options name a device that times a step (a profile, or a peak or bandwidth figure
 // that resolveDevice would complete or refuse); --hbm-gb or --cus alone do not.
 bool deviceGiven(const DeviceArgs& d);
@@ -79,6 +82,11 @@ model::ParallelConfig parallelOf(const StepArgs& a, const model::ModelConfig& c,
 // Bind it to the device with model::CalibratedSources. Throws naming a session that does not fit.
 model::CalibrationChoice calibrationChoiceOf(const StepArgs& a);
 model::Calibration calibrationFor(const StepArgs& a, const CliContext& ctx);
+
+// The request the options describe: the model, the device (resolveProfile), the layout with its
+// recipe (parallelOf), the attention kernel, the calibration choice and the decode question
+// (--decode-batch, --context as prompt and KV length).
+model::SizingRequest sizingRequestOf(const StepArgs& a, const DeviceArgs& d, const model::ModelConfig& c);
 
 // The measured GEMM efficiencies of --gemm-session (empty without one); throws when the session has
 // no GEMM points with an efficiency.

@@ -67,10 +67,16 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
             throw std::runtime_error("the session does not name its device: give --hardware (e.g. h100-sxm)");
         auto assumed = inputs.assumed;
         assumed.insert(assumed.begin(), "model " + c.name + " (given)");
-        const auto r = resolveDevice(device, a->dtype);
+        SizingRequest req;
+        req.model = c;
+        req.hardware = resolveProfile(device, a->dtype);
+        req.layout = p;
+        req.attentionKernel = device.attention;
+        req.calibration = calibrationChoiceOf(*a);
         const auto cal = calibrationFor(*a, ctx);
-        const CalibratedSources sources(cal, r);
-        const auto report = evaluateSizing(c, p, r, sources.timing(), sources.collectives(), InferenceOptions{});
+        const auto sized = evaluate(req, cal);
+        const auto& r = sized.rates;
+        const auto& report = sized.report;
         for (auto& basis : cal.assumptions(r, report.step)) // as the GUI panel lists them
             assumed.push_back(std::move(basis));
         const auto cmp = comparePrediction(report, measured);

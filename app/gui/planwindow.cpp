@@ -414,7 +414,7 @@ void PlanWindow::runSearch()
     }
     plan::PlanRequest req;
     req.base.model = *config;
-    req.base.hardware = m_calibration->hardwareId().toStdString();
+    const std::string hardwareId = m_calibration->hardwareId().toStdString();
     req.cluster.gpus = m_gpus->value();
     req.cluster.gpusPerNode = m_gpusPerNode->value();
     req.cluster.globalBatch = m_globalBatch->value();
@@ -428,7 +428,7 @@ void PlanWindow::runSearch()
     m_searchedModel = *config;
     m_searchedCluster = req.cluster;
     m_searchedConfigName = cliName;
-    m_searchedHardware = req.base.hardware;
+    m_searchedHardware = hardwareId;
 
     setRunning(true);
     m_status->setText(tr("Searching the layouts of %1 on %2 x %3…")
@@ -436,10 +436,12 @@ void PlanWindow::runSearch()
                           .arg(req.cluster.gpus)
                           .arg(m_calibration->hardwareId()));
     m_job->start<Outcome>(
-        [req, fix, yours, calibration](JobControl<Outcome>& control) mutable -> Outcome {
+        [req, hardwareId, fix, yours, calibration](JobControl<Outcome>& control) mutable -> Outcome {
             try {
                 // As ridgeline-cli plan builds it (app/cli/plancommand.cpp), so both show the same figures.
-                const auto hw = findHardwareProfile(req.base.hardware);
+                req.base.hardware = findHardwareProfile(hardwareId);
+                req.base.calibration = calibration->choice();
+                const auto& hw = req.base.hardware;
                 req.space = plan::defaultSpace(req.base.model, hw, req.cluster, req.allow);
                 plan::applyFix(req.space, fix);
                 if (!yours.empty()) {
@@ -448,7 +450,7 @@ void PlanWindow::runSearch()
                     defaults.attention = req.space.attention.front();
                     req.yours = plan::parseLayout(yours, defaults);
                 }
-                return plan::runPlan(req, hw, *calibration, [&control](double done, double total) {
+                return plan::runPlan(req, *calibration, [&control](double done, double total) {
                     control.setProgress(std::int64_t(done), std::int64_t(total),
                                         tr("%1 of %2 combinations").arg(plantext::count(done), plantext::count(total)));
                     return !control.isCanceled();

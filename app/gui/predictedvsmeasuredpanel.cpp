@@ -332,11 +332,10 @@ void PredictedVsMeasuredPanel::recompute()
         m_inputs = model::applyMeasuredRun(m_run, base, m_hardware->currentText().toStdString(), ids, userSet());
         m_inputs.assumed.insert(m_inputs.assumed.begin(), "model " + config.name);
         const auto layout = model::parallelLayout(config, model::parallelSpec(m_inputs.parallel), m_inputs.parallel);
-        const auto rates = m_calibration->rates(layout.dtype);
         const auto calibration = m_calibration->calibration();
-        const model::CalibratedSources sources(*calibration, rates);
-        const auto report =
-            model::evaluateSizing(config, layout, rates, sources.timing(), sources.collectives(), model::InferenceOptions{});
+        const auto sized = model::evaluate(m_calibration->request(config, layout), *calibration);
+        const auto& rates = sized.rates;
+        const auto& report = sized.report;
         // Every figure's basis among the assumptions: datasheet, stated default or which session.
         for (auto& a : calibration->assumptions(rates, report.step))
             m_inputs.assumed.push_back(std::move(a));

@@ -24,6 +24,7 @@ PlanRequest request(const HardwareProfile& hw, const std::string& fix)
 {
     PlanRequest req;
     req.base.model = model::loadPreset("qwen3-235b-a22b");
+    req.base.hardware = hw;
     req.cluster = {1024, hw.gpusPerNode, 1024, 4096};
     req.space = defaultSpace(req.base.model, hw, req.cluster, {});
     applyFix(req.space, fix);
@@ -44,7 +45,7 @@ int main(int argc, char** argv)
     for (int round = 0; round < 3; ++round)
         for (bool cache : {false, true}) {
             slice.cacheShapes = cache;
-            const auto r = runPlan(slice, hw, uncalibrated);
+            const auto r = runPlan(slice, uncalibrated);
             const double rate = r.counts.ranked / r.seconds;
             (cache ? cachedRate : uncachedRate) += rate / 3;
             std::printf("round %d %-8s %10.0f layouts ranked, %10.0f combinations, %.3f s: %.3g layouts/s\n", round,
@@ -56,7 +57,7 @@ int main(int argc, char** argv)
     // 2. The whole space.
     auto full = request(hw, "");
     full.threads = threads;
-    const auto r = runPlan(full, hw, uncalibrated);
+    const auto r = runPlan(full, uncalibrated);
     std::printf("Qwen3-235B-A22B, 1024 x mi300x, every dimension: %.4g combinations, %.4g illegal, %.4g out of memory, "
                 "%.4g ranked, %zu layer shapes, %.2f s on %u thread(s): %.3g layouts/s (target: < 10 s)\n",
                 r.counts.enumerated, r.counts.illegalTotal(), r.counts.outOfMemoryTotal(), r.counts.ranked,

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "model/hardwareprofileloader.h"
-#include "model/sizingreport.h"
+#include "model/sizingrequest.h"
 #include "plan/launchargs.h"
 #include "plan/plansearch.h"
 #include "plan/shapesearch.h"
@@ -52,6 +52,7 @@ PlanRequest handCase(const HardwareProfile& hw)
 {
     PlanRequest req;
     req.base.model = tiny();
+    req.base.hardware = hw;
     req.cluster = {8, 4, 8, 1024};
     req.space = defaultSpace(req.base.model, hw, req.cluster, {});
     applyFix(req.space, "cp=1,stages=even,vpp=1,recompute=none,zero=0|1,dp-overlap=on,dtype=bf16");
@@ -79,7 +80,7 @@ TEST(Plan, CountsAddUpOnACaseEnumeratedByHand)
     const auto hw = device(1000);
     const auto req = handCase(hw);
     ASSERT_EQ(req.space.total(), 144);
-    const auto res = runPlan(req, hw, Calibration{});
+    const auto res = runPlan(req, Calibration{});
     EXPECT_EQ(res.counts.enumerated, 144);
     EXPECT_EQ(res.counts.illegal[int(Rule::WorldSize)], 16);
     EXPECT_EQ(res.counts.illegal[int(Rule::GlobalBatch)], 40);
@@ -100,16 +101,15 @@ TEST(Plan, RankedLayoutsAreLegalAndTimedAsSizeTimesThem)
 {
     const auto hw = device(1000);
     const auto req = handCase(hw);
-    const auto res = runPlan(req, hw, Calibration{});
+    const auto res = runPlan(req, Calibration{});
     for (const auto& row : res.top) {
         EXPECT_EQ(checkParallel(req.base.model, row.parallel), "") << toSpec(row.layout);
         EXPECT_FALSE(checkLayout(row.layout, req.base.model, hw, req.cluster, {})) << toSpec(row.layout);
-        auto rates = deviceRates(hw, row.layout.dtype);
-        rates.gpusPerNode = req.cluster.gpusPerNode;
-        const Calibration none;
-        const CalibratedSources sources(none, rates);
-        const auto rep = evaluateSizing(req.base.model, row.parallel, rates, sources.timing(), sources.collectives(), {});
-        EXPECT_DOUBLE_EQ(rep.step.stepSeconds, row.step.stepSeconds) << toSpec(row.layout);
+        SizingRequest one = req.base;
+        one.layout = row.parallel;
+        one.attentionKernel = row.layout.attention;
+        const auto sized = evaluate(one, Calibration{});
+        EXPECT_DOUBLE_EQ(sized.report.step.stepSeconds, row.step.stepSeconds) << toSpec(row.layout);
         EXPECT_EQ(row.parallel.worldSize(), 8);
         EXPECT_EQ(row.parallel.tokensPerStep(), 8.0 * 1024);
     }
@@ -122,17 +122,18 @@ TEST(Plan, CachedAndUncachedAndThreadedSearchesAgree)
     const auto hw = device(80);
     PlanRequest req;
     req.base.model = loadPreset("olmoe-1b-7b");
+    req.base.hardware = hw;
     req.cluster = {64, 8, 256, 4096};
     req.space = defaultSpace(req.base.model, hw, req.cluster, {});
     applyFix(req.space, "cp=1|2,pp=1|2|4,vpp=1|2,micro-batch=1|2");
     req.top = 30;
     req.threads = 1;
-    const auto cached = runPlan(req, hw, Calibration{});
+    const auto cached = runPlan(req, Calibration{});
     req.cacheShapes = false;
-    const auto uncached = runPlan(req, hw, Calibration{});
+    const auto uncached = runPlan(req, Calibration{});
     req.cacheShapes = true;
     req.threads = 2;
-    const auto threaded = runPlan(req, hw, Calibration{});
+    const auto threaded = runPlan(req, Calibration{});
     EXPECT_GT(cached.counts.ranked, 1000);
     EXPECT_GT(cached.counts.outOfMemoryTotal(), 0); // 80 GB does not hold every layout of a 7B MoE
     for (const auto* other : {&uncached, &threaded}) {
@@ -155,11 +156,12 @@ TEST(Plan, ParetoFrontTradesStepTimeForMemory)
     const auto hw = device(80);
     PlanRequest req;
     req.base.model = loadPreset("llama-3-8b");
+    req.base.hardware = hw;
     req.cluster = {16, 8, 64, 4096};
     req.space = defaultSpace(req.base.model, hw, req.cluster, {});
     applyFix(req.space, "cp=1,vpp=1|2,stages=even");
     req.top = 200;
-    const auto res = runPlan(req, hw, Calibration{});
+    const auto res = runPlan(req, Calibration{});
     ASSERT_GE(res.pareto.size(), 2u);
     // The fastest end of the front is as fast as #1 (#1 itself, or a layout as fast in less memory).
     EXPECT_EQ(res.pareto.front().step.stepSeconds, res.top.front().step.stepSeconds);
@@ -179,26 +181,27 @@ TEST(Plan, YoursIsPlacedInTheRankingOrToldWhyItWasLeftOut)
 {
     const auto hw = device(1000);
     auto req = handCase(hw);
-    const auto first = runPlan(req, hw, Calibration{});
+    const auto first = runPlan(req, Calibration{});
     ASSERT_GE(first.top.size(), 5u);
     const auto& fifth = first.top[4];
     ASSERT_LT(first.top[3].step.stepSeconds, fifth.step.stepSeconds); // no tie at #4/#5 in this case
     req.yours = fifth.layout;
-    const auto res = runPlan(req, hw, Calibration{});
+    const auto res = runPlan(req, Calibration{});
     ASSERT_TRUE(res.yours && res.yours->row);
     EXPECT_EQ(res.yours->row->rank, 5);
     EXPECT_EQ(res.yours->explanation.rfind("#5 of 60, ", 0), 0u) << res.yours->explanation;
     EXPECT_NE(res.yours->explanation.find("slower than #1"), std::string::npos) << res.yours->explanation;
 
     req.yours = parseLayout("tp=4,pp=4", Layout{});
-    const auto illegal = runPlan(req, hw, Calibration{});
+    const auto illegal = runPlan(req, Calibration{});
     ASSERT_TRUE(illegal.yours && illegal.yours->illegal);
     EXPECT_EQ(*illegal.yours->illegal, Rule::WorldSize);
     EXPECT_NE(illegal.yours->explanation.find("does not divide the GPU count"), std::string::npos);
 
     const auto small = device(0.05); // 50 MB: nothing fits
     req.yours = parseLayout("tp=2,pp=2", Layout{});
-    const auto oom = runPlan(req, small, Calibration{});
+    req.base.hardware = small;
+    const auto oom = runPlan(req, Calibration{});
     EXPECT_EQ(oom.counts.ranked, 0);
     EXPECT_EQ(oom.counts.outOfMemoryTotal(), 60);
     EXPECT_TRUE(oom.top.empty());
@@ -333,10 +336,11 @@ TEST(Plan, ShapeSearchSizesEveryShapeAtItsBestLayout)
     req.sweep.sharedExperts = {0};
     req.sweep.hold = SweepHold::ActiveParams;
     req.sweep.decode.batch = 8;
+    req.plan.base.hardware = hw;
     req.plan.cluster = {64, 8, 256, 4096};
     req.fix = "cp=1,pp=1|2,vpp=1,micro-batch=1|2,zero=1,dp-overlap=on";
     std::size_t ticks = 0;
-    const auto res = runShapeSearch(req, hw, Calibration{}, [&](std::size_t, std::size_t) { return ++ticks > 0; });
+    const auto res = runShapeSearch(req, Calibration{}, [&](std::size_t, std::size_t) { return ++ticks > 0; });
     // 4 shapes, one of them (64 experts top-8 holding its own active parameters) the base itself.
     ASSERT_EQ(res.rows.size(), 4u);
     EXPECT_EQ(ticks, 4u);
@@ -359,7 +363,7 @@ TEST(Plan, ShapeSearchSizesEveryShapeAtItsBestLayout)
         alone.space = defaultSpace(alone.base.model, hw, alone.cluster, {});
         applyFix(alone.space, req.fix);
         alone.top = 1;
-        const auto one = runPlan(alone, hw, Calibration{});
+        const auto one = runPlan(alone, Calibration{});
         ASSERT_FALSE(one.top.empty());
         EXPECT_DOUBLE_EQ(one.top.front().step.stepSeconds, r.row.stepSeconds);
         EXPECT_EQ(toSpec(one.top.front().layout), toSpec(r.best->layout));

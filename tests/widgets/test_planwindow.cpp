@@ -58,13 +58,13 @@ rl::plan::PlanResult planDirectly()
 {
     rl::plan::PlanRequest req;
     req.base.model = rl::model::loadPreset("llama-3-8b");
-    req.base.hardware = "h100-sxm";
-    const auto hw = rl::findHardwareProfile("h100-sxm");
+    req.base.hardware = rl::findHardwareProfile("h100-sxm");
+    const auto& hw = req.base.hardware;
     req.cluster = {16, hw.gpusPerNode, 256, 4096};
     req.space = rl::plan::defaultSpace(req.base.model, hw, req.cluster, req.allow);
     rl::plan::applyFix(req.space, kFix);
     req.top = 10;
-    return rl::plan::runPlan(req, hw, rl::model::Calibration{});
+    return rl::plan::runPlan(req, rl::model::Calibration{});
 }
 
 bool runAndWait(PlanWindow& window, int timeoutMs = 120000)
