@@ -29,6 +29,9 @@ constexpr double kMarkerSizes[views::kMoeSizeBands] = {6, 10, 15};
 // Configurations that need more memory per GPU than the device has: grey, red outline, off the front.
 const QColor kNoFitFill(0xc8, 0xc8, 0xc8);
 const QColor kNoFitOutline(0xd0, 0x10, 0x10);
+// The base shape of a shape search: a ring around its point, wider than the largest marker.
+constexpr double kBaseRing = 24;
+const auto kBaseSeriesName = "moeBaseShape";
 
 } // namespace
 
@@ -53,9 +56,10 @@ void MoeScatterChart::setRows(std::vector<model::MoeSweepRow> rows, double devic
     setResult(std::move(result));
 }
 
-void MoeScatterChart::setResult(model::MoeSweepResult result)
+void MoeScatterChart::setResult(model::MoeSweepResult result, MoeMarks marks)
 {
     m_result = std::move(result);
+    m_marks = std::move(marks);
     rebuild();
 }
 
@@ -92,12 +96,14 @@ bool MoeScatterChart::eventFilter(QObject* watched, QEvent* event)
     const auto* row = rowAtPosition(chartPos);
     if (move) {
         auto* cloud = PointCloud::of(chart());
-        if (row && cloud)
+        if (row && cloud) {
+            const auto i = static_cast<std::size_t>(row - m_result.rows.data());
             // One figure per line: a single line of this length ran past the plot area.
-            callout()->show(describe(*row, m_result.deviceMemoryBytes).replace(QStringLiteral(" · "), QStringLiteral("\n")),
-                            cloud->points()[static_cast<std::size_t>(row - m_result.rows.data())].value,
-                            cloud->anchor());
-        else
+            QString text = describe(*row, m_result.deviceMemoryBytes).replace(QStringLiteral(" · "), QStringLiteral("\n"));
+            if (i < m_marks.notes.size() && !m_marks.notes[i].isEmpty())
+                text += QLatin1Char('\n') + m_marks.notes[i];
+            callout()->show(text, cloud->points()[i].value, cloud->anchor());
+        } else
             callout()->hide();
         return false; // the rubber band still follows the pointer
     }
@@ -108,8 +114,16 @@ bool MoeScatterChart::eventFilter(QObject* watched, QEvent* event)
     return false;
 }
 
+QScatterSeries* MoeScatterChart::baseSeries(const QChart* chart)
+{
+    for (auto* s : chart->series())
+        if (s->objectName() == QLatin1String(kBaseSeriesName))
+            return qobject_cast<QScatterSeries*>(s);
+    return nullptr;
+}
+
 QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric,
-                                  std::vector<std::size_t>* paretoOut, double deviceMemoryBytes)
+                                  std::vector<std::size_t>* paretoOut, double deviceMemoryBytes, const MoeMarks& marks)
 {
     delete PointCloud::of(chart);
     clearChart(chart);
@@ -182,6 +196,21 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     for (auto i : d.pareto)
         front->append(d.points[i].decodeMs, d.points[i].y);
     attachSeries(chart, front, x, y);
+    if (marks.base >= 0 && static_cast<std::size_t>(marks.base) < d.points.size()) {
+        // A hollow ring: the point keeps its colour and size bands, the ring says which one is the base.
+        const auto& p = d.points[static_cast<std::size_t>(marks.base)];
+        auto* base = new QScatterSeries;
+        base->setObjectName(QLatin1String(kBaseSeriesName));
+        base->setName(chartText(QStringLiteral("base (%1)").arg(marks.baseName)));
+        base->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        base->setMarkerSize(kBaseRing);
+        base->setColor(Qt::transparent);
+        QPen ring(QColor(0xe0, 0x40, 0x00));
+        ring.setWidthF(3);
+        base->setPen(ring);
+        base->append(p.decodeMs, p.y);
+        attachSeries(chart, base, x, y);
+    }
     new PointCloud(chart, front, std::move(styles), std::move(points)); // a child item of chart
 
     // The axes follow the data with a margin: a sweep that holds active parameters often spans
@@ -208,7 +237,7 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
 void MoeScatterChart::rebuild()
 {
     callout()->hide();
-    populate(chart(), m_result.rows, m_metric, &m_pareto, m_result.deviceMemoryBytes);
+    populate(chart(), m_result.rows, m_metric, &m_pareto, m_result.deviceMemoryBytes, m_marks);
     // Not empty axes from 0 to 1 before the first sweep: say what will be here.
     setEmptyText(m_result.rows.empty() ? tr("No configurations yet: run a sweep to plot each one's training throughput "
                                             "against its decode latency per token.")
