@@ -5,6 +5,8 @@
 #include <QFormLayout>
 #include <QSpinBox>
 
+#include <initializer_list>
+
 #include "model/modelcounts.h"
 #include "textconv.h"
 
@@ -95,6 +97,13 @@ void RecipeFields::applyTo(model::ParallelConfig& p) const
     p.sequenceParallel = m_sequenceParallel->isChecked();
     p.epOverlap = m_epOverlap->isChecked();
     p.flexDispatch = m_flexDispatch->isChecked();
+}
+
+void RecipeFields::setSearched(bool searched)
+{
+    for (QWidget* w : std::initializer_list<QWidget*>{m_microBatch, m_zero, m_microBatches, m_recompute,
+                                                      m_sequenceParallel, m_epOverlap, m_flexDispatch})
+        w->setEnabled(!searched);
 }
 
 void RecipeFields::set(const model::ParallelConfig& p)

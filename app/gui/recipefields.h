@@ -31,6 +31,10 @@ public:
     QJsonObject toJson() const;
     void fromJson(const QJsonObject& o);
 
+    // While a layout search varies them (the MoE explorer's best-per-shape mode), every field but the
+    // GEMM dtype is disabled; the dtype still times what is not searched (decode).
+    void setSearched(bool searched);
+
     int microBatch() const;
     QString dtype() const;
 
