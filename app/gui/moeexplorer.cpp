@@ -87,6 +87,7 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_run->setObjectName(QStringLiteral("moeRun"));
     m_run->setToolTip(tr("Evaluate every experts × top-k × shared (× width) combination in the background"));
     m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setObjectName(QStringLiteral("moeCancel"));
     m_cancel->setToolTip(tr("Stop the sweep"));
     m_cancel->setEnabled(false);
     m_open = new QPushButton(tr("Open in sizing model"));
@@ -94,12 +95,22 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_open->setToolTip(tr("Load the clicked configuration into the config editor"));
     m_open->setEnabled(false);
     m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("moeProgress"));
     m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(true);
     m_progress->setVisible(false);
     m_status = new QLabel(tr("Choose a model and press Run sweep."));
     m_status->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_status->setObjectName(QStringLiteral("moeStatus"));
     m_status->setWordWrap(true); // the calibration's sessions can make it long
+    m_verdict = new QLabel;
+    m_verdict->setObjectName(QStringLiteral("moeVerdict"));
+    m_verdict->setTextFormat(Qt::PlainText); // names the model
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setToolTip(tr("Where the base model's own shape stands against the Pareto front of the shapes, each at "
+                             "its best layout (plan::placeBase, as ridgeline-cli moe-sweep --best-layout prints it)"));
+    m_verdict->setVisible(false);
     m_selected = new QLabel;
     m_selected->setTextFormat(Qt::PlainText); // names the model, from a config file
     m_selected->setObjectName(QStringLiteral("moeSelected"));
@@ -108,9 +119,20 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     m_chart = new charts::MoeScatterChart;
 
     auto* form = new QFormLayout;
+    m_form = form;
     form->addRow(tr("Base model:"), m_model);
     form->addRow(tr("Hold constant:"), m_hold);
+    m_layoutMode = new QComboBox;
+    m_layoutMode->setObjectName(QStringLiteral("moeLayoutMode"));
+    m_layoutMode->addItem(tr("fixed (as typed)"), int(LayoutMode::Fixed));
+    m_layoutMode->addItem(tr("best per shape on a cluster"), int(LayoutMode::BestPerShape));
+    m_layoutMode->setToolTip(tr("Fixed: every shape sized at the one parallel layout typed below.\nBest per shape: every "
+                                "shape sized at its own best layout on the cluster (the layout search over tp, cp, pp, "
+                                "ep, micro-batch, recompute, ZeRO, ... narrowed by Fix), as ridgeline-cli moe-sweep "
+                                "--best-layout; the recipe fields are then the search's, the GEMM dtype times decode"));
+    form->addRow(tr("Layout:"), m_layoutMode);
     form->addRow(tr("Parallel layout:"), m_parallel);
+    buildBestLayoutFields(form);
     // The training recipe every configuration is sized with, as moe-sweep's --dtype, --recompute,
     // --micro-batches, --sp, --ep-overlap, --ep-dispatcher: the same controls as the config editor's.
     m_recipe = new RecipeFields(form, QStringLiteral("moe"), this);
@@ -139,6 +161,7 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     layout->addLayout(top);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
+    layout->addWidget(m_verdict);
     // Tall enough for the y-axis title with its unit: QtCharts elides a title longer than its axis.
     m_chart->setMinimumHeight(360);
     layout->addWidget(m_chart, 1);
@@ -158,6 +181,10 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
         m_chart->setThroughput(i == 1 ? charts::MoeThroughput::Mfu : charts::MoeThroughput::TokensPerSecond);
     });
     connect(m_chart, &charts::MoeScatterChart::configClicked, this, [this](const model::MoeSweepRow& row) {
+        if (m_shapes) {
+            selectShape(row);
+            return;
+        }
         m_selected->setText(charts::MoeScatterChart::describe(row, m_result.deviceMemoryBytes));
         m_chosen = row;
         m_open->setEnabled(true);
@@ -165,6 +192,10 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     connect(m_open, &QPushButton::clicked, this, [this] {
         if (!m_chosen)
             return;
+        if (m_shapes) {
+            openShape();
+            return;
+        }
         try {
             auto c = model::loadPreset(m_sweptPreset);
             c.moe.experts = m_chosen->experts;
@@ -180,10 +211,17 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     });
     // The chart's Export writes the chart, or every configuration of the sweep as CSV.
     connect(m_chart, &charts::ChartFrame::chartExported, this, [this](const QString& f) { m_status->setText(tr("Wrote %1").arg(f)); });
-    connect(m_job, &JobTracker::progressChanged, this, [this](int permille, const QString&) {
+    connect(m_job, &JobTracker::progressChanged, this, [this](int permille, const QString& text) {
         m_progress->setVisible(true);
-        m_progress->setValue(std::max(0, permille));
+        if (permille < 0) {
+            m_progress->setRange(0, 0); // indeterminate until the first real tick
+            return;
+        }
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(permille);
+        m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral(" (%p%)"));
     });
+    updateLayoutMode();
 }
 
 bool MoeExplorer::isRunning() const { return m_job->isRunning(); }
@@ -199,6 +237,10 @@ void MoeExplorer::cancel()
 
 void MoeExplorer::runSweep()
 {
+    if (layoutMode() == LayoutMode::BestPerShape) {
+        runShapeSearch();
+        return;
+    }
     const std::string preset = m_model->currentText().toStdString();
     m_sweptPreset = preset;
     m_chosen.reset();
@@ -267,6 +309,8 @@ void MoeExplorer::runSweep()
 void MoeExplorer::showResult(model::MoeSweepResult result)
 {
     m_result = std::move(result);
+    m_shapes.reset();
+    m_verdict->setVisible(false);
     const auto& rows = m_result.rows;
     m_chart->setResult(m_result);
     const auto noFit = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return !r.fits; });

@@ -4,6 +4,9 @@
 // cancel, and the scatter shows throughput against decode latency with the Pareto front. A click
 // on a point shows that configuration; the whole sweep exports to CSV. A Calibration picker chooses
 // the device and the measured sessions the sweep is timed with; changing it re-runs a shown sweep.
+// Layout "best per shape on a cluster" sizes every shape at its own best layout instead
+// (plan/shapesearch.h, as `ridgeline-cli moe-sweep --best-layout`) and says where the base shape
+// stands against the Pareto front.
 #include <QWidget>
 
 #include <optional>
@@ -12,12 +15,15 @@
 #include "model/modelconfig.h"
 #include "model/moesweep.h"
 #include "model/parallelconfig.h"
+#include "plan/shapesearch.h"
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSpinBox;
 
 namespace rl {
 class CalibrationPicker;
@@ -33,6 +39,10 @@ class MoeExplorer : public QWidget
 public:
     explicit MoeExplorer(QWidget* parent = nullptr);
 
+    enum class LayoutMode { Fixed, BestPerShape };
+    void setLayoutMode(LayoutMode mode);
+    LayoutMode layoutMode() const;
+
     // The workspace whose measured sessions the Calibration picker offers.
     void setWorkspace(const QString& path);
     CalibrationPicker* calibrationPicker() const { return m_calibration; }
@@ -43,6 +53,11 @@ public:
     bool isRunning() const;
     charts::MoeScatterChart* chart() const { return m_chart; }
     const model::MoeSweepResult& result() const { return m_result; }
+    // The shown shape search (best per shape), base shape first; nullopt when a fixed-layout sweep
+    // or nothing is shown.
+    const std::optional<plan::ShapeSearchResult>& shapeResult() const { return m_shapes; }
+    // plan::placeBase of the shown shape search; empty otherwise.
+    QString baseVerdict() const;
     // The chart's export (charts::ChartFrame): PNG/SVG/PDF at the export size, or the sweep as
     // model::toCsv writes it, by suffix; the error, or empty.
     QString exportTo(const QString& fileName) const;
@@ -59,13 +74,31 @@ Q_SIGNALS:
 
 private:
     void showResult(model::MoeSweepResult result);
+    // Best per shape (moeexplorerbestlayout.cpp).
+    void buildBestLayoutFields(QFormLayout* form);
+    void updateLayoutMode();
+    bool checkFix(); // shows why the Fix text does not parse; false then
+    void runShapeSearch();
+    void showShapes(plan::ShapeSearchResult result);
+    void selectShape(const model::MoeSweepRow& row);
+    void openShape();
 
+    QFormLayout* m_form;
     QComboBox* m_model;
+    QComboBox* m_layoutMode;
     CalibrationPicker* m_calibration;
     QComboBox* m_hardware; // the picker's profile combo
     QComboBox* m_hold;
     QComboBox* m_metric;
     QLineEdit* m_parallel;
+    // Best per shape: the cluster, the global batch and the --fix narrowing of every shape's space.
+    QSpinBox* m_gpus;
+    QSpinBox* m_gpusPerNode; // 0: the profile's
+    QSpinBox* m_globalBatch;
+    QLineEdit* m_fix;
+    QLabel* m_fixError;
+    QWidget* m_clusterRow;
+    QWidget* m_fixRow;
     RecipeFields* m_recipe; // the training recipe (GEMM dtype, recompute, micro-batches, ...)
     QLineEdit* m_experts;
     QLineEdit* m_topK;
@@ -82,9 +115,12 @@ private:
     QString m_sweptBasis; // the calibration's bases the shown sweep was timed with
     QProgressBar* m_progress;
     QLabel* m_status;
+    QLabel* m_verdict; // best per shape: where the base shape stands
     QLabel* m_selected;
     charts::MoeScatterChart* m_chart;
     JobTracker* m_job;
     model::MoeSweepResult m_result;
+    std::optional<plan::ShapeSearchResult> m_shapes;
+    int m_shapeGpus = 0, m_shapeGpusPerNode = 0, m_shapeGlobalBatch = 0; // what the shown search was for
 };
 } // namespace rl
