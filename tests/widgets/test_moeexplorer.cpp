@@ -18,11 +18,17 @@
 #include <QApplication>
 #include <QHelpEvent>
 #include <QValueAxis>
+#include <QProgressBar>
 
 #include <fstream>
 #include <set>
 
 #include "configeditor.h"
+#include "jobtracker.h"
+#include "model/calibration.h"
+#include "model/hardwareprofileloader.h"
+#include "plan/layout.h"
+#include "plan/shapesearch.h"
 #include "moeexplorer.h"
 #include "moescatterchart.h"
 #include "callout.h"
@@ -409,4 +415,243 @@ TEST(MoeScatter, OneHoverLabelAtATimeInsideThePlotArea)
     // Off the points the callout goes, and the view's tooltip may help again.
     QTest::mouseMove(chart.view()->viewport(), QPoint(5, 5));
     EXPECT_TRUE(chart.hoverText().isEmpty());
+}
+
+// ---- Layout: best per shape on a cluster (plan::runShapeSearch, as moe-sweep --best-layout) ----
+namespace {
+constexpr char kSmallFix[] = "cp=1,pp=1,micro-batch=1,zero=1";
+
+struct BestLayoutCase
+{
+    const char* model;
+    const char* hardware;
+    int gpus, globalBatch;
+    const char* experts;
+    const char* topK;
+    const char* shared;
+    const char* fix;
+};
+
+// Types a case into the explorer's fields, as a user would.
+void enter(rl::MoeExplorer& explorer, const BestLayoutCase& c)
+{
+    explorer.findChild<QComboBox*>(QStringLiteral("moeModel"))->setCurrentText(QLatin1String(c.model));
+    explorer.findChild<QComboBox*>(QStringLiteral("moeHardware"))->setCurrentText(QLatin1String(c.hardware));
+    auto* mode = explorer.findChild<QComboBox*>(QStringLiteral("moeLayoutMode"));
+    mode->setCurrentIndex(mode->findData(int(rl::MoeExplorer::LayoutMode::BestPerShape)));
+    explorer.findChild<QSpinBox*>(QStringLiteral("moeGpus"))->setValue(c.gpus);
+    explorer.findChild<QSpinBox*>(QStringLiteral("moeGlobalBatch"))->setValue(c.globalBatch);
+    explorer.findChild<QLineEdit*>(QStringLiteral("moeExperts"))->setText(QLatin1String(c.experts));
+    explorer.findChild<QLineEdit*>(QStringLiteral("moeTopK"))->setText(QLatin1String(c.topK));
+    explorer.findChild<QLineEdit*>(QStringLiteral("moeShared"))->setText(QLatin1String(c.shared));
+    explorer.findChild<QLineEdit*>(QStringLiteral("moeFix"))->setText(QLatin1String(c.fix));
+}
+
+// The request ridgeline-cli moe-sweep CONFIG --hardware H --best-layout --gpus N --global-batch B
+// --experts .. --top-k .. --shared .. --fix .. builds (runBestLayoutSweep), with its defaults.
+rl::plan::ShapeSearchRequest cliRequest(const BestLayoutCase& c, const rl::HardwareProfile& hw)
+{
+    rl::plan::ShapeSearchRequest req;
+    req.sweep.base = rl::model::loadPreset(c.model);
+    req.sweep.experts = rl::model::parseSweepValues(c.experts, "experts");
+    req.sweep.topK = rl::model::parseSweepValues(c.topK, "top-k");
+    req.sweep.sharedExperts = rl::model::parseSweepValues(c.shared, "shared");
+    req.sweep.hold = rl::model::SweepHold::ActiveParams;
+    req.sweep.decode.batch = 1;
+    req.sweep.decode.contextTokens = 4096;
+    req.sweep.decode.tp = 1;
+    req.sweep.parallel.dtype = "bf16";
+    req.plan.base.hardware = c.hardware;
+    req.plan.cluster = {c.gpus, hw.gpusPerNode, c.globalBatch, 4096};
+    req.fix = c.fix;
+    return req;
+}
+} // namespace
+
+TEST(MoeExplorer, BestPerShapeGivesTheShapeSearchsRowsBaseAndVerdict)
+{
+    const BestLayoutCase c{"olmoe-1b-7b", "h100-sxm", 64, 256, "16,64", "2,8", "0", kSmallFix};
+    rl::MoeExplorer explorer;
+    explorer.resize(1400, 900);
+    explorer.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&explorer));
+    auto* parallel = explorer.findChild<QLineEdit*>(QStringLiteral("moeParallel"));
+    auto* gpus = explorer.findChild<QSpinBox*>(QStringLiteral("moeGpus"));
+    auto* perNode = explorer.findChild<QSpinBox*>(QStringLiteral("moeGpusPerNode"));
+    ASSERT_TRUE(parallel && gpus && perNode);
+    EXPECT_TRUE(parallel->isVisible());
+    EXPECT_FALSE(gpus->isVisible()); // fixed layout: no cluster
+    enter(explorer, c);
+    EXPECT_FALSE(parallel->isVisible()) << "the fixed layout is the search's in this mode";
+    EXPECT_TRUE(gpus->isVisible());
+    EXPECT_TRUE(perNode->isVisible());
+    EXPECT_EQ(perNode->value(), 0);
+    EXPECT_EQ(perNode->specialValueText(), QStringLiteral("profile's (8 GPUs)"));
+
+    QSignalSpy done(&explorer, &rl::MoeExplorer::sweepFinished);
+    QSignalSpy failed(&explorer, &rl::MoeExplorer::sweepFailed);
+    explorer.runSweep();
+    EXPECT_TRUE(explorer.isRunning());
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, 120000));
+    ASSERT_TRUE(failed.isEmpty()) << failed.first().first().toString().toStdString();
+
+    const auto hw = rl::findHardwareProfile(c.hardware);
+    const auto direct = rl::plan::runShapeSearch(cliRequest(c, hw), hw, rl::model::Calibration{});
+    ASSERT_TRUE(explorer.shapeResult().has_value());
+    const auto& shown = *explorer.shapeResult();
+    ASSERT_EQ(shown.rows.size(), direct.rows.size());
+    EXPECT_EQ(done.first().first().toInt(), static_cast<int>(direct.rows.size()));
+    ASSERT_EQ(explorer.result().rows.size(), direct.rows.size()); // what the chart draws
+    auto* cloud = rl::charts::PointCloud::of(explorer.chart()->chart());
+    ASSERT_TRUE(cloud);
+    EXPECT_EQ(cloud->points().size(), direct.rows.size());
+    for (std::size_t i = 0; i < direct.rows.size(); ++i) {
+        const auto& a = shown.rows[i];
+        const auto& b = direct.rows[i];
+        EXPECT_EQ(a.base, b.base) << i;
+        EXPECT_EQ(a.row.experts, b.row.experts) << i;
+        EXPECT_EQ(a.row.topK, b.row.topK) << i;
+        EXPECT_EQ(a.row.expertWidth, b.row.expertWidth) << i;
+        EXPECT_DOUBLE_EQ(a.row.tokensPerSecond, b.row.tokensPerSecond) << i;
+        EXPECT_DOUBLE_EQ(a.row.decodeSecondsPerToken, b.row.decodeSecondsPerToken) << i;
+        EXPECT_EQ(a.row.pareto, b.row.pareto) << i;
+        ASSERT_EQ(a.best.has_value(), b.best.has_value()) << i;
+        if (b.best) {
+            EXPECT_EQ(rl::plan::toSpec(a.best->layout), rl::plan::toSpec(b.best->layout)) << i;
+        }
+    }
+
+    // The base shape (first) is ringed, under its own legend entry.
+    ASSERT_TRUE(direct.rows.front().base);
+    EXPECT_EQ(explorer.chart()->marks().base, 0);
+    auto* base = MoeScatterChart::baseSeries(explorer.chart()->chart());
+    ASSERT_TRUE(base);
+    EXPECT_EQ(base->name(), QStringLiteral("base (olmoe-1b-7b)"));
+    ASSERT_EQ(base->count(), 1);
+    EXPECT_DOUBLE_EQ(base->at(0).x(), cloud->points()[0].value.x());
+    EXPECT_DOUBLE_EQ(base->at(0).y(), cloud->points()[0].value.y());
+    const auto markers = explorer.chart()->chart()->legend()->markers(base);
+    ASSERT_EQ(markers.size(), 1);
+    EXPECT_TRUE(rl::testing::waitFor([&] { return markers.first()->isVisible(); }, 2000));
+
+    // The verdict is placeBase's.
+    const QString verdict = QString::fromStdString(rl::plan::placeBase(direct));
+    ASSERT_FALSE(verdict.isEmpty());
+    EXPECT_EQ(explorer.baseVerdict(), verdict);
+    auto* verdictLabel = explorer.findChild<QLabel*>(QStringLiteral("moeVerdict"));
+    ASSERT_TRUE(verdictLabel && verdictLabel->isVisible());
+    EXPECT_EQ(verdictLabel->text(), QStringLiteral("Base shape (olmoe-1b-7b): ") + verdict + QStringLiteral("."));
+    rl::testing::shoot(&explorer, "moe-best-layout.png");
+
+    // Hovering a point shows its best layout.
+    const std::size_t pick = direct.rows.size() - 1;
+    ASSERT_TRUE(direct.rows[pick].best);
+    const auto& best = *direct.rows[pick].best;
+    auto* view = explorer.chart()->view();
+    const QPoint at = view->mapFromScene(explorer.chart()->chart()->mapToScene(cloud->positionOf(pick)));
+    QTest::mouseMove(view->viewport(), at);
+    const QString hover = explorer.chart()->hoverText();
+    EXPECT_TRUE(hover.contains(QStringLiteral("best layout"))) << hover.toStdString();
+    QString flat = hover;
+    flat.replace(QStringLiteral(",\n"), QStringLiteral(","));
+    EXPECT_TRUE(flat.contains(QString::fromStdString(rl::plan::toSpec(best.layout)))) << hover.toStdString();
+
+    // A click selects it, with its best layout in the details; Open hands over the shape with that
+    // layout, and the config editor shows the point's step time.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+    EXPECT_TRUE(explorer.selectedText().contains(QString::fromStdString(rl::plan::toSpec(best.layout))))
+        << explorer.selectedText().toStdString();
+    QSignalSpy chosen(&explorer, &rl::MoeExplorer::configChosen);
+    auto* open = explorer.findChild<QPushButton*>(QStringLiteral("moeOpen"));
+    ASSERT_TRUE(open && open->isEnabled());
+    open->click();
+    ASSERT_EQ(chosen.size(), 1);
+    const auto config = chosen.first().at(0).value<rl::model::ModelConfig>();
+    const auto recipe = chosen.first().at(1).value<rl::model::ParallelConfig>();
+    EXPECT_EQ(config.moe.experts, direct.rows[pick].row.experts);
+    EXPECT_EQ(config.moe.topK, direct.rows[pick].row.topK);
+    EXPECT_EQ(config.moe.expertWidth, direct.rows[pick].row.expertWidth);
+    EXPECT_EQ(recipe.dtype, best.parallel.dtype);
+    EXPECT_EQ(recipe.microBatches, best.parallel.microBatches);
+    EXPECT_EQ(chosen.first().at(3).toString(), QStringLiteral("h100-sxm"));
+    EXPECT_EQ(chosen.first().at(4).toString(), QString::fromStdString(best.layout.attention));
+    rl::ConfigEditor editor;
+    editor.loadSized(config, recipe, chosen.first().at(2).toString(), chosen.first().at(3).toString(),
+                     chosen.first().at(4).toString());
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); }, 5000)) << editor.problem().toStdString();
+    EXPECT_NEAR(editor.report()->step.stepSeconds, best.step.stepSeconds, 1e-9 * best.step.stepSeconds)
+        << chosen.first().at(2).toString().toStdString();
+    EXPECT_NEAR(editor.report()->step.memory.total(), best.step.memory.total(), 1e-9 * best.step.memory.total());
+
+    // Back to the fixed layout: its field returns, and its sweep replaces the shapes.
+    explorer.setLayoutMode(rl::MoeExplorer::LayoutMode::Fixed);
+    EXPECT_TRUE(parallel->isVisible());
+    EXPECT_FALSE(gpus->isVisible());
+}
+
+// Cancel stops a long search between shapes: nothing is delivered, the last result stays.
+TEST(MoeExplorer, BestPerShapeCancels)
+{
+    const BestLayoutCase c{"olmoe-1b-7b", "h100-sxm", 64, 256, "8:256:8", "1,2,4,8", "0,1", kSmallFix};
+    rl::MoeExplorer explorer;
+    enter(explorer, c);
+    auto* progress = explorer.findChild<QProgressBar*>(QStringLiteral("moeProgress"));
+    auto* cancel = explorer.findChild<QPushButton*>(QStringLiteral("moeCancel"));
+    auto* job = explorer.findChild<rl::JobTracker*>();
+    ASSERT_TRUE(progress && cancel && job);
+    QSignalSpy done(&explorer, &rl::MoeExplorer::sweepFinished);
+    QSignalSpy canceled(job, &rl::JobTracker::jobCanceled);
+    explorer.runSweep();
+    ASSERT_TRUE(explorer.isRunning());
+    EXPECT_TRUE(cancel->isEnabled());
+    // Progress per shape: the first shape done shows as "shape 1 of N".
+    ASSERT_TRUE(rl::testing::waitFor([&] { return progress->maximum() == 1000 && progress->value() > 0; }, 60000));
+    EXPECT_TRUE(progress->format().startsWith(QStringLiteral("shape "))) << progress->format().toStdString();
+    cancel->click();
+    EXPECT_FALSE(cancel->isEnabled());
+    EXPECT_TRUE(explorer.findChild<QPushButton*>(QStringLiteral("moeRun"))->isEnabled());
+    EXPECT_FALSE(progress->isVisible());
+    EXPECT_EQ(explorer.statusText(), QStringLiteral("Sweep cancelled."));
+    ASSERT_TRUE(canceled.wait(60000)); // the worker stops after the shape it is on
+    EXPECT_TRUE(done.isEmpty());
+    EXPECT_FALSE(explorer.isRunning());
+    EXPECT_FALSE(explorer.shapeResult().has_value());
+}
+
+// Fix text that does not parse is named next to the field, and nothing runs.
+TEST(MoeExplorer, BadFixTextIsShownNextToTheField)
+{
+    rl::MoeExplorer explorer;
+    explorer.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&explorer));
+    const BestLayoutCase c{"olmoe-1b-7b", "h100-sxm", 64, 256, "16", "2", "0", kSmallFix};
+    enter(explorer, c);
+    auto* fix = explorer.findChild<QLineEdit*>(QStringLiteral("moeFix"));
+    auto* error = explorer.findChild<QLabel*>(QStringLiteral("moeFixError"));
+    ASSERT_TRUE(fix && error);
+    EXPECT_FALSE(error->isVisible());
+    EXPECT_FALSE(fix->toolTip().isEmpty());
+    EXPECT_TRUE(fix->toolTip().contains(QStringLiteral("micro-batch")));
+    EXPECT_TRUE(fix->toolTip().contains(QStringLiteral("tp=1,cp=1,pp=1,ep=1,zero=1")));
+
+    const struct
+    {
+        const char* text;
+        const char* says;
+    } bad[] = {{"tp=x", "'x' is not a whole number"}, {"colour=red", "unknown dimension 'colour'"},
+               {"zero=5", "ZeRO stages are 0..3"}, {"tp8", "is not name=value"}};
+    QSignalSpy failed(&explorer, &rl::MoeExplorer::sweepFailed);
+    for (const auto& b : bad) {
+        fix->setText(QLatin1String(b.text));
+        EXPECT_TRUE(error->isVisible()) << b.text;
+        EXPECT_TRUE(error->text().startsWith(QStringLiteral("Fix: "))) << error->text().toStdString();
+        EXPECT_TRUE(error->text().contains(QLatin1String(b.says))) << error->text().toStdString();
+        const auto before = failed.size();
+        explorer.runSweep();
+        EXPECT_EQ(failed.size(), before + 1) << b.text;
+        EXPECT_FALSE(explorer.isRunning()) << b.text;
+    }
+    fix->setText(QStringLiteral("tp=1|2,recompute=none|selective"));
+    EXPECT_FALSE(error->isVisible());
+    EXPECT_TRUE(error->text().isEmpty());
 }
