@@ -16,6 +16,7 @@
 #include "callout.h"
 #include "chartexport.h"
 #include "chartimage.h"
+#include "niceticks.h"
 #include "pointcloud.h"
 #include "units/units.h"
 #include "views/moescatterdata.h"
@@ -87,6 +88,10 @@ bool MoeScatterChart::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched != view()->viewport())
         return ChartFrame::eventFilter(watched, event);
+    if (event->type() == QEvent::Leave) {
+        callout()->hide(); // the pointer left the plot: a label of the last point hovered would linger
+        return false;
+    }
     const bool move = event->type() == QEvent::MouseMove;
     const bool press = event->type() == QEvent::MouseButtonPress;
     if (!move && !press)
@@ -128,6 +133,15 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     delete PointCloud::of(chart);
     clearChart(chart);
     auto d = views::moeScatterData(rows, metric);
+    // A cluster's throughput runs to tens of millions of tokens/s: ticks in M, not 8 digits.
+    if (metric == MoeThroughput::TokensPerSecond && d.yMax >= 1e6) {
+        for (auto& p : d.points)
+            p.y *= 1e-6;
+        d.yMin *= 1e-6;
+        d.yMax *= 1e-6;
+        if (const auto at = d.yTitle.find("(tokens/s)"); at != std::string::npos)
+            d.yTitle.replace(at, 10, "(M tokens/s)");
+    }
     chart->setTitle(chartText(d.title));
     QAbstractAxis* x = nullptr;
     if (d.logX) {
@@ -210,6 +224,11 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
         base->setPen(ring);
         base->append(p.decodeMs, p.y);
         attachSeries(chart, base, x, y);
+        for (auto* m : chart->legend()->markers(base)) { // a ring in the legend too, not a filled square
+            m->setShape(QLegend::MarkerShapeCircle);
+            m->setPen(ring);
+            m->setBrush(Qt::NoBrush);
+        }
     }
     new PointCloud(chart, front, std::move(styles), std::move(points)); // a child item of chart
 
@@ -221,9 +240,11 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     if (d.logX)
         x->setRange(xMin / 1.3, xMax * 1.3);
     else {
-        const double xPad = std::max((xMax - xMin) * 0.08, xMax * 0.05);
-        x->setRange(std::max(0.0, xMin - xPad), xMax + xPad);
-        static_cast<QValueAxis*>(x)->applyNiceNumbers(); // round tick values
+        // Padded by the spread, not by a share of the value: shapes holding their active parameters
+        // decode within a fraction of a percent of each other, and 5 % either side stacked them in
+        // one column. Round ticks with as many decimals as their step needs.
+        const double xPad = std::max((xMax - xMin) * 0.08, xMax * 0.001);
+        setNiceRange(static_cast<QValueAxis*>(x), std::max(0.0, xMin - xPad), xMax + xPad);
     }
     const double pad = std::max((d.yMax - d.yMin) * 0.08, d.yMax * 0.02);
     y->setRange(std::max(0.0, d.yMin - pad), d.yMax > 0 ? d.yMax + pad : 1);
