@@ -555,6 +555,9 @@ TEST(MoeExplorer, BestPerShapeGivesTheShapeSearchsRowsBaseAndVerdict)
     QString flat = hover;
     flat.replace(QStringLiteral(",\n"), QStringLiteral(","));
     EXPECT_TRUE(flat.contains(QString::fromStdString(rl::plan::toSpec(best.layout)))) << hover.toStdString();
+    QEvent leave(QEvent::Leave); // the pointer leaves the plot: no label lingers
+    QApplication::sendEvent(view->viewport(), &leave);
+    EXPECT_TRUE(explorer.chart()->hoverText().isEmpty());
 
     // A click selects it, with its best layout in the details; Open hands over the shape with that
     // layout, and the config editor shows the point's step time.
