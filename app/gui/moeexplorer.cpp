@@ -20,6 +20,7 @@
 #include "model/hardwareprofileloader.h"
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
+#include "model/sizingrequest.h"
 #include "moescatterchart.h"
 #include "recipefields.h"
 #include "units/units.h"
@@ -282,10 +283,15 @@ void MoeExplorer::runSweep()
                 // needs the same memory per GPU in the explorer as in `ridgeline-cli size` and `moe-sweep`.
                 spec.parallel = model::parallelLayout(spec.base, parallel, recipe);
                 spec.decode.tp = spec.parallel.tp;
-                const auto rates = model::deviceRates(findHardwareProfile(hardware), spec.parallel.dtype, attention);
-                const model::CalibratedSources sources(*calibration, rates);
-                spec.timing = sources.timing();
-                return model::runMoeSweep(spec, rates, sources.collectives(), [&control](std::size_t done, std::size_t total) {
+                model::SizingRequest req;
+                req.model = spec.base;
+                req.hardware = findHardwareProfile(hardware);
+                req.layout = spec.parallel;
+                req.attentionKernel = attention;
+                req.calibration = calibration->choice();
+                const model::SizingInputs in(req, *calibration);
+                spec.timing = in.timing();
+                return model::runMoeSweep(spec, in.rates(), in.collectives(), [&control](std::size_t done, std::size_t total) {
                     control.setProgress(static_cast<std::int64_t>(done), static_cast<std::int64_t>(total));
                     return !control.isCanceled();
                 });

@@ -244,10 +244,11 @@ void MoeExplorer::runShapeSearch()
                 req.sweep.decode.batch = kDecodeBatch;
                 req.sweep.decode.contextTokens = kDecodeContext;
                 req.sweep.decode.tp = 1;
-                req.plan.base.hardware = hardware;
+                req.plan.base.hardware = hw;
+                req.plan.base.calibration = calibration->choice();
                 req.plan.cluster = {gpus, perNode > 0 ? perNode : hw.gpusPerNode, globalBatch, kSeqLen};
                 req.fix = fix;
-                return plan::runShapeSearch(req, hw, *calibration, [&control](std::size_t done, std::size_t total) {
+                return plan::runShapeSearch(req, *calibration, [&control](std::size_t done, std::size_t total) {
                     control.setProgress(static_cast<std::int64_t>(done), static_cast<std::int64_t>(total),
                                         QStringLiteral("shape %1 of %2").arg(done).arg(total));
                     return !control.isCanceled();

@@ -461,7 +461,7 @@ rl::plan::ShapeSearchRequest cliRequest(const BestLayoutCase& c, const rl::Hardw
     req.sweep.decode.contextTokens = 4096;
     req.sweep.decode.tp = 1;
     req.sweep.parallel.dtype = "bf16";
-    req.plan.base.hardware = c.hardware;
+    req.plan.base.hardware = hw;
     req.plan.cluster = {c.gpus, hw.gpusPerNode, c.globalBatch, 4096};
     req.fix = c.fix;
     return req;
@@ -496,7 +496,7 @@ TEST(MoeExplorer, BestPerShapeGivesTheShapeSearchsRowsBaseAndVerdict)
     ASSERT_TRUE(failed.isEmpty()) << failed.first().first().toString().toStdString();
 
     const auto hw = rl::findHardwareProfile(c.hardware);
-    const auto direct = rl::plan::runShapeSearch(cliRequest(c, hw), hw, rl::model::Calibration{});
+    const auto direct = rl::plan::runShapeSearch(cliRequest(c, hw), rl::model::Calibration{});
     ASSERT_TRUE(explorer.shapeResult().has_value());
     const auto& shown = *explorer.shapeResult();
     ASSERT_EQ(shown.rows.size(), direct.rows.size());
