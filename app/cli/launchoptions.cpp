@@ -11,7 +11,14 @@ void addLaunchOptions(CLI::App* cmd, LaunchArgs& a, const std::string& npHelp)
     cmd->add_option("--hostfile", a.hostfile, "Launch with mpirun -hostfile FILE");
     cmd->add_option("--launcher", a.templ,
                     "Launcher template, e.g. 'srun -N {nodes} --ntasks-per-node {ppn} {bench}' "
-                    "(placeholders: {bench} {np} {nodes} {ppn} {hostfile}; {bench} is the program with its arguments)");
+                    "(placeholders: {bench} {np} {nodes} {ppn} {hostfile}; {bench} is the program with its arguments)")
+        // A template without {bench} is bad usage (exit 2), said before anything starts.
+        ->check([](const std::string& t) {
+            return t.find("{bench}") == std::string::npos
+                       ? std::string("the launcher template must contain {bench}, e.g. \"srun -N {nodes} "
+                                     "--ntasks-per-node {ppn} {bench}\"")
+                       : std::string();
+        });
     cmd->add_option("--nodes", a.nodes, "Nodes, for {nodes}")->capture_default_str();
     cmd->add_option("--ppn", a.ppn, "Processes per node, for {ppn}")->capture_default_str();
     cmd->add_option("--mpirun", a.mpirun, "mpirun to use")->capture_default_str();

@@ -94,11 +94,15 @@ TEST(CliForgiving, ExitCodesAreTheDocumentedOnes)
     // Usage errors: 2, with CLI11's pointer to --help.
     for (const std::vector<std::string>& usage :
          {std::vector<std::string>{"sessions", "--no-such-option", "--db", db}, {"--db", db},
-          {"results", "--db", db}, {"fit", "three", "--db", db}}) {
+          {"results", "--db", db}, {"fit", "three", "--db", db},
+         // Issue 26 item 5: a launcher template without {bench} is bad usage, not a failed run.
+         {"run", "collectives", "--launcher", "srun -N 2", "--db", db}}) {
         const auto r = cli(usage);
         EXPECT_EQ(r.exitCode, 2) << usage[0] << ": " << r.err;
         EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
     }
+    const auto noBench = cli({"run", "collectives", "--launcher", "srun -N 2", "--db", db});
+    EXPECT_NE(noBench.err.find("must contain {bench}"), std::string::npos) << noBench.err;
     // A command that ran and failed: 1.
     EXPECT_EQ(cli({"results", "42", "--db", db}).exitCode, 1);
 }
