@@ -161,7 +161,9 @@ TEST(CliPlan, ValidatePlanRanksThePublishedLayout)
     const auto holdout = cli(dir, {"validate", "--plan", "--table", "holdout", "--row",
                                    "dgxc2505-h100-bf16-Nemotron4-340B-256g,dgxc2505-h100-bf16-DeepSeekV3-512g", "--json"});
     ASSERT_EQ(holdout.exitCode, 0) << holdout.err;
-    for (const auto& row : nlohmann::json::parse(holdout.out)["rows"])
+    const auto placed = nlohmann::json::parse(holdout.out);
+    ASSERT_EQ(placed["rows"].size(), 2u);
+    for (const auto& row : placed["rows"])
         EXPECT_FALSE(row["rank"].is_null()) << row.dump();
     const auto unknown = cli(dir, {"validate", "--plan", "--row", "no-such-row"});
     EXPECT_EQ(unknown.exitCode, 2) << unknown.err;
