@@ -236,6 +236,23 @@ void MoeExplorer::cancel()
     m_status->setText(tr("Sweep cancelled."));
 }
 
+std::optional<model::MoeSweepSpec> MoeExplorer::sweepAxes(model::SweepHold hold)
+{
+    model::MoeSweepSpec axes;
+    try {
+        axes.experts = model::parseSweepValues(m_experts->text().toStdString(), "experts");
+        axes.topK = model::parseSweepValues(m_topK->text().toStdString(), "top-k");
+        axes.sharedExperts = model::parseSweepValues(m_shared->text().toStdString(), "shared experts");
+        if (hold == model::SweepHold::None)
+            axes.expertWidths = model::parseSweepValues(m_widths->text().toStdString(), "expert width");
+    } catch (const std::exception& e) {
+        m_status->setText(QString::fromStdString(e.what()));
+        Q_EMIT sweepFailed(m_status->text());
+        return std::nullopt;
+    }
+    return axes;
+}
+
 void MoeExplorer::runSweep()
 {
     if (layoutMode() == LayoutMode::BestPerShape) {
@@ -258,18 +275,10 @@ void MoeExplorer::runSweep()
     m_sweptHardware = m_hardware->currentText();
     m_sweptAttention = m_calibration->attentionKernel();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
-    model::MoeSweepSpec axes;
-    try {
-        axes.experts = model::parseSweepValues(m_experts->text().toStdString(), "experts");
-        axes.topK = model::parseSweepValues(m_topK->text().toStdString(), "top-k");
-        axes.sharedExperts = model::parseSweepValues(m_shared->text().toStdString(), "shared experts");
-        if (hold == model::SweepHold::None)
-            axes.expertWidths = model::parseSweepValues(m_widths->text().toStdString(), "expert width");
-    } catch (const std::exception& e) {
-        m_status->setText(QString::fromStdString(e.what()));
-        Q_EMIT sweepFailed(m_status->text());
+    const auto parsed = sweepAxes(hold);
+    if (!parsed)
         return;
-    }
+    const model::MoeSweepSpec axes = *parsed;
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_status->setText(tr("Sweeping %1 on %2…").arg(m_model->currentText(), m_hardware->currentText()));

@@ -79,6 +79,9 @@ private:
     void updateLayoutMode();
     bool checkFix(); // shows why the Fix text does not parse; false then
     void runShapeSearch();
+    // The sweep axes typed in the form (experts, top-k, shared, and widths when holding nothing); a
+    // bad field is said in the status line (sweepFailed) and gives nullopt. Both layout modes read them.
+    std::optional<model::MoeSweepSpec> sweepAxes(model::SweepHold hold);
     void showShapes(plan::ShapeSearchResult result);
     void selectShape(const model::MoeSweepRow& row);
     void openShape();

@@ -205,18 +205,10 @@ void MoeExplorer::runShapeSearch()
     const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
     const int gpus = m_gpus->value(), perNode = m_gpusPerNode->value(), globalBatch = m_globalBatch->value();
-    model::MoeSweepSpec axes;
-    try {
-        axes.experts = model::parseSweepValues(m_experts->text().toStdString(), "experts");
-        axes.topK = model::parseSweepValues(m_topK->text().toStdString(), "top-k");
-        axes.sharedExperts = model::parseSweepValues(m_shared->text().toStdString(), "shared experts");
-        if (hold == model::SweepHold::None)
-            axes.expertWidths = model::parseSweepValues(m_widths->text().toStdString(), "expert width");
-    } catch (const std::exception& e) {
-        m_status->setText(qs(e.what()));
-        Q_EMIT sweepFailed(m_status->text());
+    const auto parsed = sweepAxes(hold);
+    if (!parsed)
         return;
-    }
+    const model::MoeSweepSpec axes = *parsed;
     m_sweptPreset = preset;
     m_sweptHardware = m_hardware->currentText();
     m_sweptBasis = m_calibration->summary();
