@@ -10,6 +10,7 @@
 #include "importers/collectiveimport.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
+#include "tools/toolfailure.h"
 #include "units/units.h"
 
 namespace rl {
@@ -490,8 +491,7 @@ void NcclTestsStream::State::line(std::string_view rawLine, const SourceLocation
             run.ncclVersion = std::string(rest[0]);
         return;
     }
-    if (line.find("NCCL failure") != std::string_view::npos || line.find("CUDA failure") != std::string_view::npos ||
-        line.find("HIP failure") != std::string_view::npos) {
+    if (tools::isToolFailureLine(line)) {
         run.failed = true;
         result.warnings.push_back({where, "test reported a failure: " + std::string(line)});
         return;

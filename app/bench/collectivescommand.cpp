@@ -6,6 +6,7 @@
 #include "benchcommands.h"
 #include "kernels/cpuinfo.h"
 #include "collectivesrun.h"
+#include "pointwatchdog.h"
 #include "mpienvironment.h"
 #include "routingoptions.h"
 #include "units/units.h"
@@ -35,6 +36,7 @@ struct Options
     std::string split;
     int delayRank = -1;
     double delayUs = 0;
+    double pointTimeout = 0;
 };
 
 std::int64_t parseSize(const std::string& text, const char* option)
@@ -98,6 +100,7 @@ RunOptions toRunOptions(const Options& o)
     }
     r.delayRank = o.delayRank;
     r.delayUs = o.delayUs;
+    r.pointTimeoutSeconds = o.pointTimeout;
     return r;
 }
 
@@ -165,6 +168,7 @@ void addCollectivesCommand(CLI::App& app)
                     "Testing: this rank sleeps --delay-us before every call (a stand-in for a slow node)")
         ->group("");
     cmd->add_option("--delay-us", opts->delayUs, "Testing: the stand-in delay in microseconds")->group("");
+    addPointTimeoutOption(cmd, opts->pointTimeout);
     addRoutingOptions(*cmd, opts->routing);
     cmd->callback([opts, cmd] {
         SweepParams params;

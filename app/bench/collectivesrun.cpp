@@ -12,6 +12,7 @@
 #include "collectives/nccltable.h"
 #include "mpicollectiverunner.h"
 #include "mpienvironment.h"
+#include "pointwatchdog.h"
 #include "records/wireformat.h"
 #include "stopsignal.h"
 #include "tickclock.h"
@@ -221,6 +222,7 @@ int runCollectives(SweepParams params, const RoutingOptions& routing, const RunO
         }
         bool stopped = false;
         const double start = steadySeconds();
+        PointWatchdog watchdog(run.pointTimeoutSeconds, mpi.rank(), hosts[std::size_t(mpi.rank())]);
         for (const auto& l : levels) {
             MPI_Comm comm = MPI_COMM_WORLD;
             if (l.groups.size() > 1)
@@ -232,6 +234,9 @@ int runCollectives(SweepParams params, const RoutingOptions& routing, const RunO
             if (mpi.rank() == run.delayRank)
                 runner->setStandInDelay(run.delayUs);
             for (std::size_t i = 0; i < l.steps(); ++i) {
+                watchdog.arm(i < plan.size() ? std::string(toString(plan[i].op)) + " " +
+                                                   units::formatBytes(double(plan[i].shape.bytes))
+                                             : "the other groups' point " + std::to_string(i + 1));
                 // Rank 0 decides for all groups, so they leave the sweep between the same two points.
                 if ((stopped = stopBroadcast(MPI_COMM_WORLD)))
                     break;
@@ -254,6 +259,7 @@ int runCollectives(SweepParams params, const RoutingOptions& routing, const RunO
                     ++printed;
                 }
                 ++stepsDone;
+                watchdog.disarm();
             }
             runner.reset();
             if (comm != MPI_COMM_WORLD)

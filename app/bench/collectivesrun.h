@@ -16,6 +16,7 @@ struct RunOptions
     std::vector<SplitLevel> split; // empty: one sweep of all ranks, points without a group
     int delayRank = -1;            // testing: the rank that sleeps delayUs before every call
     double delayUs = 0;
+    double pointTimeoutSeconds = 0; // PointWatchdog: 0 = off
 };
 
 // Runs on every rank (MPI_Init to MPI_Finalize); returns the exit code.

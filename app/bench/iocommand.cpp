@@ -20,6 +20,7 @@
 #include "kernels/sizelist.h"
 #include "mpicollectiverunner.h"
 #include "mpienvironment.h"
+#include "pointwatchdog.h"
 #include "records/wireformat.h"
 #include "stopsignal.h"
 #include "storage/fiocompare.h"
@@ -44,6 +45,7 @@ struct Options
     std::string fioPath = "fio";
     int rounds = storage::FioCompareSpec{}.rounds;
     double settleSeconds = storage::FioCompareSpec{}.settleSeconds;
+    double pointTimeout = 0;
 };
 
 void printLine(const nlohmann::json& j) { std::cout << j.dump() << '\n' << std::flush; }
@@ -238,7 +240,10 @@ int runIo(const Options& o, const storage::IoSweepConfig& config)
     const auto cancel = [] { return stopSignal() != 0; };
     std::size_t donePoints = 0;
     std::string failure;
+    PointWatchdog watchdog(o.pointTimeout, mpi.rank(), hostName());
     for (const auto& c : plan) {
+        watchdog.arm(c.access + " " + std::to_string(c.nranks) + " ranks, " + units::formatBytes(double(c.fileBytes)) +
+                     " file, " + units::formatBytes(double(c.blockBytes)) + " blocks");
         if (stopAgreed(MPI_COMM_WORLD))
             break;
         const bool active = mpi.rank() < c.nranks;
@@ -289,6 +294,7 @@ int runIo(const Options& o, const storage::IoSweepConfig& config)
             }
         }
         donePoints += 2;
+        watchdog.disarm();
     }
     files.removeAll();
     MPI_Barrier(MPI_COMM_WORLD); // every rank's files are gone before rank 0 says so
@@ -343,6 +349,7 @@ void addIoCommand(CLI::App& app)
                     "--compare-fio: idle seconds before every timed run, so a virtual disk's bandwidth budget "
                     "refills and neither tool inherits the other's throttling")
         ->capture_default_str()->check(CLI::Range(0.0, 60.0));
+    addPointTimeoutOption(cmd, opts->pointTimeout);
     cmd->callback([opts] {
         storage::IoSweepConfig config;
         try {

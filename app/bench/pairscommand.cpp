@@ -17,6 +17,7 @@
 #include "collectives/callstats.h"
 #include "collectives/pairs.h"
 #include "mpienvironment.h"
+#include "pointwatchdog.h"
 #include "records/wireformat.h"
 #include "stopsignal.h"
 #include "tickclock.h"
@@ -35,6 +36,7 @@ struct PairsOptions
     bool onePairAtATime = false;
     int delayRank = -1;
     double delayUs = 0;
+    double pointTimeout = 0;
 };
 
 struct Measured
@@ -138,7 +140,15 @@ int runPairs(const PairsOptions& o, std::int64_t latBytes, std::int64_t bwBytes)
                 std::cout << wire::toJson(s).dump() << '\n' << std::flush;
             }
             std::vector<char> buf(std::size_t(std::max(latBytes, bwBytes)), 1);
-            for (const auto& round : rounds) {
+            PointWatchdog watchdog(o.pointTimeout, world, hostName());
+            for (std::size_t r = 0; r < rounds.size(); ++r) {
+                const auto& round = rounds[r];
+                std::string partner = "no partner";
+                for (const auto& [a, b] : round)
+                    if (me == a || me == b)
+                        partner = "with rank " + std::to_string(worldOf[std::size_t(me == a ? b : a)]);
+                watchdog.arm("pairs round " + std::to_string(r + 1) + " of " + std::to_string(rounds.size()) + ", " +
+                             partner + ", " + units::formatBytes(double(bwBytes)));
                 if (stopBroadcast(comm))
                     break;
                 Measured mine;
@@ -166,6 +176,7 @@ int runPairs(const PairsOptions& o, std::int64_t latBytes, std::int64_t bwBytes)
                 }
                 std::vector<Measured> all(root ? std::size_t(n) : 0);
                 MPI_Gather(&mine, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, 0, comm);
+                watchdog.disarm();
                 if (!root)
                     continue;
                 for (int q = 0; q < n; ++q) {
@@ -232,6 +243,7 @@ void addPairsCommand(CLI::App& app)
     cmd->add_option("--delay-rank", o->delayRank,
                     "Testing: this rank sleeps --delay-us before every send (a stand-in for a slow link)");
     cmd->add_option("--delay-us", o->delayUs, "Testing: the stand-in delay in microseconds")->capture_default_str();
+    addPointTimeoutOption(cmd, o->pointTimeout);
     cmd->callback([o] {
         const auto lat = units::parseBytes(o->latencyBytes), bw = units::parseBytes(o->bandwidthBytes);
         std::string error;

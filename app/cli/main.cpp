@@ -1,6 +1,7 @@
 // ridgeline-cli: the headless twin of the GUI. Every command works on one workspace (--db FILE,
 // default: the per-user workspace) and prints tables for people or JSON (--json) for scripts.
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 
@@ -52,6 +53,9 @@ std::string versionText()
 
 int main(int argc, char** argv)
 {
+    // A file-size limit (ulimit -f) fails the write with EFBIG, which is reported and stops a run's
+    // job (launcher.h), instead of killing us silently in the middle of a transaction.
+    std::signal(SIGXFSZ, SIG_IGN);
     rl::cli::CliContext ctx;
     CLI::App app{"ridgeline-cli: import, inspect, fit, export and run benchmarks without the GUI"};
     app.set_version_flag("--version", versionText());

@@ -17,6 +17,7 @@
 #include "launcher.h"
 #include "runsession.h"
 #include "launchoptions.h"
+#include "pointtimeout.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
 #include "store/pairresults.h"
@@ -45,18 +46,26 @@ struct RunArgs
     LaunchArgs launch;
     std::string bench, title;
     bool dryRun = false;
+    PointTimeout pointTimeout;
     std::vector<std::string> benchArgs;
 };
 
 // Runs ridgeline-bench's argv into a new session: every record it prints is stored as it arrives.
+// pointTimeoutS > 0 (the MPI benchmarks): the runner's ranks report a point that runs over (see
+// pointtimeout.h) and the job is stopped; if none can report, silence for a while longer stops it.
 int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv, const SbatchArgs& sbatch = {},
-                int ranks = 1)
+                int ranks = 1, double pointTimeoutS = 0)
 {
     s.tool = "ridgeline-bench";
     s.toolVersion = RIDGELINE_VERSION;
     RunSession run(ctx, std::move(s), argv);
     std::optional<wire::End> end;
     ChildResult child;
+    Launcher launcher;
+    StuckRanks stuck(ranks);
+    bool started = false;
+    // The ranks' own reports come first; this backstop only ends a run whose ranks cannot speak.
+    const int silenceMs = pointTimeoutS > 0 ? static_cast<int>((pointTimeoutS + 10) * 1000) : 0;
     try {
         child = runLocallyOrAsJob(sbatch, ranks, run.session().kind, argv, [&](const std::string& line) {
             std::optional<wire::Record> rec;
@@ -68,7 +77,13 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
             }
             if (!rec)
                 return;
-            if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
+            if (auto* raw = std::get_if<wire::RawRecord>(&*rec)) {
+                // What the ranks said before we stopped them: a stopped rank that the stop's SIGCONT
+                // wakes reports too, and must still be named as the one that did not arrive.
+                if (!launcher.stopping() && stuck.take(raw->object))
+                    launcher.stop(2000); // the other ranks' reports are on their way
+            } else if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
+                started = true;
                 nlohmann::json params = run.session().params;
                 params["runner"] = h->session.params;
                 params["runner_host"] = h->session.host;
@@ -98,12 +113,25 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
             } else if (auto* e = std::get_if<wire::End>(&*rec)) {
                 end = *e;
             }
-        }, 0, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); });
+        }, silenceMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); }, {},
+           &launcher);
     } catch (const std::exception& e) {
         return run.end(SessionStatus::Failed, e.what());
     }
+    // Our own stop (a point ran over) ends the runner as a cancel would; the session says why.
+    if (stuck.any() && !child.interrupted)
+        return run.end(SessionStatus::Failed, stuck.message() + "; stopped after " + std::to_string(run.points()) +
+                                                  " points");
     if (child.interrupted || (end && end->status == SessionStatus::Cancelled))
         return run.end(SessionStatus::Cancelled, "cancelled after " + std::to_string(run.points()) + " points");
+    if (child.idleTimedOut)
+        return run.end(SessionStatus::Failed,
+                       (started ? "the runner printed nothing for " + std::to_string(silenceMs / 1000) +
+                                      " s and no rank reported (--point-timeout " + std::to_string(int(pointTimeoutS)) +
+                                      " s): every rank is stopped or gone"
+                                : "no rank of the runner started within " + std::to_string(silenceMs / 1000) +
+                                      " s (--point-timeout " + std::to_string(int(pointTimeoutS)) + " s)") +
+                           "; stopped after " + std::to_string(run.points()) + " points");
     if (end && child.exitCode == 0)
         return run.end(end->status, end->message);
     return run.end(SessionStatus::Failed, childFailure("runner", child, 0));
@@ -116,7 +144,8 @@ int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const
     LaunchSpec spec = launchSpecOf(a.launch);
     spec.bench = a.bench.empty() ? findBench() : a.bench;
     spec.subcommand = subcommand;
-    spec.benchArgs = a.benchArgs;
+    const double pointTimeoutS = a.pointTimeout.resolve(subcommand, a.benchArgs);
+    spec.benchArgs = pointTimeoutS > 0 ? withRunnerPointTimeout(a.benchArgs, pointTimeoutS) : a.benchArgs;
     const auto argv = buildLaunchCommand(spec);
     if (a.dryRun) {
         std::cout << displayCommand(argv) << '\n';
@@ -129,7 +158,8 @@ int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const
                                     std::to_string(a.launch.np) + " ranks"
                               : a.title;
     s.params = {{"launcher", launcherName(spec.kind)}, {"np", a.launch.np}, {"runner_args", a.benchArgs}};
-    return runAndStore(ctx, std::move(s), argv, a.launch.sbatch, a.launch.np);
+    s.params["point_timeout_s"] = pointTimeoutS;
+    return runAndStore(ctx, std::move(s), argv, a.launch.sbatch, a.launch.np, pointTimeoutS);
 }
 
 // A kernel benchmark (peakflops, membw, gemm) on this machine: no MPI, the runner directly.
@@ -166,6 +196,7 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
     coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
     coll->add_option("--title", a->title, "Session title");
     coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
+    addPointTimeoutOption(coll, a->pointTimeout);
     coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench " + subcommand + " (after --)");
     coll->callback([&ctx, a, subcommand, sessionKindName] {
         const int rc = runMpiBenchmark(ctx, sessionKindName, subcommand, *a);

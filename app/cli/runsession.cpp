@@ -59,12 +59,15 @@ int RunSession::end(SessionStatus status, const std::string& message)
     return status == SessionStatus::Complete ? 0 : 1;
 }
 
-std::string childFailure(const std::string& what, const ChildResult& child, int idleTimeoutMs)
+std::string childFailure(const std::string& what, const ChildResult& child, int idleTimeoutMs,
+                         const std::string& toolFailureLine)
 {
     std::string message = child.idleTimedOut ? what + " printed nothing for " + std::to_string(idleTimeoutMs / 1000) +
                                                    " s (--point-timeout) and was stopped"
                           : child.signal     ? what + " killed by signal " + std::to_string(child.signal)
                                              : what + " exited with code " + std::to_string(child.exitCode);
+    if (!toolFailureLine.empty())
+        return what + " reported: " + toolFailureLine + " (" + message.substr(what.size() + 1) + ")";
     if (!child.stderrTail.empty())
         message += ": " + child.stderrTail.substr(child.stderrTail.size() > 2000 ? child.stderrTail.size() - 2000 : 0);
     return message;

@@ -55,6 +55,9 @@ private:
 void addToolRunCommands(CLI::App* run, CliContext& ctx);
 
 // How a child that was not cancelled and printed no end record failed: "<what> exited with code 3:
-// <stderr tail>", "killed by signal 9", "printed nothing for 60 s".
-std::string childFailure(const std::string& what, const ChildResult& child, int idleTimeoutMs);
+// <stderr tail>", "killed by signal 9", "printed nothing for 60 s". With the tool's own failure line
+// (tools::isToolFailureLine, from its stdout or stderr) that line leads: "<what> reported: <line>
+// (exited with code 3)", never buried under an MPI_Abort banner in the tail.
+std::string childFailure(const std::string& what, const ChildResult& child, int idleTimeoutMs,
+                         const std::string& toolFailureLine = {});
 } // namespace rl::cli

@@ -39,10 +39,13 @@ void addSbatchOptions(CLI::App* cmd, SbatchArgs& a)
 
 ChildResult runLocallyOrAsJob(const SbatchArgs& sbatch, int ranks, const std::string& jobName,
                               const std::vector<std::string>& argv, const Launcher::LineFn& onLine, int idleTimeoutMs,
-                              const std::function<void(const std::string&, const std::string&)>& onSubmitted)
+                              const std::function<void(const std::string&, const std::string&)>& onSubmitted,
+                              const Launcher::LineFn& onStderrLine, Launcher* launcher)
 {
-    if (!sbatch.use)
-        return Launcher().run(argv, onLine, idleTimeoutMs);
+    if (!sbatch.use) {
+        Launcher own;
+        return (launcher ? *launcher : own).run(argv, onLine, idleTimeoutMs, onStderrLine);
+    }
     namespace fs = std::filesystem;
     const fs::path dir = fs::absolute(sbatch.dir.empty() ? fs::current_path() : fs::path(sbatch.dir));
     char stamp[32];
@@ -79,14 +82,29 @@ ChildResult runLocallyOrAsJob(const SbatchArgs& sbatch, int ranks, const std::st
     sigaction(SIGTERM, &sa, &oldTerm);
     sigaction(SIGINT, &sa, &oldInt);
     (void)idleTimeoutMs; // queue time is not silence: the job's --time bounds a hung run
-    const slurm::JobOutcome outcome = job.follow(onLine, [] { return g_cancel != 0; }, [&](slurm::JobState s) {
-        std::cerr << "job " << id << ": " << slurm::jobStateName(s) << std::endl;
-    });
+    slurm::JobOutcome outcome;
+    try {
+        // A stop asked for from onLine (a rank's point ran over) cancels the job as Ctrl+C would.
+        outcome = job.follow(onLine, [&] { return g_cancel != 0 || (launcher && launcher->stopRequested()); },
+                             [&](slurm::JobState s) {
+            std::cerr << "job " << id << ": " << slurm::jobStateName(s) << std::endl;
+        });
+    } catch (...) {
+        sigaction(SIGTERM, &oldTerm, nullptr);
+        sigaction(SIGINT, &oldInt, nullptr);
+        try {
+            job.cancel(); // nobody would store what it measures
+        } catch (const std::exception& e) {
+            std::cerr << "scancel " << id << " failed: " << e.what() << '\n';
+        }
+        throw;
+    }
     sigaction(SIGTERM, &oldTerm, nullptr);
     sigaction(SIGINT, &oldInt, nullptr);
 
     ChildResult r;
     r.interrupted = g_cancel != 0 && outcome.state == slurm::JobState::Cancelled;
+    r.stoppedByCaller = g_cancel == 0 && launcher && launcher->stopRequested();
     r.exitCode = outcome.state == slurm::JobState::Completed ? 0 : outcome.exitCode > 0 ? outcome.exitCode : 1;
     r.signal = outcome.signal;
     r.stderrTail = "Slurm job " + id + " " + slurm::jobStateName(outcome.state) +

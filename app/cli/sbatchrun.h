@@ -24,8 +24,12 @@ void addSbatchOptions(CLI::App* cmd, SbatchArgs& a);
 // Runs argv locally (Launcher) or, with --sbatch, as a batch job of `ranks` tasks unless the options
 // size the allocation themselves; hands every stdout line to onLine. A job's end state comes back
 // as a ChildResult: its exit code, interrupted when we cancelled it, the Slurm reason otherwise.
-// `onSubmitted` gets the job id and the script path (for the session's parameters).
+// `onSubmitted` gets the job id and the script path (for the session's parameters). `onStderrLine`
+// sees a local run's stderr lines (a job's stderr is in its output file, which onLine reads). When
+// onLine throws (the workspace cannot store), the job is cancelled before the error goes on.
+// `launcher`, when given, is the one that runs a local command (its stop() works from onLine).
 ChildResult runLocallyOrAsJob(const SbatchArgs& sbatch, int ranks, const std::string& jobName,
                               const std::vector<std::string>& argv, const Launcher::LineFn& onLine, int idleTimeoutMs,
-                              const std::function<void(const std::string& jobId, const std::string& script)>& onSubmitted = {});
+                              const std::function<void(const std::string& jobId, const std::string& script)>& onSubmitted = {},
+                              const Launcher::LineFn& onStderrLine = {}, Launcher* launcher = nullptr);
 } // namespace rl::cli

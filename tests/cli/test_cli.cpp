@@ -9,6 +9,9 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <cstring>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -71,6 +74,109 @@ std::vector<std::string> runArgs(const fs::path& db, int np, std::vector<std::st
     a.push_back("--");
     a.insert(a.end(), runner.begin(), runner.end());
     return cli(db, a);
+}
+
+// ---- Issue 26, "jobs always stop": the launched group never outlives ridgeline-cli, a failed
+// write stops the job first, and a rank that stops fails the run naming the rank and the point.
+
+// A process as /proc/PID/stat tells it.
+struct Proc
+{
+    pid_t pid = 0, ppid = 0, pgrp = 0;
+    char state = '?';
+    std::string comm;
+};
+
+std::vector<Proc> processes()
+{
+    std::vector<Proc> out;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0])))
+            continue;
+        std::ifstream in(e.path() / "stat");
+        std::string text;
+        if (!std::getline(in, text))
+            continue;
+        const auto open = text.find('('), close = text.rfind(')');
+        if (open == std::string::npos || close == std::string::npos)
+            continue;
+        Proc p;
+        p.pid = std::stoi(text.substr(0, open));
+        p.comm = text.substr(open + 1, close - open - 1);
+        std::istringstream rest(text.substr(close + 2));
+        rest >> p.state >> p.ppid >> p.pgrp;
+        out.push_back(p);
+    }
+    return out;
+}
+
+// What the CLI launched: mpirun and every rank (each rank in a process group of its own under
+// Open MPI 4), found through their parents while the CLI is alive; its own watcher is left out.
+std::vector<Proc> launchedBy(pid_t cli)
+{
+    const auto all = processes();
+    std::vector<Proc> out;
+    for (const auto& p : all) {
+        if (p.comm == "ridgeline-cli" || p.comm == "ridgeline-watch")
+            continue;
+        for (pid_t up = p.ppid; up > 1;) {
+            if (up == cli) {
+                out.push_back(p);
+                break;
+            }
+            const auto parent = std::find_if(all.begin(), all.end(), [&](const Proc& q) { return q.pid == up; });
+            up = parent == all.end() ? 0 : parent->ppid;
+        }
+    }
+    return out;
+}
+
+// Those of `procs` still alive (not zombies) after up to `seconds`, checking as it goes.
+std::vector<Proc> aliveAfter(const std::vector<Proc>& procs, int seconds)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    for (;;) {
+        std::vector<Proc> live;
+        for (const auto& p : processes())
+            if (p.state != 'Z' && p.state != 'X' &&
+                std::any_of(procs.begin(), procs.end(), [&](const Proc& q) { return q.pid == p.pid; }))
+                live.push_back(p);
+        if (live.empty() || std::chrono::steady_clock::now() > deadline)
+            return live;
+        usleep(100 * 1000); // polling /proc: there is no signal to wait on for strangers' exits
+    }
+}
+
+std::string describe(const std::vector<Proc>& procs)
+{
+    std::string s;
+    for (const auto& p : procs)
+        s += std::to_string(p.pid) + " " + p.comm + " (" + p.state + ")\n";
+    return s;
+}
+
+// The rank of a ridgeline-bench process, from the environment its launcher gave it.
+int rankOf(pid_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/environ");
+    std::string var;
+    while (std::getline(in, var, '\0'))
+        for (const char* key : {"OMPI_COMM_WORLD_RANK=", "PMI_RANK="})
+            if (var.rfind(key, 0) == 0)
+                return std::stoi(var.substr(std::strlen(key)));
+    return -1;
+}
+
+// Reads the run's stdout until `n` collective points have been printed.
+bool readPoints(test::Running& run, int n)
+{
+    std::string line;
+    int points = 0;
+    while (points < n && run.readLine(line, 60))
+        if (line.find("\"record\":\"collective\"") != std::string::npos)
+            ++points;
+    return points == n;
 }
 } // namespace
 
@@ -223,6 +329,98 @@ TEST(CliRun, SigtermCancelsAllRanksAndMarksTheSessionCancelled)
     EXPECT_NE(last.find("\"status\":\"cancelled\""), std::string::npos) << last;
     store::Workspace ws(db.string());
     EXPECT_EQ(ws.sessions()[0].status, SessionStatus::Cancelled);
+}
+
+TEST(CliRun, SigkillOfTheCliAloneStopsMpirunAndEveryRank)
+{
+    if (!mpiAvailable())
+        GTEST_SKIP() << "mpirun or ridgeline-bench not available";
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    // Rank 1 sleeps 4 s before every call: the first point is half a minute away, so mpirun has
+    // nothing to write (a write to a dead reader would end it anyway) and lives on unless stopped.
+    test::Running run(runArgs(db, 2, {"--ops", "all_reduce", "-b", "8", "-e", "8", "-n", "5", "-w", "1",
+                                      "--delay-rank", "1", "--delay-us", "4000000"}));
+    std::string header;
+    ASSERT_TRUE(run.readLine(header, 60));
+    ASSERT_NE(header.find("\"record\":\"session\""), std::string::npos) << header;
+    std::vector<Proc> job;
+    for (int tries = 0; tries < 100 && job.size() < 3; ++tries, usleep(50 * 1000))
+        job = launchedBy(run.pid()); // the header came from rank 0; mpirun and both ranks are up
+    ASSERT_EQ(job.size(), 3u) << describe(job);
+    kill(run.pid(), SIGKILL); // the CLI alone, as the OOM killer or `kill -9 PID` would
+    run.wait();
+    const auto left = aliveAfter(job, 10);
+    EXPECT_TRUE(left.empty()) << "still running 10 s after the CLI died:\n" << describe(left);
+    // The next reader sees the run as incomplete.
+    auto r = test::runToEnd(cli(db, {"sessions"}, true));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = json::parse(r.out);
+    ASSERT_EQ(j.size(), 1u);
+    EXPECT_EQ(j[0]["status"], "incomplete") << r.out;
+}
+
+TEST(CliRun, AStoppedRankFailsTheRunNamingTheRankAndThePoint)
+{
+    if (!mpiAvailable())
+        GTEST_SKIP() << "mpirun or ridgeline-bench not available";
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    auto args = runArgs(db, 2, {"--ops", "all_reduce", "-b", "8", "-e", "512M", "-f", "2", "-n", "20"});
+    args.insert(std::find(args.begin(), args.end(), "--"), {"--point-timeout", "2"});
+    test::Running run(args);
+    ASSERT_TRUE(readPoints(run, 2));
+    const auto job = launchedBy(run.pid());
+    pid_t rank1 = 0;
+    for (const auto& p : job)
+        if (p.comm == "ridgeline-bench" && rankOf(p.pid) == 1)
+            rank1 = p.pid;
+    ASSERT_GT(rank1, 0) << "rank 1 not found in:\n" << describe(job);
+    kill(rank1, SIGSTOP);
+    std::string line, last;
+    while (run.readLine(line, 60))
+        last = line;
+    EXPECT_EQ(run.wait(), 1);
+    EXPECT_NE(last.find("\"status\":\"failed\""), std::string::npos) << last;
+    store::Workspace ws(db.string());
+    const auto s = ws.sessions().at(0);
+    EXPECT_EQ(s.status, SessionStatus::Failed);
+    EXPECT_NE(s.notes.find("all_reduce "), std::string::npos) << s.notes;
+    EXPECT_NE(s.notes.find(" ran over 2 s (--point-timeout): rank 0 waited in it; no word from rank 1"),
+              std::string::npos)
+        << s.notes;
+    EXPECT_GE(ws.collectivePoints(s.id).size(), 2u);
+    const auto left = aliveAfter(job, 0);
+    EXPECT_TRUE(left.empty()) << "the stopped rank outlived the run:\n" << describe(left);
+}
+
+TEST(CliRun, AFailedWriteStopsTheJobBeforeTheCliExits)
+{
+    if (!mpiAvailable())
+        GTEST_SKIP() << "mpirun or ridgeline-bench not available";
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    test::Running run(runArgs(db, 2, {"--ops", "all_reduce", "-b", "8", "-e", "512M", "-f", "2", "-n", "20"}));
+    ASSERT_TRUE(readPoints(run, 2));
+    const auto job = launchedBy(run.pid());
+    ASSERT_FALSE(job.empty());
+    // The disk is full from now on, for the CLI alone: no file of its may grow past its size now.
+    std::error_code ec;
+    const auto wal = fs::file_size(db.string() + "-wal", ec);
+    const rlimit full{static_cast<rlim_t>(ec ? 0 : wal), static_cast<rlim_t>(ec ? 0 : wal)};
+    ASSERT_EQ(prlimit(run.pid(), RLIMIT_FSIZE, &full, nullptr), 0) << std::strerror(errno);
+    std::string line;
+    while (run.readLine(line, 120)) {
+    }
+    EXPECT_EQ(run.wait(), 1);
+    // The CLI has exited: its job is gone already (the launcher waited for it), nothing measures on.
+    const auto left = aliveAfter(job, 0);
+    EXPECT_TRUE(left.empty()) << "running after the CLI failed:\n" << describe(left);
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.markOrphanedRuns(), 1);
+    const auto s = ws.sessions().at(0);
+    EXPECT_EQ(s.status, SessionStatus::Incomplete);
+    EXPECT_GE(ws.collectivePoints(s.id).size(), 2u);
 }
 
 TEST(Cli, VsMeasuredComparesATraceAndALogWithThePrediction)

@@ -32,7 +32,8 @@ protected:
     {
         // A user data dir of our own: no tools.json of the machine's user.
         setenv("XDG_DATA_HOME", (dir.path / "data").c_str(), 1);
-        for (const char* v : {"STANDIN_DELAY_MS", "STANDIN_FAIL_AFTER", "STANDIN_HANG_AFTER", "STANDIN_WRONG_ROW", "STANDIN_FLAVOR"})
+        for (const char* v : {"STANDIN_DELAY_MS", "STANDIN_FAIL_AFTER", "STANDIN_HANG_AFTER", "STANDIN_WRONG_ROW", "STANDIN_FLAVOR",
+                              "STANDIN_FAIL_ON_STDERR"})
             unsetenv(v);
         setenv("STANDIN_DELAY_MS", "5", 1);
     }
@@ -161,9 +162,33 @@ TEST_F(CliGpuTools, AFailingToolEndsTheSessionWithItsFailureAndKeepsEarlierRows)
     const auto all = sessions();
     ASSERT_EQ(all.size(), 1u);
     EXPECT_EQ(all[0].status, SessionStatus::Failed);
-    EXPECT_NE(all[0].notes.find("all_reduce_perf exited with code 3"), std::string::npos) << all[0].notes;
+    // The tool's own line is the cause, with how it ended.
+    EXPECT_NE(all[0].notes.find("all_reduce_perf reported: "), std::string::npos) << all[0].notes;
+    EXPECT_NE(all[0].notes.find("Test NCCL failure common.cu:1090 'unhandled cuda error"), std::string::npos)
+        << all[0].notes;
+    EXPECT_NE(all[0].notes.find("(exited with code 3)"), std::string::npos) << all[0].notes;
     store::Workspace ws(db.string());
     EXPECT_EQ(ws.collectivePoints(all[0].id).size(), 6u);
+}
+
+// Issue 26 item 4: builds that print the failure on stderr and call MPI_Abort bury it under a banner
+// from every rank; the session keeps the failure line, not only the banner's tail.
+TEST_F(CliGpuTools, AFailureLineOnStderrIsStoredAsTheCause)
+{
+    setenv("STANDIN_FAIL_AFTER", "2", 1);
+    setenv("STANDIN_FAIL_ON_STDERR", "1", 1);
+    const auto r = test::runToEnd(nccl({}, {"-b", "8", "-e", "1K", "-f", "2"}));
+    unsetenv("STANDIN_FAIL_ON_STDERR");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("MPI_ABORT was invoked on rank 7"), std::string::npos) << "the banner is still echoed";
+    const auto all = sessions();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0].status, SessionStatus::Failed);
+    EXPECT_EQ(all[0].notes.rfind("all_reduce_perf reported: ", 0), 0u) << all[0].notes;
+    EXPECT_NE(all[0].notes.find("'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'"), std::string::npos)
+        << all[0].notes;
+    store::Workspace ws(db.string());
+    EXPECT_EQ(ws.collectivePoints(all[0].id).size(), 4u);
 }
 
 TEST_F(CliGpuTools, AToolThatStopsPrintingIsStoppedAfterThePointTimeout)
@@ -238,7 +263,7 @@ TEST_F(CliGpuTools, RocblasSquareSweepAndAFailingShapeEndsTheSession)
     const auto all = sessions();
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0].status, SessionStatus::Failed); // newest first
-    EXPECT_NE(all[0].notes.find("at 512x512x512: rocblas-bench exited with code 3"), std::string::npos) << all[0].notes;
+    EXPECT_NE(all[0].notes.find("at 512x512x512: rocblas-bench reported: "), std::string::npos) << all[0].notes;
 }
 
 TEST_F(CliGpuTools, AMissingToolOrBadOptionSaysWhatToDo)

@@ -7,6 +7,8 @@
 // Controls (environment):
 //   STANDIN_DELAY_MS=N      sleep before every result row (default 20)
 //   STANDIN_FAIL_AFTER=N    after N rows print the tool's failure line and exit 3
+//   STANDIN_FAIL_ON_STDERR=1  ... on stderr (as nccl-tests builds with fprintf + MPI_Abort do),
+//                           followed by Open MPI's MPI_Abort banner from every rank
 //   STANDIN_HANG_AFTER=N    after N rows stop printing and sleep (a hung GPU)
 //   STANDIN_WRONG_ROW=N     row N reports 5 wrong elements (#wrong)
 //   STANDIN_FLAVOR=rccl     rccl-tests header and AMD devices instead of nccl-tests and NVIDIA
@@ -149,9 +151,21 @@ int ncclTests(const std::string& program, int argc, char** argv)
     for (long long bytes = minBytes; bytes <= maxBytes;
          bytes = factor > 1 ? bytes * factor : bytes + std::max<long long>(1, stepBytes), ++row.index) {
         if (row.failNow()) {
-            std::printf("%s: Test NCCL failure common.cu:1090 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n"
-                        " .. %s pid %d: Test failure common.cu:1016\n", host, host, getpid());
-            std::fflush(stdout);
+            std::FILE* out = envInt("STANDIN_FAIL_ON_STDERR", 0) ? stderr : stdout;
+            std::fprintf(out, "%s: Test NCCL failure common.cu:1090 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n"
+                              " .. %s pid %d: Test failure common.cu:1016\n", host, host, getpid());
+            if (out == stderr)
+                for (int rank = 0; rank < 8; ++rank) // Open MPI's help-mpi-api.txt / mpi-abort, once per rank
+                    std::fprintf(stderr,
+                                 "--------------------------------------------------------------------------\n"
+                                 "MPI_ABORT was invoked on rank %d in communicator MPI_COMM_WORLD\n"
+                                 "with errorcode 1.\n\n"
+                                 "NOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.\n"
+                                 "You may or may not see output from other processes, depending on\n"
+                                 "exactly when Open MPI kills them.\n"
+                                 "--------------------------------------------------------------------------\n",
+                                 rank);
+            std::fflush(out);
             return 3;
         }
         if (row.hangNow())
