@@ -40,11 +40,14 @@ AboutDialog::AboutDialog(const QString& workspacePath, QWidget* parent) : QDialo
     setObjectName(QStringLiteral("aboutDialog"));
     setWindowTitle(tr("About Ridgeline"));
     auto* text = new QLabel(tr("<h3>Ridgeline %1</h3><p>Benchmark, import, model and chart large-model training "
-                               "clusters (AMD MI300X, NVIDIA H100).</p><p>Workspace: %2</p>")
+                               "clusters (AMD MI300X, NVIDIA H100).</p><p>Workspace: %2</p>"
+                               "<p>Licensed under the Apache License, Version 2.0 "
+                               "(<a href=\"https://www.apache.org/licenses/LICENSE-2.0\">Apache-2.0</a>).</p>")
                                 .arg(QStringLiteral(RIDGELINE_VERSION), workspacePath.toHtmlEscaped()));
     text->setObjectName(QStringLiteral("aboutText"));
     text->setWordWrap(true);
-    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    text->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    text->setOpenExternalLinks(true);
 
     const auto list = versions();
     auto* table = new QTableWidget(int(list.size()), 2);

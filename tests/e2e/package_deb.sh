@@ -58,12 +58,16 @@ fi
 for f in usr/bin/ridgeline usr/bin/ridgeline-cli usr/bin/ridgeline-bench usr/share/applications/ridgeline.desktop \
          usr/share/icons/hicolor/scalable/apps/ridgeline.svg usr/share/icons/hicolor/48x48/apps/ridgeline.png \
          usr/share/icons/hicolor/256x256/apps/ridgeline.png usr/share/metainfo/io.github.ridgeline.Ridgeline.metainfo.xml \
-         usr/share/ridgeline/hardware/mi300x.json usr/share/ridgeline/sample_data/README.md; do
+         usr/share/ridgeline/hardware/mi300x.json usr/share/ridgeline/sample_data/README.md \
+         usr/share/doc/ridgeline/copyright usr/share/doc/ridgeline/LICENSE; do
   [ -e "$root/$f" ] || fail "the package has no /$f"
 done
 if command -v desktop-file-validate > /dev/null; then
   desktop-file-validate "$root/usr/share/applications/ridgeline.desktop" || fail "desktop-file-validate"
 fi
+grep -q '^License: Apache-2.0$' "$root/usr/share/doc/ridgeline/copyright" || fail "copyright: no Apache-2.0 licence"
+grep -q '<project_license>Apache-2.0</project_license>' "$root/usr/share/metainfo/io.github.ridgeline.Ridgeline.metainfo.xml" ||
+  fail "metainfo: no project_license"
 if command -v appstreamcli > /dev/null; then
   appstreamcli validate --no-net "$root/usr/share/metainfo/io.github.ridgeline.Ridgeline.metainfo.xml" || fail "appstreamcli validate"
 fi

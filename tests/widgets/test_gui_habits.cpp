@@ -388,5 +388,8 @@ TEST(GuiHabits, AboutNamesTheLibraryVersions)
     EXPECT_TRUE(versions.value(QStringLiteral("Eigen")).startsWith(QStringLiteral("3.")));
     EXPECT_FALSE(versions.value(QStringLiteral("MPI (ridgeline-bench)")).isEmpty());
     EXPECT_TRUE(rl::AboutDialog::versionsText().contains(QStringLiteral("SQLite 3.")));
+    auto* text = table->window()->findChild<QLabel*>(QStringLiteral("aboutText"));
+    ASSERT_TRUE(text);
+    EXPECT_TRUE(text->text().contains(QStringLiteral("Apache License, Version 2.0"))) << text->text().toStdString();
     f.shoot(table->window(), "habits-about.png");
 }
