@@ -12,7 +12,7 @@ std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples)
     std::vector<SizeTime> s;
     std::set<double> sizes;
     for (const auto& x : samples)
-        if (x.timeUs > 0 && std::isfinite(x.timeUs) && x.bytes >= 0 && std::isfinite(x.bytes)) {
+        if (x.timeUs > 0 && std::isfinite(x.timeUs) && x.bytes > 0 && std::isfinite(x.bytes)) {
             s.push_back(x);
             sizes.insert(x.bytes);
         }

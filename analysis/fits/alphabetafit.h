@@ -28,7 +28,10 @@ struct SizeTime
     double timeUs;
 };
 
-// Needs two or more distinct sizes with positive times; otherwise nullopt.
+// Needs two or more distinct positive sizes with positive times; otherwise nullopt. 0-byte rows
+// are left out: IMB and OSU time a call that moves nothing (IMB's 0-byte allreduce takes 0.04 µs,
+// its 4-byte one 2.2 µs), which is not the latency of a message, and under the 1/t weighting it
+// would decide alpha alone - the line then misses every plotted point (a log axis cannot show 0 B).
 std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples);
 
 // Fits the points of one op (and in-place flavour) within [minBytes, maxBytes], on `nranks` ranks

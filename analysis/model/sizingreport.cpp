@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "model/memorymodel.h"
+#include "units/units.h"
+
 namespace rl::model {
 
 ModelSizing evaluateModelSizing(const ModelConfig& c, const ParallelConfig& p, int computeUnits)
@@ -23,6 +26,25 @@ ModelSizing evaluateModelSizing(const ModelConfig& c, const ParallelConfig& p, i
     return m;
 }
 
+RuleFinding memoryFinding(const StepEstimate& step)
+{
+    RuleFinding f;
+    f.rule = "memory";
+    const double needed = step.memory.total();
+    const std::string problem = memoryFitProblem(needed, step.memoryCapacity, step.memoryHeadroom);
+    if (problem.empty()) {
+        f.message = "memory per GPU " + units::formatMemoryGB(needed) + " of " +
+                    units::formatMemoryGB(step.memoryCapacity * (1 - step.memoryHeadroom)) + " usable";
+        return f;
+    }
+    f.severity = RuleSeverity::Warning;
+    f.message = "memory per GPU " + problem +
+                ": this layout cannot run; its step time, throughput and MFU are what it would reach if it fit";
+    f.proposal = "shard more (zero=3, tp, pp, ep), recompute=full or a smaller micro-batch; `ridgeline-cli plan` "
+                 "lists the layouts that fit";
+    return f;
+}
+
 SizingReport evaluateSizing(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& r,
                             const GemmTiming& timing, const CollectiveTimeSource& collectives,
                             InferenceOptions inference)
@@ -35,6 +57,8 @@ SizingReport evaluateSizing(const ModelConfig& c, const ParallelConfig& p, const
     s.training = m.training;
     s.findings = std::move(m.findings);
     s.step = estimateStep(c, s.params, s.forward, p, r, timing, collectives); // its memory is m.memory
+    if (s.step.memoryCapacity > 0)
+        s.findings.insert(s.findings.begin(), memoryFinding(s.step));
     inference.tp = p.tp;
     s.inference = inference;
     s.decode = decodeStep(c, s.params, inference, r, timing);

@@ -43,8 +43,13 @@ struct SizingReport
     std::vector<RuleFinding> findings;
 };
 
+// The "memory" rule: passes with the GB used of the GB usable, or warns that the layout cannot run
+// (memoryFitProblem's figures), so a layout that does not fit never reads "ok" in every rule.
+RuleFinding memoryFinding(const StepEstimate& step);
+
 // The above plus what the device decides (the step, prefill, decode); `inference.tp` is taken
-// from the parallel layout. Throws std::invalid_argument when the layout does not fit the model.
+// from the parallel layout. With a known device memory the findings start with memoryFinding.
+// Throws std::invalid_argument when the layout does not fit the model.
 SizingReport evaluateSizing(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& r,
                             const GemmTiming& timing, const CollectiveTimeSource& collectives,
                             InferenceOptions inference);

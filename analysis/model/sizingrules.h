@@ -16,7 +16,8 @@ const char* toString(RuleSeverity s);
 struct RuleFinding
 {
     std::string rule;     // "head_dim", "d_model", "mlp_width", "expert_width", "vocab", "tokens_tile",
-                          // "heads_tp", "kv_heads_tp", "wave_quantization", "expert_tokens"
+                          // "heads_tp", "kv_heads_tp", "wave_quantization", "expert_tokens",
+                          // "memory" (sizingreport.h, with a device)
     RuleSeverity severity = RuleSeverity::Pass;
     std::string message;  // what and why
     std::string proposal; // nearest compliant values; empty when passing

@@ -67,7 +67,7 @@ std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double
     std::string text = "α " + units::formatTime(fit.alphaUs) + ", β " + units::formatBandwidth(fit.betaGBs) + " algbw";
     if (metric == BandwidthMetric::BusBw)
         text += " = " + units::formatBandwidth(fit.betaGBs * busFactor) + " busbw";
-    return text;
+    return text + ", rms error " + units::formatPercent(fit.rmsRelError);
 }
 
 std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions)

@@ -270,11 +270,13 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"optimizer step", units::formatTime(step.optimizerSeconds * 1e6)});
         st.addRow({"communication (exposed)", units::formatTime(step.commSeconds * 1e6) + " ("
                                                   + units::formatTime(step.exposedCommSeconds * 1e6) + ")"});
-        st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6)});
+        // A layout that does not fit cannot run: its figures are what it would reach, and say so.
+        const std::string ifItFit = step.fitsMemory() ? "" : " (cannot run: DOES NOT FIT in memory)";
+        st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6) + ifItFit});
         addBandRows(st, c, deviceId);
-        st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s"});
-        st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12)});
-        st.addRow({"MFU (peak / max achievable)", pct(step.mfu) + " / " + pct(step.mfuMaxAchievable)});
+        st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s" + ifItFit});
+        st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12) + ifItFit});
+        st.addRow({"MFU (peak / max achievable)", pct(step.mfu) + " / " + pct(step.mfuMaxAchievable) + ifItFit});
         st.addRow({"HFU", pct(step.hfu)});
         st.addRow({"GEMM efficiency", efficiencyOrigin(timing) == GemmEfficiencyOrigin::Flat
                                             ? "flat " + pct(step.defaultEfficiency) + " (--efficiency)"

@@ -419,6 +419,8 @@ void ConfigEditor::showReport()
     const auto& s = r.step;
     const double mem = s.memory.total();
     const std::string noFit = model::memoryFitProblem(mem, m_hbmBytes); // empty when it fits
+    // A layout that does not fit cannot run: what it would reach must not read as a result.
+    const QString ifItFit = noFit.empty() ? QString() : tr(" — cannot run: does not fit in memory");
     // The model's stated error band on this device, as ridgeline-cli size prints it.
     const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, m_calibration->hardwareId().toStdString());
     struct Row
@@ -438,16 +440,16 @@ void ConfigEditor::showReport()
          qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
              qs(units::formatBytes(s.memory.activations))},
-        {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6))},
+        {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6)) + ifItFit},
         {tr("  expected error (validation table)"), qs(model::describe(band))},
         {tr("  mean error over those runs"), qs(model::describeBias(band))},
         {tr("  compute / exposed comm / bubble"),
          qs(units::formatTime(s.computeSeconds * 1e6)) + QStringLiteral(" / ") +
              qs(units::formatTime(s.exposedCommSeconds * 1e6)) + QStringLiteral(" / ") +
              qs(units::formatTime(s.bubbleSeconds * 1e6))},
-        {tr("Training throughput"), qs(units::formatCount(s.tokensPerSecond)) + tr(" tokens/s")},
-        {tr("MFU"), percent(s.mfu)},
-        {tr("MFU vs max achievable"), percent(s.mfuMaxAchievable)},
+        {tr("Training throughput"), qs(units::formatCount(s.tokensPerSecond)) + tr(" tokens/s") + ifItFit},
+        {tr("MFU"), percent(s.mfu) + ifItFit},
+        {tr("MFU vs max achievable"), percent(s.mfuMaxAchievable) + ifItFit},
         {tr("Collectives timed by"), qs(m_usedCalibration->collectiveBases(s))},
         {tr("GEMM efficiency from"), basisOf(m_bases, "GEMM efficiency")},
         // The citation goes to the tooltip; the cell keeps what timed it.

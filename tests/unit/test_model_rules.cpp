@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/modelconfig.h"
+#include "model/sizingreport.h"
 #include "model/sizingrules.h"
 #include "model/wavequantization.h"
 
@@ -159,4 +160,25 @@ TEST(SizingRules, FindFastWidthRanksByEfficiency)
     const auto measured = findFastWidths(target, 4096, 4096, true, o, &meas);
     EXPECT_EQ(measured.front().width, 11264);
     EXPECT_TRUE(measured.front().measured);
+}
+
+// Issue 24 item 8: a layout that does not fit says so among the rules, not only in the memory
+// cell, with the figures of memoryFitProblem; one that fits passes with what it uses.
+TEST(SizingRules, MemoryRuleWarnsWhenTheLayoutCannotRun)
+{
+    rl::model::StepEstimate step;
+    step.memoryCapacity = 80e9; // H100 SXM, decimal GB as quoted
+    step.memory.weights = 40e9;
+    step.memory.activations = 40e9; // 80 GB needed, 72 GB usable with the 10 % headroom
+    auto f = rl::model::memoryFinding(step);
+    EXPECT_EQ(f.rule, "memory");
+    EXPECT_EQ(f.severity, rl::model::RuleSeverity::Warning);
+    EXPECT_NE(f.message.find("does not fit: 80 GB needed, 72 GB usable of 80 GB"), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("this layout cannot run"), std::string::npos) << f.message;
+    EXPECT_NE(f.proposal.find("ridgeline-cli plan"), std::string::npos);
+
+    step.memory.activations = 20e9; // 60 GB
+    f = rl::model::memoryFinding(step);
+    EXPECT_TRUE(f.passed());
+    EXPECT_EQ(f.message, "memory per GPU 60 GB of 72 GB usable");
 }

@@ -197,7 +197,7 @@ TEST_F(ChartFixture, FitLegendGivesBetaInTheChartsBandwidth)
     };
     const QString busbw = label();
     EXPECT_TRUE(busbw.startsWith(QStringLiteral("fit: α 25 µs, β 150 GB/s algbw = "))) << busbw.toStdString();
-    EXPECT_TRUE(busbw.endsWith(QStringLiteral(" GB/s busbw"))) << busbw.toStdString();
+    EXPECT_TRUE(busbw.endsWith(QStringLiteral(" GB/s busbw, rms error 0.0 %"))) << busbw.toStdString();
     const double stated = busbw.section(QStringLiteral(" = "), 1).section(QLatin1Char(' '), 0, 0).toDouble();
     double plateau = 0;
     for (const QPointF& p : fit->points())
@@ -210,7 +210,7 @@ TEST_F(ChartFixture, FitLegendGivesBetaInTheChartsBandwidth)
     metric->setCurrentIndex(metric->findData(static_cast<int>(BandwidthMetric::AlgBw)));
     fit = seriesNamed(chart.chart(), kAllReduce % QStringLiteral(" fit: α 25 µs, β 150 GB/s"));
     ASSERT_TRUE(fit);
-    EXPECT_EQ(label(), QStringLiteral("fit: α 25 µs, β 150 GB/s algbw"));
+    EXPECT_EQ(label(), QStringLiteral("fit: α 25 µs, β 150 GB/s algbw, rms error 0.0 %"));
 }
 
 TEST_F(ChartFixture, HoverShowsExactValuesOfTheNearestPoint)

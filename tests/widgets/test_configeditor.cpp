@@ -232,6 +232,15 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     EXPECT_TRUE(memory.contains(QStringLiteral("does not fit: "))) << memory.toStdString();
     EXPECT_TRUE(memory.contains(QStringLiteral(" GB usable of 192 GB"))) << memory.toStdString();
     EXPECT_TRUE(memory.startsWith(QString::fromStdString(rl::units::formatMemoryGB(editor->report()->step.memory.total()))));
+    // Issue 24 item 8: not only the memory cell says so. The figures it would reach are marked,
+    // and the rules do not all read "ok": the memory rule warns first.
+    for (const char* quantity : {"Step time", "Training throughput", "MFU"})
+        EXPECT_TRUE(editor->resultText(QString::fromLatin1(quantity)).endsWith(QStringLiteral("cannot run: does not fit in memory")))
+            << quantity << ": " << editor->resultText(QString::fromLatin1(quantity)).toStdString();
+    const auto& firstFinding = editor->report()->findings.at(0);
+    EXPECT_EQ(firstFinding.rule, "memory");
+    EXPECT_EQ(firstFinding.severity, rl::model::RuleSeverity::Warning);
+    EXPECT_NE(firstFinding.message.find("this layout cannot run"), std::string::npos) << firstFinding.message;
 
     auto* results = editor->findChild<QTableWidget*>(QStringLiteral("results"));
     auto* findings = editor->findChild<QTableWidget*>(QStringLiteral("findings"));
