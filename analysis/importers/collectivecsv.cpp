@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "importers/collectiveimport.h"
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/csv.h"
 #include "units/units.h"
@@ -87,7 +88,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             p.wrong = *wrong;
             if (hasGroup && f.size() > kColumns.size())
                 p.group = f[kColumns.size()];
-            data.collectives.push_back(std::move(p));
+            if (figuresInRange(p, row.where, result.warnings))
+                data.collectives.push_back(std::move(p));
         }
     } catch (const std::exception& e) {
         // Malformed quoting: nothing from this file is stored.

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/csv.h"
 #include "io/linereader.h"
@@ -118,6 +119,14 @@ std::optional<GemmPoint> toPoint(const Columns& c, const std::vector<std::string
     else if (auto s = number(c.timeS)) p.timeUs = *s * 1e6;
     if (auto g = number(c.gflops)) p.gflops = *g;
     else if (auto t = number(c.tflops)) p.gflops = *t * 1e3;
+    // A printed figure out of range makes the row corrupt, even where the other could stand in for
+    // it (0 is how a left-out column reads here).
+    for (auto problem : {p.timeUs != 0 ? figureProblem("time", p.timeUs, "us") : std::string(),
+                         p.gflops != 0 ? figureProblem("rate", p.gflops, "GFLOP/s") : std::string()})
+        if (!problem.empty()) {
+            error = problem;
+            return std::nullopt;
+        }
     // Whichever of time and rate the tool left out follows from the other.
     if (p.gflops <= 0 && p.timeUs > 0)
         p.gflops = flops / (p.timeUs * 1e-6) / 1e9;
@@ -185,6 +194,8 @@ std::optional<GemmPoint> GemmTableStream::feedFields(const std::vector<std::stri
     auto p = toPoint(*m_columns, fields, error);
     if (!p)
         m_warnings.push_back({where, error + "; row skipped"});
+    else if (!figuresInRange(*p, where, m_warnings)) // what was derived from the printed figures
+        return std::nullopt;
     return p;
 }
 

@@ -4,8 +4,10 @@
 // is kept in params.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <tuple>
 
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "units/units.h"
@@ -24,6 +26,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
     io::LineReader reader(input.stream);
     std::string line;
     nlohmann::json summary = nlohmann::json::object();
+    std::map<std::string, SourceLocation> lineOf; // of each summary key, for the warnings
     bool inSummary = false;
     bool sawSummary = false;
     std::string version, host;
@@ -51,6 +54,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             if (eq == std::string_view::npos)
                 continue;
             const std::string key(text.substr(0, eq));
+            lineOf[key] = reader.location();
             const auto value = text.substr(eq + 1);
             if (auto v = units::parseDouble(value))
                 summary[key] = *v;
@@ -84,7 +88,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         for (const auto& [name, key, arrays] : {std::tuple{"copy", "SingleSTREAM_Copy", 2}, {"scale", "SingleSTREAM_Scale", 2},
                                                 {"add", "SingleSTREAM_Add", 3}, {"triad", "SingleSTREAM_Triad", 3}}) {
             const double gbs = num(key);
-            if (gbs <= 0)
+            if (gbs == 0) // not run, or not in this version's summary
                 continue;
             MemBwPoint p;
             p.kernel = name;
@@ -92,13 +96,18 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             p.bytes = vectorSize * 8 * arrays;
             p.bandwidthGBs = gbs;
             p.bestTimeUs = static_cast<double>(p.bytes) / (gbs * 1e9) * 1e6;
-            s.membw.push_back(p);
+            if (figuresInRange(p, lineOf[key], result.warnings))
+                s.membw.push_back(p);
         }
         if (!s.membw.empty())
             result.sessions.push_back(std::move(s));
     }
     const std::int64_t dgemmN = count("DGEMM_N", std::int64_t(1) << 31);
-    if (dgemmN > 0 && num("SingleDGEMM_Gflops") > 0) {
+    const double dgemmRate = num("SingleDGEMM_Gflops"); // 0: not run, or not in the summary
+    const std::string dgemmProblem = figureProblem("SingleDGEMM_Gflops", dgemmRate, "GFLOP/s");
+    if (dgemmN > 0 && dgemmRate != 0 && !dgemmProblem.empty())
+        result.warnings.push_back({lineOf["SingleDGEMM_Gflops"], dgemmProblem + "; DGEMM result skipped"});
+    if (dgemmN > 0 && dgemmRate > 0 && dgemmProblem.empty()) {
         SessionData s;
         s.session.kind = kind::Gemm;
         s.session.tool = "hpcc";

@@ -4,6 +4,7 @@
 // process's block for Allgather and Alltoall (nccl-tests size = #bytes x #processes). Time is t_avg
 // (t[usec] for PingPong, which is half the round trip).
 #include "importers/collectiveimport.h"
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "units/units.h"
@@ -88,7 +89,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         CollectivePoint p;
         p.bytes = *bytes;
         p.timeUs = *time;
-        b.points.push_back(p);
+        if (figuresInRange(p, reader.location(), result.warnings))
+            b.points.push_back(p);
     }
     for (auto& b : blocks) {
         if (b.points.empty())

@@ -6,6 +6,7 @@
 
 #include "io/inputfile.h"
 #include "io/linereader.h"
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 
 namespace rl {
@@ -82,6 +83,10 @@ ImportResult importFile(const std::string& path, const ImportOptions& options, c
         ImportInput input{path, file.stream(), [&file] { return file.bytesReadOnDisk(); }, file.sizeOnDisk()};
         ImportResult result = importer->parse(input, options);
         result.format = importer->id;
+        // The importers skip rows out of range where they still know the line; this catches what
+        // the line-less formats (fio's JSON) and derived figures let through.
+        if (result.ok && !result.cancelled)
+            dropOutOfRange(result);
         if (!result.ok && result.error.find(path) == std::string::npos)
             result.error = describeLocation(path, result.errorAt) + ": " + result.error;
         if (result.ok && !result.cancelled && result.sessions.empty())

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "units/units.h"
@@ -113,7 +114,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         p.aggregateGBs = *mean * kMiB / 1e9;
         p.timeS = number("Mean(s)").value_or(0);
         p.repeats = static_cast<int>(number("reps").value_or(1));
-        s.storage.push_back(p);
+        if (figuresInRange(p, reader.location(), result.warnings))
+            s.storage.push_back(p);
     }
     if (!sawSummary || s.storage.empty()) {
         result.ok = false;

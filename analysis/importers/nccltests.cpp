@@ -8,6 +8,7 @@
 #include <set>
 
 #include "importers/collectiveimport.h"
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "tools/toolfailure.h"
@@ -237,6 +238,10 @@ RowResult parseRow(const Run& run, const std::vector<std::string_view>& t)
     }
     if (out.points.empty())
         out.problem = "no time/algbw/busbw group in the row";
+    // One bad half (out-of-place or in-place) makes the whole printed row suspect.
+    for (const auto& point : out.points)
+        if (out.problem.empty())
+            out.problem = figureProblem(point);
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "importers/collectiveimport.h"
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "records/wireformat.h"
@@ -190,6 +191,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             result.warnings.push_back({{}, "results[" + std::to_string(index - 1) + "]: " + e.what() + "; skipped"});
             continue;
         }
+        std::vector<CollectivePoint> halves;
         for (const bool inPlace : {false, true}) {
             const char* key = inPlace ? "in_place" : "out_of_place";
             if (!row.contains(key) || !row[key].is_object())
@@ -208,8 +210,18 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
                 pt.algbwGBs = number(r, "alg_bw");
                 pt.busbwGBs = number(r, "bus_bw");
             }
-            data.collectives.push_back(pt);
+            halves.push_back(pt);
         }
+        // As in the text format, one bad half makes the whole result row suspect.
+        std::string problem;
+        for (const auto& pt : halves)
+            if (problem.empty())
+                problem = figureProblem(pt);
+        if (!problem.empty()) {
+            result.warnings.push_back({{}, "results[" + std::to_string(index - 1) + "]: " + problem + "; skipped"});
+            continue;
+        }
+        data.collectives.insert(data.collectives.end(), halves.begin(), halves.end());
     }
     s.title = program + " " + std::to_string(nranks) + " ranks" + (hosts.size() == 1 ? " on " + hosts[0] : "") +
               " (" + s.tool + " JSON)";

@@ -5,6 +5,7 @@
 // nccl-tests counts nranks times. OSU does not print the rank count; it comes from a launcher
 // command in the log, or stays 0 with a warning.
 #include "importers/collectiveimport.h"
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "units/units.h"
@@ -125,10 +126,18 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             result.warnings.push_back({reader.location(), "row is cut short or has no number after the size; skipped"});
             continue;
         }
+        // The printed figure is checked before it becomes a time: "inf MB/s" would read as 0 us.
+        const auto problem = figureProblem(b.bandwidth ? "bandwidth" : "latency", *value, b.bandwidth ? "MB/s" : "us",
+                                           *size > 0 ? FigureRange::Positive : FigureRange::NonNegative);
+        if (!problem.empty()) {
+            result.warnings.push_back({reader.location(), problem + "; row skipped"});
+            continue;
+        }
         CollectivePoint p;
         p.bytes = *size;
-        p.timeUs = b.bandwidth ? (*value > 0 ? static_cast<double>(*size) / *value : 0) : *value; // B / (MB/s) = us
-        runs.back().second.push_back(p);
+        p.timeUs = b.bandwidth ? static_cast<double>(*size) / *value : *value; // B / (MB/s) = us
+        if (figuresInRange(p, reader.location(), result.warnings))
+            runs.back().second.push_back(p);
     }
     for (auto& [b, points] : runs) {
         if (points.empty())

@@ -1,6 +1,7 @@
 // Ridgeline's own JSON lines (what ridgeline-bench prints, and `ridgeline-cli export --format jsonl`).
 #include <filesystem>
 
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "records/wireformat.h"
@@ -47,6 +48,19 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
         }
         if (!rec)
             continue;
+        // Every measured record goes through the same range check; headers and end records have none.
+        const std::string problem = std::visit(
+            [](const auto& r) -> std::string {
+                if constexpr (requires { figureProblem(r); })
+                    return figureProblem(r);
+                else
+                    return {};
+            },
+            *rec);
+        if (!problem.empty()) {
+            result.warnings.push_back({reader.location(), problem + "; line skipped"});
+            continue;
+        }
         if (auto* h = std::get_if<wire::SessionHeader>(&*rec)) {
             result.sessions.push_back({h->session, {}});
             current = &result.sessions.back();

@@ -3,6 +3,7 @@
 // one line per kernel. Several runs in one file become several sessions.
 #include <filesystem>
 
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "units/units.h"
@@ -77,7 +78,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
                 c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             const auto rate = units::parseDouble(words[1]);
             const auto minTime = units::parseDouble(words[3]);
-            if (!rate || !minTime || *rate <= 0) {
+            if (!rate || !minTime || *rate == 0) {
                 result.warnings.push_back({reader.location(), "unreadable STREAM result line; skipped"});
                 continue;
             }
@@ -87,7 +88,8 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             p.bytes = arraySize * elementBytes * arraysOf(kernel);
             p.bandwidthGBs = *rate / 1e3;
             p.bestTimeUs = *minTime * 1e6;
-            current->membw.push_back(p);
+            if (figuresInRange(p, reader.location(), result.warnings))
+                current->membw.push_back(p);
         } else if (inTable && text.starts_with("---")) {
             inTable = current->membw.empty(); // the dashes before the table vs. after it
         }

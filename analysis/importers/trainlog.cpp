@@ -2,6 +2,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
 #include "model/measuredrun.h"
@@ -73,7 +74,7 @@ ImportResult importTrainLog(ImportInput& input, const ImportOptions& options)
                     continue;
                 }
             }
-            if (!step)
+            if (!step || !figuresInRange(*step, reader.location(), result.warnings))
                 continue;
             step->line = reader.location().line;
             if (!firstStamp)

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/csv.h"
 #include "io/linereader.h"
@@ -183,7 +184,8 @@ ImportResult importTrainTable(ImportInput& input, const ImportOptions& options, 
         if (!m.loss.empty() && std::isnan(st.loss) && get(m.loss))
             st.nanIterations = 1; // the column is there and holds NaN
         st.line = line;
-        s.trainSteps.push_back(st);
+        if (figuresInRange(st, {line, 0}, result.warnings))
+            s.trainSteps.push_back(st);
     };
     io::LineReader peek(input.stream);
     std::string first;

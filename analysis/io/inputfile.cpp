@@ -5,11 +5,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include <openssl/evp.h>
 #include <zlib.h>
+
+#include "io/textencoding.h"
 
 namespace rl::io {
 
@@ -30,25 +33,60 @@ public:
     std::string path;
 
 protected:
+    // UTF-16 is decoded one buffer at a time (a 200 MB log is never held whole), so importers and
+    // their line and byte counts see UTF-8; progress still counts bytes on disk.
     int_type underflow() override
     {
         if (gptr() < egptr())
             return traits_type::to_int_type(*gptr());
+        for (;;) {
+            const int n = readRaw();
+            std::size_t skip = 0;
+            if (m_first) {
+                m_first = false;
+                const DetectedEncoding enc = detectEncoding(std::string_view(m_data.data(), static_cast<std::size_t>(n)));
+                skip = enc.bomBytes;
+                if (enc.encoding != TextEncoding::Utf8)
+                    m_decoder.emplace(enc.encoding == TextEncoding::Utf16Be);
+            }
+            if (!m_decoder) {
+                if (static_cast<std::size_t>(n) <= skip)
+                    return traits_type::eof();
+                setg(m_data.data(), m_data.data() + skip, m_data.data() + n);
+                return traits_type::to_int_type(*gptr());
+            }
+            m_text.clear();
+            if (n == 0)
+                m_decoder->finish(m_text);
+            else
+                m_decoder->decode(std::string_view(m_data.data() + skip, static_cast<std::size_t>(n) - skip), m_text);
+            if (!m_text.empty()) {
+                setg(m_text.data(), m_text.data(), m_text.data() + m_text.size());
+                return traits_type::to_int_type(*gptr());
+            }
+            if (n == 0)
+                return traits_type::eof();
+            // A read of one byte (half a code unit) decodes to nothing yet: read on.
+        }
+    }
+
+private:
+    int readRaw()
+    {
         const int n = gzread(m_gz, m_data.data(), static_cast<unsigned>(m_data.size()));
         if (n < 0) {
             int err = 0;
             const char* msg = gzerror(m_gz, &err);
             throw std::runtime_error(path + ": read error: " + (msg ? msg : "unknown"));
         }
-        if (n == 0)
-            return traits_type::eof();
-        setg(m_data.data(), m_data.data(), m_data.data() + n);
-        return traits_type::to_int_type(*gptr());
+        return n;
     }
 
-private:
     gzFile m_gz = nullptr;
     std::vector<char> m_data;
+    bool m_first = true;
+    std::optional<Utf16Decoder> m_decoder; // set when the content is UTF-16
+    std::string m_text;                    // the decoded buffer
 };
 
 InputFile::InputFile(const std::string& path) : m_path(path)
@@ -77,10 +115,14 @@ std::string InputFile::head(const std::string& path, std::size_t bytes)
     gzFile gz = gzopen(path.c_str(), "rb");
     if (!gz)
         return {};
-    std::string out(bytes, '\0');
-    const int n = gzread(gz, out.data(), static_cast<unsigned>(bytes));
+    // Twice the bytes, so that UTF-16 still gives `bytes` characters of ASCII text to sniff.
+    std::string raw(2 * bytes, '\0');
+    const int n = gzread(gz, raw.data(), static_cast<unsigned>(raw.size()));
     gzclose(gz);
-    out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    raw.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    std::string out = decodeText(raw);
+    if (out.size() > bytes)
+        out.resize(bytes);
     return out;
 }
 

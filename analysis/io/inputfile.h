@@ -1,6 +1,8 @@
 #pragma once
 // Opens a file for importers: gzip is decompressed transparently (zlib reads plain files as is),
+// UTF-16 (with or without BOM) is decoded to UTF-8 and a UTF-8 BOM dropped (io/textencoding.h),
 // and progress is reported in bytes of the file on disk, so .json.gz and .json progress alike.
+// Line numbers are the file's; byte offsets in messages count the UTF-8 text, not the UTF-16 file.
 #include <cstdint>
 #include <istream>
 #include <memory>
@@ -23,7 +25,7 @@ public:
     std::int64_t sizeOnDisk() const { return m_sizeOnDisk; }
     std::int64_t bytesReadOnDisk() const; // compressed position for gzip, plain position otherwise
     bool compressed() const;
-    // The first bytes of the decompressed content, for sniffing; does not move the stream.
+    // The first bytes of the decompressed and decoded content, for sniffing.
     static std::string head(const std::string& path, std::size_t bytes = 8192);
 
 private:
