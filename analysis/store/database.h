@@ -1,7 +1,9 @@
 #pragma once
 // A thin RAII layer over the SQLite C API: one Database per connection (one per thread), prepared
 // Statements with typed binds, and a Transaction guard that rolls back unless committed.
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,15 +20,38 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// How a connection waits while another process holds the file's lock (a benchmark writing, a
+// long import, a rollback-journal reader): it says so once the wait is noticeable, naming the
+// holder, and gives up after the timeout with the same name in the error.
+struct LockWait
+{
+    std::chrono::milliseconds timeout{10000};
+    std::chrono::milliseconds sayAfter{1000};
+    std::function<void(const std::string& message)> onWaiting; // empty: wait without a word
+};
+// Process-wide, set once at start before any connection opens (the CLI prints to stderr).
+void setLockWait(LockWait wait);
+
 class Database
 {
 public:
-    // Opens (creating when allowed) with WAL, foreign keys and a busy timeout so a reader and a
-    // benchmark writer can share the file.
+    // Opens (creating when allowed) with foreign keys and the lock wait above. A file or folder
+    // that cannot be written is opened read-only rather than refused: browsing never writes.
+    // Nothing here writes the file; the caller switches it to WAL (useWal) once it knows the
+    // file is one it may change.
     Database(const std::string& path, bool create);
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
+
+    // WAL lets a reader and a benchmark writer share the file. Writes the header of a
+    // rollback-journal file; a read-only connection keeps the mode the file has.
+    void useWal();
+    bool readOnly() const { return !m_readOnlyBecause.empty(); }
+    // "the folder /x cannot be written"; empty when writable.
+    const std::string& readOnlyBecause() const { return m_readOnlyBecause; }
+    // "<file> is read-only (why): cannot <what>": what every refused write says.
+    [[noreturn]] void failReadOnly(const std::string& what) const;
 
     void exec(std::string_view sql);
     std::int64_t lastInsertId() const;
@@ -36,8 +61,16 @@ public:
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
+    void open(const std::string& target, int flags);
+    [[noreturn]] void failWith(int rc, const std::string& what, const std::string& sqliteMessage) const;
+    static int waitForLock(void* self, int attempt);
+
     sqlite3* m_db = nullptr;
     std::string m_path;
+    std::string m_readOnlyBecause;
+    std::chrono::steady_clock::time_point m_waitStarted;
+    bool m_saidWaiting = false;
+    std::string m_lockHolder; // who the last wait was for, for the error when it gives up
 };
 
 class Statement

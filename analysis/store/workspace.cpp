@@ -54,11 +54,21 @@ Session readSession(Statement& q)
     if (!q.isNull(11))
         s.sourceFileId = q.int64(11);
     s.writerPid = q.int64(12);
+    // Said on every read rather than only stored by markOrphanedRuns, so that a read-only
+    // workspace, which cannot store it, lists a killed run as what it is.
+    if (s.status == SessionStatus::Running && s.host == hostName() && !processAlive(s.writerPid))
+        s.status = SessionStatus::Incomplete;
     return s;
 }
 } // namespace
 
 Workspace::Workspace(const std::string& path) : m_db(openDatabase(path)) { migrate(); }
+
+void Workspace::requireWritable(const std::string& what) const
+{
+    if (readOnly())
+        m_db.failReadOnly(what);
+}
 
 std::string Workspace::defaultPath()
 {
@@ -71,31 +81,50 @@ int Workspace::schemaVersion()
     return q.step() ? static_cast<int>(q.int64(0)) : 0;
 }
 
+void Workspace::checkNotNewer(int version) const
+{
+    if (version > latestSchemaVersion())
+        throw StoreError(m_db.path() + ": workspace schema version " + std::to_string(version) +
+                         " is newer than this Ridgeline understands (" + std::to_string(latestSchemaVersion()) +
+                         "); upgrade Ridgeline");
+}
+
+void Workspace::refuseForeign(int version)
+{
+    if (version != 0)
+        return;
+    // A non-empty file with no version is someone else's database: never write into it.
+    Statement q(m_db, "SELECT count(*) FROM sqlite_master");
+    if (q.step() && q.int64(0) > 0)
+        throw StoreError(m_db.path() + ": not a Ridgeline workspace (an SQLite file with other tables)");
+}
+
 void Workspace::migrate()
 {
-    const auto checkNotNewer = [this](int version) {
-        if (version > latestSchemaVersion())
-            throw StoreError(m_db.path() + ": workspace schema version " + std::to_string(version) +
-                             " is newer than this Ridgeline understands (" + std::to_string(latestSchemaVersion()) +
-                             "); upgrade Ridgeline");
-    };
-    if (const int v = schemaVersion(); v >= latestSchemaVersion()) {
-        checkNotNewer(v);
+    // Everything that may refuse the file reads only: a file of a newer Ridgeline or of another
+    // program stays byte for byte as it was (switching to WAL rewrites a rollback-journal file's
+    // header, so it comes after).
+    const int seen = schemaVersion();
+    checkNotNewer(seen);
+    refuseForeign(seen);
+    if (readOnly()) {
+        if (seen < latestSchemaVersion())
+            m_db.failReadOnly("upgrade it from schema version " + std::to_string(seen) + " to " +
+                              std::to_string(latestSchemaVersion()) +
+                              " (open it once where it can be written, or browse a copy)");
         return;
     }
+    m_db.useWal();
+    if (seen == latestSchemaVersion())
+        return;
     // BEGIN IMMEDIATE serialises migrators: when several connections open a new or older file at
     // once (the GUI's threads, a CLI run), the others wait here and then see the first one's
-    // result; reading the version before the lock could mistake a half-created workspace for a
-    // foreign database or run the same CREATE TABLE twice.
+    // result; the version is read again under the lock, so no one runs the same CREATE TABLE
+    // twice.
     Transaction t(m_db);
     const int current = schemaVersion();
     checkNotNewer(current);
-    if (current == 0) {
-        // A non-empty file with no version is someone else's database: never write into it.
-        Statement q(m_db, "SELECT count(*) FROM sqlite_master");
-        if (q.step() && q.int64(0) > 0)
-            throw StoreError(m_db.path() + ": not a Ridgeline workspace (an SQLite file with other tables)");
-    }
+    refuseForeign(current);
     for (const auto& m : migrations()) {
         if (m.toVersion <= current)
             continue;
@@ -103,6 +132,22 @@ void Workspace::migrate()
         m_db.exec("PRAGMA user_version = " + std::to_string(m.toVersion));
     }
     t.commit();
+}
+
+int Workspace::markOrphanedRuns()
+{
+    if (readOnly())
+        return 0; // sessions() says "incomplete" all the same
+    const std::string host = hostName();
+    Statement q(m_db, "SELECT id, writer_pid FROM sessions WHERE status = 'running' AND host = ?");
+    q.bind(1, host);
+    std::vector<std::int64_t> orphans;
+    while (q.step())
+        if (!processAlive(q.int64(1)))
+            orphans.push_back(q.int64(0));
+    for (auto id : orphans)
+        setStatus(id, SessionStatus::Incomplete);
+    return static_cast<int>(orphans.size());
 }
 
 std::int64_t Workspace::createSession(const Session& s)
@@ -174,20 +219,6 @@ std::optional<Session> Workspace::session(std::int64_t id)
     if (!q.step())
         return std::nullopt;
     return readSession(q);
-}
-
-int Workspace::markOrphanedRuns()
-{
-    const std::string host = hostName();
-    Statement q(m_db, "SELECT id, writer_pid FROM sessions WHERE status = 'running' AND host = ?");
-    q.bind(1, host);
-    std::vector<std::int64_t> orphans;
-    while (q.step())
-        if (!processAlive(q.int64(1)))
-            orphans.push_back(q.int64(0));
-    for (auto id : orphans)
-        setStatus(id, SessionStatus::Incomplete);
-    return static_cast<int>(orphans.size());
 }
 
 void Workspace::insertCollective(std::int64_t sessionId, const CollectivePoint& p)

@@ -33,12 +33,18 @@ struct StoredImport
 class Workspace
 {
 public:
-    // Opens or creates; migrates older files forward. Throws StoreError naming the file.
+    // Opens or creates; migrates older files forward. Throws StoreError naming the file. A file
+    // that cannot be written (a read-only folder or mount, a read-only file) opens read-only:
+    // every read works, every write throws "<file> is read-only (why): ...".
     explicit Workspace(const std::string& path);
     static std::string defaultPath(); // $XDG_DATA_HOME/ridgeline/workspace.db (or ~/.local/share/...)
 
     int schemaVersion();
     const std::string& path() const { return m_db.path(); }
+    bool readOnly() const { return m_db.readOnly(); }
+    // For a command that is about to write (import, run, save): the read-only error at once,
+    // naming what could not be done, rather than halfway through.
+    void requireWritable(const std::string& what) const;
     Database& database() { return m_db; }
 
     // Sessions
@@ -50,9 +56,11 @@ public:
     void setIdentity(std::int64_t sessionId, const Session& s);
     void setTitle(std::int64_t sessionId, const std::string& title); // a user's rename
     void deleteSession(std::int64_t sessionId);
+    // A running session whose writer process on this host is gone reads as "incomplete" (also
+    // in a read-only workspace, where it cannot be stored so).
     std::vector<Session> sessions(); // newest first
     std::optional<Session> session(std::int64_t id);
-    // Running sessions whose writer process on this host is gone become "incomplete".
+    // Stores those sessions as "incomplete"; nothing (0) in a read-only workspace.
     int markOrphanedRuns();
 
     // Collective results. addCollectivePoint commits the point at once (its own transaction), so
@@ -70,6 +78,8 @@ public:
 
 private:
     void migrate();
+    void checkNotNewer(int version) const;
+    void refuseForeign(int version);
     std::int64_t insertSessionData(const SessionData& data, std::optional<std::int64_t> fileId);
     void insertCollective(std::int64_t sessionId, const CollectivePoint& p);
 

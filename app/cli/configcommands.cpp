@@ -24,6 +24,7 @@ void addConfigCommand(CLI::App& app, CliContext& ctx)
     s->callback([&ctx, save] {
         const auto c = model::loadModelConfig(save->second); // validated on the way in
         store::Workspace ws(ctx.workspacePath(CliContext::Access::Create));
+        ws.requireWritable("save a model configuration in it");
         store::saveModelConfig(ws.database(), save->first, model::toJson(c).dump());
         std::cout << "saved '" << save->first << "' (" << c.name << ") in " << ws.path() << '\n';
     });

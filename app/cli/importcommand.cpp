@@ -22,6 +22,7 @@ void addImportCommand(CLI::App& app, CliContext& ctx)
     cmd->add_option("--format", *format, "Force an importer instead of detecting the format")->check(CLI::IsMember(ids));
     cmd->callback([&ctx, paths, format] {
         store::Workspace ws(ctx.workspacePath(CliContext::Access::Create));
+        ws.requireWritable("import into it");
         nlohmann::json report = nlohmann::json::array();
         int failures = 0;
         const auto expanded = store::expandImportPaths(*paths);

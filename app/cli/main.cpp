@@ -73,6 +73,11 @@ int main(int argc, char** argv)
                "            1    failed: the message says why and what to do next\n"
                "            2    bad usage: unknown option or command, missing or malformed argument\n"
                "            130  a run was cancelled (Ctrl-C, SIGTERM)");
+    // A workspace locked by another process (a run writing, a rollback-journal file being read)
+    // is waited for, said once so a command that seems to hang says why.
+    rl::store::LockWait lockWait;
+    lockWait.onWaiting = [](const std::string& message) { std::cerr << "ridgeline-cli: " << message << '\n'; };
+    rl::store::setLockWait(lockWait);
     for (auto add : rl::cli::registeredCommands())
         add(app, ctx);
     // mpirun spells it "-np"; CLI11 takes single-dash names of one letter only, so map it before

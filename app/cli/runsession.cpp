@@ -11,6 +11,7 @@ namespace rl::cli {
 RunSession::RunSession(const CliContext& ctx, Session s, const std::vector<std::string>& argv)
     : m_ws(ctx.workspacePath(CliContext::Access::Create)), m_session(std::move(s))
 {
+    m_ws.requireWritable("store a run in it"); // before the benchmark starts, not after its first point
     m_session.created = nowIso8601();
     m_session.host = hostName();
     m_session.commandLine = displayCommand(argv);

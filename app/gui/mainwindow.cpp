@@ -141,6 +141,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
         }
         emit sessionsShown(static_cast<int>(s.size()));
     });
+    connect(m_workspace, &WorkspaceController::readOnlyChanged, this, &MainWindow::updateWindowTitle);
     connect(m_workspace, &WorkspaceController::curvesAvailable, this,
             [this](const std::vector<charts::SessionCurves>& curves) {
                 m_charts->setData(curves);
@@ -259,7 +260,14 @@ void MainWindow::openWorkspace(const QString& path)
     m_settings->addRecentWorkspace(absolute);
     m_settings->setLastWorkspace(absolute);
     m_pathLabel->setText(absolute);
-    setWindowTitle(tr("%1 — Ridgeline").arg(QFileInfo(absolute).fileName()));
+    updateWindowTitle();
+}
+
+void MainWindow::updateWindowTitle()
+{
+    const QString name = QFileInfo(m_workspace->path()).fileName();
+    setWindowTitle(m_workspace->readOnly() ? tr("%1 (read-only) — Ridgeline").arg(name)
+                                           : tr("%1 — Ridgeline").arg(name));
 }
 
 void MainWindow::selectFirstOnLoad(int count) { m_selectFirst = count; }

@@ -103,6 +103,7 @@ private:
     void createViewMenu();
     void showShortcuts();
     void updateRecentMenu(const QStringList& recent);
+    void updateWindowTitle(); // the workspace's name, and "(read-only)" when it is
     void newWorkspace();
     void chooseWorkspace();
     void chooseImport();

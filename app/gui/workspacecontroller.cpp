@@ -22,6 +22,7 @@ WorkspaceController::WorkspaceController(QObject* parent)
 void WorkspaceController::open(const QString& path)
 {
     m_path = path;
+    m_readOnly = false; // until its session list says otherwise
     emit workspaceChanged(path);
     reloadSessions();
 }
@@ -49,13 +50,20 @@ void WorkspaceController::readWorkspace(JobTracker* job, Read read, Deliver deli
 
 void WorkspaceController::reloadSessions()
 {
-    readWorkspace<std::vector<Session>>(
+    using Listing = std::pair<std::vector<Session>, bool>; // the sessions, and whether read-only
+    readWorkspace<Listing>(
         m_sessionsJob,
         [](store::Workspace& ws, auto&) {
             ws.markOrphanedRuns();
-            return ws.sessions();
+            return Listing{ws.sessions(), ws.readOnly()};
         },
-        [this](const std::vector<Session>& sessions) { emit sessionsAvailable(sessions); });
+        [this](const Listing& listing) {
+            if (listing.second != m_readOnly) {
+                m_readOnly = listing.second;
+                emit readOnlyChanged(m_readOnly);
+            }
+            emit sessionsAvailable(listing.first);
+        });
 }
 
 void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds)

@@ -24,6 +24,9 @@ public:
     explicit WorkspaceController(QObject* parent = nullptr);
 
     QString path() const { return m_path; }
+    // As the last session list found it: a file in a folder or on a mount that cannot be written
+    // is browsed read-only.
+    bool readOnly() const { return m_readOnly; }
     // Opens (creating if needed) and loads the session list.
     void open(const QString& path);
     void reloadSessions();
@@ -36,6 +39,7 @@ public:
 
 signals:
     void workspaceChanged(const QString& path);
+    void readOnlyChanged(bool readOnly);
     void sessionsAvailable(const std::vector<rl::Session>& sessions);
     void curvesAvailable(const std::vector<rl::charts::SessionCurves>& curves);
     void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
@@ -52,6 +56,7 @@ private:
     void readWorkspace(JobTracker* job, Read read, Deliver deliver);
 
     QString m_path;
+    bool m_readOnly = false;
     JobTracker* m_sessionsJob;
     JobTracker* m_curvesJob;
     JobTracker* m_tracesJob;

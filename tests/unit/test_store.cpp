@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 #include <vector>
 #include <unistd.h>
@@ -133,15 +134,48 @@ TEST(Store, RefusesForeignSqliteFilesAndNonDatabases)
     }
 }
 
-TEST(Store, RefusesNewerSchema)
+namespace {
+std::string bytesOf(const std::string& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+} // namespace
+
+// Refused before anything writes: a newer Ridgeline's file stays byte for byte as it was, in
+// either journal mode (switching a rollback-journal file to WAL rewrites its header; issue 26).
+TEST(Store, RefusesNewerSchemaAndLeavesTheFileAsItWas)
+{
+    for (const char* mode : {"DELETE", "WAL"}) {
+        TempDir dir;
+        const auto file = (dir.path / "w.db").string();
+        {
+            Workspace ws(file);
+            ws.database().exec("PRAGMA user_version = 999");
+            ws.database().exec(std::string("PRAGMA journal_mode=") + mode);
+        }
+        const std::string before = bytesOf(file);
+        try {
+            Workspace ws(file);
+            ADD_FAILURE() << mode << ": opened a newer schema";
+        } catch (const store::StoreError& e) {
+            EXPECT_NE(std::string(e.what()).find("schema version 999 is newer"), std::string::npos) << e.what();
+        }
+        EXPECT_TRUE(bytesOf(file) == before) << mode << ": the refused file was changed";
+    }
+}
+
+TEST(Store, RefusesAForeignRollbackJournalFileWithoutChangingIt)
 {
     TempDir dir;
-    const auto file = (dir.path / "w.db").string();
+    const auto file = (dir.path / "other.db").string();
     {
-        Workspace ws(file);
-        ws.database().exec("PRAGMA user_version = 999");
+        store::Database db(file, true);
+        db.exec("PRAGMA journal_mode=DELETE; CREATE TABLE t(x); INSERT INTO t VALUES (1)");
     }
+    const std::string before = bytesOf(file);
     EXPECT_THROW(Workspace{file}, store::StoreError);
+    EXPECT_TRUE(bytesOf(file) == before);
 }
 
 // Several connections opening the same new file at once (the GUI's worker threads and a CLI run
