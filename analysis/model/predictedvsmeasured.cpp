@@ -100,6 +100,18 @@ PredictionComparison comparePrediction(const SizingReport& predicted, const Meas
             tflops = s.modelTflopsPerGpu * s.stepSeconds / measured.stepSeconds;
     }
     PredictionComparison c;
+    // Nothing runs above its peak: such an MFU comes from FLOPs the run did not do (a recommender
+    // trace sized as a Llama, another micro-batch), and must not read as a measurement.
+    if (std::isfinite(mfu) && mfu > 1) {
+        const double peak = s.mfu > 0 ? s.modelTflopsPerGpu / s.mfu : 0;
+        std::string what = "the measured MFU would be " + units::formatPercent(mfu);
+        if (peak > 0 && std::isfinite(tflops))
+            what += " (" + units::formatFlops(tflops * 1e12) + " per GPU on a device of " +
+                    units::formatFlops(peak * 1e12) + " peak)";
+        c.problems.push_back(what + ": above what the device can do, so the run is not the assumed model, batch and "
+                                    "layout; MFU and TFLOP/s are not shown. Give the model and layout that ran.");
+        mfu = tflops = kNoValue;
+    }
     c.rows = {{"step time", "s", s.stepSeconds, measured.stepSeconds},
               {"compute", "s", s.computeSeconds, measured.computeSeconds},
               {"exposed communication", "s", s.exposedCommSeconds, measured.exposedCommSeconds},

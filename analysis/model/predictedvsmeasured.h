@@ -52,10 +52,14 @@ struct PredictionComparison
     // The time components (not the step total) ordered by |gap|, largest first, as sentences:
     // "compute: measured 412 ms, predicted 301 ms (+111 ms, 1.37x)".
     std::vector<std::string> largestGaps;
+    // What makes a measured figure no result: an MFU above 100 % (TFLOP/s above the device's peak)
+    // means the assumed model, batch or layout is not what ran; those rows are then left empty.
+    std::vector<std::string> problems;
 };
 
 // When the measurement has no MFU or TFLOP/s (a trace), they follow from the model's FLOPs and the
 // measured step time: measured MFU = predicted MFU x predicted step / measured step. A measured
-// TFLOP/s without an MFU gives the MFU over the device's peak.
+// TFLOP/s without an MFU gives the MFU over the device's peak. A measured MFU above 1 is never
+// shown: the MFU and TFLOP/s rows are left empty and `problems` says why.
 PredictionComparison comparePrediction(const SizingReport& predicted, const MeasuredStep& measured);
 } // namespace rl::model

@@ -304,6 +304,8 @@ Section predictedVsMeasured(store::Workspace& ws, const std::vector<const Sessio
                                   + (row.measured >= row.predicted ? "+" : "-")
                                   + units::formatPercent(std::abs(row.gap()) / row.predicted) + ")");
         }
+        for (const auto& problem : cmp.problems)
+            sec.paragraphs.push_back(sessionLabel(*s) + ": not shown: " + problem);
         for (const auto& g : cmp.largestGaps)
             sec.paragraphs.push_back(sessionLabel(*s) + ": " + g);
         sec.tables.push_back(std::move(t));

@@ -86,7 +86,8 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
                 rows.push_back({{"quantity", row.quantity}, {"unit", row.unit}, {"predicted", row.predicted},
                                 {"measured", std::isnan(row.measured) ? nlohmann::json() : nlohmann::json(row.measured)}});
             std::cout << nlohmann::json{{"session", s.id}, {"measured_source", measured.source}, {"rows", rows},
-                                        {"largest_gaps", cmp.largestGaps}, {"taken_from_measurement", inputs.taken},
+                                        {"largest_gaps", cmp.largestGaps}, {"problems", cmp.problems},
+                                        {"taken_from_measurement", inputs.taken},
                                         {"assumed", assumed}, {"parallel", parallelSpec(p)},
                                         {"hardware", device.hardware}}
                              .dump(2)
@@ -113,6 +114,8 @@ void addVsMeasuredCommand(CLI::App& app, CliContext& ctx)
             t.addRow({row.quantity, shown(row, row.predicted), shown(row, row.measured), gap});
         }
         t.print(std::cout);
+        for (const auto& problem : cmp.problems)
+            std::cout << "\nnot shown: " << problem << '\n';
         if (!cmp.largestGaps.empty()) {
             std::cout << "\nlargest gaps:\n";
             for (const auto& g : cmp.largestGaps)

@@ -395,8 +395,11 @@ void PredictedVsMeasuredPanel::showComparison()
     QStringList gaps;
     for (const auto& g : m_comparison->largestGaps)
         gaps << QStringLiteral("<li>%1</li>").arg(qs(g).toHtmlEscaped());
-    m_gaps->setText(gaps.isEmpty() ? tr("The session has no time breakdown to rank gaps by (training logs give "
-                                        "step time, MFU and TFLOP/s only).")
-                                   : tr("<b>Largest gaps</b><ol>%1</ol>").arg(gaps.join(QString())));
+    QString problems;
+    for (const auto& p : m_comparison->problems)
+        problems += tr("<p><b>Not shown:</b> %1</p>").arg(qs(p).toHtmlEscaped());
+    m_gaps->setText(problems + (gaps.isEmpty() ? tr("The session has no time breakdown to rank gaps by (training logs "
+                                                    "give step time, MFU and TFLOP/s only).")
+                                               : tr("<b>Largest gaps</b><ol>%1</ol>").arg(gaps.join(QString()))));
 }
 } // namespace rl

@@ -204,3 +204,35 @@ TEST(VsMeasured, DeviceFromKernelNamesAndFileNames)
     EXPECT_EQ(deviceInText("megatron-lm_gpt-8b_16xH100_pretrain.log"), "H100");
     EXPECT_EQ(deviceInText("run_h1000.log"), "");
 }
+
+// Issue 24 item 1: a recommender trace sized as llama-3-8b gave a "measured" MFU of 103 % (321
+// TFLOP/s per GPU on a 312 TFLOP/s A100). Nothing runs above its peak: the rows stay empty and the
+// comparison says why, for a derived MFU and for one a log states alike.
+TEST(VsMeasured, AnMfuAboveThePeakIsNotShown)
+{
+    MeasuredStep m;
+    m.stepSeconds = 0.0389; // the trace's step
+    // Predicted: 124.8 TFLOP/s at 40 % MFU (peak 312), a step of 100 ms: 0.40 x 100 / 38.9 = 103 %.
+    auto a100 = predicted(0.100, 0.090, 0.010, 0.40);
+    a100.step.modelTflopsPerGpu = 124.8;
+    auto c = comparePrediction(a100, m);
+    EXPECT_TRUE(std::isnan(c.rows[4].measured)) << c.rows[4].measured;
+    EXPECT_TRUE(std::isnan(c.rows[5].measured)) << c.rows[5].measured;
+    ASSERT_EQ(c.problems.size(), 1u);
+    EXPECT_NE(c.problems[0].find("the measured MFU would be 103 %"), std::string::npos) << c.problems[0];
+    EXPECT_NE(c.problems[0].find("(321 TFLOP/s per GPU on a device of 312 TFLOP/s peak)"), std::string::npos)
+        << c.problems[0];
+    EXPECT_NEAR(c.rows[0].measured, 0.0389, 1e-12) << "the step time is still a measurement";
+
+    MeasuredStep log;
+    log.stepSeconds = 0.2;
+    log.mfu = 1.2;
+    c = comparePrediction(predicted(0.100, 0.090, 0.010, 0.40), log);
+    EXPECT_TRUE(std::isnan(c.rows[4].measured));
+    EXPECT_EQ(c.problems.size(), 1u);
+
+    log.mfu = 0.35; // a plausible one is shown as before
+    c = comparePrediction(predicted(0.100, 0.090, 0.010, 0.40), log);
+    EXPECT_NEAR(c.rows[4].measured, 0.35, 1e-12);
+    EXPECT_TRUE(c.problems.empty());
+}
