@@ -26,6 +26,7 @@
 #include "jobtracker.h"
 #include "recipefields.h"
 #include "savedconfigs.h"
+#include "wheelguard.h"
 #include "model/attentionkernel.h"
 #include "model/hardwareprofileloader.h"
 #include "model/memorymodel.h"
@@ -187,6 +188,7 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     // than setting the height of the top row.
     auto* formWidget = new QWidget;
     formWidget->setLayout(m_form);
+    guardWheel(formWidget); // scrolling the form never changes a field under the cursor
     auto* left = new QScrollArea;
     left->setWidget(formWidget);
     left->setWidgetResizable(true);

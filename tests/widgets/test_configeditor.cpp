@@ -1,6 +1,7 @@
 // The config editor recomputes on every edit with the same numbers as the sizing model, names the
 // rule findings, explains an invalid layout instead of showing stale figures, and the MoE explorer
 // hands a clicked configuration to it.
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
@@ -10,6 +11,7 @@
 #include <QStyle>
 #include <QScrollBar>
 #include <QTableWidget>
+#include <QWheelEvent>
 
 #include "calibrationpicker.h"
 #include "configeditor.h"
@@ -263,4 +265,54 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
             EXPECT_TRUE(fullyShown(findings, row, col));
             EXPECT_EQ(findings->item(row, col)->toolTip(), findings->item(row, col)->text());
         }
+}
+
+// Issue 24 item 2: the wheel over the sizing form changed whatever combo or spin box passed under
+// the cursor (mi300x became mi355x, a step 354 ms became 160 ms, silently). Unfocused fields hand
+// the wheel to the form; a field the user clicked or tabbed into still takes it.
+TEST(ConfigEditor, TheWheelOverTheFormChangesNoFieldItHasNotFocused)
+{
+    ConfigEditor editor;
+    editor.resize(1000, 500);
+    editor.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+    editor.loadConfig(rl::model::loadPreset("llama-3-8b"));
+    editor.setHardware(QStringLiteral("mi300x"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); }, 5000)) << editor.problem().toStdString();
+    const auto wheelOver = [](QWidget* w) {
+        const QPointF at(w->width() / 2.0, w->height() / 2.0);
+        QWheelEvent down(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                         Qt::NoScrollPhase, false);
+        QApplication::sendEvent(w, &down);
+    };
+    const auto combos = editor.findChildren<QComboBox*>();
+    const auto spins = editor.findChildren<QSpinBox*>();
+    ASSERT_FALSE(combos.isEmpty());
+    ASSERT_FALSE(spins.isEmpty());
+    for (QComboBox* c : combos) {
+        if (!c->isEnabled() || c->count() < 2)
+            continue;
+        c->clearFocus();
+        const QString before = c->currentText();
+        wheelOver(c);
+        EXPECT_EQ(c->currentText(), before) << c->objectName().toStdString();
+    }
+    for (QSpinBox* s : spins) {
+        if (!s->isEnabled())
+            continue;
+        s->clearFocus();
+        const int before = s->value();
+        wheelOver(s);
+        EXPECT_EQ(s->value(), before) << s->objectName().toStdString();
+    }
+    // Focused, a spin box takes the wheel as usual.
+    QSpinBox* layers = editor.findChild<QSpinBox*>(QStringLiteral("layers"));
+    ASSERT_TRUE(layers);
+    QApplication::setActiveWindow(&editor);
+    layers->setFocus();
+    if (!QTest::qWaitFor([&] { return layers->hasFocus(); }, 2000))
+        GTEST_SKIP() << "the offscreen platform gave the window no focus";
+    const int before = layers->value();
+    wheelOver(layers);
+    EXPECT_NE(layers->value(), before);
 }
