@@ -138,6 +138,9 @@ TEST(GuiTraceCompare, PredictedVsMeasuredMatchesTheCliForATrace)
                                                  QStringLiteral("h100-sxm"), QStringLiteral("--parallel"),
                                                  QStringLiteral("dp=2")});
     ASSERT_TRUE(cli.is_object() && cli.contains("rows")) << "ridgeline-cli vs-measured failed";
+    ASSERT_EQ(cli["problems"].size(), 1u) << cli.dump();
+    ASSERT_EQ(panel->comparison()->problems.size(), 1u);
+    EXPECT_EQ(panel->comparison()->problems[0], cli["problems"][0].get<std::string>());
     const QTableWidget* t = panel->table();
     ASSERT_EQ(t->columnCount(), static_cast<int>(cli["rows"].size()));
     for (int col = 0; col < t->columnCount(); ++col) {
@@ -151,7 +154,13 @@ TEST(GuiTraceCompare, PredictedVsMeasuredMatchesTheCliForATrace)
             EXPECT_TRUE(header.endsWith(QStringLiteral("(%)")));
         }
         EXPECT_DOUBLE_EQ(cellValue(t, Panel::PredictedRow, col), row["predicted"].get<double>());
-        ASSERT_FALSE(row["measured"].is_null()) << "a trace gives every quantity";
+        if (row["measured"].is_null()) {
+            // Issue 24 item 1: the sample trace is a recommender model, not llama-3-8b; sized as one,
+            // its MFU would be above the H100's peak, so neither the CLI nor the panel shows one.
+            EXPECT_TRUE(row["quantity"] == "MFU" || row["quantity"] == "TFLOP/s per GPU") << row.dump();
+            EXPECT_TRUE(std::isnan(cellValue(t, Panel::MeasuredRow, col)));
+            continue;
+        }
         const double measured = row["measured"].get<double>();
         EXPECT_DOUBLE_EQ(cellValue(t, Panel::MeasuredRow, col), measured);
         const double scale = row["unit"] == "s" ? 1e3 : row["unit"] == "" ? 100 : 1;
