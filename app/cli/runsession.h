@@ -13,6 +13,7 @@
 #include "launcher.h"
 #include "records/session.h"
 #include "store/workspace.h"
+#include "tools/toolfailure.h"
 
 namespace rl::cli {
 
@@ -60,4 +61,15 @@ void addToolRunCommands(CLI::App* run, CliContext& ctx);
 // (exited with code 3)", never buried under an MPI_Abort banner in the tail.
 std::string childFailure(const std::string& what, const ChildResult& child, int idleTimeoutMs,
                          const std::string& toolFailureLine = {});
+
+// The first tool failure line a run printed, on stdout or stderr: call see() from both callbacks.
+struct FirstFailureLine
+{
+    std::string line;
+    void see(const std::string& printed)
+    {
+        if (line.empty() && tools::isToolFailureLine(printed))
+            line = printed;
+    }
+};
 } // namespace rl::cli

@@ -22,7 +22,6 @@
 #include "store/kernelresults.h"
 #include "tools/gemmrecipes.h"
 #include "tools/gputools.h"
-#include "tools/toolfailure.h"
 #include "units/units.h"
 
 namespace rl::cli {
@@ -146,7 +145,8 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
     RunSession run(ctx, s, argv);
     NcclTestsStream stream(program);
     std::int64_t lineNo = 0;
-    std::string wrong, failureLine;
+    std::string wrong;
+    FirstFailureLine failure;
     const int timeoutMs = static_cast<int>(a.pointTimeoutS * 1000);
     ChildResult child;
     try {
@@ -157,13 +157,9 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
                             (p.inPlace ? " in place" : "") + " (#wrong): the results are not valid";
                 run.addCollective(p);
             }
-            if (failureLine.empty() && tools::isToolFailureLine(line))
-                failureLine = line;
+            failure.see(line);
         }, timeoutMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); },
-           [&](const std::string& line) {
-               if (failureLine.empty() && tools::isToolFailureLine(line))
-                   failureLine = line;
-           });
+           [&](const std::string& line) { failure.see(line); });
     } catch (const std::exception& e) {
         return run.end(SessionStatus::Failed, e.what());
     }
@@ -191,9 +187,9 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
     if (child.interrupted)
         return run.end(SessionStatus::Cancelled, "cancelled after " + std::to_string(run.points()) + " points");
     if (child.idleTimedOut || child.exitCode != 0)
-        return run.end(SessionStatus::Failed, childFailure(program, child, timeoutMs, failureLine));
-    if (!failureLine.empty())
-        return run.end(SessionStatus::Failed, program + " reported a failure: " + failureLine);
+        return run.end(SessionStatus::Failed, childFailure(program, child, timeoutMs, failure.line));
+    if (!failure.line.empty())
+        return run.end(SessionStatus::Failed, program + " reported a failure: " + failure.line);
     if (!wrong.empty())
         return run.end(SessionStatus::Failed, wrong);
     if (run.points() == 0)
@@ -353,20 +349,16 @@ int runGemmBench(const CliContext& ctx, const std::string& id, const ToolLaunchA
         std::int64_t lineNo = 0;
         int before = run.points();
         ChildResult child;
-        std::string failureLine;
-        const auto seeFailure = [&](const std::string& line) {
-            if (failureLine.empty() && tools::isToolFailureLine(line))
-                failureLine = line;
-        };
+        FirstFailureLine failure;
         try {
             child = runLocallyOrAsJob(a.launch.sbatch, a.launch.np, id, commands[i], [&](const std::string& line) {
-                seeFailure(line);
+                failure.see(line);
                 if (auto p = stream.feed(line, {++lineNo, 0})) {
                     run.store([&](store::Database& db) { store::insertGemm(db, run.id(), *p); });
                     run.emit(wire::toJson(*p));
                 }
             }, timeoutMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); },
-               seeFailure);
+               [&](const std::string& line) { failure.see(line); });
         } catch (const std::exception& e) {
             return run.end(SessionStatus::Failed, e.what());
         }
@@ -376,7 +368,7 @@ int runGemmBench(const CliContext& ctx, const std::string& id, const ToolLaunchA
             return run.end(SessionStatus::Cancelled, "cancelled after " + std::to_string(run.points()) + " of " +
                                                          std::to_string(shapes.size()) + " shapes");
         if (child.idleTimedOut || child.exitCode != 0)
-            return run.end(SessionStatus::Failed, "at " + shape + ": " + childFailure(id, child, timeoutMs, failureLine));
+            return run.end(SessionStatus::Failed, "at " + shape + ": " + childFailure(id, child, timeoutMs, failure.line));
         if (run.points() == before)
             return run.end(SessionStatus::Failed, "at " + shape + ": " + id + " printed no result row");
     }
