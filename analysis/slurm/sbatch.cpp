@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "collectives/launchcommand.h"
+#include "runs/launch.h"
 #include "io/linereader.h"
 #include "io/runcommand.h"
 #include "slurm/filetail.h"

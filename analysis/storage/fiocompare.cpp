@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "collectives/launchcommand.h"
+#include "runs/launch.h"
 #include "io/runcommand.h"
 #include "importers/fiojson.h"
 #include "storage/iophase.h"

@@ -11,7 +11,7 @@
 
 #include <mpi.h>
 
-#include "collectives/launchcommand.h"
+#include "runs/launch.h"
 
 namespace rl {
 

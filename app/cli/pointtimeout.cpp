@@ -3,22 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "collectives/timingpolicy.h"
+#include <cstdio>
+
+#include "runs/runrequest.h"
 
 namespace rl::cli {
 namespace {
-// The value of `--name V` or `--name=V` in args; nullopt when absent.
-std::optional<std::string> optionValue(const std::vector<std::string>& args, const std::string& name)
-{
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == name && i + 1 < args.size())
-            return args[i + 1];
-        if (args[i].rfind(name + "=", 0) == 0)
-            return args[i].substr(name.size() + 1);
-    }
-    return std::nullopt;
-}
-
 // "0, 2 and 3" / "rank 1" / "ranks 1 and 4"
 std::string rankList(const std::vector<int>& ranks)
 {
@@ -32,36 +22,9 @@ std::string rankList(const std::vector<int>& ranks)
 }
 } // namespace
 
-double PointTimeout::defaultSeconds(const std::string& subcommand, const std::vector<std::string>& benchArgs)
-{
-    if (subcommand == "io")
-        return 600;
-    if (subcommand == "collectives") {
-        double perPoint = TimingPolicy{}.secondsPerPoint;
-        if (const auto v = optionValue(benchArgs, "--time-per-size")) {
-            try {
-                perPoint = std::stod(*v);
-            } catch (const std::exception&) {
-                // the runner says what is wrong with it
-            }
-        }
-        return std::max(60.0, std::isfinite(perPoint) ? 20 * perPoint : 60.0);
-    }
-    return 60;
-}
-
-void addPointTimeoutOption(CLI::App* cmd, PointTimeout& t)
-{
-    cmd->add_option("--point-timeout", t.seconds,
-                    "Seconds one point may take before the run is stopped and fails, naming the point and the ranks "
-                    "that did not arrive (default: collectives 20x --time-per-size, at least 60; pairs 60; io 600; "
-                    "0 = never)")
-        ->check(CLI::NonNegativeNumber);
-}
-
 std::vector<std::string> withRunnerPointTimeout(std::vector<std::string> benchArgs, double seconds)
 {
-    if (optionValue(benchArgs, "--point-timeout"))
+    if (runs::optionValue(benchArgs, "--point-timeout"))
         return benchArgs;
     char text[32];
     std::snprintf(text, sizeof text, "%g", seconds);

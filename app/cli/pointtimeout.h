@@ -1,32 +1,18 @@
 #pragma once
-// --point-timeout for `run collectives|pairs|io`: how long one point of ridgeline-bench may take.
+// --point-timeout for `run collectives|pairs|io`: how long one point of ridgeline-bench may take
+// (its default: runs::RunRequest::pointTimeout()).
 // The runner's ranks each watch their own point (app/bench/pointwatchdog.h) and print a "waiting"
 // record when it runs over; the first one stops the job (after a moment, so the other ranks'
 // records arrive) and the session fails naming the point, the ranks that waited in it and the
 // ranks that never reported (stopped, crashed, never started). Without any record - no rank could
 // say anything - the job is stopped a little later by the launcher's silence timeout.
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 namespace rl::cli {
-
-struct PointTimeout
-{
-    std::optional<double> seconds; // unset: from the runner's time budget (defaultSeconds)
-    // The default for `ridgeline-bench SUBCOMMAND ARGS`: collectives 20x the runner's per-point
-    // budget (--time-per-size), at least 60 s; pairs 60 s; io 600 s (a large file on a slow disk).
-    static double defaultSeconds(const std::string& subcommand, const std::vector<std::string>& benchArgs);
-    double resolve(const std::string& subcommand, const std::vector<std::string>& benchArgs) const
-    {
-        return seconds ? *seconds : defaultSeconds(subcommand, benchArgs);
-    }
-};
-void addPointTimeoutOption(CLI::App* cmd, PointTimeout& t);
 
 // The runner's arguments with --point-timeout added (unless the user gave the runner one).
 std::vector<std::string> withRunnerPointTimeout(std::vector<std::string> benchArgs, double seconds);

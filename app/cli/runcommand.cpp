@@ -13,10 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
-#include "collectives/launchcommand.h"
+#include "runs/launch.h"
+#include "runs/runrequest.h"
 #include "launcher.h"
 #include "runsession.h"
-#include "launchoptions.h"
+#include "runoptions.h"
+#include "sbatchrun.h"
 #include "pointtimeout.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
@@ -41,19 +43,10 @@ std::string findBench()
     return "ridgeline-bench";
 }
 
-struct RunArgs
-{
-    LaunchArgs launch;
-    std::string bench, title;
-    bool dryRun = false;
-    PointTimeout pointTimeout;
-    std::vector<std::string> benchArgs;
-};
-
 // Runs ridgeline-bench's argv into a new session: every record it prints is stored as it arrives.
 // pointTimeoutS > 0 (the MPI benchmarks): the runner's ranks report a point that runs over (see
 // pointtimeout.h) and the job is stopped; if none can report, silence for a while longer stops it.
-int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv, const SbatchArgs& sbatch = {},
+int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv, const runs::Sbatch& sbatch = {},
                 int ranks = 1, double pointTimeoutS = 0)
 {
     s.tool = "ridgeline-bench";
@@ -137,44 +130,47 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
     return run.end(SessionStatus::Failed, childFailure("runner", child, 0));
 }
 
-// An MPI benchmark of ridgeline-bench (collectives, pairs, io) under the launcher the arguments ask for.
-int runMpiBenchmark(const CliContext& ctx, const std::string& sessionKind, const std::string& subcommand,
-                    const RunArgs& a)
+// An MPI benchmark of ridgeline-bench (collectives, pairs, io) under the launcher the request asks for.
+int runMpiBenchmark(const CliContext& ctx, const RunCommandLine& cl)
 {
-    LaunchSpec spec = launchSpecOf(a.launch);
-    spec.bench = a.bench.empty() ? findBench() : a.bench;
-    spec.subcommand = subcommand;
-    const double pointTimeoutS = a.pointTimeout.resolve(subcommand, a.benchArgs);
-    spec.benchArgs = pointTimeoutS > 0 ? withRunnerPointTimeout(a.benchArgs, pointTimeoutS) : a.benchArgs;
-    const auto argv = buildLaunchCommand(spec);
-    if (a.dryRun) {
+    const runs::RunRequest& r = cl.request;
+    const runs::RunKindInfo& k = runs::info(r.kind);
+    const double pointTimeoutS = r.pointTimeout();
+    std::vector<std::string> command{r.program.empty() ? findBench() : r.program, k.program};
+    const auto benchArgs = pointTimeoutS > 0 ? withRunnerPointTimeout(r.args, pointTimeoutS) : r.args;
+    command.insert(command.end(), benchArgs.begin(), benchArgs.end());
+    const auto argv = runs::launchCommand(r.launch, command);
+    if (cl.dryRun) {
         std::cout << displayCommand(argv) << '\n';
         return 0;
     }
     allowOpenMpiAsRoot();
     Session s;
-    s.kind = sessionKind;
-    s.title = a.title.empty() ? (sessionKind == kind::Storage ? std::string("storage I/O") : sessionKind) + ", " +
-                                    std::to_string(a.launch.np) + " ranks"
-                              : a.title;
-    s.params = {{"launcher", launcherName(spec.kind)}, {"np", a.launch.np}, {"runner_args", a.benchArgs}};
+    s.kind = k.sessionKind;
+    s.title = r.title.empty() ? (r.kind == runs::RunKind::Io ? std::string("storage I/O") : std::string(k.sessionKind)) +
+                                    ", " + std::to_string(r.launch.np) + " ranks"
+                              : r.title;
+    s.params = {{"launcher", runs::modeName(r.launch.mode)}, {"np", r.launch.np}, {"runner_args", r.args}};
     s.params["point_timeout_s"] = pointTimeoutS;
-    return runAndStore(ctx, std::move(s), argv, a.launch.sbatch, a.launch.np, pointTimeoutS);
+    s.params["request"] = runs::toJson(r.canonical());
+    return runAndStore(ctx, std::move(s), argv, r.launch.sbatch, r.launch.np, pointTimeoutS);
 }
 
 // A kernel benchmark (peakflops, membw, gemm) on this machine: no MPI, the runner directly.
-int runKernelBenchmark(const CliContext& ctx, const std::string& sessionKind, const RunArgs& a)
+int runKernelBenchmark(const CliContext& ctx, const RunCommandLine& cl)
 {
-    std::vector<std::string> argv{a.bench.empty() ? findBench() : a.bench, sessionKind};
-    argv.insert(argv.end(), a.benchArgs.begin(), a.benchArgs.end());
-    if (a.dryRun) {
+    const runs::RunRequest& r = cl.request;
+    const runs::RunKindInfo& k = runs::info(r.kind);
+    std::vector<std::string> argv{r.program.empty() ? findBench() : r.program, k.program};
+    argv.insert(argv.end(), r.args.begin(), r.args.end());
+    if (cl.dryRun) {
         std::cout << displayCommand(argv) << '\n';
         return 0;
     }
     Session s;
-    s.kind = sessionKind;
-    s.title = a.title.empty() ? sessionKind + " on " + hostName() : a.title;
-    s.params = {{"runner_args", a.benchArgs}};
+    s.kind = k.sessionKind;
+    s.title = r.title.empty() ? std::string(k.sessionKind) + " on " + hostName() : r.title;
+    s.params = {{"runner_args", r.args}, {"request", runs::toJson(r.canonical())}};
     return runAndStore(ctx, std::move(s), argv);
 }
 
@@ -182,44 +178,19 @@ void addRunCommand(CLI::App& app, CliContext& ctx)
 {
     auto* run = app.add_subcommand("run", "Run a benchmark and store its points as they arrive");
     run->require_subcommand(1);
+    using runs::RunKind;
     // The MPI benchmarks: the same launch options, each stored as a session of its kind.
-    for (const auto& [name, sessionKind, help] :
-         {std::tuple{"collectives", kind::Collectives, "Collective sweep with ridgeline-bench under MPI or Slurm"},
-          std::tuple{"pairs", kind::Pairs,
-                     "Point-to-point latency and bandwidth of every pair of ranks (ridgeline-bench pairs) under MPI or Slurm"},
-          std::tuple{"io", kind::Storage,
-                     "Storage write/read bandwidth (ridgeline-bench io) under MPI or Slurm; pass --dir after --"}}) {
-    const std::string subcommand = name, sessionKindName = sessionKind;
-    auto* coll = run->add_subcommand(subcommand, help);
-    auto a = std::make_shared<RunArgs>();
-    addLaunchOptions(coll, a->launch, "Number of ranks");
-    coll->add_option("--bench", a->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
-    coll->add_option("--title", a->title, "Session title");
-    coll->add_flag("--dry-run", a->dryRun, "Print the launch command and exit");
-    addPointTimeoutOption(coll, a->pointTimeout);
-    coll->add_option("runner_args", a->benchArgs, "Arguments for ridgeline-bench " + subcommand + " (after --)");
-    coll->callback([&ctx, a, subcommand, sessionKindName] {
-        const int rc = runMpiBenchmark(ctx, sessionKindName, subcommand, *a);
-        if (rc != 0)
-            throw ExitCode{rc};
-    });
-    }
-
+    for (const auto& [kind, help] :
+         {std::pair{RunKind::Collectives, "Collective sweep with ridgeline-bench under MPI or Slurm"},
+          std::pair{RunKind::Pairs,
+                    "Point-to-point latency and bandwidth of every pair of ranks (ridgeline-bench pairs) under MPI or Slurm"},
+          std::pair{RunKind::Io,
+                    "Storage write/read bandwidth (ridgeline-bench io) under MPI or Slurm; pass --dir after --"}})
+        addRunSubcommand(run, kind, help, [&ctx](const RunCommandLine& cl) { return runMpiBenchmark(ctx, cl); });
     // The kernel benchmarks run where ridgeline-cli runs; each is stored as a session of its kind.
-    for (const char* bench : {kind::PeakFlops, kind::MemBandwidth, kind::Gemm}) {
-        const std::string name = bench;
-        auto* cmd = run->add_subcommand(name, "ridgeline-bench " + name + " on this machine, stored as it runs");
-        auto k = std::make_shared<RunArgs>();
-        cmd->add_option("--bench", k->bench, "Path of ridgeline-bench (default: next to ridgeline-cli)");
-        cmd->add_option("--title", k->title, "Session title");
-        cmd->add_flag("--dry-run", k->dryRun, "Print the command and exit");
-        cmd->add_option("runner_args", k->benchArgs, "Arguments for ridgeline-bench " + name + " (after --)");
-        cmd->callback([&ctx, k, name] {
-            const int rc = runKernelBenchmark(ctx, name, *k);
-            if (rc != 0)
-                throw ExitCode{rc};
-        });
-    }
+    for (RunKind kind : {RunKind::PeakFlops, RunKind::MemBw, RunKind::Gemm})
+        addRunSubcommand(run, kind, std::string("ridgeline-bench ") + runs::info(kind).program + " on this machine, stored as it runs",
+                         [&ctx](const RunCommandLine& cl) { return runKernelBenchmark(ctx, cl); });
     addToolRunCommands(run, ctx);
 }
 const bool registered = registerCommand(&addRunCommand);

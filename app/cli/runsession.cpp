@@ -3,7 +3,7 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "collectives/launchcommand.h"
+#include "runs/launch.h"
 #include "records/wireformat.h"
 
 namespace rl::cli {

@@ -25,19 +25,7 @@ bool sizesTheAllocation(const std::vector<std::string>& options)
 }
 } // namespace
 
-void addSbatchOptions(CLI::App* cmd, SbatchArgs& a)
-{
-    cmd->add_flag("--sbatch", a.use,
-                  "Submit as a Slurm batch job: the script is written and shown, the job's output streamed and "
-                  "stored as it grows, Ctrl+C / Cancel runs scancel");
-    cmd->add_option("--sbatch-option", a.options,
-                    "#SBATCH option (repeatable), e.g. --partition=gpu --time=00:30:00 --nodes=2 --gpus-per-node=8")
-        ->allow_extra_args(false);
-    cmd->add_option("--sbatch-dir", a.dir,
-                    "Folder for the job script and output, visible to the nodes (default: the current folder)");
-}
-
-ChildResult runLocallyOrAsJob(const SbatchArgs& sbatch, int ranks, const std::string& jobName,
+ChildResult runLocallyOrAsJob(const runs::Sbatch& sbatch, int ranks, const std::string& jobName,
                               const std::vector<std::string>& argv, const Launcher::LineFn& onLine, int idleTimeoutMs,
                               const std::function<void(const std::string&, const std::string&)>& onSubmitted,
                               const Launcher::LineFn& onStderrLine, Launcher* launcher)

@@ -7,19 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "launcher.h"
+#include "runs/launch.h"
 
 namespace rl::cli {
-
-struct SbatchArgs
-{
-    bool use = false;
-    std::vector<std::string> options; // #SBATCH lines: --partition=gpu, --time=00:30:00, --nodes=2, ...
-    std::string dir;                  // where the script and the output file go (shared with the nodes)
-};
-void addSbatchOptions(CLI::App* cmd, SbatchArgs& a);
 
 // Runs argv locally (Launcher) or, with --sbatch, as a batch job of `ranks` tasks unless the options
 // size the allocation themselves; hands every stdout line to onLine. A job's end state comes back
@@ -28,7 +19,7 @@ void addSbatchOptions(CLI::App* cmd, SbatchArgs& a);
 // sees a local run's stderr lines (a job's stderr is in its output file, which onLine reads). When
 // onLine throws (the workspace cannot store), the job is cancelled before the error goes on.
 // `launcher`, when given, is the one that runs a local command (its stop() works from onLine).
-ChildResult runLocallyOrAsJob(const SbatchArgs& sbatch, int ranks, const std::string& jobName,
+ChildResult runLocallyOrAsJob(const runs::Sbatch& sbatch, int ranks, const std::string& jobName,
                               const std::vector<std::string>& argv, const Launcher::LineFn& onLine, int idleTimeoutMs,
                               const std::function<void(const std::string& jobId, const std::string& script)>& onSubmitted = {},
                               const Launcher::LineFn& onStderrLine = {}, Launcher* launcher = nullptr);

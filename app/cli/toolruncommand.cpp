@@ -11,13 +11,15 @@
 #include <memory>
 
 #include "clicommands.h"
-#include "collectives/launchcommand.h"
+#include "runs/launch.h"
 #include "importers/gemmcsv.h"
 #include "importers/nccltestsstream.h"
 #include "launcher.h"
 #include "records/wireformat.h"
 #include "runsession.h"
-#include "launchoptions.h"
+#include "runoptions.h"
+#include "sbatchrun.h"
+#include "runs/runrequest.h"
 #include "sizingoptions.h"
 #include "store/kernelresults.h"
 #include "tools/gemmrecipes.h"
@@ -27,48 +29,18 @@
 namespace rl::cli {
 namespace {
 
-// A GPU tool runs as one process unless asked for more (nccl-tests' -g drives every GPU of a node).
-LaunchArgs oneProcess()
-{
-    LaunchArgs l;
-    l.np = 1;
-    return l;
-}
+using runs::RunRequest;
 
-struct ToolLaunchArgs
+tools::FoundTool locate(const std::string& id, const RunRequest& a)
 {
-    LaunchArgs launch = oneProcess();
-    std::string toolDir, title;
-    std::vector<std::string> env;
-    double pointTimeoutS = 300;
-    bool dryRun = false;
-    std::vector<std::string> toolArgs;
-};
-
-void addToolOptions(CLI::App* cmd, ToolLaunchArgs& a)
-{
-    addLaunchOptions(cmd, a.launch, "Processes; more than 1 launches under mpirun (nccl-tests built with MPI=1)");
-    cmd->add_option("--tool-dir", a.toolDir,
-                    "Folder of the tool's programs (default: the folders of `ridgeline-cli tools`, then PATH)");
-    cmd->add_option("--env", a.env, "NAME=VALUE set for the tool and kept with the session, e.g. NCCL_ALGO=Ring "
-                                    "(repeatable; forwarded with -x under --hostfile)")
-        ->allow_extra_args(false);
-    cmd->add_option("--point-timeout", a.pointTimeoutS,
-                    "Seconds without a new output line after which the tool counts as hung and is stopped")
-        ->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--title", a.title, "Session title");
-    cmd->add_flag("--dry-run", a.dryRun, "Print the command(s) and exit");
-}
-
-tools::FoundTool locate(const std::string& id, const ToolLaunchArgs& a)
-{
+    const std::string& toolDir = a.program;
     tools::ToolSettings settings = tools::ToolSettings::load(tools::ToolSettings::defaultPath());
-    if (!a.toolDir.empty())
-        settings.folders.insert(settings.folders.begin(), a.toolDir);
+    if (!toolDir.empty())
+        settings.folders.insert(settings.folders.begin(), toolDir);
     const tools::ToolKind* kind = tools::toolKind(id);
     auto found = tools::findTool(*kind, settings);
-    if (!found || (!a.toolDir.empty() && found->folder != a.toolDir && found->folder + "/" != a.toolDir))
-        throw std::runtime_error(kind->name + " not found" + (a.toolDir.empty() ? "" : " in " + a.toolDir) +
+    if (!found || (!toolDir.empty() && found->folder != toolDir && found->folder + "/" != toolDir))
+        throw std::runtime_error(kind->name + " not found" + (toolDir.empty() ? "" : " in " + toolDir) +
                                  ": pass --tool-dir (e.g. an nccl-tests build/ folder) or add it with "
                                  "`ridgeline-cli tools --add-folder DIR`");
     if (!kind->collectives && found->versionSource.empty())
@@ -76,63 +48,41 @@ tools::FoundTool locate(const std::string& id, const ToolLaunchArgs& a)
     return *found;
 }
 
-// NAME=VALUE pairs, checked; they are set in our environment (a local launch inherits them).
-std::vector<std::pair<std::string, std::string>> environmentOf(const ToolLaunchArgs& a)
+// The program with its arguments, launched the way the request asks.
+std::vector<std::string> launchArgv(const RunRequest& a, const std::string& program, const std::vector<std::string>& args)
 {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& e : a.env) {
-        const auto eq = e.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw std::invalid_argument("--env '" + e + "': expected NAME=VALUE, e.g. NCCL_ALGO=Ring");
-        out.emplace_back(e.substr(0, eq), e.substr(eq + 1));
-    }
-    return out;
+    runs::Launch launch = a.launch;
+    if (launch.mode == runs::Launch::Mode::Hostfile) // remote ranks get the environment through mpirun
+        for (const auto& [name, value] : a.environment())
+            launch.mpirunArgs.insert(launch.mpirunArgs.end(), {"-x", name});
+    std::vector<std::string> command{program};
+    command.insert(command.end(), args.begin(), args.end());
+    return runs::launchCommand(launch, command);
 }
 
-// The program with its arguments, launched the way the options ask.
-std::vector<std::string> launchArgv(const ToolLaunchArgs& a, const std::string& program,
-                                    const std::vector<std::string>& args)
-{
-    const LaunchArgs& l = a.launch;
-    if (l.np == 1 && l.hostfile.empty() && l.templ.empty()) {
-        std::vector<std::string> argv{program};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return argv;
-    }
-    LaunchSpec spec = launchSpecOf(l);
-    if (spec.kind == LaunchSpec::Kind::Hostfile)
-        for (const auto& [name, value] : environmentOf(a))
-            spec.mpirunArgs.insert(spec.mpirunArgs.end(), {"-x", name});
-    spec.bench = program;
-    spec.subcommand.clear();
-    spec.benchArgs = args;
-    return buildLaunchCommand(spec);
-}
-
-nlohmann::json launchParams(const ToolLaunchArgs& a, const tools::FoundTool& tool)
+nlohmann::json launchParams(const RunRequest& a, const tools::FoundTool& tool)
 {
     nlohmann::json env = nlohmann::json::object();
-    for (const auto& [name, value] : environmentOf(a))
+    for (const auto& [name, value] : a.environment())
         env[name] = value;
-    const LaunchArgs& l = a.launch;
-    const bool local = l.np == 1 && l.hostfile.empty() && l.templ.empty();
-    return {{"launcher", local ? "local" : launcherName(launchSpecOf(l).kind)},
-            {"np", l.np}, {"tool_args", a.toolArgs}, {"environment", env}, {"tool_folder", tool.folder}};
+    return {{"launcher", runs::modeName(a.launch.mode)}, {"np", a.launch.np}, {"tool_args", a.args},
+            {"environment", env}, {"tool_folder", tool.folder}, {"request", runs::toJson(a.canonical())}};
 }
 
-void exportEnvironment(const ToolLaunchArgs& a)
+// The tool inherits our environment, with the request's settings in it.
+void exportEnvironment(const RunRequest& a)
 {
-    for (const auto& [name, value] : environmentOf(a))
+    for (const auto& [name, value] : a.environment())
         setenv(name.c_str(), value.c_str(), 1);
     allowOpenMpiAsRoot();
 }
 
 // ------------------------------------------------------------------------------------ nccl-tests
-int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::FoundTool& tool, const std::string& op)
+int runNcclTestsOp(const CliContext& ctx, const RunRequest& a, bool dryRun, const tools::FoundTool& tool, const std::string& op)
 {
     const std::string program = tools::ncclTestsProgram(op);
-    const auto argv = launchArgv(a, tool.path(program), a.toolArgs);
-    if (a.dryRun) {
+    const auto argv = launchArgv(a, tool.path(program), a.args);
+    if (dryRun) {
         std::cout << displayCommand(argv) << '\n';
         return 0;
     }
@@ -147,7 +97,7 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
     std::int64_t lineNo = 0;
     std::string wrong;
     FirstFailureLine failure;
-    const int timeoutMs = static_cast<int>(a.pointTimeoutS * 1000);
+    const int timeoutMs = static_cast<int>(a.pointTimeout() * 1000);
     ChildResult child;
     try {
         child = runLocallyOrAsJob(a.launch.sbatch, a.launch.np, program, argv, [&](const std::string& line) {
@@ -199,51 +149,28 @@ int runNcclTestsOp(const CliContext& ctx, const ToolLaunchArgs& a, const tools::
     return run.end(SessionStatus::Complete, std::to_string(run.points()) + " points");
 }
 
-void addNcclTests(CLI::App* run, CliContext& ctx)
+int runNcclTests(const CliContext& ctx, const RunCommandLine& cl)
 {
-    auto* cmd = run->add_subcommand("nccl-tests", "nccl-tests / rccl-tests collectives (all_reduce_perf, ...), "
-                                                  "one session per op, stored as the tool prints");
-    cmd->alias("rccl-tests");
-    auto a = std::make_shared<ToolLaunchArgs>();
-    auto ops = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"all_reduce"});
-    cmd->add_option("--op", *ops, "Collectives: all_reduce reduce_scatter all_gather broadcast alltoall sendrecv "
-                                  "alltoallv (rccl) reduce gather scatter")
-        ->delimiter(',')->allow_extra_args(false)->capture_default_str();
-    addToolOptions(cmd, *a);
-    cmd->add_option("tool_args", a->toolArgs, "The tool's own flags after --, e.g. -b 8 -e 8G -f 2 -g 1 -d bf16");
-    cmd->callback([&ctx, a, ops] {
-        for (const auto& op : *ops)
-            if (tools::ncclTestsProgram(op).empty())
-                throw std::invalid_argument("--op " + op + ": not an nccl-tests collective (all_reduce, reduce_scatter, "
-                                            "all_gather, broadcast, alltoall, sendrecv, alltoallv, reduce, gather, scatter)");
-        const tools::FoundTool tool = locate("nccl-tests", *a);
-        exportEnvironment(*a);
-        int worst = 0;
-        for (const auto& op : *ops) {
-            if (!tool.has(tools::ncclTestsProgram(op)))
-                throw std::runtime_error(tools::ncclTestsProgram(op) + " is not in " + tool.folder);
-            const int rc = runNcclTestsOp(ctx, *a, tool, op);
-            if (rc == 130)
-                throw ExitCode{130}; // cancelled: the other ops do not start
-            worst = std::max(worst, rc);
-        }
-        if (worst != 0)
-            throw ExitCode{worst};
-    });
+    const RunRequest& a = cl.request;
+    for (const auto& op : a.ops)
+        if (tools::ncclTestsProgram(op).empty())
+            throw UsageError("--op " + op + ": not an nccl-tests collective (all_reduce, reduce_scatter, "
+                             "all_gather, broadcast, alltoall, sendrecv, alltoallv, reduce, gather, scatter)");
+    const tools::FoundTool tool = locate("nccl-tests", a);
+    exportEnvironment(a);
+    int worst = 0;
+    for (const auto& op : a.ops) {
+        if (!tool.has(tools::ncclTestsProgram(op)))
+            throw std::runtime_error(tools::ncclTestsProgram(op) + " is not in " + tool.folder);
+        const int rc = runNcclTestsOp(ctx, a, cl.dryRun, tool, op);
+        if (rc == 130)
+            return 130; // cancelled: the other ops do not start
+        worst = std::max(worst, rc);
+    }
+    return worst;
 }
 
 // ------------------------------------------------------------------------------------ GEMM benches
-struct GemmArgs
-{
-    std::vector<std::string> shapes;
-    std::string square; // "256:16384"
-    std::string recipe; // "square", "max-achievable", "model"
-    int cus = 0;
-    std::string dtype = "bf16", computeType = "f32_r";
-    int iters = 0, coldIters = 0;
-    StepArgs step; // --config/--parallel/--seq/--micro-batch of the model recipe
-};
-
 std::string benchType(const std::string& dtype)
 {
     static const std::vector<std::pair<std::string, std::string>> map{
@@ -259,7 +186,7 @@ std::string benchType(const std::string& dtype)
     throw std::invalid_argument("--dtype " + dtype + ": not a GEMM type (fp32, bf16, fp16, fp8, bf8, int8, fp64, tf32)");
 }
 
-std::vector<tools::GemmShape> shapesOf(const GemmArgs& g, const CliContext& ctx)
+std::vector<tools::GemmShape> shapesOf(const runs::GemmSelection& g, const CliContext& ctx)
 {
     std::vector<tools::GemmShape> out;
     for (const auto& s : g.shapes)
@@ -280,20 +207,21 @@ std::vector<tools::GemmShape> shapesOf(const GemmArgs& g, const CliContext& ctx)
         for (auto& s : tools::maxAchievableShapes(g.cus))
             out.push_back(std::move(s));
     } else if (g.recipe == "model") {
-        if (g.step.config.empty())
-            throw std::invalid_argument("--recipe model needs --config (a config.json, a saved configuration or a preset)");
-        const model::ModelConfig c = loadConfigFor(g.step, ctx);
-        for (auto& s : tools::modelStepShapes(c, parallelOf(g.step, c)))
+        StepArgs step;
+        step.config = g.config;
+        step.parallel = g.parallel;
+        step.seq = g.seq;
+        step.microBatch = g.microBatch;
+        const model::ModelConfig c = loadConfigFor(step, ctx);
+        for (auto& s : tools::modelStepShapes(c, parallelOf(step, c)))
             out.push_back(std::move(s));
-    } else if (!g.recipe.empty() && g.recipe != "square") {
-        throw std::invalid_argument("--recipe " + g.recipe + ": expected square, max-achievable or model");
     }
     if (out.empty())
         throw std::invalid_argument("no GEMM shapes: give --shape MxNxK, --square FROM:TO or --recipe");
     return out;
 }
 
-std::vector<std::string> gemmBenchArgs(const std::string& id, const GemmArgs& g, const tools::GemmShape& s,
+std::vector<std::string> gemmBenchArgs(const std::string& id, const runs::GemmSelection& g, const tools::GemmShape& s,
                                        const std::vector<std::string>& extra)
 {
     const std::string type = benchType(g.dtype);
@@ -315,14 +243,17 @@ std::vector<std::string> gemmBenchArgs(const std::string& id, const GemmArgs& g,
     return args;
 }
 
-int runGemmBench(const CliContext& ctx, const std::string& id, const ToolLaunchArgs& a, const GemmArgs& g)
+int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
 {
+    const RunRequest& a = cl.request;
+    const runs::GemmSelection& g = a.gemm;
+    const std::string id = runs::info(a.kind).program;
     const auto shapes = shapesOf(g, ctx);
     const tools::FoundTool tool = locate(id, a);
     std::vector<std::vector<std::string>> commands;
     for (const auto& s : shapes)
-        commands.push_back(launchArgv(a, tool.path(id), gemmBenchArgs(id, g, s, a.toolArgs)));
-    if (a.dryRun) {
+        commands.push_back(launchArgv(a, tool.path(id), gemmBenchArgs(id, g, s, a.args)));
+    if (cl.dryRun) {
         for (const auto& c : commands)
             std::cout << displayCommand(c) << '\n';
         return 0;
@@ -343,7 +274,7 @@ int runGemmBench(const CliContext& ctx, const std::string& id, const ToolLaunchA
     s.params["shapes"] = shapeList;
     s.params["expected_points"] = shapes.size();
     RunSession run(ctx, s, commands.front());
-    const int timeoutMs = static_cast<int>(a.pointTimeoutS * 1000);
+    const int timeoutMs = static_cast<int>(a.pointTimeout() * 1000);
     for (std::size_t i = 0; i < commands.size(); ++i) {
         GemmTableStream stream(id == "hipblaslt-bench" ? GemmTableFlavor::HipblasltBench : GemmTableFlavor::RocblasBench);
         std::int64_t lineNo = 0;
@@ -375,41 +306,16 @@ int runGemmBench(const CliContext& ctx, const std::string& id, const ToolLaunchA
     return run.end(SessionStatus::Complete, std::to_string(run.points()) + " shapes");
 }
 
-void addGemmBench(CLI::App* run, CliContext& ctx, const std::string& name, const std::string& id)
-{
-    auto* cmd = run->add_subcommand(name, id + " over GEMM shapes (one run per shape), stored as it prints");
-    auto a = std::make_shared<ToolLaunchArgs>();
-    auto g = std::make_shared<GemmArgs>();
-    cmd->add_option("--shape", g->shapes, "MxNxK or MxNxKxTT (transA transB), repeatable or comma-separated")
-        ->delimiter(',')->allow_extra_args(false);
-    cmd->add_option("--square", g->square, "M = N = K over powers of two FROM:TO, e.g. 256:16384");
-    cmd->add_option("--recipe", g->recipe,
-                    "square (256..16384), max-achievable (AMD's MAF shapes for --cus) or model (the GEMMs of "
-                    "--config's training step under --parallel)");
-    cmd->add_option("--cus", g->cus, "Compute units, for --recipe max-achievable (MI300X: 304, MI325X: 304, MI355X: 256)");
-    cmd->add_option("--dtype", g->dtype, "Input type: bf16, fp16, fp8, bf8, fp32, int8, ...")->capture_default_str();
-    cmd->add_option("--compute-type", g->computeType, "The bench's compute type")->capture_default_str();
-    cmd->add_option("--iters", g->iters, "Timed iterations (-i); default: the tool's");
-    cmd->add_option("--cold-iters", g->coldIters, "Warm-up iterations (-j); default: the tool's");
-    cmd->add_option("--config", g->step.config, "Model for --recipe model: config.json, saved config or preset");
-    cmd->add_option("--parallel", g->step.parallel, "Layout for --recipe model, e.g. tp=8,pp=1,dp=16")->capture_default_str();
-    cmd->add_option("--seq", g->step.seq, "Sequence length for --recipe model")->capture_default_str();
-    cmd->add_option("--micro-batch", g->step.microBatch, "Micro-batch for --recipe model")->capture_default_str();
-    addToolOptions(cmd, *a);
-    cmd->add_option("tool_args", a->toolArgs, "More flags for " + id + " after --");
-    cmd->callback([&ctx, a, g, id] {
-        const int rc = runGemmBench(ctx, id, *a, *g);
-        if (rc != 0)
-            throw ExitCode{rc};
-    });
-}
-
 } // namespace
 
 void addToolRunCommands(CLI::App* run, CliContext& ctx)
 {
-    addNcclTests(run, ctx);
-    addGemmBench(run, ctx, "hipblaslt", "hipblaslt-bench");
-    addGemmBench(run, ctx, "rocblas", "rocblas-bench");
+    addRunSubcommand(run, runs::RunKind::NcclTests,
+                     "nccl-tests / rccl-tests collectives (all_reduce_perf, ...), one session per op, stored as the tool prints",
+                     [&ctx](const RunCommandLine& cl) { return runNcclTests(ctx, cl); });
+    for (runs::RunKind kind : {runs::RunKind::Hipblaslt, runs::RunKind::Rocblas})
+        addRunSubcommand(run, kind,
+                         std::string(runs::info(kind).program) + " over GEMM shapes (one run per shape), stored as it prints",
+                         [&ctx](const RunCommandLine& cl) { return runGemmBench(ctx, cl); });
 }
 } // namespace rl::cli
