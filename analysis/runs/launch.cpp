@@ -65,7 +65,8 @@ Launch Launch::canonical() const
         c.templ = templ;
         c.nodes = nodes;
         c.ppn = ppn;
-        c.hostfile = hostfile; // {hostfile} may be in the template
+        if (templ.find("{hostfile}") != std::string::npos)
+            c.hostfile = hostfile;
         return c;
     }
     c.mpirun = mpirun;

@@ -323,8 +323,12 @@ std::vector<std::string> RunRequest::toCliArgs() const
     }
     if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas) {
         const GemmSelection& g = r.gemm;
-        for (const auto& s : g.shapes)
-            add({"--shape", s});
+        if (!g.shapes.empty()) {
+            std::string list;
+            for (const auto& s : g.shapes)
+                list += (list.empty() ? "" : ",") + s;
+            add({"--shape", list});
+        }
         if (!g.square.empty())
             add({"--square", g.square});
         if (!g.recipe.empty())

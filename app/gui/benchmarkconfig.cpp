@@ -32,13 +32,7 @@ QString BenchmarkConfig::validate() const
         return QObject::tr("Maximum size is below the minimum size.");
     if (factor < 2)
         return QObject::tr("The size factor must be at least 2.");
-    if (np < 1)
-        return QObject::tr("At least one rank is needed.");
-    if (launcher == Launcher::Hostfile && hostfile.isEmpty())
-        return QObject::tr("Choose a hostfile.");
-    if (launcher == Launcher::Template && !launchTemplate.contains(QStringLiteral("{bench}")))
-        return QObject::tr("The launcher template must contain {bench}.");
-    return {};
+    return sentence(request().validate());
 }
 
 std::vector<std::int64_t> BenchmarkConfig::sizes() const
@@ -56,10 +50,7 @@ std::vector<std::int64_t> BenchmarkConfig::sizes() const
     return out;
 }
 
-int BenchmarkConfig::expectedPoints() const
-{
-    return static_cast<int>(ops.size() * dtypes.size() * sizes().size()) * (inPlace ? 2 : 1);
-}
+int BenchmarkConfig::expectedPoints() const { return request().expectedPoints(); }
 
 QStringList BenchmarkConfig::runnerArguments() const
 {
@@ -77,44 +68,27 @@ QStringList BenchmarkConfig::runnerArguments() const
     return args;
 }
 
-QStringList BenchmarkConfig::cliArguments(const QString& workspace) const
+runs::RunRequest BenchmarkConfig::request() const
 {
-    QStringList args{QStringLiteral("--db"), workspace, QStringLiteral("run"), QStringLiteral("collectives"),
-                     QStringLiteral("--np"), QString::number(np)};
-    switch (launcher) {
-    case Launcher::LocalMpirun:
-        break;
-    case Launcher::Hostfile:
-        args << QStringLiteral("--hostfile") << hostfile;
-        break;
-    case Launcher::Template:
-        args << QStringLiteral("--launcher") << launchTemplate << QStringLiteral("--nodes") << QString::number(nodes)
-             << QStringLiteral("--ppn") << QString::number(ppn);
-        break;
-    }
-    if (launcher != Launcher::Template && !mpirun.isEmpty())
-        args << QStringLiteral("--mpirun") << mpirun;
-    if (launcher != Launcher::Template)
-        for (const auto& a : mpirunOptions.split(u' ', Qt::SkipEmptyParts))
-            args << QStringLiteral("--mpirun-arg") << a;
-    if (!title.isEmpty())
-        args << QStringLiteral("--title") << title;
-    args << QStringLiteral("--");
-    args << runnerArguments();
+    runs::RunRequest r = runs::RunRequest::defaults(runs::RunKind::Collectives);
+    r.launch = launch.toLaunch();
+    r.title = title.toStdString();
+    for (const auto& a : runnerArguments())
+        r.args.push_back(a.toStdString());
+    return r;
+}
+
+QStringList BenchmarkConfig::cliArguments(const QString& workspace) const { return rl::cliArguments(workspace, request()); }
+
+QStringList cliArguments(const QString& workspace, const runs::RunRequest& request)
+{
+    QStringList args{QStringLiteral("--db"), workspace};
+    for (const auto& a : request.toCliArgs())
+        args << QString::fromStdString(a);
     return args;
 }
 
 namespace {
-const char* launcherName(BenchmarkConfig::Launcher l)
-{
-    switch (l) {
-    case BenchmarkConfig::Launcher::LocalMpirun: return "local";
-    case BenchmarkConfig::Launcher::Hostfile: return "hostfile";
-    case BenchmarkConfig::Launcher::Template: return "template";
-    }
-    return "local";
-}
-
 using jsonread::read;
 } // namespace
 
@@ -130,21 +104,15 @@ QJsonObject BenchmarkConfig::toJson() const
                        {QStringLiteral("inPlace"), inPlace},
                        {QStringLiteral("iterations"), iterations},
                        {QStringLiteral("warmup"), warmup},
-                       {QStringLiteral("np"), np},
-                       {QStringLiteral("launcher"), QLatin1String(launcherName(launcher))},
-                       {QStringLiteral("hostfile"), hostfile},
-                       {QStringLiteral("mpirun"), mpirun},
-                       {QStringLiteral("mpirunOptions"), mpirunOptions},
-                       {QStringLiteral("launchTemplate"), launchTemplate},
-                       {QStringLiteral("nodes"), nodes},
-                       {QStringLiteral("ppn"), ppn},
+                       {QStringLiteral("launch"), launch.toJson()},
                        {QStringLiteral("title"), title}};
 }
 
 BenchmarkConfig BenchmarkConfig::fromJson(const QJsonObject& json)
 {
     BenchmarkConfig c;
-    if (json.value(QStringLiteral("version")).toInt() != kJsonVersion)
+    const int version = json.value(QStringLiteral("version")).toInt();
+    if (version != kJsonVersion && version != 1)
         return c;
     read(json, "ops", c.ops);
     read(json, "minBytes", c.minBytes);
@@ -155,16 +123,13 @@ BenchmarkConfig BenchmarkConfig::fromJson(const QJsonObject& json)
     read(json, "inPlace", c.inPlace);
     read(json, "iterations", c.iterations);
     read(json, "warmup", c.warmup);
-    read(json, "np", c.np);
-    for (auto l : {Launcher::LocalMpirun, Launcher::Hostfile, Launcher::Template})
-        if (json.value(QStringLiteral("launcher")).toString() == QLatin1String(launcherName(l)))
-            c.launcher = l;
-    read(json, "hostfile", c.hostfile);
-    read(json, "mpirun", c.mpirun);
-    read(json, "mpirunOptions", c.mpirunOptions);
-    read(json, "launchTemplate", c.launchTemplate);
-    read(json, "nodes", c.nodes);
-    read(json, "ppn", c.ppn);
+    if (version == 1) { // the launch's fields at the top, "local" meaning local mpirun
+        c.launch = LaunchSettings::fromJson(json, c.launch);
+        if (json.value(QStringLiteral("launcher")).toString() == QLatin1String("local"))
+            c.launch.mode = LaunchSettings::Mode::LocalMpirun;
+    } else {
+        c.launch = LaunchSettings::fromJson(json.value(QStringLiteral("launch")).toObject(), c.launch);
+    }
     read(json, "title", c.title);
     return c;
 }

@@ -89,7 +89,7 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_warmup->setSpecialValueText(tr("auto"));
     m_launch = new LauncherWidget({LaunchSettings::Mode::LocalMpirun, LaunchSettings::Mode::Hostfile,
                                    LaunchSettings::Mode::Template},
-                                  false, m_settings);
+                                  true, m_settings);
     m_title = edit(QStringLiteral("title"), tr("Session title (optional)"));
 
     m_sweep = new QLabel;
@@ -175,17 +175,7 @@ BenchmarkConfig BenchmarkDialog::config() const
     c.inPlace = m_inPlace->isChecked();
     c.iterations = m_iterations->value();
     c.warmup = m_warmup->value();
-    const LaunchSettings l = m_launch->launch();
-    c.np = l.np;
-    c.launcher = l.mode == LaunchSettings::Mode::Hostfile   ? BenchmarkConfig::Launcher::Hostfile
-                 : l.mode == LaunchSettings::Mode::Template ? BenchmarkConfig::Launcher::Template
-                                                            : BenchmarkConfig::Launcher::LocalMpirun;
-    c.hostfile = l.hostfile;
-    c.mpirun = l.mpirun;
-    c.mpirunOptions = l.mpirunOptions;
-    c.launchTemplate = l.launchTemplate;
-    c.nodes = l.nodes;
-    c.ppn = l.ppn;
+    c.launch = m_launch->launch();
     c.title = m_title->text().trimmed();
     return c;
 }
@@ -203,18 +193,7 @@ void BenchmarkDialog::setConfig(const BenchmarkConfig& c)
     m_inPlace->setChecked(c.inPlace);
     m_iterations->setValue(c.iterations);
     m_warmup->setValue(c.warmup);
-    LaunchSettings l;
-    l.mode = c.launcher == BenchmarkConfig::Launcher::Hostfile   ? LaunchSettings::Mode::Hostfile
-             : c.launcher == BenchmarkConfig::Launcher::Template ? LaunchSettings::Mode::Template
-                                                                 : LaunchSettings::Mode::LocalMpirun;
-    l.np = c.np;
-    l.hostfile = c.hostfile;
-    l.mpirun = c.mpirun;
-    l.mpirunOptions = c.mpirunOptions;
-    l.launchTemplate = c.launchTemplate;
-    l.nodes = c.nodes;
-    l.ppn = c.ppn;
-    m_launch->setLaunch(l);
+    m_launch->setLaunch(c.launch);
     m_title->setText(c.title);
 }
 

@@ -67,77 +67,21 @@ std::optional<std::int64_t> bytes(const QString& text)
     return v;
 }
 
-// Sizes nccl-tests sweeps: -b to -e by -f (times) or -i (plus).
-qsizetype ncclSizes(const GpuToolConfig& c)
-{
-    const auto lo = bytes(c.minBytes), hi = bytes(c.maxBytes);
-    if (!lo || !hi || *hi < *lo)
-        return 0;
-    qsizetype n = 0;
-    if (c.useIncrement) {
-        const auto step = bytes(c.increment);
-        if (!step)
-            return 0;
-        return static_cast<qsizetype>((*hi - *lo) / *step + 1);
-    }
-    if (c.factor < 2)
-        return 0;
-    for (std::int64_t s = *lo; s <= *hi && n < 100000; s *= c.factor) {
-        ++n;
-        if (s > INT64_MAX / c.factor)
-            break;
-    }
-    return n;
-}
-
 QStringList words(const QString& text) { return text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts); }
 
-QStringList launchArguments(const LaunchSettings& l)
-{
-    QStringList args;
-    const auto mpirunArgs = [&] {
-        if (!l.mpirun.isEmpty())
-            args << QStringLiteral("--mpirun") << l.mpirun;
-        for (const auto& a : words(l.mpirunOptions))
-            args << QStringLiteral("--mpirun-arg=") + a; // one token: the value starts with -
-    };
-    switch (l.mode) {
-    case LaunchSettings::Mode::Local:
-        break;
-    case LaunchSettings::Mode::LocalMpirun:
-        args << QStringLiteral("--np") << QString::number(l.np);
-        mpirunArgs();
-        break;
-    case LaunchSettings::Mode::Hostfile:
-        args << QStringLiteral("--np") << QString::number(l.np) << QStringLiteral("--hostfile") << l.hostfile;
-        mpirunArgs();
-        break;
-    case LaunchSettings::Mode::Template:
-        args << QStringLiteral("--np") << QString::number(l.np) << QStringLiteral("--launcher") << l.launchTemplate
-             << QStringLiteral("--nodes") << QString::number(l.nodes) << QStringLiteral("--ppn")
-             << QString::number(l.ppn);
-        break;
-    }
-    if (l.sbatch) {
-        args << QStringLiteral("--sbatch");
-        for (const auto& o : l.sbatchOptionList())
-            args << QStringLiteral("--sbatch-option=") + o;
-        if (!l.sbatchDir.isEmpty())
-            args << QStringLiteral("--sbatch-dir") << l.sbatchDir;
-    }
-    return args;
-}
 } // namespace
 
 // ------------------------------------------------------------------------------------ GpuToolConfig
-QString GpuToolConfig::subcommand() const
+runs::RunKind GpuToolConfig::kind() const
 {
     if (tool == QLatin1String("hipblaslt-bench"))
-        return QStringLiteral("hipblaslt");
+        return runs::RunKind::Hipblaslt;
     if (tool == QLatin1String("rocblas-bench"))
-        return QStringLiteral("rocblas");
-    return QStringLiteral("nccl-tests");
+        return runs::RunKind::Rocblas;
+    return runs::RunKind::NcclTests;
 }
+
+QString GpuToolConfig::subcommand() const { return QString::fromLatin1(runs::info(kind()).subcommand); }
 
 QStringList GpuToolConfig::environmentList() const
 {
@@ -159,135 +103,84 @@ QString GpuToolConfig::validate() const
 {
     if (!tools::toolKind(tool.toStdString()))
         return QObject::tr("Unknown tool '%1'.").arg(tool);
+    // What only the form can get wrong (its text fields); the rest is the request's to say.
     if (isNcclTests()) {
-        if (ops.isEmpty())
-            return QObject::tr("Choose at least one operation.");
         if (!bytes(minBytes))
             return QObject::tr("Minimum size '%1' is not a size such as 8, 1K or 256M.").arg(minBytes);
         if (!bytes(maxBytes))
             return QObject::tr("Maximum size '%1' is not a size such as 8, 1K or 256M.").arg(maxBytes);
-        if (*bytes(maxBytes) < *bytes(minBytes))
-            return QObject::tr("Maximum size is below the minimum size.");
         if (useIncrement && !bytes(increment))
             return QObject::tr("Increment '%1' is not a size such as 1M.").arg(increment);
         if (!useIncrement && factor < 2)
             return QObject::tr("The size factor must be at least 2.");
         if (dtype.trimmed().isEmpty() || dtype.contains(u' '))
             return QObject::tr("Choose a data type (-d).");
-    } else {
-        switch (recipe) {
-        case Recipe::Shapes:
-            if (shapeList().isEmpty())
-                return QObject::tr("Give at least one shape, e.g. 4096x4096x4096 or 8192x1024x4096xNT.");
-            for (const auto& s : shapeList()) {
-                try {
-                    tools::parseShape(s.toStdString());
-                } catch (const std::exception& e) {
-                    return QString::fromStdString(e.what());
-                }
-            }
-            break;
-        case Recipe::Square: {
-            const auto from = units::parseInt(squareFrom.trimmed().toStdString());
-            const auto to = units::parseInt(squareTo.trimmed().toStdString());
-            if (!from || *from < 1)
-                return QObject::tr("Square sweep start '%1' is not a positive number.").arg(squareFrom);
-            if (!to || *to < *from)
-                return QObject::tr("Square sweep end '%1' is not a number at least the start.").arg(squareTo);
-            break;
-        }
-        case Recipe::MaxAchievable:
-            if (cus < 1)
-                return QObject::tr("Give the GPU's compute units (MI300X: 304).");
-            break;
-        case Recipe::Model:
-            if (modelConfig.trimmed().isEmpty())
-                return QObject::tr("Name the model: a preset, a saved configuration or a config.json.");
-            if (!parallel.contains(u'='))
-                return QObject::tr("Give the parallel layout, e.g. tp=8,pp=1,dp=16.");
-            break;
-        }
+    } else if (recipe == Recipe::Square) {
+        const auto from = units::parseInt(squareFrom.trimmed().toStdString());
+        const auto to = units::parseInt(squareTo.trimmed().toStdString());
+        if (!from || *from < 1)
+            return QObject::tr("Square sweep start '%1' is not a positive number.").arg(squareFrom);
+        if (!to || *to < *from)
+            return QObject::tr("Square sweep end '%1' is not a number at least the start.").arg(squareTo);
+    } else if (recipe == Recipe::Shapes && shapeList().isEmpty()) {
+        return QObject::tr("Give at least one shape, e.g. 4096x4096x4096 or 8192x1024x4096xNT.");
     }
-    for (const auto& e : environmentList()) {
-        static const QRegularExpression nameValue(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*=.*$"));
-        if (!nameValue.match(e).hasMatch())
-            return QObject::tr("Environment line '%1' is not NAME=VALUE (e.g. NCCL_ALGO=Ring).").arg(e);
-    }
-    if (const QString l = launch.validate(); !l.isEmpty())
-        return l;
     if (pointTimeout < 1)
         return QObject::tr("The point timeout must be at least one second.");
-    return {};
+    return sentence(request().validate());
 }
 
-int GpuToolConfig::expectedPoints() const
-{
-    if (!validate().isEmpty())
-        return 0;
-    if (isNcclTests())
-        return static_cast<int>(ops.size() * ncclSizes(*this) * 2);
-    switch (recipe) {
-    case Recipe::Shapes: return static_cast<int>(shapeList().size());
-    case Recipe::Square:
-        return static_cast<int>(tools::squareSweep(*units::parseInt(squareFrom.trimmed().toStdString()),
-                                                   *units::parseInt(squareTo.trimmed().toStdString()))
-                                    .size());
-    case Recipe::MaxAchievable: return static_cast<int>(tools::maxAchievableShapes(cus).size());
-    case Recipe::Model: return 0;
-    }
-    return 0;
-}
+int GpuToolConfig::expectedPoints() const { return validate().isEmpty() ? request().expectedPoints() : 0; }
 
-QStringList GpuToolConfig::cliArguments(const QString& workspace) const
+runs::RunRequest GpuToolConfig::request() const
 {
-    QStringList args{QStringLiteral("--db"), workspace, QStringLiteral("run"), subcommand()};
+    runs::RunRequest r = runs::RunRequest::defaults(kind());
+    const auto text = [](const QString& s) { return s.trimmed().toStdString(); };
     if (isNcclTests()) {
-        args << QStringLiteral("--op") << ops.join(u',');
+        r.ops.clear();
+        for (const auto& op : ops)
+            r.ops.push_back(op.toStdString());
+        r.args = {"-b", text(minBytes), "-e", text(maxBytes)};
+        if (useIncrement)
+            r.args.insert(r.args.end(), {"-i", text(increment)});
+        else
+            r.args.insert(r.args.end(), {"-f", std::to_string(factor)});
+        r.args.insert(r.args.end(), {"-g", std::to_string(gpus), "-n", std::to_string(iters), "-w",
+                                     std::to_string(warmup), "-d", text(dtype), "-o", text(redop), "-c",
+                                     check ? "1" : "0", "-z", blocking ? "1" : "0", "-G", std::to_string(graph)});
     } else {
+        runs::GemmSelection& g = r.gemm;
         switch (recipe) {
-        case Recipe::Shapes: args << QStringLiteral("--shape") << shapeList().join(u','); break;
-        case Recipe::Square:
-            args << QStringLiteral("--square") << squareFrom.trimmed() + u':' + squareTo.trimmed();
+        case Recipe::Shapes:
+            for (const auto& s : shapeList())
+                g.shapes.push_back(s.toStdString());
             break;
+        case Recipe::Square: g.square = text(squareFrom) + ":" + text(squareTo); break;
         case Recipe::MaxAchievable:
-            args << QStringLiteral("--recipe") << QStringLiteral("max-achievable") << QStringLiteral("--cus")
-                 << QString::number(cus);
+            g.recipe = "max-achievable";
+            g.cus = cus;
             break;
         case Recipe::Model:
-            args << QStringLiteral("--recipe") << QStringLiteral("model") << QStringLiteral("--config")
-                 << modelConfig.trimmed() << QStringLiteral("--parallel") << parallel.trimmed();
+            g.recipe = "model";
+            g.config = text(modelConfig);
+            g.parallel = text(parallel);
             break;
         }
-        args << QStringLiteral("--dtype") << gemmDtype;
-        if (gemmIters > 0)
-            args << QStringLiteral("--iters") << QString::number(gemmIters);
-        if (coldIters > 0)
-            args << QStringLiteral("--cold-iters") << QString::number(coldIters);
+        g.dtype = text(gemmDtype);
+        g.iters = gemmIters;
+        g.coldIters = coldIters;
     }
-    args << launchArguments(launch);
+    for (const auto& a : words(extraArgs))
+        r.args.push_back(a.toStdString());
+    r.launch = launch.toLaunch();
     for (const auto& e : environmentList())
-        args << QStringLiteral("--env") << e;
-    args << QStringLiteral("--point-timeout") << QString::number(pointTimeout);
-    if (!title.isEmpty())
-        args << QStringLiteral("--title") << title;
-    QStringList toolArgs;
-    if (isNcclTests()) {
-        toolArgs << QStringLiteral("-b") << minBytes.trimmed() << QStringLiteral("-e") << maxBytes.trimmed();
-        if (useIncrement)
-            toolArgs << QStringLiteral("-i") << increment.trimmed();
-        else
-            toolArgs << QStringLiteral("-f") << QString::number(factor);
-        toolArgs << QStringLiteral("-g") << QString::number(gpus) << QStringLiteral("-n") << QString::number(iters)
-                 << QStringLiteral("-w") << QString::number(warmup) << QStringLiteral("-d") << dtype.trimmed()
-                 << QStringLiteral("-o") << redop << QStringLiteral("-c") << QString::number(check ? 1 : 0)
-                 << QStringLiteral("-z") << QString::number(blocking ? 1 : 0) << QStringLiteral("-G")
-                 << QString::number(graph);
-    }
-    toolArgs << words(extraArgs);
-    if (!toolArgs.isEmpty())
-        args << QStringLiteral("--") << toolArgs;
-    return args;
+        r.env.push_back(e.toStdString());
+    r.pointTimeoutS = pointTimeout;
+    r.title = title.toStdString();
+    return r;
 }
+
+QStringList GpuToolConfig::cliArguments(const QString& workspace) const { return rl::cliArguments(workspace, request()); }
 
 QJsonObject GpuToolConfig::toJson() const
 {
@@ -827,7 +720,7 @@ void GpuToolDialog::updatePreview()
         m_summary->clear();
     else if (nccl)
         m_summary->setText((c.ops.size() == 1 ? tr("1 operation") : tr("%1 operations").arg(c.ops.size())) +
-                           tr(", %1 sizes each, out-of-place and in-place: %2 points").arg(ncclSizes(c)).arg(points));
+                           tr(", %1 sizes each, out-of-place and in-place: %2 points").arg(points / std::max<qsizetype>(1, 2 * c.ops.size())).arg(points));
     else if (points > 0)
         m_summary->setText(points == 1 ? tr("1 shape, one run of the tool") : tr("%1 shapes, one run of the tool each").arg(points));
     else

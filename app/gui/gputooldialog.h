@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include "launcherwidget.h"
+#include "runs/runrequest.h"
 
 class QCheckBox;
 class QComboBox;
@@ -67,6 +68,7 @@ struct GpuToolConfig
     QString title;
 
     bool isNcclTests() const { return tool == QLatin1String("nccl-tests"); }
+    runs::RunKind kind() const;
     QString subcommand() const; // of `ridgeline-cli run`
     // Empty when valid, else what is wrong (for the dialog's message line).
     QString validate() const;
@@ -75,7 +77,8 @@ struct GpuToolConfig
     // Points the CLI will report: ops x sizes x 2 (out-of-place and in-place) for nccl-tests, one
     // per shape for the GEMM benches; 0 when not known beforehand (the model recipe: the CLI says).
     int expectedPoints() const;
-    // Arguments of ridgeline-cli (without the program): what the preview shows and Run starts.
+    // The run the form asks for; after --db, its arguments are what the preview shows and Run starts.
+    runs::RunRequest request() const;
     QStringList cliArguments(const QString& workspace) const;
 
     static constexpr int kJsonVersion = 1;

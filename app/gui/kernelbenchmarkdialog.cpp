@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "benchmarkconfig.h"
+#include "runs/runrequest.h"
 #include "commandpreview.h"
 #include "settings.h"
 
@@ -111,8 +112,11 @@ void KernelBenchmarkDialog::setRunnerArguments(const QString& args) { m_args->se
 
 QStringList KernelBenchmarkDialog::cliArguments() const
 {
-    QStringList args{QStringLiteral("--db"), m_workspace, QStringLiteral("run"), benchmark(), QStringLiteral("--")};
-    return args + QProcess::splitCommand(m_args->text());
+    const auto* kind = runs::runKindNamed(benchmark().toStdString());
+    runs::RunRequest r = runs::RunRequest::defaults(kind ? kind->kind : runs::RunKind::PeakFlops);
+    for (const auto& a : QProcess::splitCommand(m_args->text()))
+        r.args.push_back(a.toStdString());
+    return rl::cliArguments(m_workspace, r);
 }
 
 QString KernelBenchmarkDialog::previewText() const { return m_preview->toPlainText(); }

@@ -1,6 +1,5 @@
 #include "launcherwidget.h"
 #include "formfields.h"
-#include "jsonreaders.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,77 +17,6 @@
 #include "settings.h"
 
 namespace rl {
-
-QString LaunchSettings::validate() const
-{
-    if (mode != Mode::Local && mode != Mode::Template && np < 1)
-        return QObject::tr("At least one rank is needed.");
-    if (mode == Mode::Hostfile && hostfile.trimmed().isEmpty())
-        return QObject::tr("Choose a hostfile.");
-    if (mode == Mode::Template && !launchTemplate.contains(QStringLiteral("{bench}")))
-        return QObject::tr("The launcher template must contain {bench}.");
-    if (sbatch)
-        for (const auto& o : sbatchOptionList())
-            if (!o.startsWith(QStringLiteral("-")))
-                return QObject::tr("#SBATCH option '%1' should start with - or --, e.g. --partition=gpu.").arg(o);
-    return {};
-}
-
-QStringList LaunchSettings::sbatchOptionList() const
-{
-    QStringList out;
-    for (const auto& line : sbatchOptions.split(u'\n'))
-        if (const QString t = line.trimmed(); !t.isEmpty())
-            out << t;
-    return out;
-}
-
-QJsonObject LaunchSettings::toJson() const
-{
-    return QJsonObject{{QStringLiteral("launcher"), QLatin1String(modeName(mode))},
-                       {QStringLiteral("np"), np},
-                       {QStringLiteral("hostfile"), hostfile},
-                       {QStringLiteral("mpirun"), mpirun},
-                       {QStringLiteral("mpirunOptions"), mpirunOptions},
-                       {QStringLiteral("launchTemplate"), launchTemplate},
-                       {QStringLiteral("nodes"), nodes},
-                       {QStringLiteral("ppn"), ppn},
-                       {QStringLiteral("sbatch"), sbatch},
-                       {QStringLiteral("sbatchOptions"), sbatchOptions},
-                       {QStringLiteral("sbatchDir"), sbatchDir}};
-}
-
-LaunchSettings LaunchSettings::fromJson(const QJsonObject& json, LaunchSettings l)
-{
-    using jsonread::read;
-    for (auto m : {Mode::Local, Mode::LocalMpirun, Mode::Hostfile, Mode::Template})
-        if (json.value(QStringLiteral("launcher")).toString() == QLatin1String(modeName(m)))
-            l.mode = m;
-    read(json, "np", l.np);
-    read(json, "hostfile", l.hostfile);
-    read(json, "mpirun", l.mpirun);
-    read(json, "mpirunOptions", l.mpirunOptions);
-    read(json, "launchTemplate", l.launchTemplate);
-    read(json, "nodes", l.nodes);
-    read(json, "ppn", l.ppn);
-    read(json, "sbatch", l.sbatch);
-    read(json, "sbatchOptions", l.sbatchOptions);
-    read(json, "sbatchDir", l.sbatchDir);
-    return l;
-}
-
-LaunchSettings LaunchSettings::fromJson(const QJsonObject& json) { return fromJson(json, LaunchSettings()); }
-
-const char* modeName(LaunchSettings::Mode mode)
-{
-    switch (mode) {
-    case LaunchSettings::Mode::Local: return "local";
-    case LaunchSettings::Mode::LocalMpirun: return "mpirun";
-    case LaunchSettings::Mode::Hostfile: return "hostfile";
-    case LaunchSettings::Mode::Template: return "template";
-    }
-    return "local";
-}
 
 namespace {
 using form::combo;

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "benchmarkconfig.h"
+#include "runs/runrequest.h"
 #include "commandpreview.h"
 #include "formfields.h"
 
@@ -98,18 +99,20 @@ QStringList StorageBenchmarkDialog::cliArguments() const
 {
     if (!QDir(m_folder->text()).exists())
         return {};
-    QStringList args{QStringLiteral("--db"), m_workspace, QStringLiteral("run"), QStringLiteral("io"),
-                     QStringLiteral("-np"), QString::number(m_np->value())};
+    runs::RunRequest r = runs::RunRequest::defaults(runs::RunKind::Io);
+    r.launch.np = m_np->value();
     for (const QString& a : QProcess::splitCommand(m_mpirun->text()))
-        args << QStringLiteral("--mpirun-arg") << a;
-    args << QStringLiteral("--") << QStringLiteral("--dir") << m_folder->text() << QStringLiteral("--sizes")
-         << m_sizes->text().simplified().remove(u' ') << QStringLiteral("--blocks")
-         << m_blocks->text().simplified().remove(u' ') << QStringLiteral("--access") << m_access->currentText();
+        r.launch.mpirunArgs.push_back(a.toStdString());
+    QStringList runner{QStringLiteral("--dir"), m_folder->text(), QStringLiteral("--sizes"),
+                       m_sizes->text().simplified().remove(u' '), QStringLiteral("--blocks"),
+                       m_blocks->text().simplified().remove(u' '), QStringLiteral("--access"), m_access->currentText()};
     if (m_fsync->isChecked())
-        args << QStringLiteral("--fsync");
+        runner << QStringLiteral("--fsync");
     if (m_direct->isChecked())
-        args << QStringLiteral("--direct");
-    return args;
+        runner << QStringLiteral("--direct");
+    for (const auto& a : runner)
+        r.args.push_back(a.toStdString());
+    return rl::cliArguments(m_workspace, r);
 }
 
 QString StorageBenchmarkDialog::previewText() const { return m_preview->toPlainText(); }

@@ -35,13 +35,13 @@ BenchmarkConfig base()
     c.dtypes = {QStringLiteral("float64")};
     c.iterations = 50;
     c.warmup = 10;
-    c.np = 16;
+    c.launch.np = 16;
     return c;
 }
 
 struct LauncherCase
 {
-    BenchmarkConfig::Launcher launcher;
+    rl::LaunchSettings::Mode launcher;
     QStringList launchArgs;
 };
 } // namespace
@@ -49,18 +49,18 @@ struct LauncherCase
 TEST(GuiBenchmark, BuildsTheExactCommandForEachLauncher)
 {
     const std::vector<LauncherCase> cases{
-        {BenchmarkConfig::Launcher::LocalMpirun, {}},
-        {BenchmarkConfig::Launcher::Hostfile, {QStringLiteral("--hostfile"), QStringLiteral("/etc/hosts.mi300x")}},
-        {BenchmarkConfig::Launcher::Template,
+        {rl::LaunchSettings::Mode::LocalMpirun, {}},
+        {rl::LaunchSettings::Mode::Hostfile, {QStringLiteral("--hostfile"), QStringLiteral("/etc/hosts.mi300x")}},
+        {rl::LaunchSettings::Mode::Template,
          {QStringLiteral("--launcher"), QStringLiteral("srun -N {nodes} --ntasks-per-node {ppn} {bench}"),
           QStringLiteral("--nodes"), QStringLiteral("2"), QStringLiteral("--ppn"), QStringLiteral("8")}},
     };
     for (const auto& c : cases) {
         BenchmarkConfig cfg = base();
-        cfg.launcher = c.launcher;
-        cfg.hostfile = QStringLiteral("/etc/hosts.mi300x");
-        cfg.nodes = 2;
-        cfg.ppn = 8;
+        cfg.launch.mode = c.launcher;
+        cfg.launch.hostfile = QStringLiteral("/etc/hosts.mi300x");
+        cfg.launch.nodes = 2;
+        cfg.launch.ppn = 8;
         const QStringList expected = QStringList{QStringLiteral("--db"), QStringLiteral("/w/ws.db"), QStringLiteral("run"),
                                                  QStringLiteral("collectives"), QStringLiteral("--np"),
                                                  QStringLiteral("16")} +
@@ -120,21 +120,26 @@ TEST(GuiBenchmark, ExpectedPointsFollowTheSweep)
 TEST(GuiBenchmark, ConfigJsonRoundTripsAndAnotherVersionGivesTheDefaults)
 {
     BenchmarkConfig c = base();
-    c.launcher = BenchmarkConfig::Launcher::Template;
+    c.launch.mode = rl::LaunchSettings::Mode::Template;
+    c.launch.sbatch = true;
+    c.launch.sbatchOptions = QStringLiteral("--partition=gpu");
     c.inPlace = true;
     c.title = QStringLiteral("MI300X node pair");
-    c.mpirunOptions = QStringLiteral("--oversubscribe");
+    c.launch.mpirunOptions = QStringLiteral("--oversubscribe");
     const auto back = BenchmarkConfig::fromJson(c.toJson());
     EXPECT_EQ(back.cliArguments(QStringLiteral("/w.db")), c.cliArguments(QStringLiteral("/w.db")));
-    EXPECT_EQ(back.mpirunOptions, c.mpirunOptions);
+    EXPECT_EQ(back.launch.mpirunOptions, c.launch.mpirunOptions);
+    EXPECT_TRUE(back.cliArguments(QStringLiteral("/w.db")).contains(QStringLiteral("--sbatch-option=--partition=gpu")));
 
     QJsonObject other = c.toJson();
     other[QStringLiteral("version")] = BenchmarkConfig::kJsonVersion + 1;
     EXPECT_EQ(BenchmarkConfig::fromJson(other).cliArguments(QStringLiteral("/w.db")),
               BenchmarkConfig{}.cliArguments(QStringLiteral("/w.db")));
     QJsonObject mistyped = c.toJson();
-    mistyped[QStringLiteral("np")] = QStringLiteral("sixteen");
-    EXPECT_EQ(BenchmarkConfig::fromJson(mistyped).np, BenchmarkConfig{}.np) << "a mistyped field keeps its default";
+    QJsonObject mistypedLaunch = c.launch.toJson();
+    mistypedLaunch[QStringLiteral("np")] = QStringLiteral("sixteen");
+    mistyped[QStringLiteral("launch")] = mistypedLaunch;
+    EXPECT_EQ(BenchmarkConfig::fromJson(mistyped).launch.np, BenchmarkConfig{}.launch.np) << "a mistyped field keeps its default";
     EXPECT_EQ(BenchmarkConfig::fromJson(mistyped).factor, 4);
 }
 
@@ -166,15 +171,15 @@ TEST(GuiBenchmark, CollectiveDialogReopensWithTheLastRunConfiguration)
         EXPECT_EQ(c.ops, (QStringList{QStringLiteral("all_reduce"), QStringLiteral("all_gather")}));
         EXPECT_EQ(c.dtypes, (QStringList{QStringLiteral("float32"), QStringLiteral("float64")}));
         EXPECT_EQ(c.maxBytes, QStringLiteral("1G"));
-        EXPECT_EQ(c.np, 8);
-        EXPECT_EQ(c.launcher, BenchmarkConfig::Launcher::Template);
-        EXPECT_EQ(c.nodes, 4);
+        EXPECT_EQ(c.launch.np, 8);
+        EXPECT_EQ(c.launch.mode, rl::LaunchSettings::Mode::Template);
+        EXPECT_EQ(c.launch.nodes, 4);
         EXPECT_EQ(c.title, QStringLiteral("four nodes"));
         dialog.findChild<QSpinBox*>(QStringLiteral("np"))->setValue(3);
         dialog.reject();
     }
     BenchmarkDialog dialog(QStringLiteral("cli"), QStringLiteral("/w.db"), &settings);
-    EXPECT_EQ(dialog.config().np, 8) << "a cancelled dialog does not overwrite the last run";
+    EXPECT_EQ(dialog.config().launch.np, 8) << "a cancelled dialog does not overwrite the last run";
     EXPECT_EQ(dialog.config().cliArguments(QStringLiteral("/w.db")), ran.cliArguments(QStringLiteral("/w.db")));
     auto* restore = dialog.findChild<QPushButton*>(QStringLiteral("restoreDefaults"));
     ASSERT_TRUE(restore);
@@ -265,8 +270,8 @@ TEST(GuiBenchmark, CommandPreviewsShowTheWholeCommand)
     BenchmarkDialog collective(cli, ws);
     BenchmarkConfig c = base();
     c.ops = {QStringLiteral("all_reduce"), QStringLiteral("all_gather"), QStringLiteral("reduce_scatter")};
-    c.launcher = BenchmarkConfig::Launcher::Template;
-    c.launchTemplate = QStringLiteral("srun --partition=mi300x-long --account=proj-acceptance --exclusive "
+    c.launch.mode = rl::LaunchSettings::Mode::Template;
+    c.launch.launchTemplate = QStringLiteral("srun --partition=mi300x-long --account=proj-acceptance --exclusive "
                                       "-N {nodes} --ntasks-per-node {ppn} --gpus-per-task=1 {bench}");
     collective.setConfig(c);
     collective.show();

@@ -209,7 +209,8 @@ std::vector<Case> cases()
         c.parallel = QStringLiteral("tp=8,pp=1,dp=1");
         out.push_back({"rocblas model", c,
                        head + l({"rocblas", "--recipe", "model", "--config", "llama-3-8b", "--parallel",
-                                 "tp=8,pp=1,dp=1", "--dtype", "bf16", "--point-timeout", "300"})});
+                                 "tp=8,pp=1,dp=1", "--seq", "4096", "--micro-batch", "1", "--dtype", "bf16",
+                                 "--point-timeout", "300"})});
     }
     return out;
 }

@@ -140,8 +140,8 @@ TEST(GuiPreferences, BenchmarkDialogsPrefillTheDefaultLauncherAndMpirun)
     settings.setDefaultLaunch(l.toJson());
 
     rl::BenchmarkDialog collective(QStringLiteral("ridgeline-cli"), env.dir.filePath(QStringLiteral("ws.db")), &settings);
-    EXPECT_EQ(collective.config().np, 16);
-    EXPECT_EQ(collective.config().hostfile, QStringLiteral("/shared/hosts.txt"));
+    EXPECT_EQ(collective.config().launch.np, 16);
+    EXPECT_EQ(collective.config().launch.hostfile, QStringLiteral("/shared/hosts.txt"));
     EXPECT_TRUE(collective.previewText().contains(QStringLiteral("--mpirun /opt/openmpi-5/bin/mpirun")))
         << collective.previewText().toStdString();
     EXPECT_TRUE(collective.previewText().contains(QStringLiteral("--hostfile /shared/hosts.txt")));

@@ -24,9 +24,9 @@ BenchmarkConfig smallSweep()
     c.redop = QStringLiteral("max");
     c.iterations = 3;
     c.warmup = 1;
-    c.np = 2;
+    c.launch.np = 2;
     // Open MPI on a small VM: shared memory only, more ranks than cores allowed.
-    c.mpirunOptions = QStringLiteral("--mca pml ob1 --mca btl self,vader --oversubscribe");
+    c.launch.mpirunOptions = QStringLiteral("--mca pml ob1 --mca btl self,vader --oversubscribe");
     return c;
 }
 } // namespace

@@ -150,7 +150,7 @@ TEST(GuiStorageView, ARunFromTheDialogIsChartedAsItGoesAndCancelRemovesItsFiles)
 
     auto dialogOwner = ioDialog(ws, scratch, QStringLiteral("1M,2M"), QStringLiteral("256K"));
     auto& dialog = *dialogOwner;
-    EXPECT_TRUE(dialog.previewText().contains(QStringLiteral(" run io -np 2 "))) << dialog.previewText().toStdString();
+    EXPECT_TRUE(dialog.previewText().contains(QStringLiteral(" run io --np 2 "))) << dialog.previewText().toStdString();
     auto* run = window.runController();
     QSignalSpy finished(run, &rl::RunController::runFinished);
     QSignalSpy points(run, &rl::RunController::storedPointAvailable);
