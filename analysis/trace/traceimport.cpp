@@ -68,6 +68,9 @@ nlohmann::json rankFacts(const TraceData& d)
     return {{"rank", d.rank},
             {"file", d.path},
             {"events", d.eventCount},
+            // CPU-side events (operators, runtime calls) other than ProfilerStep#N: a CPU-only
+            // trace's op count, which a probe step's summary states for the same file.
+            {"cpu_events", d.cpuEventCount},
             {"gpu_events", static_cast<std::int64_t>(d.gpu.size())},
             {"flow_events", d.flowEventCount},
             {"steps", static_cast<std::int64_t>(d.steps.size())},

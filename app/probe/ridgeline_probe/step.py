@@ -1,0 +1,96 @@
+"""`step`: real training steps (forward, backward, AdamW) of a Ridgeline model config built in plain
+PyTorch and scaled to fit, timed over warm steps ("step" records, then a "step_summary"), then
+traced with the profiler into --trace: that file imports with `ridgeline-cli import` as a trace
+session (Kineto schema; see tracefile.py for PyTorch builds without Kineto)."""
+import statistics
+import time
+
+import torch
+import torch.nn.functional as F
+
+from . import device as devmod
+from . import tracefile
+from .session import note
+from .transformer import Transformer, load_config, scale, step_flops
+
+
+def add_arguments(p):
+    p.add_argument("--model", default="llama-3-8b", help="preset name (resources/models) or a config.json path "
+                   "(`ridgeline-cli config show NAME > cfg.json` gives a saved one)")
+    p.add_argument("--layers", type=int, default=0, help="layers (default: the config's)")
+    p.add_argument("--hidden", type=int, default=0, help="hidden size; heads and FFN width follow the config's ratios")
+    p.add_argument("--heads", type=int, default=0)
+    p.add_argument("--kv-heads", dest="kv_heads", type=int, default=0)
+    p.add_argument("--ffn", type=int, default=0, help="MLP width")
+    p.add_argument("--vocab", type=int, default=0)
+    p.add_argument("--seq", type=int, default=1024, help="sequence length")
+    p.add_argument("--batch", type=int, default=1, help="micro-batch (sequences per step)")
+    p.add_argument("--steps", type=int, default=5, help="timed steps")
+    p.add_argument("--warmup", type=int, default=2, help="untimed steps first")
+    p.add_argument("--trace", default="", help="write the profiler trace of --profile-steps more steps here")
+    p.add_argument("--profile-steps", type=int, default=2)
+    p.add_argument("--dtype", default=None, choices=("bf16", "fp32"),
+                   help="bf16 autocast (default on a GPU) or fp32 (default on the CPU)")
+
+
+def shape_of(args):
+    return scale(load_config(args.model), args)
+
+
+def build(shape, args, dev):
+    torch.manual_seed(0)
+    model = Transformer(shape).to(dev)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    tokens = torch.randint(0, shape["vocab"], (args.batch, args.seq + 1), device=dev)
+    autocast = args.dtype == "bf16"
+
+    def one_step():
+        with torch.autocast(device_type=dev.type, dtype=torch.bfloat16, enabled=autocast):
+            logits = model(tokens[:, :-1])
+            loss = F.cross_entropy(logits.reshape(-1, shape["vocab"]).float(), tokens[:, 1:].reshape(-1))
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    return model, one_step
+
+
+def run(ctx, args, dev, shape, model, one_step):
+    params = sum(p.numel() for p in model.parameters())
+    flops = step_flops(shape, params, args.batch, args.seq)
+    tokens = args.batch * args.seq
+    for _ in range(max(0, args.warmup)):
+        ctx.watchdog.arm("warm-up step")
+        one_step()
+        devmod.synchronize(dev)
+    times = []
+    for i in range(args.steps):
+        if ctx.stop.stopped:
+            return "%d steps" % len(times)
+        ctx.watchdog.arm("step %d" % i)
+        devmod.synchronize(dev)
+        t0 = time.perf_counter()
+        one_step()
+        devmod.synchronize(dev)
+        t = time.perf_counter() - t0
+        times.append(t)
+        ctx.output.point({"record": "step", "step": i, "time_ms": t * 1e3, "tokens_per_s": tokens / t,
+                          "tflops": flops / t / 1e12})
+        note("step %3d  %9.2f ms  %10.0f tokens/s" % (i, t * 1e3, tokens / t))
+    ctx.watchdog.disarm()
+    if not times:
+        return "no steps"
+    med = statistics.median(times)
+    summary = {"record": "step_summary", "steps": len(times), "median_ms": med * 1e3, "min_ms": min(times) * 1e3,
+               "max_ms": max(times) * 1e3, "tokens_per_step": tokens, "tokens_per_s": tokens / med,
+               "parameters": params, "model_flops_per_step": flops, "tflops": flops / med / 1e12}
+    if args.trace and not ctx.stop.stopped:
+        ctx.watchdog.arm("profiled steps")
+        profiler = tracefile.profile_steps(args.trace, one_step, max(1, args.profile_steps), dev)
+        ctx.watchdog.disarm()
+        ops, steps, counts = tracefile.op_counts(args.trace)
+        top = dict(sorted(counts.items(), key=lambda kv: -kv[1])[:20])
+        summary.update(trace=args.trace, profiler=profiler, trace_steps=steps, trace_ops=ops, top_ops=top)
+        note("trace: %s (%d steps, %d ops; %s)" % (args.trace, steps, ops, profiler))
+    ctx.output.emit(summary)
+    return "%d steps, median %.2f ms" % (len(times), med * 1e3)
