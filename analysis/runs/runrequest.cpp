@@ -25,6 +25,7 @@ const std::vector<RunKindInfo>& runKinds()
         {RunKind::NcclTests, "nccl-tests", kind::Collectives, "nccl-tests", false, false, true},
         {RunKind::Hipblaslt, "hipblaslt", kind::Gemm, "hipblaslt-bench", false, false, true},
         {RunKind::Rocblas, "rocblas", kind::Gemm, "rocblas-bench", false, false, true},
+        {RunKind::Probe, "probe", kind::Gemm, "ridgeline-probe", false, false, true},
     };
     return all;
 }
@@ -43,6 +44,28 @@ const RunKindInfo* runKindNamed(std::string_view subcommand)
         if (subcommand == i.subcommand || (i.kind == RunKind::NcclTests && subcommand == "rccl-tests"))
             return &i;
     return nullptr;
+}
+
+const char* programOption(RunKind kind)
+{
+    if (kind == RunKind::Probe)
+        return "--probe-program";
+    return info(kind).gpuTool ? "--tool-dir" : "--bench";
+}
+
+const std::vector<std::string>& probeSubcommands()
+{
+    static const std::vector<std::string> all{"gemm", "membw", "attention", "collectives", "step"};
+    return all;
+}
+
+std::string probeSessionKind(const std::string& probe)
+{
+    if (probe == "membw")
+        return kind::MemBandwidth;
+    if (probe == "collectives")
+        return kind::Collectives;
+    return probe; // gemm; attention and step: kinds of their own
 }
 
 std::optional<std::string> optionValue(const std::vector<std::string>& args, const std::string& name)
@@ -187,6 +210,11 @@ std::string RunRequest::validate() const
     if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas)
         if (std::string g = gemmProblem(gemm); !g.empty())
             return g;
+    if (kind == RunKind::Probe) {
+        const auto& subs = probeSubcommands();
+        if (std::find(subs.begin(), subs.end(), probe) == subs.end())
+            return "--probe '" + probe + "': expected gemm, membw, attention, collectives or step";
+    }
     return {};
 }
 
@@ -195,6 +223,8 @@ double RunRequest::pointTimeout() const
     if (pointTimeoutS)
         return *pointTimeoutS;
     const RunKindInfo& k = info(kind);
+    if (kind == RunKind::Probe)
+        return 600; // the probe's own default
     if (k.gpuTool)
         return 300;
     switch (kind) {
@@ -295,6 +325,8 @@ RunRequest RunRequest::canonical() const
         c.env = env;
     if (kind == RunKind::NcclTests)
         c.ops = ops;
+    if (kind == RunKind::Probe)
+        c.probe = probe;
     if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas) {
         c.gemm = gemm;
         if (gemm.recipe != "model") { // the model recipe's fields mean nothing to the other recipes
@@ -315,6 +347,8 @@ std::vector<std::string> RunRequest::toCliArgs() const
     const RunRequest r = canonical();
     std::vector<std::string> out{"run", k.subcommand};
     const auto add = [&out](std::initializer_list<std::string> items) { out.insert(out.end(), items); };
+    if (kind == RunKind::Probe)
+        add({"--probe", r.probe});
     if (kind == RunKind::NcclTests) {
         std::string list;
         for (const auto& op : r.ops)
@@ -369,7 +403,7 @@ std::vector<std::string> RunRequest::toCliArgs() const
         }
     }
     if (!r.program.empty())
-        add({k.gpuTool ? "--tool-dir" : "--bench", r.program});
+        add({programOption(kind), r.program});
     for (const auto& e : r.env)
         add({"--env", e});
     if (r.pointTimeoutS) {
@@ -396,6 +430,7 @@ nlohmann::json toJson(const RunRequest& r)
             {"point_timeout_s", r.pointTimeoutS ? nlohmann::json(*r.pointTimeoutS) : nlohmann::json()},
             {"title", r.title},
             {"ops", r.ops},
+            {"probe", r.probe},
             {"gemm",
              {{"shapes", g.shapes}, {"square", g.square}, {"recipe", g.recipe}, {"cus", g.cus}, {"dtype", g.dtype},
               {"compute_type", g.computeType}, {"iters", g.iters}, {"cold_iters", g.coldIters}, {"config", g.config},
@@ -433,6 +468,7 @@ RunRequest runRequestFromJson(const nlohmann::json& j)
         r.pointTimeoutS = j["point_timeout_s"].get<double>();
     read(j, "title", r.title);
     read(j, "ops", r.ops);
+    read(j, "probe", r.probe);
     if (j.contains("gemm")) {
         const auto& g = j["gemm"];
         read(g, "shapes", r.gemm.shapes);

@@ -19,7 +19,7 @@
 
 namespace rl::runs {
 
-enum class RunKind { Collectives, Pairs, Io, PeakFlops, MemBw, Gemm, NcclTests, Hipblaslt, Rocblas };
+enum class RunKind { Collectives, Pairs, Io, PeakFlops, MemBw, Gemm, NcclTests, Hipblaslt, Rocblas, Probe };
 
 // What each kind is: its `ridgeline-cli run` subcommand, how it starts, what its session holds.
 struct RunKindInfo
@@ -30,11 +30,16 @@ struct RunKindInfo
     const char* program;     // ridgeline-bench's subcommand, or the tool's registry id
     bool benchMpi;           // ridgeline-bench under MPI: --np, hostfile, template, sbatch, point timeout
     bool benchLocal;         // ridgeline-bench on this machine, no launch options
-    bool gpuTool;            // a tool of the registry: launch options, --env, --tool-dir
+    bool gpuTool;            // a program of its own (a registry tool, ridgeline-probe): launch options, --env
 };
 const std::vector<RunKindInfo>& runKinds();
 const RunKindInfo& info(RunKind kind);
 const RunKindInfo* runKindNamed(std::string_view subcommand); // nullptr when unknown
+// The option that names the kind's program: --bench, --tool-dir or --probe-program.
+const char* programOption(RunKind kind);
+// What ridgeline-probe measures (its subcommands), and the session kind each stores.
+const std::vector<std::string>& probeSubcommands();
+std::string probeSessionKind(const std::string& probe);
 
 // hipblaslt-bench / rocblas-bench: which GEMM shapes to run.
 struct GemmSelection
@@ -57,12 +62,13 @@ struct RunRequest
 {
     RunKind kind = RunKind::Collectives;
     Launch launch;
-    std::string program;             // --bench (ridgeline-bench), --tool-dir (a GPU tool); empty: found
+    std::string program;             // --bench, --tool-dir (a GPU tool's folder), --probe-program; empty: found
     std::vector<std::string> env;    // NAME=VALUE, GPU tools
     std::optional<double> pointTimeoutS; // unset: defaultPointTimeout(); 0 = never (ridgeline-bench only)
     std::string title;
     std::vector<std::string> ops{"all_reduce"}; // nccl-tests: one session per op
     GemmSelection gemm;              // hipblaslt / rocblas
+    std::string probe;               // ridgeline-probe: gemm, membw, attention, collectives or step
     std::vector<std::string> args;   // after --: ridgeline-bench's arguments or the tool's own flags
 
     // The defaults of a kind: GPU tools and kernel runs start one process here, MPI runs 2 ranks.
@@ -75,7 +81,7 @@ struct RunRequest
     // Points the run will report, for progress; 0 when only the runner knows (its header says).
     int expectedPoints() const;
     // The point timeout in seconds that applies: given, else collectives 20x the runner's
-    // --time-per-size (at least 60), pairs 60, io 600, GPU tools 300, kernel runs 0 (none).
+    // --time-per-size (at least 60), pairs 60, io 600, GPU tools 300, the probe 600, kernel runs 0.
     double pointTimeout() const;
     // NAME, VALUE of env; throws std::invalid_argument for an entry that is not NAME=VALUE.
     std::vector<std::pair<std::string, std::string>> environment() const;

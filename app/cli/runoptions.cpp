@@ -94,15 +94,23 @@ CLI::App* addRunSubcommand(CLI::App* run, RunKind kind, const std::string& help,
         addGemmOptions(cmd, r.gemm, k.program);
     if (k.benchMpi || k.gpuTool)
         addLaunchOptions(cmd, r.launch, k.gpuTool);
-    if (k.gpuTool) {
+    if (kind == RunKind::Probe) {
+        cmd->add_option("--probe", r.probe, "What to measure: gemm, membw, attention, collectives or step")->required();
+        cmd->add_option("--probe-program", r.program,
+                        "Path of ridgeline-probe (default: next to ridgeline-cli, then PATH)");
+    } else if (k.gpuTool) {
         cmd->add_option("--tool-dir", r.program,
                         "Folder of the tool's programs (default: the folders of `ridgeline-cli tools`, then PATH)");
+    }
+    if (k.gpuTool) {
         cmd->add_option("--env", r.env, "NAME=VALUE set for the tool and kept with the session, e.g. NCCL_ALGO=Ring "
                                         "(repeatable; forwarded with -x under --hostfile)")
             ->allow_extra_args(false);
         cmd->add_option("--point-timeout", r.pointTimeoutS,
-                        "Seconds without a new output line after which the tool counts as hung and is stopped "
-                        "(default 300)")
+                        kind == RunKind::Probe
+                            ? "Seconds one point may take before the probe ends the session failed (default 600)"
+                            : "Seconds without a new output line after which the tool counts as hung and is stopped "
+                              "(default 300)")
             ->check(CLI::PositiveNumber);
     } else {
         cmd->add_option("--bench", r.program, "Path of ridgeline-bench (default: next to ridgeline-cli)");
@@ -118,7 +126,8 @@ CLI::App* addRunSubcommand(CLI::App* run, RunKind kind, const std::string& help,
     cmd->add_flag("--print-request", cl->printRequest,
                   "Print the run request these options make (JSON, as the GUI's dialogs build it) and exit");
     cmd->add_option("args", r.args,
-                    k.gpuTool ? std::string("The tool's own flags after --") + (kind == RunKind::NcclTests ? ", e.g. -b 8 -e 8G -f 2 -g 1 -d bf16" : "")
+                    kind == RunKind::Probe ? std::string("The probe subcommand's own options after --, e.g. --square 256:4096 --dtypes bf16")
+                    : k.gpuTool ? std::string("The tool's own flags after --") + (kind == RunKind::NcclTests ? ", e.g. -b 8 -e 8G -f 2 -g 1 -d bf16" : "")
                               : std::string("Arguments for ridgeline-bench ") + k.program + " (after --)");
     cmd->callback([cl, start = std::move(start)] {
         settleLaunchMode(cl->request);

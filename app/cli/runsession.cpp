@@ -1,10 +1,12 @@
 #include "runsession.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <unistd.h>
 
 #include "runs/launch.h"
 #include "records/wireformat.h"
+#include "runoptions.h"
 
 namespace rl::cli {
 
@@ -72,5 +74,20 @@ std::string childFailure(const std::string& what, const ChildResult& child, int 
     if (!child.stderrTail.empty())
         message += ": " + child.stderrTail.substr(child.stderrTail.size() > 2000 ? child.stderrTail.size() - 2000 : 0);
     return message;
+}
+std::vector<std::string> launchArgv(const runs::RunRequest& r, const std::vector<std::string>& command)
+{
+    runs::Launch launch = r.launch;
+    if (launch.mode == runs::Launch::Mode::Hostfile)
+        for (const auto& [name, value] : r.environment())
+            launch.mpirunArgs.insert(launch.mpirunArgs.end(), {"-x", name});
+    return runs::launchCommand(launch, command);
+}
+
+void exportEnvironment(const runs::RunRequest& r)
+{
+    for (const auto& [name, value] : r.environment())
+        setenv(name.c_str(), value.c_str(), 1);
+    allowOpenMpiAsRoot();
 }
 } // namespace rl::cli

@@ -4,6 +4,7 @@
 // echoed on stdout as a JSON line with the session id, then ended with a status and a message.
 // Every `ridgeline-cli run ...` (ridgeline-bench, nccl-tests, GEMM benches) goes through it.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "clicommands.h"
 #include "launcher.h"
 #include "records/session.h"
+#include "records/wireformat.h"
+#include "runs/runrequest.h"
 #include "store/workspace.h"
 #include "tools/toolfailure.h"
 
@@ -54,6 +57,22 @@ private:
 
 // `run nccl-tests`, `run hipblaslt`, `run rocblas` (toolruncommand.cpp), added under `run`.
 void addToolRunCommands(CLI::App* run, CliContext& ctx);
+// `run probe` (proberuncommand.cpp).
+void addProbeRunCommand(CLI::App* run, CliContext& ctx);
+
+// Runs argv (a program printing Ridgeline's JSON lines) into a new session: every record is
+// stored as it arrives. pointTimeoutS > 0 (the MPI benchmarks): the ranks report a point that runs
+// over (pointtimeout.h) and the job is stopped; silence for a while longer stops it too. Records
+// of kinds the store has no table for go to onRaw. s.tool empty: ridgeline-bench.
+using RawRecordFn = std::function<void(RunSession& run, const wire::RawRecord& record)>;
+int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv, const runs::Sbatch& sbatch = {},
+                int ranks = 1, double pointTimeoutS = 0, const RawRecordFn& onRaw = {});
+
+// The program with its arguments, started the way the request asks (remote ranks of a hostfile
+// launch get the request's environment through mpirun -x).
+std::vector<std::string> launchArgv(const runs::RunRequest& r, const std::vector<std::string>& command);
+// Sets the request's environment in ours (a local launch inherits it); Open MPI as root allowed.
+void exportEnvironment(const runs::RunRequest& r);
 
 // How a child that was not cancelled and printed no end record failed: "<what> exited with code 3:
 // <stderr tail>", "killed by signal 9", "printed nothing for 60 s". With the tool's own failure line

@@ -31,6 +31,12 @@ namespace {
 
 using runs::RunRequest;
 
+std::vector<std::string> withProgram(const std::string& program, std::vector<std::string> args)
+{
+    args.insert(args.begin(), program);
+    return args;
+}
+
 tools::FoundTool locate(const std::string& id, const RunRequest& a)
 {
     const std::string& toolDir = a.program;
@@ -48,18 +54,6 @@ tools::FoundTool locate(const std::string& id, const RunRequest& a)
     return *found;
 }
 
-// The program with its arguments, launched the way the request asks.
-std::vector<std::string> launchArgv(const RunRequest& a, const std::string& program, const std::vector<std::string>& args)
-{
-    runs::Launch launch = a.launch;
-    if (launch.mode == runs::Launch::Mode::Hostfile) // remote ranks get the environment through mpirun
-        for (const auto& [name, value] : a.environment())
-            launch.mpirunArgs.insert(launch.mpirunArgs.end(), {"-x", name});
-    std::vector<std::string> command{program};
-    command.insert(command.end(), args.begin(), args.end());
-    return runs::launchCommand(launch, command);
-}
-
 nlohmann::json launchParams(const RunRequest& a, const tools::FoundTool& tool)
 {
     nlohmann::json env = nlohmann::json::object();
@@ -69,19 +63,11 @@ nlohmann::json launchParams(const RunRequest& a, const tools::FoundTool& tool)
             {"environment", env}, {"tool_folder", tool.folder}, {"request", runs::toJson(a.canonical())}};
 }
 
-// The tool inherits our environment, with the request's settings in it.
-void exportEnvironment(const RunRequest& a)
-{
-    for (const auto& [name, value] : a.environment())
-        setenv(name.c_str(), value.c_str(), 1);
-    allowOpenMpiAsRoot();
-}
-
 // ------------------------------------------------------------------------------------ nccl-tests
 int runNcclTestsOp(const CliContext& ctx, const RunRequest& a, bool dryRun, const tools::FoundTool& tool, const std::string& op)
 {
     const std::string program = tools::ncclTestsProgram(op);
-    const auto argv = launchArgv(a, tool.path(program), a.args);
+    const auto argv = launchArgv(a, withProgram(tool.path(program), a.args));
     if (dryRun) {
         std::cout << displayCommand(argv) << '\n';
         return 0;
@@ -252,7 +238,7 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
     const tools::FoundTool tool = locate(id, a);
     std::vector<std::vector<std::string>> commands;
     for (const auto& s : shapes)
-        commands.push_back(launchArgv(a, tool.path(id), gemmBenchArgs(id, g, s, a.args)));
+        commands.push_back(launchArgv(a, withProgram(tool.path(id), gemmBenchArgs(id, g, s, a.args))));
     if (cl.dryRun) {
         for (const auto& c : commands)
             std::cout << displayCommand(c) << '\n';

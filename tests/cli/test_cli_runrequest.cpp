@@ -108,6 +108,17 @@ std::vector<RunRequest> table()
     r.gemm.coldIters = 3;
     r.args = {"--flush"};
     t.push_back(r);
+
+    r = RunRequest::defaults(RunKind::Probe); // ridgeline-probe on 8 GPUs of a Slurm node
+    r.probe = "collectives";
+    r.launch.mode = Launch::Mode::Template;
+    r.launch.templ = "srun --ntasks-per-node {ppn} {bench}";
+    r.launch.ppn = 8;
+    r.launch.np = 8;
+    r.env = {"NCCL_DEBUG=WARN"};
+    r.program = "/opt/rl/bin/ridgeline-probe";
+    r.args = {"-b", "8", "-e", "8G"};
+    t.push_back(r);
     return t;
 }
 
@@ -185,6 +196,9 @@ TEST(RunRequest, TheCliRefusesWhatValidateRefusesWithTheSameSentence)
     r = RunRequest::defaults(RunKind::Rocblas);
     r.gemm.square = "4096:256";
     bad.push_back(r);
+    r = RunRequest::defaults(RunKind::Probe);
+    r.probe = "flops";
+    bad.push_back(r);
     for (const auto& b : bad) {
         const std::string problem = b.validate();
         ASSERT_FALSE(problem.empty()) << rl::runs::toJson(b).dump();
@@ -228,6 +242,7 @@ TEST(RunRequest, DefaultPointTimeoutsByKind)
     EXPECT_EQ(RunRequest::defaults(RunKind::Pairs).pointTimeout(), 60);
     EXPECT_EQ(RunRequest::defaults(RunKind::NcclTests).pointTimeout(), 300);
     EXPECT_EQ(RunRequest::defaults(RunKind::PeakFlops).pointTimeout(), 0);
+    EXPECT_EQ(RunRequest::defaults(RunKind::Probe).pointTimeout(), 600);
     RunRequest c = RunRequest::defaults(RunKind::Collectives);
     EXPECT_EQ(c.pointTimeout(), 60);
     c.args = {"--time-per-size", "10"};

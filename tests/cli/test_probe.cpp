@@ -398,3 +398,90 @@ TEST(Probe, BadUsageExitsTwoWithoutOutput)
     EXPECT_EQ(unknownModel.exitCode, 1);
     EXPECT_NE(unknownModel.err.find("no-such-model"), std::string::npos) << unknownModel.err;
 }
+
+// `ridgeline-cli run probe` (the probe as a run kind of runs::RunRequest): launched, stored as it
+// runs, what the store has no table for kept in the session, a step's trace imported as a session.
+TEST(CliRunProbe, GemmPointsAreStoredAndSkippedDtypesKeptWithTheSession)
+{
+    SKIP_WITHOUT_TORCH();
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    const auto r = rl::test::runToEnd(cli(db, {"run", "probe", "--probe", "gemm", "--probe-program", RIDGELINE_PROBE,
+                                               "--title", "cpu gemm", "--", "--device", "cpu", "--shapes",
+                                               "64x64x64,128x128x128", "--dtypes", "fp32,tf32"}),
+                                      300);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(ofKind(records(r.out), "gemm").size(), 2u) << "every point echoed with its session id";
+    const auto sessions = json::parse(rl::test::runToEnd(cli(db, {"sessions", "--json"})).out);
+    ASSERT_EQ(sessions.size(), 1u);
+    const auto& s = sessions[0];
+    EXPECT_EQ(s["kind"], "gemm");
+    EXPECT_EQ(s["tool"], "ridgeline-probe");
+    EXPECT_EQ(s["status"], "complete");
+    EXPECT_EQ(s["title"], "cpu gemm");
+    EXPECT_EQ(s["params"]["request"]["kind"], "probe");
+    EXPECT_EQ(s["params"]["request"]["probe"], "gemm");
+    ASSERT_EQ(s["params"]["skipped"].size(), 1u) << s["params"].dump();
+    EXPECT_EQ(s["params"]["skipped"][0]["dtype"], "tf32");
+    EXPECT_FALSE(s["params"]["runner"].value("torch", std::string()).empty() &&
+                 s["params"]["runner"].value("pytorch", std::string()).empty())
+        << "the device and versions the probe reported: " << s["params"]["runner"].dump();
+    const auto points = results(db, s["id"]);
+    EXPECT_EQ(points.dump().find("\"m\":128") != std::string::npos, true) << points.dump();
+}
+
+TEST(CliRunProbe, AStepRunImportsItsTraceAsASessionOfItsOwn)
+{
+    SKIP_WITHOUT_TORCH();
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    const auto r = rl::test::runToEnd(cli(db, {"run", "probe", "--probe", "step", "--probe-program", RIDGELINE_PROBE,
+                                               "--", "--device", "cpu", "--model", "llama-3-8b", "--layers", "1",
+                                               "--hidden", "64", "--vocab", "256", "--seq", "32", "--steps", "2",
+                                               "--warmup", "1", "--profile-steps", "2"}),
+                                      300);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto sessions = json::parse(rl::test::runToEnd(cli(db, {"sessions", "--json"})).out);
+    ASSERT_EQ(sessions.size(), 2u) << sessions.dump();
+    const json* step = nullptr;
+    const json* trace = nullptr;
+    for (const auto& s : sessions)
+        (s["kind"] == "trace" ? trace : step) = &s;
+    ASSERT_TRUE(step && trace) << sessions.dump();
+    EXPECT_EQ((*step)["kind"], "step");
+    EXPECT_EQ((*step)["params"]["steps"].size(), 2u) << "each timed step kept";
+    EXPECT_EQ((*step)["params"]["trace_session"], (*trace)["id"]);
+    const auto& summary = (*step)["params"]["step_summary"];
+    EXPECT_GT(summary["median_ms"].get<double>(), 0);
+    EXPECT_FALSE(summary.contains("trace")) << "the temporary trace file is gone once imported";
+    EXPECT_EQ((*trace)["params"]["ranks"][0]["steps"], 2);
+    EXPECT_EQ((*trace)["params"]["ranks"][0]["cpu_events"], summary["trace_ops"]);
+}
+
+TEST(CliRunProbe, TwoRanksUnderMpirunPassTheirCheck)
+{
+    SKIP_WITHOUT_TORCH();
+    TempDir dir;
+    const auto db = dir.path / "w.db";
+    std::vector<std::string> args{"run", "probe", "--probe", "collectives", "--probe-program", RIDGELINE_PROBE,
+                                  "-np", "2", "--mpirun", RIDGELINE_MPIEXEC};
+    for (const char* a : {"--mca", "pml", "ob1", "--mca", "btl", "self,vader"})
+        args.push_back(std::string("--mpirun-arg=") + a);
+    args.insert(args.end(), {"--env", "MASTER_PORT=" + std::to_string(freePort()), "--", "--device", "cpu", "-b", "64",
+                             "-e", "4K", "-f", "8", "--time-per-size", "0.02", "--ops", "all_reduce,all_gather"});
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    const auto r = rl::test::runToEnd(cli(db, args), 300);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto sessions = json::parse(rl::test::runToEnd(cli(db, {"sessions", "--json"})).out);
+    ASSERT_EQ(sessions.size(), 1u);
+    EXPECT_EQ(sessions[0]["kind"], "collectives");
+    EXPECT_EQ(sessions[0]["status"], "complete");
+    const auto points = ofKind(records(r.out), "collective");
+    ASSERT_EQ(points.size(), 2u * 3u) << r.out; // 2 ops x 64 B, 512 B, 4 KiB
+    for (const auto& p : points) {
+        EXPECT_EQ(p["nranks"], 2);
+        EXPECT_EQ(p["wrong"], 0);
+        EXPECT_GT(p["busbw_gbs"].get<double>(), 0);
+    }
+}
