@@ -21,6 +21,7 @@ const auto HostfileDir = QStringLiteral("benchmark/hostfileDir");
 const auto CollectiveBenchmark = QStringLiteral("benchmark/collective");
 const auto KernelBenchmark = QStringLiteral("benchmark/kernel");
 const auto GpuToolBenchmark = QStringLiteral("benchmark/gputool");
+const auto ProbeRun = QStringLiteral("benchmark/probe");
 const auto DefaultLaunch = QStringLiteral("benchmark/defaultLaunch");
 const auto ReportOptions = QStringLiteral("report/options");
 const auto BandwidthUnit = QStringLiteral("display/bandwidthUnit");
@@ -153,6 +154,9 @@ void Settings::setGpuToolBenchmark(const QJsonObject& config)
 {
     storeJson(key::GpuToolBenchmark, config);
 }
+
+QJsonObject Settings::probeRun() const { return jsonValue(key::ProbeRun); }
+void Settings::setProbeRun(const QJsonObject& request) { storeJson(key::ProbeRun, request); }
 
 QSize Settings::exportSize() const
 {

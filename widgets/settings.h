@@ -58,6 +58,8 @@ public:
     void setKernelBenchmark(const QJsonObject& config);
     QJsonObject gpuToolBenchmark() const; // the GPU tool dialog (nccl-tests, hipblaslt-bench, ...)
     void setGpuToolBenchmark(const QJsonObject& config);
+    QJsonObject probeRun() const; // the PyTorch probe dialog: a run request (analysis/runs) as JSON
+    void setProbeRun(const QJsonObject& request);
 
     // File > Report…'s last "Report options" (hardware profile, model, parallel layout), in the
     // dialog's own format.

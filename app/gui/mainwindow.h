@@ -111,6 +111,7 @@ private:
     void newBenchmark();
     void newKernelBenchmark();
     void newStorageBenchmark();
+    void newProbeRun();
     void newGpuToolBenchmark();
     // Every run starts here: the sessions it creates are selected together as they start.
     void startRun(const QString& program, const QStringList& arguments, int expectedPoints);

@@ -19,6 +19,7 @@
 #include "configeditor.h"
 #include "filedialogs.h"
 #include "gputooldialog.h"
+#include "probedialog.h"
 #include "kernelbenchmarkdialog.h"
 #include "storagebenchmarkdialog.h"
 #include "moeexplorer.h"
@@ -83,6 +84,10 @@ void MainWindow::createMenus()
         tr("Measure a file system with ridgeline-bench io under mpirun: write and read back per-rank files (or one "
            "shared file); points are stored and charted as they come, files removed afterwards"),
         &MainWindow::newStorageBenchmark);
+    add(file, tr("New &PyTorch probe run…"),
+        tr("Measure GEMM, memory bandwidth, attention, collectives or a training step through PyTorch on this "
+           "node's GPU (or CPU), or on cluster nodes through mpirun/srun; points are stored as they come"),
+        &MainWindow::newProbeRun);
     add(file, tr("New &GPU tool benchmark…"),
         tr("Run nccl-tests / rccl-tests, hipblaslt-bench or rocblas-bench; points are stored and charted as the "
            "tool prints them"),
@@ -341,6 +346,18 @@ void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QSt
 {
     // The runner tells how many points it will measure; until then the bar is indeterminate.
     startRun(cli.isEmpty() ? RunController::findCli() : cli, cliArguments, 0);
+}
+
+void MainWindow::newProbeRun()
+{
+    if (m_run->isRunning()) {
+        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+        return;
+    }
+    ProbeDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    startRun(RunController::findCli(), dialog.cliArguments(), dialog.request().expectedPoints());
 }
 
 void MainWindow::newGpuToolBenchmark()
