@@ -16,13 +16,6 @@ const std::vector<std::string> kColumns{"op",   "nranks",  "dtype",     "redop",
                                         "in_place", "root", "time_us", "algbw_gbs", "busbw_gbs", "wrong"};
 constexpr const char* kGroupColumn = "group"; // optional, last
 
-std::string exact(double v)
-{
-    std::array<char, 32> buf{};
-    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-    return ec == std::errc() ? std::string(buf.data(), end) : std::string("0");
-}
-
 int sniff(std::string_view head, std::string_view)
 {
     return head.starts_with("op,nranks,dtype,redop,bytes,count,in_place,root,time_us,algbw_gbs,busbw_gbs") ? 98 : 0;
@@ -112,19 +105,50 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
 void writeCollectiveCsv(std::ostream& out, const std::vector<CollectivePoint>& points)
 {
     const bool groups = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
+    CollectiveCsvWriter w(out, groups);
+    for (const auto& p : points)
+        w.write(p);
+    w.finish();
+}
+
+CollectiveCsvWriter::CollectiveCsvWriter(std::ostream& out, bool groups) : m_buf(out), m_groups(groups)
+{
     std::vector<std::string> header = kColumns;
     if (groups)
         header.push_back(kGroupColumn);
-    io::writeCsvRow(out, header);
-    for (const auto& p : points) {
-        std::vector<std::string> row{p.op, std::to_string(p.nranks), p.dtype, p.redop, std::to_string(p.bytes),
-                                     std::to_string(p.count), p.inPlace ? "1" : "0", std::to_string(p.root), exact(p.timeUs),
-                                     exact(p.algbwGBs), exact(p.busbwGBs), std::to_string(p.wrong)};
-        if (groups)
-            row.push_back(p.group);
-        io::writeCsvRow(out, row);
-    }
+    for (std::size_t i = 0; i < header.size(); ++i)
+        m_buf.text(i ? "," : "").text(header[i]);
+    m_buf.ch('\n');
 }
+
+void CollectiveCsvWriter::field(const std::string& text)
+{
+    // Quoting is rare (names are plain words): only then the general rule, io::csvField.
+    if (text.find_first_of(",\"\n\r") == std::string::npos && (text.empty() || (text.front() != ' ' && text.back() != ' ')))
+        m_buf.text(text);
+    else
+        m_buf.text(io::csvField(text));
+}
+
+void CollectiveCsvWriter::write(const CollectivePoint& p)
+{
+    field(p.op);
+    m_buf.ch(',').integer(p.nranks).ch(',');
+    field(p.dtype);
+    m_buf.ch(',');
+    field(p.redop);
+    m_buf.ch(',').integer(p.bytes).ch(',').integer(p.count).ch(',').ch(p.inPlace ? '1' : '0').ch(',');
+    m_buf.integer(p.root).ch(',').real(p.timeUs).ch(',').real(p.algbwGBs).ch(',').real(p.busbwGBs).ch(',');
+    m_buf.integer(p.wrong);
+    if (m_groups) {
+        m_buf.ch(',');
+        field(p.group);
+    }
+    m_buf.ch('\n');
+    m_buf.endRow();
+}
+
+void CollectiveCsvWriter::finish() { m_buf.flush(); }
 
 ImporterInfo collectiveCsvImporter()
 {

@@ -1,5 +1,7 @@
 #include "records/wireformat.h"
 
+#include <charconv>
+#include <cmath>
 #include <stdexcept>
 
 namespace rl::wire {
@@ -48,6 +50,88 @@ PairPoint pairFromJson(const json& j)
     p.bandwidthGBs = j.at("bandwidth_gbs").get<double>();
     p.iters = integerField<int>(j, "iters", 0);
     return p;
+}
+
+namespace {
+void jsonString(io::TextBuffer& out, const std::string& s)
+{
+    bool plain = true;
+    for (unsigned char c : s)
+        plain = plain && c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+    if (plain) {
+        out.ch('"').text(s).ch('"');
+        return;
+    }
+    out.text(json(s).dump()); // escapes, and refuses invalid UTF-8 as the json path does
+}
+
+void jsonReal(io::TextBuffer& out, double v)
+{
+    if (!std::isfinite(v)) {
+        out.text("null"); // what nlohmann::json writes for inf and nan
+        return;
+    }
+    char tmp[32];
+    const auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+    const std::string_view digits(tmp, static_cast<std::size_t>(r.ptr - tmp));
+    out.text(digits);
+    if (digits.find_first_of(".e") == std::string_view::npos)
+        out.text(".0"); // stays a floating-point number when read back, as nlohmann writes it
+}
+
+template <typename Int>
+void jsonKey(io::TextBuffer& out, std::string_view key, Int v, bool first = false)
+{
+    out.text(first ? "\"" : ",\"").text(key).text("\":").integer(static_cast<std::int64_t>(v));
+}
+void jsonKeyReal(io::TextBuffer& out, std::string_view key, double v, bool first = false)
+{
+    out.text(first ? "\"" : ",\"").text(key).text("\":");
+    jsonReal(out, v);
+}
+void jsonKeyString(io::TextBuffer& out, std::string_view key, const std::string& v)
+{
+    out.text(",\"").text(key).text("\":");
+    jsonString(out, v);
+}
+} // namespace
+
+void writeJsonLine(io::TextBuffer& out, const CollectivePoint& p)
+{
+    // nlohmann::json objects keep their keys sorted: the same order here.
+    out.ch('{');
+    jsonKeyReal(out, "algbw_gbs", p.algbwGBs, true);
+    jsonKeyReal(out, "busbw_gbs", p.busbwGBs);
+    jsonKey(out, "bytes", p.bytes);
+    jsonKey(out, "count", p.count);
+    jsonKeyString(out, "dtype", p.dtype);
+    if (!p.group.empty())
+        jsonKeyString(out, "group", p.group);
+    if (p.imbalance > 0)
+        jsonKeyReal(out, "imbalance", p.imbalance);
+    out.text(p.inPlace ? ",\"in_place\":true" : ",\"in_place\":false");
+    jsonKey(out, "nranks", p.nranks);
+    jsonKeyString(out, "op", p.op);
+    out.text(",\"record\":\"collective\"");
+    jsonKeyString(out, "redop", p.redop);
+    jsonKey(out, "root", p.root);
+    if (const auto& s = p.stats) {
+        out.text(",\"stats\":{");
+        jsonKey(out, "calls_per_sample", s->callsPerSample, true);
+        jsonKeyReal(out, "cv", s->cv);
+        jsonKey(out, "iters", s->iters);
+        jsonKeyReal(out, "max_us", s->maxUs);
+        jsonKeyReal(out, "mean_us", s->meanUs);
+        jsonKeyReal(out, "min_us", s->minUs);
+        jsonKeyReal(out, "p50_us", s->p50Us);
+        jsonKeyReal(out, "p99_us", s->p99Us);
+        jsonKey(out, "warmup", s->warmup);
+        out.ch('}');
+    }
+    jsonKeyReal(out, "time_us", p.timeUs);
+    jsonKey(out, "wrong", p.wrong);
+    out.text("}\n");
+    out.endRow();
 }
 
 json toJson(const CollectivePoint& p)

@@ -270,6 +270,12 @@ std::string Statement::text(int c) const
     return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, c))) : std::string();
 }
 
+std::string_view Statement::textView(int c) const
+{
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, c));
+    return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, c))) : std::string_view();
+}
+
 Transaction::Transaction(Database& db) : m_db(db) { m_db.exec("BEGIN IMMEDIATE"); }
 Transaction::~Transaction()
 {

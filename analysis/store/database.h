@@ -100,6 +100,8 @@ public:
     std::int64_t int64(int col) const;
     double real(int col) const;
     std::string text(int col) const;
+    // The column's text without a copy: valid until the next step(), reset() or column read.
+    std::string_view textView(int col) const;
     bool isNull(int col) const;
 
 private:

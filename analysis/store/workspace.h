@@ -3,6 +3,7 @@
 // One Workspace object per thread (each is its own connection); WAL lets a benchmark writer and
 // the GUI's readers share the file.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,18 @@ public:
     // a killed run keeps every point it finished.
     void addCollectivePoint(std::int64_t sessionId, const CollectivePoint& p);
     std::vector<CollectivePoint> collectivePoints(std::int64_t sessionId);
+    // The same points in the same order, one at a time, without holding them all: an export of a
+    // 10 M-point session needs the memory of one point, not of 10 M. The point passed is reused
+    // for the next row; visit returns false to stop.
+    // Curves: sorted by op, in-place and size (SQLite sorts, spilling to temporary files for a
+    // long session). Stored: the order they were stored in (as they ran, or as the imported file
+    // had them), read as a range of rows with no sort: what an export uses.
+    enum class PointOrder { Curves, Stored };
+    void forEachCollectivePoint(std::int64_t sessionId, const std::function<bool(const CollectivePoint&)>& visit,
+                                PointOrder order = PointOrder::Curves);
+    std::int64_t collectivePointCount(std::int64_t sessionId);
+    // Whether some point of the session has a --split group (the CSV's optional column).
+    bool collectivePointsHaveGroups(std::int64_t sessionId);
 
     // Imports: all sessions of one file in one transaction, or nothing.
     std::optional<ImportedFile> importedFileBySha(const std::string& sha256);

@@ -12,6 +12,7 @@
 #include "clicommands.h"
 #include "importers/collectivecsv.h"
 #include "io/atomicfile.h"
+#include "io/textbuffer.h"
 #include "records/wireformat.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
@@ -41,7 +42,8 @@ struct ExportArgs
 };
 
 // Every point of the sessions in a form the importers read back: JSON lines keep sessions apart
-// (header, points, end record); CSV holds the points of one session.
+// (header, points, end record); CSV holds the points of one session. Points go from the store to
+// the file one at a time: a 10 M-point session is written in the memory of one point.
 void writePoints(store::Workspace& ws, const ExportArgs& a)
 {
     const std::filesystem::path out(a.output);
@@ -54,17 +56,25 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
     io::writeFileAtomically(a.output, [&](std::ostream& f) { // readers never see half a file
         for (auto id : a.sessions) {
             const Session s = requireSession(workspace, id);
-            const auto points = workspace.collectivePoints(id);
             const auto storage = store::storagePoints(workspace.database(), id);
             if (ext == ".csv" && !storage.empty())
                 throw std::runtime_error("session " + std::to_string(id) + " holds storage points: export them to .jsonl");
             if (ext == ".csv") {
-                writeCollectiveCsv(f, points);
+                CollectiveCsvWriter csv(f, workspace.collectivePointsHaveGroups(id));
+                workspace.forEachCollectivePoint(id, [&csv, &f](const CollectivePoint& p) {
+                    csv.write(p);
+                    return f.good(); // a full disk stops the read too
+                }, store::Workspace::PointOrder::Stored);
+                csv.finish();
                 continue;
             }
             f << wire::toJson(s).dump() << '\n';
-            for (const auto& p : points)
-                f << wire::toJson(p).dump() << '\n';
+            io::TextBuffer lines(f);
+            workspace.forEachCollectivePoint(id, [&lines, &f](const CollectivePoint& p) {
+                wire::writeJsonLine(lines, p);
+                return f.good();
+            }, store::Workspace::PointOrder::Stored);
+            lines.flush();
             for (const auto& p : storage)
                 f << wire::toJson(p).dump() << '\n';
             f << wire::endRecord(s.status).dump() << '\n';

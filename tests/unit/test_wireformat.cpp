@@ -3,7 +3,10 @@
 // wrap-around (found by the importer fuzzer: nlohmann casts 1e97 to int unchecked).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <limits>
+#include <sstream>
 
 #include "importers/importerregistry.h"
 #include "records/wireformat.h"
@@ -94,4 +97,43 @@ TEST(WireFormat, SplitGroupRoundTripsAndIsAbsentWhenEmpty)
     // Files written before --split carry no group.
     const auto old = wire::parseLine(R"({"record":"collective","op":"all_reduce","nranks":2,"bytes":8,"time_us":1})");
     EXPECT_EQ(std::get<CollectivePoint>(*old).group, "");
+}
+
+// The export's fast writer (issue 26 item 11) against the json path it replaces: the same text,
+// or where a double prints differently (nlohmann's Grisu2 against std::to_chars), the same value.
+TEST(WireFormat, FastJsonLineReadsBackAsTheJsonPath)
+{
+    CollectivePoint plain{"all_reduce", 8, "float32", "sum", 1 << 20, 1 << 18, false, -1, 52.25, 20.07, 35.1, 0};
+    CollectivePoint full = plain;
+    full.inPlace = true;
+    full.stats = CallStats{20, 5, 1, 52.25, 50.0, 61.5, 52.0, 60.0, 0.031};
+    full.imbalance = 1.25;
+    full.group = "ranks 0-1";
+    CollectivePoint awkward = plain;
+    awkward.op = "all\"to\\all\n";
+    awkward.group = "nœud é";
+    awkward.timeUs = 1e-7;
+    awkward.algbwGBs = 12345678901234.0;
+    awkward.busbwGBs = std::numeric_limits<double>::infinity();
+    awkward.wrong = -1;
+    for (const auto& p : {plain, full, awkward}) {
+        std::ostringstream out;
+        io::TextBuffer buf(out);
+        wire::writeJsonLine(buf, p);
+        buf.flush();
+        const std::string line = out.str();
+        ASSERT_FALSE(line.empty());
+        EXPECT_EQ(line.back(), '\n');
+        EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
+        EXPECT_EQ(nlohmann::json::parse(line), nlohmann::json::parse(wire::toJson(p).dump())) << line << "\n" << wire::toJson(p).dump();
+        if (std::isfinite(p.busbwGBs)) {
+            EXPECT_EQ(std::get<CollectivePoint>(*wire::parseLine(line)), p) << line;
+        }
+    }
+    // Numbers whose shortest form is the same in both: the same bytes as dump().
+    std::ostringstream out;
+    io::TextBuffer buf(out);
+    wire::writeJsonLine(buf, full);
+    buf.flush();
+    EXPECT_EQ(out.str(), wire::toJson(full).dump() + "\n");
 }

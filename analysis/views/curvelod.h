@@ -1,0 +1,50 @@
+#pragma once
+// Level of detail for the size charts (issue 26 item 11): a chart is as many pixels wide as it
+// is, so a curve of 3.4 M points and 3,240 curves of one selection are drawn from what those
+// pixels can show.
+//  - decimateToPixels: per pixel column the first, lowest, highest and last point (M4, Jugel et
+//    al., VLDB 2014): the polyline drawn from them covers exactly the pixels the full curve
+//    covers, so the shape is exact to the eye, with at most 4 points per column.
+//  - aggregateBand: many curves of one kind (the groups of a --split session) as one band, the
+//    lowest, median and highest value at each x over the curves.
+// Pure functions on plotted coordinates (x already log2 of the size), so the GUI and the tests
+// share them.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace rl::charts {
+
+struct PlotPoint
+{
+    double x = 0;
+    double y = 0;
+    friend bool operator==(const PlotPoint&, const PlotPoint&) = default;
+};
+
+// The pixel column of x when [xMin, xMax] is split into `pixels` equal columns (clamped to them).
+int pixelColumn(double x, double xMin, double xMax, int pixels);
+
+// points sorted by x. The x range [xMin, xMax] is split into `pixels` equal columns; a curve of
+// at most 4 x pixels points is returned as it is. Points outside the range land in the first or
+// last column.
+std::vector<PlotPoint> decimateToPixels(std::span<const PlotPoint> points, double xMin, double xMax, int pixels);
+
+struct BandPoint
+{
+    double x = 0;
+    double min = 0;
+    double median = 0;
+    double max = 0;
+    int values = 0; // how many points of the curves lie at this x
+};
+
+// One band over the curves: per distinct x (in increasing order), the lowest, median and highest
+// y of every point at that x, whichever curve it is in.
+std::vector<BandPoint> aggregateBand(const std::vector<std::vector<PlotPoint>>& curves);
+
+// Beyond this many curves a size chart draws the groups of a --split session as bands, one per
+// session, op and in-place; a legend of 3,240 entries names nothing, and QtCharts draws each
+// series on its own.
+inline constexpr std::size_t kMaxDrawnCurves = 48;
+} // namespace rl::charts

@@ -1,0 +1,143 @@
+// Scale of the CLI's point paths (issue 26 item 11): `ridgeline-cli export --points` of a
+// 10 M-point collective session, against references measured in this process on the same file:
+//   scan      - the store's own row loop (Workspace::forEachCollectivePoint in stored order, nothing
+//               written):
+//               the floor any export of these points sits on;
+//   vector    - the former path: every point read into one std::vector, then one
+//               nlohmann::json per point (what export, results and fit did before).
+// Each is run in a child process so its peak RSS (wait4) is its own. Not a ctest test: run by hand,
+//   bench_scale [points, default 10000000] [folder for the workspace, default /tmp]
+// It prints points/s (target > 1 M points/s for the export) and peak RSS against the points'
+// size in memory (N x sizeof(CollectivePoint); target < 3x). The workspace is kept for a rerun
+// (delete it when done: 10 M points are ~1.3 GB).
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include "records/wireformat.h"
+#include "scaleworkspace.h"
+#include "store/workspace.h"
+#include "units/units.h"
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+struct Measured
+{
+    double seconds = 0;
+    double peakBytes = 0;
+    bool ok = false;
+};
+
+// fn runs in a child; its wall time and peak RSS come back.
+Measured inChild(const std::function<int()>& fn)
+{
+    const auto t0 = Clock::now();
+    const pid_t pid = fork();
+    if (pid == 0)
+        _exit(fn());
+    int status = 0;
+    rusage ru{};
+    wait4(pid, &status, 0, &ru);
+    Measured m;
+    m.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    m.peakBytes = double(ru.ru_maxrss) * 1024.0;
+    m.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return m;
+}
+
+Measured runCli(const std::string& db, std::int64_t session, const std::string& out)
+{
+    return inChild([&] {
+        const std::string id = std::to_string(session);
+        if (!std::freopen("/dev/null", "w", stdout))
+            return 1;
+        execl(RIDGELINE_CLI, "ridgeline-cli", "--db", db.c_str(), "export", id.c_str(), "--points", "-o",
+              out.c_str(), static_cast<char*>(nullptr));
+        return 127;
+    });
+}
+
+void report(const char* what, const Measured& m, std::int64_t points, const Measured* ref = nullptr)
+{
+    if (!m.ok) {
+        std::printf("%-26s FAILED\n", what);
+        return;
+    }
+    const double rate = double(points) / m.seconds;
+    const double pointsSize = double(rl::scale::pointBytes(points));
+    std::printf("%-26s %7.2f s  %6.2f M points/s  peak RSS %9s = %5.2fx the points' size", what, m.seconds, rate / 1e6,
+                rl::units::formatBytes(m.peakBytes).c_str(), m.peakBytes / pointsSize);
+    if (ref && ref->ok)
+        std::printf("  (%.2fx the time of %s)", m.seconds / ref->seconds, "scan");
+    std::printf("\n");
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::int64_t points = argc > 1 ? std::atoll(argv[1]) : 10'000'000;
+    const fs::path dir = argc > 2 ? fs::path(argv[2]) : fs::temp_directory_path();
+    const std::string db = (dir / ("ridgeline-scale-" + std::to_string(points) + ".db")).string();
+    std::int64_t session = 1;
+    if (!fs::exists(db)) {
+        std::printf("generating %lld points in %s ...\n", static_cast<long long>(points), db.c_str());
+        const auto t0 = Clock::now();
+        rl::store::Workspace ws(db);
+        rl::scale::LongSession spec;
+        spec.points = points;
+        session = rl::scale::addLongSession(ws, spec);
+        std::printf("generated in %.1f s\n", std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    std::printf("workspace %s: %s on disk; points' size in memory %s (%lld x %zu B)\n", db.c_str(),
+                rl::units::formatBytes(double(fs::file_size(db))).c_str(),
+                rl::units::formatBytes(double(rl::scale::pointBytes(points))).c_str(), static_cast<long long>(points),
+                sizeof(rl::CollectivePoint));
+
+    const Measured scan = inChild([&] {
+        rl::store::Workspace ws(db);
+        std::int64_t n = 0;
+        ws.forEachCollectivePoint(session, [&n](const rl::CollectivePoint&) { return ++n, true; },
+                                  rl::store::Workspace::PointOrder::Stored);
+        return n == points ? 0 : 1;
+    });
+    report("scan (reference)", scan, points);
+
+    const std::string jsonl = (dir / "ridgeline-scale-export.jsonl").string();
+    const std::string csv = (dir / "ridgeline-scale-export.csv").string();
+    const Measured json = runCli(db, session, jsonl);
+    const double jsonBytes = fs::exists(jsonl) ? double(fs::file_size(jsonl)) : 0;
+    report("ridgeline-cli export jsonl", json, points, &scan);
+    const Measured csvRun = runCli(db, session, csv);
+    const double csvBytes = fs::exists(csv) ? double(fs::file_size(csv)) : 0;
+    report("ridgeline-cli export csv", csvRun, points, &scan);
+    std::printf("%-26s %s JSON lines, %s CSV\n", "files", rl::units::formatBytes(jsonBytes).c_str(),
+                rl::units::formatBytes(csvBytes).c_str());
+    fs::remove(jsonl);
+    fs::remove(csv);
+
+    const Measured vec = inChild([&] {
+        rl::store::Workspace ws(db);
+        const auto all = ws.collectivePoints(session);
+        std::ofstream out(jsonl);
+        for (const auto& p : all)
+            out << rl::wire::toJson(p).dump() << '\n';
+        return out.good() ? 0 : 1;
+    });
+    report("vector + nlohmann (former)", vec, points, &scan);
+    fs::remove(jsonl);
+    if (json.ok)
+        std::printf("export target: > 1 M points/s: %s; peak RSS < 3x the points' size: %s\n",
+                    double(points) / json.seconds > 1e6 ? "met" : "NOT met",
+                    json.peakBytes < 3.0 * double(rl::scale::pointBytes(points)) ? "met" : "NOT met");
+    return json.ok && csvRun.ok ? 0 : 1;
+}
