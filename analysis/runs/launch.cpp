@@ -103,34 +103,20 @@ nlohmann::json toJson(const Launch& l)
             {"sbatch_options", l.sbatch.options}, {"sbatch_dir", l.sbatch.dir}};
 }
 
-namespace {
-template <typename T>
-void read(const nlohmann::json& j, const char* key, T& into)
-{
-    if (!j.is_object() || !j.contains(key))
-        return;
-    try {
-        into = j.at(key).get<T>();
-    } catch (const nlohmann::json::exception&) {
-        // mistyped: keep what we had
-    }
-}
-} // namespace
-
 Launch launchFromJson(const nlohmann::json& j, Launch l)
 {
     if (j.is_object() && j.contains("launcher") && j["launcher"].is_string())
         l.mode = modeNamed(j["launcher"].get<std::string>(), l.mode);
-    read(j, "np", l.np);
-    read(j, "mpirun", l.mpirun);
-    read(j, "mpirun_args", l.mpirunArgs);
-    read(j, "hostfile", l.hostfile);
-    read(j, "template", l.templ);
-    read(j, "nodes", l.nodes);
-    read(j, "ppn", l.ppn);
-    read(j, "sbatch", l.sbatch.use);
-    read(j, "sbatch_options", l.sbatch.options);
-    read(j, "sbatch_dir", l.sbatch.dir);
+    readJson(j, "np", l.np);
+    readJson(j, "mpirun", l.mpirun);
+    readJson(j, "mpirun_args", l.mpirunArgs);
+    readJson(j, "hostfile", l.hostfile);
+    readJson(j, "template", l.templ);
+    readJson(j, "nodes", l.nodes);
+    readJson(j, "ppn", l.ppn);
+    readJson(j, "sbatch", l.sbatch.use);
+    readJson(j, "sbatch_options", l.sbatch.options);
+    readJson(j, "sbatch_dir", l.sbatch.dir);
     return l;
 }
 

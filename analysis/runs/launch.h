@@ -48,6 +48,19 @@ Launch::Mode modeNamed(const std::string& name, Launch::Mode otherwise);
 nlohmann::json toJson(const Launch& l);
 Launch launchFromJson(const nlohmann::json& j, Launch base = {});
 
+// into = j[key] when j has it with the right type; otherwise into keeps its value.
+template <typename T>
+void readJson(const nlohmann::json& j, const char* key, T& into)
+{
+    if (!j.is_object() || !j.contains(key))
+        return;
+    try {
+        into = j.at(key).get<T>();
+    } catch (const nlohmann::json::exception&) {
+        // mistyped: keep what we had
+    }
+}
+
 // argv to exec for `command` (the program and its arguments) under the launch: the command itself
 // for Mode::Local; a template becomes {"/bin/sh", "-c", expanded} so users' shell syntax works.
 // Throws std::invalid_argument for an empty template or one without {bench}.

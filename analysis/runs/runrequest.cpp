@@ -438,20 +438,6 @@ nlohmann::json toJson(const RunRequest& r)
             {"args", r.args}};
 }
 
-namespace {
-template <typename T>
-void read(const nlohmann::json& j, const char* key, T& into)
-{
-    if (!j.is_object() || !j.contains(key))
-        return;
-    try {
-        into = j.at(key).get<T>();
-    } catch (const nlohmann::json::exception&) {
-        // mistyped: keep the default
-    }
-}
-} // namespace
-
 RunRequest runRequestFromJson(const nlohmann::json& j)
 {
     const std::string kindName = j.is_object() && j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>()
@@ -462,29 +448,29 @@ RunRequest runRequestFromJson(const nlohmann::json& j)
     RunRequest r = RunRequest::defaults(k->kind);
     if (j.contains("launch"))
         r.launch = launchFromJson(j["launch"], r.launch);
-    read(j, "program", r.program);
-    read(j, "env", r.env);
+    readJson(j, "program", r.program);
+    readJson(j, "env", r.env);
     if (j.contains("point_timeout_s") && j["point_timeout_s"].is_number())
         r.pointTimeoutS = j["point_timeout_s"].get<double>();
-    read(j, "title", r.title);
-    read(j, "ops", r.ops);
-    read(j, "probe", r.probe);
+    readJson(j, "title", r.title);
+    readJson(j, "ops", r.ops);
+    readJson(j, "probe", r.probe);
     if (j.contains("gemm")) {
         const auto& g = j["gemm"];
-        read(g, "shapes", r.gemm.shapes);
-        read(g, "square", r.gemm.square);
-        read(g, "recipe", r.gemm.recipe);
-        read(g, "cus", r.gemm.cus);
-        read(g, "dtype", r.gemm.dtype);
-        read(g, "compute_type", r.gemm.computeType);
-        read(g, "iters", r.gemm.iters);
-        read(g, "cold_iters", r.gemm.coldIters);
-        read(g, "config", r.gemm.config);
-        read(g, "parallel", r.gemm.parallel);
-        read(g, "seq", r.gemm.seq);
-        read(g, "micro_batch", r.gemm.microBatch);
+        readJson(g, "shapes", r.gemm.shapes);
+        readJson(g, "square", r.gemm.square);
+        readJson(g, "recipe", r.gemm.recipe);
+        readJson(g, "cus", r.gemm.cus);
+        readJson(g, "dtype", r.gemm.dtype);
+        readJson(g, "compute_type", r.gemm.computeType);
+        readJson(g, "iters", r.gemm.iters);
+        readJson(g, "cold_iters", r.gemm.coldIters);
+        readJson(g, "config", r.gemm.config);
+        readJson(g, "parallel", r.gemm.parallel);
+        readJson(g, "seq", r.gemm.seq);
+        readJson(g, "micro_batch", r.gemm.microBatch);
     }
-    read(j, "args", r.args);
+    readJson(j, "args", r.args);
     return r;
 }
 } // namespace rl::runs

@@ -20,18 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 using runs::RunRequest;
 
-// ridgeline-probe next to this binary (installed), in the build tree, or on PATH.
-std::string findProbe()
-{
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        for (const auto& candidate : {self.parent_path() / "ridgeline-probe",
-                                      self.parent_path().parent_path() / "probe" / "ridgeline-probe"})
-            if (fs::exists(candidate, ec))
-                return candidate.string();
-    return "ridgeline-probe";
-}
 
 // Where a step's trace goes when the user names none: a folder of its own, removed once imported.
 // Only for launches whose processes share this machine's /tmp.
@@ -72,7 +60,7 @@ int runProbe(const CliContext& ctx, const RunCommandLine& cl)
 {
     const RunRequest& r = cl.request;
     TraceFile trace(r);
-    std::vector<std::string> command{r.program.empty() ? findProbe() : r.program, r.probe};
+    std::vector<std::string> command{r.program.empty() ? findSibling("ridgeline-probe", "probe") : r.program, r.probe};
     command.insert(command.end(), r.args.begin(), r.args.end());
     if (!runs::optionValue(r.args, "--point-timeout"))
         command.insert(command.end(), {"--point-timeout", std::to_string(static_cast<int>(r.pointTimeout()))});

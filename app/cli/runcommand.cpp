@@ -30,18 +30,7 @@ namespace rl::cli {
 namespace {
 namespace fs = std::filesystem;
 
-// ridgeline-bench next to this binary (installed), in the build tree, or on PATH.
-std::string findBench()
-{
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        for (const auto& candidate : {self.parent_path() / "ridgeline-bench",
-                                      self.parent_path().parent_path() / "bench" / "ridgeline-bench"})
-            if (fs::exists(candidate, ec))
-                return candidate.string();
-    return "ridgeline-bench";
-}
+std::string findBench() { return findSibling("ridgeline-bench", "bench"); }
 
 // An MPI benchmark of ridgeline-bench (collectives, pairs, io) under the launcher the request asks for.
 int runMpiBenchmark(const CliContext& ctx, const RunCommandLine& cl)

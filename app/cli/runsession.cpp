@@ -1,6 +1,7 @@
 #include "runsession.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -75,6 +76,18 @@ std::string childFailure(const std::string& what, const ChildResult& child, int 
         message += ": " + child.stderrTail.substr(child.stderrTail.size() > 2000 ? child.stderrTail.size() - 2000 : 0);
     return message;
 }
+std::string findSibling(const std::string& name, const std::string& buildSubdir)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (const auto& candidate : {self.parent_path() / name, self.parent_path().parent_path() / buildSubdir / name})
+            if (fs::exists(candidate, ec))
+                return candidate.string();
+    return name;
+}
+
 std::vector<std::string> launchArgv(const runs::RunRequest& r, const std::vector<std::string>& command)
 {
     runs::Launch launch = r.launch;

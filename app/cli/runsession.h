@@ -68,6 +68,10 @@ using RawRecordFn = std::function<void(RunSession& run, const wire::RawRecord& r
 int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>& argv, const runs::Sbatch& sbatch = {},
                 int ranks = 1, double pointTimeoutS = 0, const RawRecordFn& onRaw = {});
 
+// A program of Ridgeline's next to this binary (installed), in the build tree (../SUBDIR/NAME), or
+// the bare name (found on PATH): ridgeline-bench, ridgeline-probe.
+std::string findSibling(const std::string& name, const std::string& buildSubdir);
+
 // The program with its arguments, started the way the request asks (remote ranks of a hostfile
 // launch get the request's environment through mpirun -x).
 std::vector<std::string> launchArgv(const runs::RunRequest& r, const std::vector<std::string>& command);

@@ -1,9 +1,7 @@
 #include "probedialog.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDialogButtonBox>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,6 +18,7 @@
 #include "commandpreview.h"
 #include "formfields.h"
 #include "launcherwidget.h"
+#include "runcontroller.h"
 #include "settings.h"
 
 namespace rl {
@@ -44,14 +43,7 @@ QString ProbeDialog::findProbe()
 {
     if (const QString given = qEnvironmentVariable("RIDGELINE_PROBE"); !given.isEmpty())
         return given; // another build or install of the probe
-    const QString dir = QCoreApplication::applicationDirPath();
-    const QStringList candidates{dir + QStringLiteral("/ridgeline-probe"), dir + QStringLiteral("/../probe/ridgeline-probe")};
-    for (const QString& candidate : candidates) {
-        const QFileInfo info(candidate);
-        if (info.isExecutable())
-            return info.canonicalFilePath();
-    }
-    return QStringLiteral("ridgeline-probe"); // on PATH
+    return RunController::findProgram(QStringLiteral("ridgeline-probe"), QStringLiteral("probe"));
 }
 
 QString ProbeDialog::defaultOptions(const QString& probe)

@@ -22,18 +22,20 @@ RunController::~RunController()
     }
 }
 
-QString RunController::findCli()
+QString RunController::findCli() { return findProgram(QStringLiteral("ridgeline-cli"), QStringLiteral("cli")); }
+
+QString RunController::findProgram(const QString& name, const QString& buildSubdir)
 {
     const QString dir = QCoreApplication::applicationDirPath();
     // A QStringList, not a braced list of `dir + ...`: with QT_USE_QSTRINGBUILDER those elements
     // are QStringBuilder objects that refer to temporaries destroyed before the loop body runs.
-    const QStringList candidates{dir + QStringLiteral("/ridgeline-cli"), dir + QStringLiteral("/../cli/ridgeline-cli")};
+    const QStringList candidates{dir + u'/' + name, dir + QStringLiteral("/../") + buildSubdir + u'/' + name};
     for (const QString& candidate : candidates) {
         const QFileInfo info(candidate);
         if (info.isExecutable())
             return info.canonicalFilePath();
     }
-    return QStringLiteral("ridgeline-cli"); // on PATH
+    return name; // on PATH
 }
 
 bool RunController::isRunning() const { return m_process && m_process->state() != QProcess::NotRunning; }

@@ -22,6 +22,9 @@ public:
 
     // ridgeline-cli next to this program (installed) or in the build tree (../cli/).
     static QString findCli();
+    // One of Ridgeline's programs next to this one (installed), in the build tree (../SUBDIR/), or
+    // the bare name (found on PATH).
+    static QString findProgram(const QString& name, const QString& buildSubdir);
 
     bool isRunning() const;
     // Cancel was asked and the process is still ending (the CLI stores "cancelled" and exits).
