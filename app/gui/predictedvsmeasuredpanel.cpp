@@ -119,6 +119,8 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     m_zero = spin(QStringLiteral("vsZero"), 0, 3, 1, tr("ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 + weights "
                                                       "(changes the data-parallel collectives)"));
 
+    m_defaults = {m_parallel->text(), m_microBatch->value(), m_seqLen->value(), m_hardware->currentText()};
+
     auto* form = new QFormLayout;
     form->addRow(tr("Model:"), m_config);
     form->addRow(tr("Parallel layout:"), m_parallel);
@@ -247,25 +249,29 @@ void PredictedVsMeasuredPanel::applyRun()
     std::vector<std::string> ids;
     for (int i = 0; i < m_hardware->count(); ++i)
         ids.push_back(m_hardware->itemText(i).toStdString());
+    // What the session does not state is the panel's default, never what the previous session set:
+    // the assumed inputs must not depend on what was viewed before (a log's micro-batch of 4 made a
+    // trace viewed next show twice its MFU). Only what the user typed carries over.
+    const model::UserSet user = userSet();
     model::ParallelConfig base;
     try {
-        model::parseParallelSpec(m_parallel->text().trimmed().toStdString(), base);
+        model::parseParallelSpec((user.layout ? m_parallel->text().trimmed() : m_defaults.parallel).toStdString(), base);
     } catch (const std::exception&) {
         // an unparsable layout stays as typed; recompute names the problem
     }
-    base.microBatch = m_microBatch->value();
-    base.seqLen = m_seqLen->value();
-    const auto in = model::applyMeasuredRun(m_run, base, m_hardware->currentText().toStdString(), ids, userSet());
+    base.microBatch = user.microBatch ? m_microBatch->value() : m_defaults.microBatch;
+    base.seqLen = user.seqLen ? m_seqLen->value() : m_defaults.seqLen;
+    const QString hardware = user.hardware ? m_hardware->currentText() : m_defaults.hardware;
+    const auto in = model::applyMeasuredRun(m_run, base, hardware.toStdString(), ids, user);
     m_applyingRun = true;
-    const model::UserSet user = userSet();
     if (!user.layout)
         m_parallel->setText(qs(model::parallelSpec(in.parallel)));
     if (!user.microBatch)
         m_microBatch->setValue(in.parallel.microBatch);
     if (!user.seqLen)
         m_seqLen->setValue(in.parallel.seqLen);
-    if (!user.hardware && !in.hardware.empty())
-        m_hardware->setCurrentIndex(m_hardware->findText(qs(in.hardware)));
+    if (!user.hardware)
+        m_hardware->setCurrentIndex(std::max(0, m_hardware->findText(in.hardware.empty() ? hardware : qs(in.hardware))));
     m_applyingRun = false;
 }
 

@@ -83,6 +83,15 @@ private:
     charts::TraceChartData m_data;
     std::optional<model::MeasuredStep> m_measured;
     model::MeasuredRun m_run;
+    // The fields as the panel opens (as ridgeline-cli vs-measured defaults them): what a session
+    // does not state is assumed from these, not from the session viewed before.
+    struct Defaults
+    {
+        QString parallel;
+        int microBatch = 1;
+        int seqLen = 4096;
+        QString hardware;
+    } m_defaults;
     model::RunInputs m_inputs;
     bool m_applyingRun = false; // fields set from the session, not edited by the user
     std::optional<model::PredictionComparison> m_comparison;

@@ -382,3 +382,44 @@ TEST(GuiTraceCompare, ComparisonTabsFollowTheSelection)
     ASSERT_TRUE(f.select(f.idOf(rl::kind::TrainingLog)));
     EXPECT_EQ(view->currentIndex(), 2);
 }
+
+// Issue 24 item 1: what a session does not state is assumed from the panel's defaults, never from
+// the session viewed before - a trace viewed after the Megatron log (micro-batch 2, dp=2,tp=8,
+// h100-sxm) is predicted exactly as when it is viewed first.
+TEST(GuiTraceCompare, TheAssumedInputsDoNotDependOnWhatWasViewedBefore)
+{
+    Fixture f;
+    ASSERT_TRUE(f.open({QStringLiteral(RIDGELINE_TEST_DATA "/../../sample_data/megatron-lm_gpt-8b_16xH100_pretrain.log"),
+                        data("traces/handmade_two_steps.json")}));
+    const auto log = f.idOf(rl::kind::TrainingLog);
+    const auto trace = f.idOf(rl::kind::Trace);
+    ASSERT_TRUE(log && trace);
+    struct Seen
+    {
+        QString parallel, hardware;
+        int microBatch = 0, seqLen = 0;
+        bool operator==(const Seen&) const = default;
+    };
+    const auto look = [&](std::int64_t id) {
+        rl::TraceView* view = f.select(id);
+        EXPECT_TRUE(view);
+        if (!view)
+            return Seen{};
+        Panel* panel = view->predictedVsMeasured();
+        view->setCurrentWidget(panel);
+        EXPECT_TRUE(rl::testing::waitFor([&] { return panel->comparison().has_value(); }, 5000)) << panel->problem().toStdString();
+        return Seen{panel->findChild<QLineEdit*>(QStringLiteral("vsParallel"))->text(),
+                    panel->findChild<QComboBox*>(QStringLiteral("vsHardware"))->currentText(),
+                    panel->findChild<QSpinBox*>(QStringLiteral("vsMicroBatch"))->value(),
+                    panel->findChild<QSpinBox*>(QStringLiteral("vsSeqLen"))->value()};
+    };
+    const Seen first = look(trace);
+    const Seen ofLog = look(log);
+    EXPECT_EQ(ofLog.microBatch, 2);
+    EXPECT_EQ(ofLog.parallel, QStringLiteral("dp=2,tp=8"));
+    const Seen again = look(trace);
+    EXPECT_EQ(again.microBatch, first.microBatch) << "the log's micro-batch carried over";
+    EXPECT_EQ(again.parallel, first.parallel);
+    EXPECT_EQ(again.hardware, first.hardware);
+    EXPECT_EQ(again.seqLen, first.seqLen);
+}
