@@ -11,6 +11,7 @@
 #include <QString>
 
 #include "views/chartdata.h"
+#include "views/curvelod.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -50,7 +51,18 @@ public:
     const std::vector<SessionCurves>& data() const { return *m_data; }
     const SharedSessions& sharedData() const { return m_data; }
     const std::vector<Curve>& curves() const { return m_curves; }
+    // Fits of the curves drawn one by one (curves drawn as part of a band have none).
     const std::vector<FitCurve>& fits() const { return m_fits; }
+    // Level of detail (curvelod.h): curves of a selection beyond kMaxDrawnCurves drawn as bands,
+    // one per session, op and in-place over its --split groups, and each drawn curve thinned to
+    // the plot's pixel columns.
+    struct GroupBand
+    {
+        std::string name;                 // "<session> · <op>[ in-place] · 81 groups"
+        std::vector<std::size_t> curves;  // indices into curves()
+        std::vector<BandPoint> points;
+    };
+    const std::vector<GroupBand>& bands() const { return m_bands; }
     QString title() const;
     // Why the current view has nothing to draw (the compare view with a session count it cannot
     // handle, or two sessions without a common op and size); empty when there is a chart.
@@ -64,7 +76,7 @@ Q_SIGNALS:
     void fitsChanged();
 
 private:
-    enum class Role { Curve, Fit, Scaling, Ratio, Reference, Peak, Spread };
+    enum class Role { Curve, Fit, Scaling, Ratio, Reference, Peak, Spread, Band, BandMedian };
     struct SeriesInfo
     {
         Role role;
@@ -83,6 +95,10 @@ private:
     void addPeakLines();
     void addSpreadBands();
     QList<QPointF> curvePoints(const Curve& curve) const;
+    std::vector<PlotPoint> plotPoints(const Curve& curve) const;
+    int plotPixels() const; // the plot's width in pixels, or the export width's share of it
+    void groupIntoBands();  // fills m_bands when there are too many curves to draw one by one
+    void addGroupBands();
     // A point's y as plotted: its time on the latency view, else its bandwidth in the display unit.
     double plottedY(const CollectivePoint& p) const;
     void updateSizeAxes();
@@ -98,7 +114,8 @@ private:
     std::vector<FitCurve> m_fits;
     std::vector<ScalingLine> m_scaling;
     std::vector<RatioCurve> m_ratios;
-    std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves
+    std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves; nullptr when in a band
+    std::vector<GroupBand> m_bands;
     std::map<std::size_t, QLineSeries*> m_fitSeries;    // curve index -> fit series
     std::vector<PeakLine> m_peaks;                      // busbw chart: the tiers' ceilings
     std::map<const QAbstractSeries*, SeriesInfo> m_info;
