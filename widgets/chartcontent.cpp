@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <QFont>
+#include <QFontMetricsF>
 #include <QCategoryAxis>
 #include <QAreaSeries>
 #include <QChart>
@@ -132,6 +133,7 @@ void ChartContent::clearChart()
     m_ratios.clear();
     m_curveSeries.clear();
     m_bands.clear();
+    m_bandsNotInLegend = 0;
     m_fitSeries.clear();
     m_info.clear();
     m_xAxis = nullptr;
@@ -309,6 +311,40 @@ void ChartContent::addGroupBands()
     }
 }
 
+// QtCharts cuts a legend taller than the chart off without a word: 40 bands of 10 --split sessions
+// do not fit beside a 700-pixel plot. Name as many bands as fit and say how many more there are;
+// the hover names each band.
+void ChartContent::capBandLegend()
+{
+    if (m_bands.empty())
+        return;
+    // The legend is as tall as the plot; a row is a line of its font and the marker's spacing.
+    const double height = m_chart->plotArea().height() > 50 ? m_chart->plotArea().height() : m_options.height - 130.0;
+    const QFontMetricsF fm(m_chart->legend()->font());
+    const int rows = std::max(2, static_cast<int>(height / (fm.height() + 7)));
+    // Every line series has a legend row (the band areas' are hidden).
+    const auto all = m_chart->series();
+    const auto shown = std::count_if(all.begin(), all.end(),
+                                     [](const QAbstractSeries* s) { return s->type() == QAbstractSeries::SeriesTypeLine; });
+    if (shown <= rows)
+        return;
+    std::vector<QAbstractSeries*> medians(m_bands.size(), nullptr);
+    for (QAbstractSeries* s : all)
+        if (const auto it = m_info.find(s); it != m_info.end() && it->second.role == Role::BandMedian)
+            medians[it->second.index] = s;
+    const auto hide = std::min<std::size_t>(medians.size(), static_cast<std::size_t>(shown - rows + 1));
+    for (std::size_t k = 0; k < hide; ++k)
+        for (QLegendMarker* m : m_chart->legend()->markers(medians[medians.size() - 1 - k]))
+            m->setVisible(false);
+    auto* more = new QLineSeries;
+    more->setName(QStringLiteral("… and %1 more bands: hover one to name it").arg(hide));
+    more->setPen(Qt::NoPen);
+    m_chart->addSeries(more);
+    more->attachAxis(m_xAxis);
+    more->attachAxis(m_yAxis);
+    m_bandsNotInLegend = static_cast<int>(hide);
+}
+
 void ChartContent::buildSizeChart()
 {
     m_curves = collectCurves(*m_data);
@@ -362,6 +398,7 @@ void ChartContent::buildSizeChart()
                 updateFit(i);
     if (m_kind == ChartKind::Bandwidth && m_options.metric == BandwidthMetric::BusBw)
         addPeakLines();
+    capBandLegend();
     updateSizeAxes();
 }
 

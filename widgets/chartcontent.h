@@ -63,6 +63,8 @@ public:
         std::vector<BandPoint> points;
     };
     const std::vector<GroupBand>& bands() const { return m_bands; }
+    // Bands whose legend entry did not fit ("… and 6 more bands"); 0 when all are named.
+    int bandsNotInLegend() const { return m_bandsNotInLegend; }
     QString title() const;
     // Why the current view has nothing to draw (the compare view with a session count it cannot
     // handle, or two sessions without a common op and size); empty when there is a chart.
@@ -99,6 +101,7 @@ private:
     int plotPixels() const; // the plot's width in pixels, or the export width's share of it
     void groupIntoBands();  // fills m_bands when there are too many curves to draw one by one
     void addGroupBands();
+    void capBandLegend();
     // A point's y as plotted: its time on the latency view, else its bandwidth in the display unit.
     double plottedY(const CollectivePoint& p) const;
     void updateSizeAxes();
@@ -116,6 +119,7 @@ private:
     std::vector<RatioCurve> m_ratios;
     std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves; nullptr when in a band
     std::vector<GroupBand> m_bands;
+    int m_bandsNotInLegend = 0;
     std::map<std::size_t, QLineSeries*> m_fitSeries;    // curve index -> fit series
     std::vector<PeakLine> m_peaks;                      // busbw chart: the tiers' ceilings
     std::map<const QAbstractSeries*, SeriesInfo> m_info;

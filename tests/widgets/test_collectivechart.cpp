@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -578,7 +579,9 @@ TEST_F(ChartFixture, ThousandsOfGroupCurvesAreDrawnAsOneBandPerSessionOpAndInPla
         lines += qobject_cast<QLineSeries*>(s) != nullptr;
     }
     EXPECT_EQ(areas, 40);
-    EXPECT_EQ(lines, 40); // the medians; no curve drawn one by one, no fits
+    // The medians, and the legend's "… and N more bands" line when not all fit; no curve drawn
+    // one by one, no fits.
+    EXPECT_EQ(lines, 40 + (content->bandsNotInLegend() > 0));
     EXPECT_TRUE(names(chart.chart()).contains(QStringLiteral("split 1 · all_reduce · 81 groups")))
         << names(chart.chart()).join(u'\n').toStdString();
     // The band's lower edge is the slow group (5) at every size, its median the middle group.
@@ -610,6 +613,26 @@ TEST_F(ChartFixture, ThousandsOfGroupCurvesAreDrawnAsOneBandPerSessionOpAndInPla
     EXPECT_TRUE(chart.hoverText().isEmpty());
     Q_EMIT area->hovered(QPointF(band.points[10].x - 0.1, band.points[10].median), true);
     EXPECT_TRUE(chart.hoverText().startsWith(expected)) << chart.hoverText().toStdString();
+
+    // Every band is named in the legend, or counted in its last line: QtCharts would cut a legend
+    // taller than the chart off without a word.
+    QCoreApplication::processEvents();
+    int named = 0, legendRows = 0;
+    for (QLegendMarker* m : chart.chart()->legend()->markers())
+        if (m->isVisible()) {
+            ++legendRows;
+            named += m->label().endsWith(QStringLiteral(" · 81 groups"));
+        }
+    EXPECT_GT(content->bandsNotInLegend(), 0) << "40 rows do not fit beside a 800-pixel chart";
+    EXPECT_EQ(named + content->bandsNotInLegend(), 40);
+    EXPECT_TRUE(names(chart.chart()).contains(
+        QStringLiteral("… and %1 more bands: hover one to name it").arg(content->bandsNotInLegend())));
+    const double rowHeight = QFontMetricsF(chart.chart()->legend()->font()).height();
+    EXPECT_LE(legendRows * rowHeight, chart.chart()->plotArea().height() + 2 * rowHeight) << legendRows;
+    chart.resize(1200, 1400);
+    chart.setSessions(splitSelection(10, 81, 24));
+    EXPECT_EQ(content->bandsNotInLegend(), 0) << "all 40 fit beside a 1400-pixel chart";
+    chart.resize(1200, 800);
 
     // A selection with few curves is drawn curve by curve, as before.
     chart.setSessions(splitSelection(1, 4, 24));
