@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include <QFont>
+#include <QFontMetricsF>
 #include <QCategoryAxis>
 #include <QAreaSeries>
 #include <QChart>
@@ -130,6 +132,8 @@ void ChartContent::clearChart()
     m_scaling.clear();
     m_ratios.clear();
     m_curveSeries.clear();
+    m_bands.clear();
+    m_bandsNotInLegend = 0;
     m_fitSeries.clear();
     m_info.clear();
     m_xAxis = nullptr;
@@ -199,16 +203,146 @@ double ChartContent::plottedY(const CollectivePoint& p) const
     return m_kind == ChartKind::Latency ? p.timeUs : units::displayBandwidth(metricValue(p, m_options.metric));
 }
 
-QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
+std::vector<PlotPoint> ChartContent::plotPoints(const Curve& curve) const
 {
-    QList<QPointF> pts;
-    pts.reserve(static_cast<qsizetype>(curve.points.size()));
+    std::vector<PlotPoint> pts;
+    pts.reserve(curve.points.size());
     for (const auto& p : curve.points) {
         const double y = plottedY(p);
         if (p.bytes > 0 && (m_kind != ChartKind::Latency || y > 0))
-            pts.append({std::log2(static_cast<double>(p.bytes)), y});
+            pts.push_back({std::log2(static_cast<double>(p.bytes)), y});
     }
     return pts;
+}
+
+int ChartContent::plotPixels() const
+{
+    const double w = m_chart->plotArea().width() > 50 ? m_chart->plotArea().width() : m_options.width * 0.85;
+    return std::max(100, static_cast<int>(w));
+}
+
+// The points a curve is drawn with: every one while there are few, else per pixel column of the
+// data's size range the first, last, lowest and highest (decimateToPixels), which draw the same
+// line. A zoom into a long curve shows the decimated line; the hover still reads exact values.
+QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
+{
+    const auto all = plotPoints(curve);
+    const auto thin = all.empty() ? all : decimateToPixels(all, all.front().x, all.back().x, plotPixels());
+    QList<QPointF> pts;
+    pts.reserve(static_cast<qsizetype>(thin.size()));
+    for (const auto& p : thin)
+        pts.append({p.x, p.y});
+    return pts;
+}
+
+void ChartContent::groupIntoBands()
+{
+    m_bands.clear();
+    if (m_curves.size() <= kMaxDrawnCurves)
+        return;
+    std::map<std::tuple<std::int64_t, std::string, bool>, std::size_t> bandOf;
+    for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        const CurveKey& k = m_curves[i].key;
+        if (k.group.empty())
+            continue; // one curve per op: stays a curve
+        auto [it, fresh] = bandOf.try_emplace({k.sessionId, k.op, k.inPlace}, m_bands.size());
+        if (fresh)
+            m_bands.push_back({});
+        m_bands[it->second].curves.push_back(i);
+    }
+    std::vector<GroupBand> kept;
+    for (auto& b : m_bands) {
+        if (b.curves.size() < 2)
+            continue; // a single group is drawn as its curve
+        std::vector<std::vector<PlotPoint>> pts;
+        for (std::size_t i : b.curves)
+            pts.push_back(plotPoints(m_curves[i]));
+        b.points = aggregateBand(pts);
+        const Curve& first = m_curves[b.curves.front()];
+        const SessionCurves* s = nullptr;
+        for (const auto& d : *m_data)
+            if (d.session.id == first.key.sessionId)
+                s = &d;
+        b.name = curveName(s ? s->session.title : std::to_string(first.key.sessionId), first.key.op, first.key.inPlace) +
+                 " · " + std::to_string(b.curves.size()) + " groups";
+        kept.push_back(std::move(b));
+    }
+    m_bands = std::move(kept);
+}
+
+// A band per session, op and in-place: its groups' slowest to fastest as a light area, their
+// median as the line the legend names.
+void ChartContent::addGroupBands()
+{
+    for (std::size_t bi = 0; bi < m_bands.size(); ++bi) {
+        const GroupBand& b = m_bands[bi];
+        QLineSeries* median = addSeries(qs(b.name), Role::BandMedian, bi, m_xAxis, m_yAxis);
+        QList<QPointF> mid, upper, lower;
+        for (const auto& p : b.points) {
+            mid.append({p.x, p.median});
+            upper.append({p.x, p.max});
+            lower.append({p.x, p.min});
+            m_xMin = std::min(m_xMin, p.x);
+            m_xMax = std::max(m_xMax, p.x);
+            m_yMin = std::min(m_yMin, p.min);
+            m_yMax = std::max(m_yMax, p.max);
+        }
+        median->replace(mid);
+        auto* up = new QLineSeries(this);
+        auto* low = new QLineSeries(this);
+        up->replace(upper);
+        low->replace(lower);
+        auto* area = new QAreaSeries(up, low);
+        area->setName(chartText(qs(b.name) + QStringLiteral(": slowest to fastest group")));
+        QColor c = median->color();
+        c.setAlphaF(0.25);
+        area->setBrush(c);
+        area->setPen(Qt::NoPen);
+        m_chart->addSeries(area);
+        area->attachAxis(m_xAxis);
+        area->attachAxis(m_yAxis);
+        m_info[area] = {Role::Band, bi};
+        // The median is a thin line; anywhere inside the band says what the band holds.
+        connect(area, &QAreaSeries::hovered, this, [this, area](const QPointF& p, bool state) {
+            Q_EMIT hoverChanged(state ? describePoint(area, p) : QString(), p, area, state);
+        });
+        for (QLegendMarker* m : m_chart->legend()->markers(area))
+            m->setVisible(false); // the median's legend entry names the band
+    }
+}
+
+// QtCharts cuts a legend taller than the chart off without a word: 40 bands of 10 --split sessions
+// do not fit beside a 700-pixel plot. Name as many bands as fit and say how many more there are;
+// the hover names each band.
+void ChartContent::capBandLegend()
+{
+    if (m_bands.empty())
+        return;
+    // The legend is as tall as the plot; a row is a line of its font and the marker's spacing.
+    const double height = m_chart->plotArea().height() > 50 ? m_chart->plotArea().height() : m_options.height - 130.0;
+    const QFontMetricsF fm(m_chart->legend()->font());
+    const int rows = std::max(2, static_cast<int>(height / (fm.height() + 7)));
+    // Every line series has a legend row (the band areas' are hidden).
+    const auto all = m_chart->series();
+    const auto shown = std::count_if(all.begin(), all.end(),
+                                     [](const QAbstractSeries* s) { return s->type() == QAbstractSeries::SeriesTypeLine; });
+    if (shown <= rows)
+        return;
+    std::vector<QAbstractSeries*> medians(m_bands.size(), nullptr);
+    for (QAbstractSeries* s : all)
+        if (const auto it = m_info.find(s); it != m_info.end() && it->second.role == Role::BandMedian)
+            medians[it->second.index] = s;
+    const auto hide = std::min<std::size_t>(medians.size(), static_cast<std::size_t>(shown - rows + 1));
+    for (std::size_t k = 0; k < hide; ++k)
+        for (QLegendMarker* m : m_chart->legend()->markers(medians[medians.size() - 1 - k]))
+            m->setVisible(false);
+    auto* more = new QLineSeries;
+    more->setName(QStringLiteral("… and %1 more bands: hover one to name it").arg(hide));
+    more->setPen(Qt::NoPen);
+    m_chart->addSeries(more);
+    more->attachAxis(m_xAxis);
+    more->attachAxis(m_yAxis);
+    m_bandsNotInLegend = static_cast<int>(hide);
 }
 
 void ChartContent::buildSizeChart()
@@ -234,10 +368,18 @@ void ChartContent::buildSizeChart()
     }
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
+    groupIntoBands();
+    m_curveSeries.assign(m_curves.size(), nullptr);
+    std::vector<bool> banded(m_curves.size(), false);
+    for (const auto& b : m_bands)
+        for (std::size_t i : b.curves)
+            banded[i] = true;
     for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        if (banded[i])
+            continue;
         QLineSeries* s = addSeries(qs(m_curves[i].name), Role::Curve, i, m_xAxis, m_yAxis);
-        s->setPointsVisible(true);
         const QList<QPointF> pts = curvePoints(m_curves[i]);
+        s->setPointsVisible(pts.size() < plotPixels() / 4); // markers only where they stand apart
         s->replace(pts);
         for (const QPointF& p : pts) {
             m_xMin = std::min(m_xMin, p.x());
@@ -245,15 +387,18 @@ void ChartContent::buildSizeChart()
             m_yMin = std::min(m_yMin, p.y());
             m_yMax = std::max(m_yMax, p.y());
         }
-        m_curveSeries.push_back(s);
+        m_curveSeries[i] = s;
     }
+    addGroupBands();
     if (m_kind == ChartKind::Bandwidth)
         addSpreadBands();
     if (m_options.showFits)
         for (std::size_t i = 0; i < m_curves.size(); ++i)
-            updateFit(i);
+            if (m_curveSeries[i])
+                updateFit(i);
     if (m_kind == ChartKind::Bandwidth && m_options.metric == BandwidthMetric::BusBw)
         addPeakLines();
+    capBandLegend();
     updateSizeAxes();
 }
 
@@ -279,6 +424,8 @@ void ChartContent::addPeakLines()
 void ChartContent::addSpreadBands()
 {
     for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        if (!m_curveSeries[i])
+            continue; // drawn in a band
         QList<QPointF> upper, lower;
         for (const auto& p : m_curves[i].points) {
             if (!p.stats || p.bytes <= 0 || p.timeUs <= 0 || p.stats->minUs <= 0 || p.stats->maxUs <= 0)
@@ -493,6 +640,10 @@ bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& p
         return false;
     }
     const std::size_t ci = static_cast<std::size_t>(cit - m_curves.begin());
+    if (!m_curveSeries[ci]) {
+        build(); // a point of a banded group moves its band
+        return false;
+    }
     auto& pts = cit->points;
     const bool atEnd = pts.empty() || pts.back().bytes <= point.bytes;
     pts.insert(std::upper_bound(pts.begin(), pts.end(), point,
@@ -501,7 +652,7 @@ bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& p
     const double y = plottedY(point);
     if (point.bytes > 0 && (m_kind != ChartKind::Latency || y > 0)) {
         const QPointF p(std::log2(static_cast<double>(point.bytes)), y);
-        if (atEnd)
+        if (atEnd && pts.size() <= 4 * static_cast<std::size_t>(plotPixels()))
             m_curveSeries[ci]->append(p); // a sweep runs small to large: the common case is one append
         else
             m_curveSeries[ci]->replace(curvePoints(*cit));
@@ -525,7 +676,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
     auto it = m_info.find(series);
     if (it == m_info.end())
         return {};
-    const auto* xy = static_cast<const QXYSeries*>(series);
+    const auto* xy = qobject_cast<const QXYSeries*>(series); // null for an area (a band)
     const SeriesInfo& info = it->second;
     switch (info.role) {
     case Role::Curve: {
@@ -539,7 +690,22 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
         }
         if (shown.empty())
             return {};
-        const CollectivePoint& p = *shown[std::min(nearestByX(xy->points(), value.x()), shown.size() - 1)];
+        // The series may hold a decimated copy: find its nearest drawn point, then the curve's
+        // point at that spot.
+        const QList<QPointF> drawn = xy ? xy->points() : QList<QPointF>();
+        if (drawn.isEmpty())
+            return {};
+        const QPointF q = drawn[static_cast<qsizetype>(std::min<std::size_t>(nearestByX(drawn, value.x()), drawn.size() - 1))];
+        const CollectivePoint* best = shown.front();
+        double bestD = kInf;
+        for (const CollectivePoint* c : shown) {
+            const double d = std::fabs(std::log2(static_cast<double>(c->bytes)) - q.x()) * 1e9 + std::fabs(plottedY(*c) - q.y());
+            if (d < bestD) {
+                bestD = d;
+                best = c;
+            }
+        }
+        const CollectivePoint& p = *best;
         const SessionCurves* s = nullptr;
         for (const auto& d : *m_data)
             if (d.session.id == c.key.sessionId)
@@ -574,12 +740,33 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
         const RatioCurve& c = m_ratios[info.index];
         if (c.points.empty())
             return {};
-        const RatioPoint& p = c.points[std::min(nearestByX(xy->points(), value.x()), c.points.size() - 1)];
+        const RatioPoint& p = c.points[std::min(nearestByX(xy ? xy->points() : QList<QPointF>(), value.x()), c.points.size() - 1)];
         return qs(describeRatioPoint(c, p));
     }
     case Role::Reference: return QStringLiteral("B / A = 1.0: both sessions equally fast");
     case Role::Peak: return qs(m_peaks[info.index].label) % QStringLiteral("\n") % qs(m_peaks[info.index].reasoning);
     case Role::Spread: return QStringLiteral("band: the fastest and the slowest call's bandwidth at each size");
+    case Role::Band:
+    case Role::BandMedian: {
+        const GroupBand& b = m_bands[info.index];
+        if (b.points.empty())
+            return {};
+        const auto near = std::min_element(b.points.begin(), b.points.end(), [&](const BandPoint& a, const BandPoint& c) {
+            return std::fabs(a.x - value.x()) < std::fabs(c.x - value.x());
+        });
+        // The band holds plotted values (µs, or bandwidth in the display unit); the hover gives
+        // them with their unit, slowest first: the highest time, or the lowest bandwidth.
+        const bool latency = m_kind == ChartKind::Latency;
+        const auto fmt = [&](double v) {
+            return qs(latency ? units::formatTime(v) : units::formatBandwidth(v / units::displayBandwidth(1.0)));
+        };
+        const QString what = latency ? QStringLiteral("time")
+                                     : (m_options.metric == BandwidthMetric::BusBw ? QStringLiteral("busbw") : QStringLiteral("algbw"));
+        return qs(b.name) % QStringLiteral("\nsize: ") % qs(units::formatBytes(std::exp2(near->x))) %
+               QStringLiteral("\n%1 of %2 points: slowest %3, median %4, fastest %5")
+                   .arg(what, QString::number(near->values), fmt(latency ? near->max : near->min), fmt(near->median),
+                        fmt(latency ? near->min : near->max));
+    }
     }
     return {};
 }

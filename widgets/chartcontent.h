@@ -11,6 +11,7 @@
 #include <QString>
 
 #include "views/chartdata.h"
+#include "views/curvelod.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -50,7 +51,20 @@ public:
     const std::vector<SessionCurves>& data() const { return *m_data; }
     const SharedSessions& sharedData() const { return m_data; }
     const std::vector<Curve>& curves() const { return m_curves; }
+    // Fits of the curves drawn one by one (curves drawn as part of a band have none).
     const std::vector<FitCurve>& fits() const { return m_fits; }
+    // Level of detail (curvelod.h): curves of a selection beyond kMaxDrawnCurves drawn as bands,
+    // one per session, op and in-place over its --split groups, and each drawn curve thinned to
+    // the plot's pixel columns.
+    struct GroupBand
+    {
+        std::string name;                 // "<session> · <op>[ in-place] · 81 groups"
+        std::vector<std::size_t> curves;  // indices into curves()
+        std::vector<BandPoint> points;
+    };
+    const std::vector<GroupBand>& bands() const { return m_bands; }
+    // Bands whose legend entry did not fit ("… and 6 more bands"); 0 when all are named.
+    int bandsNotInLegend() const { return m_bandsNotInLegend; }
     QString title() const;
     // Why the current view has nothing to draw (the compare view with a session count it cannot
     // handle, or two sessions without a common op and size); empty when there is a chart.
@@ -64,7 +78,7 @@ Q_SIGNALS:
     void fitsChanged();
 
 private:
-    enum class Role { Curve, Fit, Scaling, Ratio, Reference, Peak, Spread };
+    enum class Role { Curve, Fit, Scaling, Ratio, Reference, Peak, Spread, Band, BandMedian };
     struct SeriesInfo
     {
         Role role;
@@ -83,6 +97,11 @@ private:
     void addPeakLines();
     void addSpreadBands();
     QList<QPointF> curvePoints(const Curve& curve) const;
+    std::vector<PlotPoint> plotPoints(const Curve& curve) const;
+    int plotPixels() const; // the plot's width in pixels, or the export width's share of it
+    void groupIntoBands();  // fills m_bands when there are too many curves to draw one by one
+    void addGroupBands();
+    void capBandLegend();
     // A point's y as plotted: its time on the latency view, else its bandwidth in the display unit.
     double plottedY(const CollectivePoint& p) const;
     void updateSizeAxes();
@@ -98,7 +117,9 @@ private:
     std::vector<FitCurve> m_fits;
     std::vector<ScalingLine> m_scaling;
     std::vector<RatioCurve> m_ratios;
-    std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves
+    std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves; nullptr when in a band
+    std::vector<GroupBand> m_bands;
+    int m_bandsNotInLegend = 0;
     std::map<std::size_t, QLineSeries*> m_fitSeries;    // curve index -> fit series
     std::vector<PeakLine> m_peaks;                      // busbw chart: the tiers' ceilings
     std::map<const QAbstractSeries*, SeriesInfo> m_info;

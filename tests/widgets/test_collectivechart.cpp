@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -533,4 +534,145 @@ TEST_F(ChartFixture, PointsWithCallStatisticsGetASpreadBand)
     ASSERT_EQ(band->upperSeries()->count(), int(points.size()));
     EXPECT_NEAR(band->upperSeries()->at(0).y(), points[0].busbwGBs / 0.8, 1e-9 * points[0].busbwGBs);
     EXPECT_NEAR(band->lowerSeries()->at(0).y(), points[0].busbwGBs / 1.5, 1e-9 * points[0].busbwGBs);
+}
+
+// Issue 26 item 11, level of detail. A selection of 10 --split sessions (3,240 curves) is drawn
+// as one band per session, op and in-place (its groups' slowest, median and fastest), not as
+// 3,240 series; a curve of 200,000 points is drawn with at most 4 points per pixel column and its
+// hover still gives a stored point's exact values.
+namespace {
+std::vector<SessionCurves> splitSelection(int sessions, int groups, int sizes)
+{
+    std::vector<SessionCurves> out;
+    for (int s = 0; s < sessions; ++s) {
+        SessionCurves sc;
+        sc.session.id = s + 1;
+        sc.session.title = "split " + std::to_string(s + 1);
+        for (const char* op : {"all_reduce", "all_gather"})
+            for (bool inPlace : {false, true})
+                for (int k = 0; k < sizes; ++k)
+                    for (int g = 0; g < groups; ++g) {
+                        CollectivePoint p{op, 2, "float32", "sum", std::int64_t{8} << k, 2 << k, inPlace, -1, 0, 0, 0, 0};
+                        p.timeUs = (20 + double(p.bytes) / 180e3) * (g == 5 ? 1.6 : 1.0 + 0.001 * g);
+                        p.algbwGBs = double(p.bytes) / (p.timeUs * 1e3);
+                        p.busbwGBs = p.algbwGBs;
+                        p.group = "ranks " + std::to_string(2 * g) + "-" + std::to_string(2 * g + 1);
+                        sc.points.push_back(p);
+                    }
+        out.push_back(std::move(sc));
+    }
+    return out;
+}
+} // namespace
+
+TEST_F(ChartFixture, ThousandsOfGroupCurvesAreDrawnAsOneBandPerSessionOpAndInPlace)
+{
+    chart.setSessions(splitSelection(10, 81, 24));
+    ChartContent* content = chart.findChild<ChartContent*>();
+    ASSERT_NE(content, nullptr);
+    EXPECT_EQ(content->curves().size(), 3240u);
+    ASSERT_EQ(content->bands().size(), 40u); // 10 sessions x 2 ops x in-place or not
+    int areas = 0, lines = 0;
+    const auto all = chart.chart()->series();
+    for (QAbstractSeries* s : all) {
+        areas += qobject_cast<QAreaSeries*>(s) != nullptr;
+        lines += qobject_cast<QLineSeries*>(s) != nullptr;
+    }
+    EXPECT_EQ(areas, 40);
+    // The medians, and the legend's "… and N more bands" line when not all fit; no curve drawn
+    // one by one, no fits.
+    EXPECT_EQ(lines, 40 + (content->bandsNotInLegend() > 0));
+    EXPECT_TRUE(names(chart.chart()).contains(QStringLiteral("split 1 · all_reduce · 81 groups")))
+        << names(chart.chart()).join(u'\n').toStdString();
+    // The band's lower edge is the slow group (5) at every size, its median the middle group.
+    const auto& band = content->bands().front();
+    ASSERT_EQ(band.points.size(), 24u);
+    EXPECT_EQ(band.curves.size(), 81u);
+    const auto& slow = content->curves()[band.curves[5]].points;
+    for (std::size_t k = 0; k < band.points.size(); ++k)
+        EXPECT_DOUBLE_EQ(band.points[k].min, units::displayBandwidth(slow[k].busbwGBs)) << k;
+
+    // Hovering the median or the area names the band and gives its slowest, median and fastest
+    // group at that size with their unit.
+    auto* median = seriesNamed(chart.chart(), QStringLiteral("split 1 · all_reduce · 81 groups"));
+    ASSERT_NE(median, nullptr);
+    const auto& fast = content->curves()[band.curves[0]].points;
+    const QString expected = QStringLiteral("split 1 · all_reduce · 81 groups\nsize: 8 KiB\nbusbw of 81 points: slowest ") %
+                             QString::fromStdString(units::formatBandwidth(slow[10].busbwGBs)) % QStringLiteral(", median ");
+    Q_EMIT median->hovered(QPointF(band.points[10].x + 0.1, band.points[10].median), true);
+    EXPECT_TRUE(chart.hoverText().startsWith(expected)) << chart.hoverText().toStdString();
+    EXPECT_TRUE(chart.hoverText().endsWith(QStringLiteral(", fastest ") %
+                                           QString::fromStdString(units::formatBandwidth(fast[10].busbwGBs))))
+        << chart.hoverText().toStdString();
+    QAreaSeries* area = nullptr;
+    for (QAbstractSeries* s : all)
+        if (s->name() == QStringLiteral("split 1 · all_reduce · 81 groups: slowest to fastest group"))
+            area = qobject_cast<QAreaSeries*>(s);
+    ASSERT_NE(area, nullptr);
+    Q_EMIT median->hovered(QPointF(band.points[10].x, band.points[10].median), false);
+    EXPECT_TRUE(chart.hoverText().isEmpty());
+    Q_EMIT area->hovered(QPointF(band.points[10].x - 0.1, band.points[10].median), true);
+    EXPECT_TRUE(chart.hoverText().startsWith(expected)) << chart.hoverText().toStdString();
+
+    // Every band is named in the legend, or counted in its last line: QtCharts would cut a legend
+    // taller than the chart off without a word.
+    QCoreApplication::processEvents();
+    int named = 0, legendRows = 0;
+    for (QLegendMarker* m : chart.chart()->legend()->markers())
+        if (m->isVisible()) {
+            ++legendRows;
+            named += m->label().endsWith(QStringLiteral(" · 81 groups"));
+        }
+    EXPECT_GT(content->bandsNotInLegend(), 0) << "40 rows do not fit beside a 800-pixel chart";
+    EXPECT_EQ(named + content->bandsNotInLegend(), 40);
+    EXPECT_TRUE(names(chart.chart()).contains(
+        QStringLiteral("… and %1 more bands: hover one to name it").arg(content->bandsNotInLegend())));
+    const double rowHeight = QFontMetricsF(chart.chart()->legend()->font()).height();
+    EXPECT_LE(legendRows * rowHeight, chart.chart()->plotArea().height() + 2 * rowHeight) << legendRows;
+    chart.resize(1200, 1400);
+    chart.setSessions(splitSelection(10, 81, 24));
+    EXPECT_EQ(content->bandsNotInLegend(), 0) << "all 40 fit beside a 1400-pixel chart";
+    chart.resize(1200, 800);
+
+    // A selection with few curves is drawn curve by curve, as before.
+    chart.setSessions(splitSelection(1, 4, 24));
+    EXPECT_TRUE(content->bands().empty());
+    EXPECT_EQ(chart.chart()->series().size(), 16 + 16); // 16 curves, each with its fit
+}
+
+TEST_F(ChartFixture, ALongCurveIsDrawnWithAtMostFourPointsPerPixelColumn)
+{
+    chart.setShowFits(false);
+    SessionCurves sc;
+    sc.session.id = 1;
+    sc.session.title = "long";
+    for (int i = 0; i < 200'000; ++i) {
+        const std::int64_t bytes = std::int64_t{8} << (i % 28);
+        CollectivePoint p{"all_reduce", 8, "float32", "sum", bytes, bytes / 4, false, -1, 0, 0, 0, 0};
+        p.timeUs = 20 + double(bytes) / 180e3 * (1.0 + 0.01 * (i % 97));
+        p.algbwGBs = double(bytes) / (p.timeUs * 1e3);
+        p.busbwGBs = p.algbwGBs;
+        sc.points.push_back(p);
+    }
+    chart.setSessions(std::vector<SessionCurves>{sc});
+    auto* s = seriesNamed(chart.chart(), QStringLiteral("long · all_reduce"));
+    ASSERT_NE(s, nullptr) << names(chart.chart()).join(u'\n').toStdString();
+    const auto pts = s->points();
+    EXPECT_LE(pts.size(), 4 * 1200);
+    EXPECT_GE(pts.size(), 28 * 2); // each size's lowest and highest
+    // Each size's extremes are drawn.
+    double lo = INFINITY, hi = 0;
+    for (const auto& p : sc.points)
+        if (p.bytes == 8 << 10) {
+            lo = std::min(lo, units::displayBandwidth(p.busbwGBs));
+            hi = std::max(hi, units::displayBandwidth(p.busbwGBs));
+        }
+    double dlo = INFINITY, dhi = 0;
+    for (const QPointF& p : pts)
+        if (std::abs(p.x() - 13.0) < 1e-9) {
+            dlo = std::min(dlo, p.y());
+            dhi = std::max(dhi, p.y());
+        }
+    EXPECT_DOUBLE_EQ(dlo, lo);
+    EXPECT_DOUBLE_EQ(dhi, hi);
 }
