@@ -30,10 +30,13 @@ const char* originName(CeilingOrigin o)
     return o == CeilingOrigin::Measured ? "measured" : o == CeilingOrigin::Profile ? "profile" : "second profile";
 }
 
-// Our own runs (wherever they ran) are measurements; rocblas-bench, hipBLASLt and CSV are imports.
+// Runs Ridgeline started (ridgeline-bench, ridgeline-probe, a GPU tool through `ridgeline-cli run`,
+// whose session keeps its run request) are measurements, wherever they ran; files are imports.
 PointSource gemmSource(const Session& s)
 {
-    return s.tool == "ridgeline-bench" ? PointSource::Measured : PointSource::Imported;
+    const bool ran = s.tool == "ridgeline-bench" || s.tool == "ridgeline-probe" ||
+                     (s.params.is_object() && s.params.contains("request"));
+    return ran ? PointSource::Measured : PointSource::Imported;
 }
 
 GemmScatter traceScatter(const KernelSession& s)

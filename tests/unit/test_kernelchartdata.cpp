@@ -124,3 +124,19 @@ TEST(KernelChartData, GemmSweepIsPerDtypeAndWavesNeedAProfile)
     EXPECT_EQ(lines(csv), 3u) << csv;
     EXPECT_NE(csv.find("bfloat16,2048,2048,2048,1,M = N = K,180,"), std::string::npos) << csv;
 }
+
+// The roofline's legend says "measured" for a run Ridgeline started (here: a run request kept
+// with the session, as `ridgeline-cli run` keeps it) and "imported" for a file.
+TEST(KernelChartData, GemmPointsOfARunAreMeasuredAndOfAFileImported)
+{
+    Kernels k;
+    auto g = rooflineGeometry(k.load({k.gemm}), RooflineOptions{});
+    ASSERT_EQ(g.gemm.size(), 1u);
+    EXPECT_EQ(g.gemm[0].source, PointSource::Imported);
+    nlohmann::json params = k.store.workspace().session(k.gemm)->params;
+    params["request"] = {{"kind", "hipblaslt"}};
+    k.store.workspace().setParams(k.gemm, params);
+    g = rooflineGeometry(k.load({k.gemm}), RooflineOptions{});
+    ASSERT_EQ(g.gemm.size(), 1u);
+    EXPECT_EQ(g.gemm[0].source, PointSource::Measured);
+}
