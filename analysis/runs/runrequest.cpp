@@ -130,6 +130,17 @@ std::int64_t sizeCount(std::int64_t lo, std::int64_t hi, std::int64_t factor, st
     return n;
 }
 
+// "FROM:TO" (or one number) of --square; nullopt unless 1 <= FROM <= TO.
+std::optional<std::pair<std::int64_t, std::int64_t>> squareRange(const std::string& text)
+{
+    const auto colon = text.find(':');
+    const auto from = units::parseInt(text.substr(0, colon));
+    const auto to = colon == std::string::npos ? from : units::parseInt(text.substr(colon + 1));
+    if (!from || !to || *from < 1 || *to < *from)
+        return std::nullopt;
+    return std::pair{*from, *to};
+}
+
 std::string gemmProblem(const GemmSelection& g)
 {
     try {
@@ -138,13 +149,8 @@ std::string gemmProblem(const GemmSelection& g)
     } catch (const std::exception& e) {
         return e.what();
     }
-    if (!g.square.empty()) {
-        const auto colon = g.square.find(':');
-        const auto from = units::parseInt(g.square.substr(0, colon));
-        const auto to = colon == std::string::npos ? from : units::parseInt(g.square.substr(colon + 1));
-        if (!from || !to || *from < 1 || *to < *from)
-            return "--square '" + g.square + "': expected FROM:TO with 1 <= FROM <= TO, e.g. 256:16384";
-    }
+    if (!g.square.empty() && !squareRange(g.square))
+        return "--square '" + g.square + "': expected FROM:TO with 1 <= FROM <= TO, e.g. 256:16384";
     if (!g.recipe.empty() && g.recipe != "square" && g.recipe != "max-achievable" && g.recipe != "model")
         return "--recipe " + g.recipe + ": expected square, max-achievable or model";
     if (g.recipe == "max-achievable" && g.cus < 1)
@@ -160,24 +166,29 @@ std::string gemmProblem(const GemmSelection& g)
     return {};
 }
 
-int gemmShapeCount(const GemmSelection& g)
-{
-    std::size_t n = g.shapes.size();
-    if (!g.square.empty() || g.recipe == "square") {
-        const std::string range = g.square.empty() ? "256:16384" : g.square;
-        const auto colon = range.find(':');
-        const auto from = units::parseInt(range.substr(0, colon));
-        const auto to = colon == std::string::npos ? from : units::parseInt(range.substr(colon + 1));
-        if (from && to)
-            n += tools::squareSweep(*from, *to).size();
-    }
-    if (g.recipe == "max-achievable")
-        n += tools::maxAchievableShapes(g.cus).size();
-    if (g.recipe == "model")
-        return 0; // the model's GEMMs: the CLI lists them when it starts
-    return static_cast<int>(n);
-}
 } // namespace
+
+std::vector<tools::GemmShape> shapesWithoutModel(const GemmSelection& g)
+{
+    std::vector<tools::GemmShape> out;
+    for (const auto& s : g.shapes)
+        out.push_back(tools::parseShape(s));
+    if (!g.square.empty() || g.recipe == "square") {
+        const std::string text = g.square.empty() ? "256:16384" : g.square;
+        const auto range = squareRange(text);
+        if (!range)
+            throw std::invalid_argument("--square '" + text + "': expected FROM:TO with 1 <= FROM <= TO, e.g. 256:16384");
+        for (auto& s : tools::squareSweep(range->first, range->second))
+            out.push_back(std::move(s));
+    }
+    if (g.recipe == "max-achievable") {
+        if (g.cus < 1)
+            throw std::invalid_argument("--recipe max-achievable needs --cus (the GPU's compute units, e.g. 304 for MI300X)");
+        for (auto& s : tools::maxAchievableShapes(g.cus))
+            out.push_back(std::move(s));
+    }
+    return out;
+}
 
 std::string RunRequest::validate() const
 {
@@ -269,7 +280,8 @@ int RunRequest::expectedPoints() const
         return static_cast<int>(std::min<std::int64_t>(static_cast<std::int64_t>(ops.size()) * n * 2, 1 << 30));
     }
     if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas)
-        return gemmShapeCount(gemm);
+        // The model recipe's GEMMs: the CLI lists them when it starts.
+        return gemm.recipe == "model" ? 0 : static_cast<int>(shapesWithoutModel(gemm).size());
     if (kind != RunKind::Collectives)
         return 0; // ridgeline-bench's header says, once it runs
     // The runner's own planning, over the options the request passes it.

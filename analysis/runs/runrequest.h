@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runs/launch.h"
+#include "tools/gemmrecipes.h"
 
 namespace rl::runs {
 
@@ -57,6 +58,11 @@ struct GemmSelection
 
     friend bool operator==(const GemmSelection&, const GemmSelection&) = default;
 };
+
+// The shapes a GEMM selection names without a model: given shapes, the square sweep (the square
+// recipe alone: 256:16384), max-achievable for --cus. The model recipe's shapes need the model
+// (tools::modelStepShapes) and are not in it. Throws std::invalid_argument for a bad shape or range.
+std::vector<tools::GemmShape> shapesWithoutModel(const GemmSelection& g);
 
 struct RunRequest
 {

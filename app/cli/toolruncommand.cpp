@@ -174,25 +174,8 @@ std::string benchType(const std::string& dtype)
 
 std::vector<tools::GemmShape> shapesOf(const runs::GemmSelection& g, const CliContext& ctx)
 {
-    std::vector<tools::GemmShape> out;
-    for (const auto& s : g.shapes)
-        out.push_back(tools::parseShape(s));
-    if (!g.square.empty() || g.recipe == "square") {
-        const std::string range = g.square.empty() ? "256:16384" : g.square;
-        const auto colon = range.find(':');
-        const auto from = units::parseInt(range.substr(0, colon));
-        const auto to = colon == std::string::npos ? from : units::parseInt(range.substr(colon + 1));
-        if (!from || !to)
-            throw std::invalid_argument("--square '" + range + "': expected FROM:TO, e.g. 256:16384");
-        for (auto& s : tools::squareSweep(*from, *to))
-            out.push_back(std::move(s));
-    }
-    if (g.recipe == "max-achievable") {
-        if (g.cus < 1)
-            throw std::invalid_argument("--recipe max-achievable needs --cus (the GPU's compute units, e.g. 304 for MI300X)");
-        for (auto& s : tools::maxAchievableShapes(g.cus))
-            out.push_back(std::move(s));
-    } else if (g.recipe == "model") {
+    std::vector<tools::GemmShape> out = runs::shapesWithoutModel(g);
+    if (g.recipe == "model") {
         StepArgs step;
         step.config = g.config;
         step.parallel = g.parallel;
