@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QSpinBox>
 
 namespace rl::form {
@@ -42,5 +43,20 @@ QComboBox* combo(const QString& name, const QStringList& items, const QString& t
     c->setEditable(editable);
     c->setToolTip(tip);
     return c;
+}
+
+QStringList words(const QString& text)
+{
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return text.split(space, Qt::SkipEmptyParts);
+}
+
+QStringList settingLines(const QString& text)
+{
+    QStringList out;
+    for (const auto& line : text.split(u'\n'))
+        if (const QString t = line.trimmed(); !t.isEmpty() && !t.startsWith(u'#'))
+            out << t;
+    return out;
 }
 } // namespace rl::form

@@ -18,4 +18,9 @@ QSpinBox* countSpin(const QString& name, int min, int max, const QString& singul
                     const QString& tip);
 QLineEdit* edit(const QString& name, const QString& tip);
 QComboBox* combo(const QString& name, const QStringList& items, const QString& tip, bool editable = false);
+
+// The whitespace-separated words of a one-line field (extra tool flags, mpirun options).
+QStringList words(const QString& text);
+// The trimmed, non-empty lines of a text box, without the comment lines (#...): NAME=VALUE settings.
+QStringList settingLines(const QString& text);
 } // namespace rl::form

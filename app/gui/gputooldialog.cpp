@@ -67,7 +67,6 @@ std::optional<std::int64_t> bytes(const QString& text)
     return v;
 }
 
-QStringList words(const QString& text) { return text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts); }
 
 } // namespace
 
@@ -83,16 +82,7 @@ runs::RunKind GpuToolConfig::kind() const
 
 QString GpuToolConfig::subcommand() const { return QString::fromLatin1(runs::info(kind()).subcommand); }
 
-QStringList GpuToolConfig::environmentList() const
-{
-    QStringList out;
-    for (const auto& line : environment.split(u'\n')) {
-        const QString t = line.trimmed();
-        if (!t.isEmpty() && !t.startsWith(u'#'))
-            out << t;
-    }
-    return out;
-}
+QStringList GpuToolConfig::environmentList() const { return form::settingLines(environment); }
 
 QStringList GpuToolConfig::shapeList() const
 {
@@ -170,7 +160,7 @@ runs::RunRequest GpuToolConfig::request() const
         g.iters = gemmIters;
         g.coldIters = coldIters;
     }
-    for (const auto& a : words(extraArgs))
+    for (const auto& a : form::words(extraArgs))
         r.args.push_back(a.toStdString());
     r.launch = launch.toLaunch();
     for (const auto& e : environmentList())

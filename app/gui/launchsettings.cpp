@@ -1,7 +1,6 @@
 #include "launchsettings.h"
+#include "formfields.h"
 #include "jsonreaders.h"
-
-#include <QRegularExpression>
 
 namespace rl {
 
@@ -13,7 +12,7 @@ runs::Launch LaunchSettings::toLaunch() const
     l.hostfile = hostfile.trimmed().toStdString();
     if (!mpirun.trimmed().isEmpty())
         l.mpirun = mpirun.trimmed().toStdString();
-    for (const auto& a : mpirunOptions.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+    for (const auto& a : form::words(mpirunOptions))
         l.mpirunArgs.push_back(a.toStdString());
     l.templ = launchTemplate.trimmed().toStdString();
     l.nodes = nodes;
@@ -24,6 +23,29 @@ runs::Launch LaunchSettings::toLaunch() const
             l.sbatch.options.push_back(o.toStdString());
         l.sbatch.dir = sbatchDir.trimmed().toStdString();
     }
+    return l;
+}
+
+LaunchSettings LaunchSettings::fromLaunch(const runs::Launch& launch, LaunchSettings l)
+{
+    const auto joined = [](const std::vector<std::string>& items, QChar separator) {
+        QStringList out;
+        for (const auto& i : items)
+            out << QString::fromStdString(i);
+        return out.join(separator);
+    };
+    l.mode = launch.mode;
+    l.np = launch.np;
+    l.hostfile = QString::fromStdString(launch.hostfile);
+    l.mpirun = launch.mpirun == runs::Launch{}.mpirun ? QString() : QString::fromStdString(launch.mpirun);
+    l.mpirunOptions = joined(launch.mpirunArgs, u' ');
+    if (!launch.templ.empty())
+        l.launchTemplate = QString::fromStdString(launch.templ);
+    l.nodes = launch.nodes;
+    l.ppn = launch.ppn;
+    l.sbatch = launch.sbatch.use;
+    l.sbatchOptions = joined(launch.sbatch.options, u'\n');
+    l.sbatchDir = QString::fromStdString(launch.sbatch.dir);
     return l;
 }
 

@@ -28,6 +28,8 @@ struct LaunchSettings
     QString sbatchDir;
 
     runs::Launch toLaunch() const;
+    // The form for a launch (its inverse); what the launch leaves empty (no template) keeps base's.
+    static LaunchSettings fromLaunch(const runs::Launch& launch, LaunchSettings base);
     // Empty when valid, else what is wrong (runs::Launch::validate, as a sentence).
     QString validate() const;
     QStringList sbatchOptionList() const; // the non-empty lines, trimmed

@@ -113,6 +113,8 @@ private:
     void newStorageBenchmark();
     void newProbeRun();
     void newGpuToolBenchmark();
+    // One run at a time: says so and returns true while one is running.
+    bool refuseWhileRunning();
     // Every run starts here: the sessions it creates are selected together as they start.
     void startRun(const QString& program, const QStringList& arguments, int expectedPoints);
     void showMoeExplorer();

@@ -304,12 +304,18 @@ void MainWindow::chooseMappedImport()
         importWithColumnMapping(f, dialog.mapping());
 }
 
+bool MainWindow::refuseWhileRunning()
+{
+    if (!m_run->isRunning())
+        return false;
+    QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+    return true;
+}
+
 void MainWindow::newBenchmark()
 {
-    if (m_run->isRunning()) {
-        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+    if (refuseWhileRunning())
         return;
-    }
     BenchmarkDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -319,10 +325,8 @@ void MainWindow::newBenchmark()
 
 void MainWindow::newKernelBenchmark()
 {
-    if (m_run->isRunning()) {
-        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+    if (refuseWhileRunning())
         return;
-    }
     KernelBenchmarkDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -331,10 +335,8 @@ void MainWindow::newKernelBenchmark()
 
 void MainWindow::newStorageBenchmark()
 {
-    if (m_run->isRunning()) {
-        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+    if (refuseWhileRunning())
         return;
-    }
     StorageBenchmarkDialog dialog(RunController::findCli(), workspacePath(), this);
     if (dialog.exec() != QDialog::Accepted || dialog.cliArguments().isEmpty())
         return;
@@ -350,10 +352,8 @@ void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QSt
 
 void MainWindow::newProbeRun()
 {
-    if (m_run->isRunning()) {
-        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+    if (refuseWhileRunning())
         return;
-    }
     ProbeDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -362,10 +362,8 @@ void MainWindow::newProbeRun()
 
 void MainWindow::newGpuToolBenchmark()
 {
-    if (m_run->isRunning()) {
-        QMessageBox::information(this, tr("Benchmark"), tr("A benchmark is already running."));
+    if (refuseWhileRunning())
         return;
-    }
     GpuToolDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
     if (dialog.exec() != QDialog::Accepted)
         return;

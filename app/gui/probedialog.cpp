@@ -10,7 +10,6 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -23,8 +22,6 @@
 
 namespace rl {
 namespace {
-QStringList words(const QString& text) { return text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts); }
-
 QString what(const QString& probe)
 {
     if (probe == QLatin1String("gemm"))
@@ -165,14 +162,13 @@ runs::RunRequest ProbeDialog::request() const
 {
     runs::RunRequest r = runs::RunRequest::defaults(runs::RunKind::Probe);
     r.probe = m_what->currentText().toStdString();
-    for (const auto& w : words(m_options->text()))
+    for (const auto& w : form::words(m_options->text()))
         r.args.push_back(w.toStdString());
     if (m_device->currentText() != QLatin1String("auto"))
         r.args.insert(r.args.end(), {"--device", m_device->currentText().toStdString()});
     r.launch = m_launch->launch().toLaunch();
-    for (const auto& line : m_environment->toPlainText().split(u'\n'))
-        if (const QString t = line.trimmed(); !t.isEmpty() && !t.startsWith(u'#'))
-            r.env.push_back(t.toStdString());
+    for (const auto& e : form::settingLines(m_environment->toPlainText()))
+        r.env.push_back(e.toStdString());
     r.pointTimeoutS = m_pointTimeout->value();
     r.title = m_title->text().trimmed().toStdString();
     return r;
@@ -192,25 +188,7 @@ void ProbeDialog::setRequest(const runs::RunRequest& r)
     }
     m_options->setText(options.join(u' '));
     m_device->setCurrentText(device);
-    LaunchSettings l = m_launch->launch();
-    l.mode = r.launch.mode;
-    l.np = r.launch.np;
-    l.hostfile = QString::fromStdString(r.launch.hostfile);
-    l.mpirun = r.launch.mpirun == runs::Launch{}.mpirun ? QString() : QString::fromStdString(r.launch.mpirun);
-    QStringList mpirunArgs;
-    for (const auto& a : r.launch.mpirunArgs)
-        mpirunArgs << QString::fromStdString(a);
-    l.mpirunOptions = mpirunArgs.join(u' ');
-    if (!r.launch.templ.empty())
-        l.launchTemplate = QString::fromStdString(r.launch.templ);
-    l.nodes = r.launch.nodes;
-    l.ppn = r.launch.ppn;
-    l.sbatch = r.launch.sbatch.use;
-    QStringList sbatchOptions;
-    for (const auto& o : r.launch.sbatch.options)
-        sbatchOptions << QString::fromStdString(o);
-    l.sbatchOptions = sbatchOptions.join(u'\n');
-    l.sbatchDir = QString::fromStdString(r.launch.sbatch.dir);
+    const LaunchSettings l = LaunchSettings::fromLaunch(r.launch, m_launch->launch());
     m_launch->setLaunch(l);
     QStringList env;
     for (const auto& e : r.env)
