@@ -47,7 +47,7 @@ QVariant PlanResultModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("Predicted time of one optimizer step"),
         QT_TR_NOOP("Tokens trained per second over the whole cluster"),
         QT_TR_NOOP("Model FLOPs utilisation against the device's dense peak"),
-        QT_TR_NOOP("Memory per GPU (weights, gradients, optimizer, activations) of the device's capacity; 10 % of "
+        QT_TR_NOOP("Memory per GPU (weights, gradients, optimizer, activations, working buffers) of the device's capacity; 10 % of "
                    "it is kept free for the framework"),
         QT_TR_NOOP("Parallel degrees: tensor, pipeline, data, context, virtual pipeline, expert, expert tensor, and "
                    "the pipeline stage split when not even"),
@@ -153,10 +153,11 @@ QVariant PlanResultModel::toolTip(const plan::PlanRow& r, int column) const
         return r.tieWithBest ? tr("Within the error band's median of #1: the model cannot tell this layout from #1")
                              : QVariant();
     case MemoryColumn: {
-        const QString parts = tr("weights %1, gradients %2, optimizer %3, activations %4")
+        const QString parts = tr("weights %1, gradients %2, optimizer %3, activations %4, working %5")
                                   .arg(qs(units::formatMemoryGB(s.memory.weights)), qs(units::formatMemoryGB(s.memory.gradients)),
                                        qs(units::formatMemoryGB(s.memory.optimizer)),
-                                       qs(units::formatMemoryGB(s.memory.activations)));
+                                       qs(units::formatMemoryGB(s.memory.activations)),
+                                       qs(units::formatMemoryGB(s.memory.working)));
         if (s.memoryCapacity <= 0)
             return parts;
         return QString(parts + tr("; usable %1 of %2 (%3 kept free)")

@@ -33,7 +33,36 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
     const double inFlight = std::min<double>(p.pp, p.effectiveMicroBatches());
     const double interleave = p.vpp > 1 ? 1 + double(p.pp - 1) / (double(p.pp) * p.vpp) : 1;
     m.activations = perLayer * firstStageLayers(c, p) * inFlight * interleave;
+    // Full recompute stores each layer's input only; its backward first re-runs the forward, so one
+    // layer's activations as stored without recompute are alive at the peak (Chen et al. 2016,
+    // "Training Deep Nets with Sublinear Memory Cost", §3; Korthikanti et al. 2022, §5).
+    if (p.recompute == Recompute::Full && c.layers > 0) {
+        ParallelConfig kept = p;
+        kept.recompute = Recompute::None;
+        m.working += (activationBytesPerLayer(c, kept, false) * (c.layers - moeLayers) +
+                      activationBytesPerLayer(c, kept, true) * moeLayers) / c.layers;
+    }
+    // ZeRO-3 gathers a layer's parameters before use and frees them after: the layer computing and
+    // the one prefetched are whole ("the next all-gather's output tensor must be allocated while the
+    // current one is still in use", PyTorch FSDP notes, Prefetch Nuances), and a layer's gradients
+    // are whole until reduce-scattered.
+    if (p.zeroStage >= 3) {
+        const double layers = std::max(1.0, share * c.layers);
+        m.working += 3 * wb * (dense + expert) / layers;
+    }
     return m;
+}
+
+const char* memoryPartName(int part)
+{
+    static const char* names[kMemoryParts] = {"weights", "gradients", "optimizer", "activations", "working"};
+    return part >= 0 && part < kMemoryParts ? names[part] : "?";
+}
+
+double memoryPart(const TrainingMemory& m, int part)
+{
+    const double parts[kMemoryParts] = {m.weights, m.gradients, m.optimizer, m.activations, m.working};
+    return part >= 0 && part < kMemoryParts ? parts[part] : 0.0;
 }
 
 double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bool moeLayer)

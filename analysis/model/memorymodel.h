@@ -12,8 +12,17 @@ struct TrainingMemory
 {
     double params = 0; // parameters held by this GPU before ZeRO-3 sharding
     double weights = 0, gradients = 0, optimizer = 0, activations = 0; // bytes
-    double total() const { return weights + gradients + optimizer + activations; }
+    // Working buffers alive at the peak beside the stored state: ZeRO-3's gathered layers (the one
+    // computing and the one prefetched) and one layer's unsharded gradients before their
+    // reduce-scatter; with full recompute, the activations of the layer being recomputed.
+    double working = 0;
+    double total() const { return weights + gradients + optimizer + activations + working; }
 };
+
+// The parts of TrainingMemory in one order, named for output ("weights", ..., "working").
+inline constexpr int kMemoryParts = 5;
+const char* memoryPartName(int part);
+double memoryPart(const TrainingMemory& m, int part);
 
 // Bytes per parameter: weightBytes for weights and gradients, 12 for the fp32 master copy,
 // momentum and variance; ZeRO stage 1 shards the optimizer over DP, 2 adds gradients, 3 adds weights.

@@ -1,6 +1,7 @@
 #include "model/trainingstep.h"
 
 #include "model/attentionkernel.h"
+#include "model/shardedschedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -200,9 +201,11 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     double dpSeconds = 0, tpSeconds = 0, epSeconds = 0, otherSeconds = 0;
     // A group of `ranks` whose members sit `perNode` to a node: in-node shares move over the link,
     // the rest over the NICs (CollectiveTimeSource::groupTimeUs).
-    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, int perNode, double count, double* bucket) {
+    // Returns the seconds of one call (0 when there is nothing to send).
+    auto add = [&](const char* what, CollectiveOp op, double bytes, int ranks, int perNode, double count,
+                   double* bucket) -> double {
         if (ranks <= 1 || count <= 0 || bytes <= 0 || e.commCount >= int(e.comm.size()))
-            return;
+            return 0.0;
         perNode = std::clamp(perNode, 1, ranks);
         CommOp& o = e.comm[e.commCount++];
         const double us = coll.groupTimeUs(op, bytes, ranks, perNode);
@@ -210,6 +213,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
              op == CollectiveOp::AllToAll ? coll.routedImbalance(ranks) : 0.0};
         e.commSeconds += o.totalSeconds();
         *bucket += o.totalSeconds();
+        return us * 1e-6;
     };
     // Members of a group `stride` ranks apart that share a node (Megatron's order tp-cp-ep-dp-pp).
     auto perNodeAt = [gpn](int stride) { return std::max(1, gpn / std::max(1, stride)); };
@@ -221,6 +225,8 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     const int edp = p.expertDataParallel();
     const int dpPerNode = perNodeAt(p.tp);
     const int edpPerNode = perNodeAt(int(etp) * p.ep); // expert order etp-ep-edp-pp
+    const int shardedUnits = std::max(1, int(std::lround(layersOnStage)));
+    ShardedUnitTimes unit; // ZeRO-3: one layer's gather and reduce-scatter
     if (p.zeroStage == 0) {
         add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, dpRanks, dpPerNode, 1, &dpSeconds);
         add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, edp, edpPerNode, 1, &dpSeconds);
@@ -231,12 +237,26 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         // micro-batch gathers them for its forward and again for its backward, and reduce-scatters
         // its gradients: 3Ψ per micro-batch, 1.5x an all_reduce's 2Ψ (Rajbhandari et al. 2020, ZeRO,
         // communication analysis of the parameter partitioning).
-        const double passes = p.zeroStage == 3 ? mb : 1;
-        const double gathers = p.zeroStage == 3 ? 2 * mb : 1;
-        add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes, dpRanks, dpPerNode, passes, &dpSeconds);
-        add("dp param all_gather", CollectiveOp::AllGather, denseBytes, dpRanks, dpPerNode, gathers, &dpSeconds);
-        add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes, edp, edpPerNode, passes, &dpSeconds);
-        add("expert param all_gather", CollectiveOp::AllGather, expertBytes, edp, edpPerNode, gathers, &dpSeconds);
+        // ZeRO-3 moves them a layer at a time (one FSDP unit per transformer layer), so each call
+        // carries one layer's share and is timed at that size.
+        const double units = p.zeroStage == 3 ? shardedUnits : 1;
+        const double moeUnits = p.zeroStage == 3 ? std::max(1.0, moeOnStage) : 1;
+        const double passes = (p.zeroStage == 3 ? mb : 1) * units;
+        const double gathers = (p.zeroStage == 3 ? 2 * mb : 1) * units;
+        const double expertPasses = (p.zeroStage == 3 ? mb : 1) * moeUnits;
+        const double expertGathers = (p.zeroStage == 3 ? 2 * mb : 1) * moeUnits;
+        const double rs = add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes / units, dpRanks,
+                              dpPerNode, passes, &dpSeconds);
+        const double ag = add("dp param all_gather", CollectiveOp::AllGather, denseBytes / units, dpRanks, dpPerNode,
+                              gathers, &dpSeconds);
+        const double expertRs = add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes / moeUnits,
+                                    edp, edpPerNode, expertPasses, &dpSeconds);
+        const double expertAg = add("expert param all_gather", CollectiveOp::AllGather, expertBytes / moeUnits, edp,
+                                    edpPerNode, expertGathers, &dpSeconds);
+        // An average unit's calls: its dense share, and its experts' on the MoE share of the layers.
+        const double moeShare = moeOnStage / shardedUnits;
+        unit.gather = ag + moeShare * expertAg;
+        unit.reduceScatter = rs + moeShare * expertRs;
     }
     const double tpPerLayer = p.recompute == Recompute::Full ? 6 : 4; // 2 fwd, 2 bwd, 2 recomputed fwd
     if (p.sequenceParallel) {
@@ -285,12 +305,17 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
             layersOnStage * mb, &otherSeconds);
     }
     // Exposed communication. DP by default hides behind the last micro-batch's backward on this
-    // stage (ZeRO-3: each micro-batch's gathers and reduce-scatter behind its own forward and
-    // backward, prefetched as FSDP and DeepSpeed do); otherwise the stated fractions.
+    // stage; ZeRO-3's per-layer gathers and reduce-scatters each hide behind one neighbouring
+    // layer's compute, as FSDP and DeepSpeed prefetch them (shardedschedule.h); otherwise the
+    // stated fractions.
     double dpExposed = 0;
-    if (p.dpOverlapFraction() < 0) {
-        const double window = p.zeroStage == 3 ? e.computeSeconds : stageLayersUsed * perLayerBwd;
-        dpExposed = std::max(0.0, dpSeconds - window);
+    if (p.dpOverlapFraction() < 0 && p.zeroStage == 3) {
+        // Layer by layer, as FSDP and DeepSpeed stage 3 prefetch (model/shardedschedule.h).
+        unit.forward = perLayer - perLayerBwd;
+        unit.backward = perLayerBwd;
+        dpExposed = shardedExposure(shardedUnits, mb, unit).total();
+    } else if (p.dpOverlapFraction() < 0) {
+        dpExposed = std::max(0.0, dpSeconds - stageLayersUsed * perLayerBwd);
     } else {
         dpExposed = dpSeconds * (1 - p.dpOverlapFraction());
     }

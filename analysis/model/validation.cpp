@@ -135,8 +135,13 @@ std::vector<ValidationRun> loadValidationRuns(const std::string& path)
                                     (meas["tokens_per_second_per_gpu"].get<double>() * p.worldSize());
             r.measuredHow = "global batch x sequence over published tokens/s per GPU x GPUs";
         }
-        if (!(r.measuredStepSeconds > 0))
-            fail(where, "needs measured.step_seconds, tflops_per_gpu or tokens_per_second_per_gpu");
+        if (meas.value("out_of_memory", false)) {
+            r.ranOutOfMemory = true;
+            r.measuredStepSeconds = 0;
+            r.measuredHow = "ran out of memory";
+        } else if (!(r.measuredStepSeconds > 0)) {
+            fail(where, "needs measured.step_seconds, tflops_per_gpu, tokens_per_second_per_gpu or out_of_memory");
+        }
         out.push_back(std::move(r));
     }
     return out;
@@ -176,7 +181,7 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
             if (run.parallel.flashAttention && !measuredKernel && !run.attentionKernel.empty())
                 row.attentionBasis += "; the recipe's " + run.attentionKernel + " has no measured rates for " + run.hardware;
             row.predictedStepSeconds = rep.step.stepSeconds;
-            row.error = row.predictedStepSeconds / run.measuredStepSeconds - 1;
+            row.error = run.ranOutOfMemory ? 0.0 : row.predictedStepSeconds / run.measuredStepSeconds - 1;
             // The hardware rate the prediction implies (recompute included), against the ceiling.
             row.predictedTflopsPerGpu = rep.step.hfu * rates.peakFlops / 1e12;
             row.maxAchievableTflops = rates.maxAchievableFlops / 1e12;
@@ -197,6 +202,8 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
         }
         if (row.refused) {
             ++s.refused;
+        } else if (run.ranOutOfMemory) {
+            ++s.outOfMemory;
         } else {
             const double a = std::abs(row.error);
             abs.push_back(a);

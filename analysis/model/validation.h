@@ -37,8 +37,11 @@ struct ValidationRun
     ModelConfig model;
     ParallelConfig parallel;
     int globalBatch = 0;
-    double measuredStepSeconds = 0;
+    double measuredStepSeconds = 0; // 0 when it ran out of memory
     std::string measuredHow; // "step time" or how it was derived from the published rate
+    // Published as out of memory (`"measured": {"out_of_memory": true}`): no step time to compare,
+    // only whether the model flags it (ranking groups, model/rankingvalidation.h).
+    bool ranOutOfMemory = false;
     std::string set;         // "calibration" rows tune nothing; "holdout" rows are kept apart in reports
     // The recipe's fused attention kernel ("cudnn", "fa2", "triton", ...); its measured rates time the
     // attention where the row's profile has them, else (or when empty) the GEMM-shape estimate does.
@@ -67,6 +70,7 @@ struct ValidationSummary
 {
     std::vector<ValidationRow> rows;
     int refused = 0;
+    int outOfMemory = 0;       // rows published as out of memory: in `rows`, not in the errors
     int aboveMaxAchievable = 0;
     double medianAbsError = 0; // over rows not refused
     double maxAbsError = 0;

@@ -401,20 +401,16 @@ double PlanCounts::outOfMemoryTotal() const
 
 const char* toString(MemoryPart p)
 {
-    switch (p) {
-    case MemoryPart::Weights: return "weights";
-    case MemoryPart::Gradients: return "gradients";
-    case MemoryPart::Optimizer: return "optimizer";
-    case MemoryPart::Activations: return "activations";
-    case MemoryPart::Count: break;
-    }
-    return "?";
+    return model::memoryPartName(int(p));
 }
 
 MemoryPart largestPart(const model::TrainingMemory& m)
 {
-    const double parts[] = {m.weights, m.gradients, m.optimizer, m.activations};
-    return MemoryPart(std::max_element(std::begin(parts), std::end(parts)) - std::begin(parts));
+    int largest = 0;
+    for (int i = 1; i < model::kMemoryParts; ++i)
+        if (model::memoryPart(m, i) > model::memoryPart(m, largest))
+            largest = i;
+    return MemoryPart(largest);
 }
 
 std::optional<Rule> checkLayout(const Layout& l, const ModelConfig& c, const HardwareProfile& hw, const Cluster& cl,

@@ -41,7 +41,9 @@ std::optional<Rule> checkLayout(const Layout& l, const model::ModelConfig& c, co
                                 const Cluster& cl, const Allowances& allow);
 
 // Memory components, in the order out-of-memory layouts are counted by (their largest).
-enum class MemoryPart : int { Weights, Gradients, Optimizer, Activations, Count };
+// In model::memoryPart order.
+enum class MemoryPart : int { Weights, Gradients, Optimizer, Activations, Working, Count };
+static_assert(int(MemoryPart::Count) == model::kMemoryParts);
 const char* toString(MemoryPart p);
 MemoryPart largestPart(const model::TrainingMemory& m);
 

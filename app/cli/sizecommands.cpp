@@ -73,7 +73,7 @@ nlohmann::json modelJson(const ModelConfig& c, const ModelSizing& m, double capa
     j["flops_per_token"] = {{"forward", m.forward.forward()}, {"attention_scores", m.forward.attentionScores},
                             {"training_model", m.training.model}, {"training_hardware", m.training.hardware}};
     j["memory_per_gpu_bytes"] = {{"weights", mem.weights}, {"gradients", mem.gradients}, {"optimizer", mem.optimizer},
-                                 {"activations", mem.activations}, {"total", mem.total()},
+                                 {"activations", mem.activations}, {"working", mem.working}, {"total", mem.total()},
                                  {"capacity", known ? nlohmann::json(capacity) : nlohmann::json()},
                                  {"headroom", headroom},
                                  {"fits", known ? nlohmann::json(fitsMemory(mem.total(), capacity, headroom))
@@ -145,6 +145,8 @@ void addModelRows(TextTable& st, const ModelSizing& m, double capacity, double h
     st.addRow({"gradients per GPU", units::formatBytes(m.memory.gradients)});
     st.addRow({"optimizer per GPU", units::formatBytes(m.memory.optimizer)});
     st.addRow({"activations per GPU", units::formatBytes(m.memory.activations)});
+    if (m.memory.working > 0) // ZeRO-3's gathered layers, the layer being recomputed
+        st.addRow({"working buffers per GPU", units::formatBytes(m.memory.working)});
     // In decimal GB like the device's capacity (and the GUI), with the fit spelled out.
     const double total = m.memory.total();
     st.addRow({"memory per GPU", units::formatMemoryGB(total) + " (" + units::formatBytes(total) + ")" +

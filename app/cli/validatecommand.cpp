@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
+#include "model/rankingvalidation.h"
 #include "model/validation.h"
 #include "plan/publishedrank.h"
 #include "texttable.h"
@@ -92,6 +93,81 @@ void printPlanRanks(const CliContext& ctx, const std::string& path, const std::v
                  "(memory reserve, software of the day): a large gap is a question for the model or the recipe.\n";
 }
 
+// validate --ranking: groups of one model measured under several layouts; does the model order them?
+void printRanking(const CliContext& ctx, const std::string& path)
+{
+    const auto table = loadRankingTable(path);
+    const auto s = runRankingValidation(table);
+    if (ctx.json) {
+        nlohmann::json groups = nlohmann::json::array();
+        for (const auto& g : s.groups) {
+            nlohmann::json members = nlohmann::json::array();
+            for (const auto& m : g.members) {
+                const auto& r = m.row;
+                nlohmann::json j{{"id", r.run.id}, {"layout", layout(r.run.parallel) + " zero" + std::to_string(r.run.parallel.zeroStage)},
+                                 {"ran_out_of_memory", r.run.ranOutOfMemory}, {"refused", r.refused}};
+                if (!r.run.ranOutOfMemory)
+                    j.update({{"measured_step_s", r.run.measuredStepSeconds}, {"measured_rank", m.measuredRank}});
+                if (r.refused)
+                    j["why"] = r.why;
+                else
+                    j.update({{"predicted_step_s", r.predictedStepSeconds}, {"predicted_rank", m.predictedRank},
+                              {"predicted_fits", r.fitsMemory}, {"memory_bytes", r.memoryBytes}});
+                members.push_back(j);
+            }
+            nlohmann::json j{{"id", g.group.id}, {"source", g.group.source}, {"members", members},
+                             {"fastest_found", g.fastestFound}, {"out_of_memory", g.outOfMemory},
+                             {"out_of_memory_flagged", g.outOfMemoryFlagged}, {"ran_but_predicted_out", g.ranButPredictedOut}};
+            j["spearman"] = g.ran >= 2 ? nlohmann::json(g.spearman) : nlohmann::json();
+            groups.push_back(j);
+        }
+        std::cout << nlohmann::json{{"table", path},
+                                    {"groups", groups},
+                                    {"median_spearman", s.medianSpearman},
+                                    {"spearman_groups", s.spearmanGroups},
+                                    {"fastest_found", s.fastestFound},
+                                    {"fastest_scored", s.scored},
+                                    {"out_of_memory", s.outOfMemory},
+                                    {"out_of_memory_flagged", s.outOfMemoryFlagged},
+                                    {"ran_but_predicted_out", s.ranButPredictedOut}}
+                         .dump(2)
+                  << '\n';
+        return;
+    }
+    TextTable t({"group", "run", "layout", "measured", "rank", "predicted", "rank", "memory"});
+    for (const auto& g : s.groups) {
+        bool first = true;
+        for (const auto& m : g.members) {
+            const auto& r = m.row;
+            std::string lay = layout(r.run.parallel);
+            if (r.run.parallel.zeroStage > 0)
+                lay += " zero" + std::to_string(r.run.parallel.zeroStage);
+            const std::string measured = r.run.ranOutOfMemory ? "out of memory" : fmt("%.2f s", r.run.measuredStepSeconds);
+            const std::string mRank = r.run.ranOutOfMemory ? "-" : "#" + std::to_string(m.measuredRank);
+            const std::string predicted = r.refused ? "refused: " + r.why : fmt("%.2f s", r.predictedStepSeconds);
+            const std::string pRank = r.refused || r.run.ranOutOfMemory ? "-" : "#" + std::to_string(m.predictedRank);
+            const std::string memory = r.refused ? "" : fmt("%.1f GB", r.memoryBytes / 1e9) + (r.fitsMemory ? "" : " (does not fit)");
+            t.addRow({first ? g.group.id : "", r.run.id, lay, measured, mRank, predicted, pRank, memory});
+            first = false;
+        }
+        std::string verdict = g.ran >= 2 ? "Spearman " + fmt("%+.2f", g.spearman) : std::string("Spearman n/a");
+        verdict += g.fastestFound ? ", fastest found" : ", fastest missed";
+        if (g.outOfMemory > 0)
+            verdict += ", out of memory flagged " + std::to_string(g.outOfMemoryFlagged) + "/" + std::to_string(g.outOfMemory);
+        if (g.ranButPredictedOut > 0)
+            verdict += ", " + std::to_string(g.ranButPredictedOut) + " that ran predicted not to fit";
+        t.addRow({"", verdict, "", "", "", "", "", ""});
+    }
+    t.print(std::cout);
+    std::cout << '\n'
+              << s.groups.size() << " groups; median Spearman " << fmt("%+.2f", s.medianSpearman) << " over "
+              << s.spearmanGroups << " groups with two or more layouts that ran; measured fastest predicted fastest (of "
+              << "those predicted to fit) in " << s.fastestFound << " of " << s.scored << "; out of memory flagged "
+              << s.outOfMemoryFlagged << " of " << s.outOfMemory << "; " << s.ranButPredictedOut
+              << " layouts that ran predicted not to fit\n"
+              << "Uncalibrated: GEMM efficiency by shape, collectives from the hardware profiles. Table: " << path << '\n';
+}
+
 void addValidateCommand(CLI::App& app, CliContext& ctx)
 {
     auto* cmd = app.add_subcommand("validate", "Run the sizing model over published measured training runs");
@@ -107,7 +183,17 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
                   "Search every layout of each row's model on its cluster, batch and sequence (ridgeline-cli plan) and "
                   "print where the published layout ranks and its predicted gap to #1");
     cmd->add_option("--row", *only, "Only these rows (ids, comma-separated)")->delimiter(',');
-    cmd->callback([&ctx, table, verbose, plan, only] {
+    auto ranking = std::make_shared<bool>(false);
+    cmd->add_flag("--ranking", *ranking,
+                  "Groups of one model measured under several layouts on one cluster (bundled ranking_groups.json, or "
+                  "--table FILE): measured vs predicted order, Spearman, out-of-memory layouts flagged");
+    cmd->callback([&ctx, table, verbose, plan, only, ranking] {
+        if (*ranking) {
+            if (*plan)
+                throw UsageError("--ranking and --plan are separate checks: give one");
+            printRanking(ctx, table->empty() ? rankingTablePath() : *table);
+            return;
+        }
         std::string path = table->empty() ? validationTablePath() : *table;
         if (*table == "holdout") // the bundled runs kept apart from the table
             path = holdoutTablePath();

@@ -438,10 +438,11 @@ void ConfigEditor::showReport()
         {tr("Memory per GPU"), qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) +
                                    QStringLiteral(")") +
                                    (noFit.empty() ? QString() : QStringLiteral(" — ") + qs(noFit))},
-        {tr("  weights / grads / optimizer / activations"),
+        {tr("  weights / grads / optimizer / activations / working"),
          qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
-             qs(units::formatBytes(s.memory.activations))},
+             qs(units::formatBytes(s.memory.activations)) + QStringLiteral(" / ") +
+             qs(units::formatBytes(s.memory.working))},
         {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6)) + ifItFit},
         {tr("  expected error (validation table)"), qs(model::describe(band))},
         {tr("  mean error over those runs"), qs(model::describeBias(band))},

@@ -79,14 +79,15 @@ QString details(const plan::PlanRow& row, const plan::PlanRow& best, const model
                    .arg(time(p.seconds), 10)
                    .arg(s.stepSeconds > 0 ? qs(units::formatPercent(p.seconds / s.stepSeconds, 1)) : QString(), 8);
     out << QStringLiteral("  %1 %2").arg(tr("step:"), -40).arg(time(s.stepSeconds), 10);
-    out << tr("Memory per GPU: %1 (weights %2, gradients %3, optimizer %4, activations %5)%6")
+    out << tr("Memory per GPU: %1 (weights %2, gradients %3, optimizer %4, activations %5, working %7)%6")
                .arg(qs(units::formatMemoryGB(s.memory.total())), qs(units::formatMemoryGB(s.memory.weights)),
                     qs(units::formatMemoryGB(s.memory.gradients)), qs(units::formatMemoryGB(s.memory.optimizer)),
                     qs(units::formatMemoryGB(s.memory.activations)),
                     s.memoryCapacity > 0
                         ? tr(" of %1, %2 usable").arg(qs(units::formatMemoryGB(s.memoryCapacity)),
                                                       qs(units::formatMemoryGB(s.memoryCapacity * (1 - s.memoryHeadroom))))
-                        : QString());
+                        : QString())
+               .arg(qs(units::formatMemoryGB(s.memory.working)));
     out << QString() << tr("Megatron-LM / Megatron-Bridge:");
     out << qs(plan::shellLines(plan::megatronArgs(c, row.layout, cl))).trimmed().prepend(QStringLiteral("    "));
     out << QString() << tr("torchtitan (job config):");
