@@ -71,6 +71,7 @@ std::vector<ValidationRun> loadValidationRuns(const std::string& path)
         r.hardware = j.value("hardware", std::string{});
         r.dtype = j.value("dtype", std::string("bf16"));
         r.set = j.value("set", std::string("table"));
+        r.framework = j.value("framework", std::string("megatron"));
         if (r.id.empty() || r.source.size() < 20 || r.hardware.empty())
             fail(where, "needs id, hardware and a source (paper, table, row)");
         if (!j.contains("model") || !j["model"].is_object())
@@ -196,6 +197,8 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
             row.exposedCommSeconds = rep.step.exposedCommSeconds;
             row.commSeconds = rep.step.commSeconds;
             row.optimizerSeconds = rep.step.optimizerSeconds;
+            row.step = rep.step;
+            row.rates = rates;
         } catch (const std::exception& e) {
             row.refused = true;
             row.why = e.what();

@@ -8,6 +8,8 @@
 
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
+#include "model/devicerates.h"
+#include "model/trainingstep.h"
 
 namespace rl::model {
 
@@ -43,6 +45,9 @@ struct ValidationRun
     // only whether the model flags it (ranking groups, model/rankingvalidation.h).
     bool ranOutOfMemory = false;
     std::string set;         // "calibration" rows tune nothing; "holdout" rows are kept apart in reports
+    // The training stack that ran ("megatron" by default, "deepspeed", "composer"): a calibration
+    // carries over between runs of one stack only (validate --calibrated groups by it).
+    std::string framework = "megatron";
     // The recipe's fused attention kernel ("cudnn", "fa2", "triton", ...); its measured rates time the
     // attention where the row's profile has them, else (or when empty) the GEMM-shape estimate does.
     std::string attentionKernel;
@@ -64,6 +69,8 @@ struct ValidationRow
     // Where the predicted step goes (seconds).
     double gemmSeconds = 0, elementwiseSeconds = 0, recomputeSeconds = 0, bubbleSeconds = 0, exposedCommSeconds = 0,
            commSeconds = 0, optimizerSeconds = 0;
+    StepEstimate step;  // the whole prediction (run calibration scales it: validate --calibrated)
+    DeviceRates rates;  // the device it was made on
 };
 
 struct ValidationSummary

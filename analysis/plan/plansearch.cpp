@@ -174,11 +174,18 @@ struct Search
         if (di != s.dtype.end() && ai != s.attention.end()) {
             const auto& t = timings[timingIndex(std::size_t(di - s.dtype.begin()), std::size_t(ai - s.attention.begin()))];
             if (t)
-                return model::estimateStep(c, params, fwd, p, t->rates(), t->timing(), t->collectives());
+                return calibrated(model::estimateStep(c, params, fwd, p, t->rates(), t->timing(), t->collectives()),
+                                  t->rates());
         }
         // A layout outside the space ("yours" with another dtype or kernel): its own inputs.
         const model::SizingInputs in(requestFor(l.dtype, l.attention), cal);
-        return model::estimateStep(c, params, fwd, p, in.rates(), in.timing(), in.collectives());
+        return calibrated(model::estimateStep(c, params, fwd, p, in.rates(), in.timing(), in.collectives()), in.rates());
+    }
+
+    // With --calibrate-from, the measured run's factors on every layout's step.
+    StepEstimate calibrated(const StepEstimate& e, const model::DeviceRates& r) const
+    {
+        return req.runRates ? model::applyRunRates(e, *req.runRates, r) : e;
     }
 
     void offer(Worker& w, const Candidate& cand) const
@@ -330,11 +337,12 @@ void Search::runItem(Worker& w, std::size_t item) const
                                                         continue;
                                                     }
                                                     p.tpOverlap = tpOverlap ? double(l.tp - 1) / l.tp : 0;
-                                                    const auto step =
+                                                    const auto step = calibrated(
                                                         costs ? model::estimateStep(c, params, fwd, p, timing->rates(),
                                                                                     timing->timing(), coll, *costs)
                                                               : model::estimateStep(c, params, fwd, p, timing->rates(),
-                                                                                    timing->timing(), coll);
+                                                                                    timing->timing(), coll),
+                                                        timing->rates());
                                                     w.counts.ranked += 1;
                                                     Candidate cand;
                                                     cand.step = step.stepSeconds;

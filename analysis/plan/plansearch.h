@@ -15,6 +15,7 @@
 
 #include "model/calibration.h"
 #include "model/hardwareprofile.h"
+#include "model/runcalibration.h"
 #include "model/sizingrequest.h"
 #include "model/trainingstep.h"
 #include "model/validation.h"
@@ -34,6 +35,9 @@ struct PlanRequest
     std::optional<Layout> yours;
     unsigned threads = 0;      // 0: every core
     bool cacheShapes = true;   // false: every layout times its GEMMs and collectives anew (the benchmark's reference)
+    // Factors from a measured run of this model (--calibrate-from): every layout's step is scaled
+    // by them before it is ranked.
+    std::optional<model::RunRates> runRates;
 };
 
 // The first rule `l` breaks, or nullopt when it is legal on this cluster.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <unistd.h>
 
@@ -12,10 +13,12 @@
 
 #include "clicommands.h"
 #include "model/hardwareprofileloader.h"
+#include "model/storedruncalibration.h"
 #include "plan/launchargs.h"
 #include "plan/plansearch.h"
 #include "sizingoptions.h"
 #include "texttable.h"
+#include "store/workspace.h"
 #include "units/units.h"
 
 namespace rl::cli {
@@ -210,6 +213,7 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
     cmd->add_flag("--dropout", a->dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
     cmd->add_option("-o,--output", a->output, "Write the ranked and Pareto rows to FILE.csv");
     addCalibrationOptions(cmd, a->step);
+    addRunCalibrationOption(cmd, a->step);
     cmd->callback([&ctx, a] {
         if (!a->output.empty() && (a->output.size() < 4 || a->output.substr(a->output.size() - 4) != ".csv"))
             throw UsageError("plan -o takes a .csv file (the Plan window exports the chart as PNG or SVG)");
@@ -237,6 +241,14 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
             req.yours = parseLayout(a->yours, defaults);
         }
         const auto cal = calibrationFor(a->step, ctx);
+        std::optional<model::StoredRunCalibration> fromRun;
+        if (a->step.calibrateFrom > 0) {
+            store::Workspace ws(ctx.workspacePath());
+            model::SizingRequest ran = req.base;
+            ran.layout.seqLen = a->step.seq;
+            fromRun = model::calibrateFromStoredRun(ws, a->step.calibrateFrom, ran, cal);
+            req.runRates = fromRun->rates;
+        }
         const bool tty = isatty(2) != 0;
         double lastShown = -1;
         const auto res = runPlan(req, cal, [&](double done, double total) {
@@ -255,10 +267,29 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
             if (!out.flush())
                 throw std::runtime_error("cannot write " + a->output);
         }
-        if (ctx.json)
-            std::cout << resultJson(res, c, *a, req.cluster, hw).dump(2) << '\n';
-        else
+        if (ctx.json) {
+            auto j = resultJson(res, c, *a, req.cluster, hw);
+            if (fromRun) {
+                const auto& k = fromRun->rates;
+                j["run_calibration"] = {{"basis", k.basis}, {"compute", k.compute}, {"exposed_comm", k.exposedComm},
+                                        {"bubble", k.bubble}, {"added_comm_s", k.addedComm}, {"added_idle_s", k.addedIdle},
+                                        {"run_layout", model::parallelSpec(fromRun->runLayout)},
+                                        {"residual", k.residual}, {"moved", k.moved}, {"assumed", fromRun->assumed}};
+            }
+            std::cout << j.dump(2) << '\n';
+        } else {
+            if (fromRun) {
+                std::cout << "Every layout's step calibrated from " << fromRun->rates.basis << " (the run: "
+                          << model::parallelSpec(fromRun->runLayout) << ", fit residual "
+                          << units::formatPercent(fromRun->rates.residual, 1, true) << "):\n";
+                for (const auto& moved : fromRun->rates.moved)
+                    std::cout << "  " << moved << '\n';
+                for (const auto& assumed : fromRun->assumed)
+                    std::cout << "  assumed: " << assumed << '\n';
+                std::cout << '\n';
+            }
             printResult(res, c, *a, req.cluster, hw);
+        }
         if (!a->output.empty() && !ctx.json)
             std::cout << "\nRows written to " << a->output << '\n';
     });

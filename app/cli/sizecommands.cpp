@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,7 @@
 #include "model/sizingreport.h"
 #include "model/sizingrules.h"
 #include "model/storecalibration.h"
+#include "model/storedruncalibration.h"
 #include "model/trainingstep.h"
 #include "model/validation.h"
 #include "plan/shapesearch.h"
@@ -198,6 +200,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
     auto d = std::make_shared<DeviceArgs>();
     auto gemms = std::make_shared<bool>(false);
     addStepOptions(cmd, *a);
+    addRunCalibrationOption(cmd, *a);
     addDeviceOptions(cmd, *d);
     cmd->add_flag("--gemms", *gemms, "Also list every GEMM of the step");
     cmd->callback([&ctx, a, d, gemms] {
@@ -214,7 +217,18 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const SizingInputs in(req, cal);
         const auto& r = in.rates();
         const GemmTiming& timing = in.timing();
-        const auto report = evaluate(req, in);
+        auto report = evaluate(req, in);
+        // Calibrated from a measured run of this model: the run's own layout predicted and compared,
+        // the factors applied to this layout's step.
+        std::optional<StoredRunCalibration> fromRun;
+        const StepEstimate uncalibrated = report.step;
+        if (a->calibrateFrom > 0) {
+            if (d->hardware.empty())
+                throw std::runtime_error("--calibrate-from needs --hardware: the run is matched to a device profile");
+            store::Workspace ws(ctx.workspacePath());
+            fromRun = calibrateFromStoredRun(ws, a->calibrateFrom, req, cal);
+            report.step = applyRunRates(report.step, fromRun->rates, r);
+        }
         const ModelSizing m{report.params, report.forward, report.training, report.step.memory, report.findings};
         const auto& step = report.step;
         const auto& inf = report.inference;
@@ -257,6 +271,16 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                               {"decode_memory_bound", dec.memoryBound()}, {"distinct_experts", dec.distinctExperts}};
             if (*gemms)
                 j["gemms"] = gemmsJson(c, p, a->dtype, &r, timing);
+            if (fromRun) {
+                const auto& k = fromRun->rates;
+                j["run_calibration"] = {{"basis", k.basis}, {"from_trace", k.fromTrace}, {"compute", k.compute},
+                                        {"exposed_comm", k.exposedComm}, {"bubble", k.bubble},
+                                        {"added_comm_s", k.addedComm}, {"added_idle_s", k.addedIdle},
+                                        {"run_layout", parallelSpec(fromRun->runLayout)},
+                                        {"run_predicted_s", k.predictedRunSeconds}, {"run_measured_s", k.measuredRunSeconds},
+                                        {"residual", k.residual}, {"moved", k.moved}, {"taken", fromRun->taken},
+                                        {"assumed", fromRun->assumed}, {"uncalibrated_step_s", uncalibrated.stepSeconds}};
+            }
             std::cout << j.dump(2) << '\n';
             return;
         }
@@ -275,6 +299,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         // A layout that does not fit cannot run: its figures are what it would reach, and say so.
         const std::string ifItFit = step.fitsMemory() ? "" : " (cannot run: DOES NOT FIT in memory)";
         st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6) + ifItFit});
+        if (fromRun)
+            st.addRow({"  uncalibrated (see below)", units::formatTime(uncalibrated.stepSeconds * 1e6)});
         addBandRows(st, c, deviceId);
         st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s" + ifItFit});
         st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12) + ifItFit});
@@ -295,6 +321,19 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"decode per token, batch " + std::to_string(inf.batch),
                    units::formatTime(dec.secondsPerToken * 1e6) + (dec.memoryBound() ? " (memory-bound)" : " (compute-bound)")});
         st.print(std::cout);
+        if (fromRun) {
+            const auto& k = fromRun->rates;
+            std::cout << "Calibrated from " << k.basis << ".\n  The run (" << parallelSpec(fromRun->runLayout)
+                      << "): measured " << units::formatTime(k.measuredRunSeconds * 1e6) << ", predicted "
+                      << units::formatTime(k.predictedRunSeconds * 1e6) << "; calibrated fit residual "
+                      << units::formatPercent(k.residual, 1, true) << "\n";
+            for (const auto& moved : k.moved)
+                std::cout << "  rate moved: " << moved << '\n';
+            for (const auto& taken : fromRun->taken)
+                std::cout << "  taken from the run: " << taken << '\n';
+            for (const auto& assumed : fromRun->assumed)
+                std::cout << "  assumed: " << assumed << '\n';
+        }
         std::cout << "[1] " << r.maxAchievableSource << "\n[2] "
                   << (r.nicSource.empty() ? std::string("no scale-out figure: cross-node collectives cost 0") : r.nicSource)
                   << (kernel ? "\n[3] " + kernel->source : std::string()) << "\n\n";

@@ -140,6 +140,14 @@ void addCalibrationOptions(CLI::App* cmd, StepArgs& a)
                     "Time GEMMs with the efficiencies of this stored GEMM sweep (interpolated by shape)");
 }
 
+void addRunCalibrationOption(CLI::App* cmd, StepArgs& a)
+{
+    cmd->add_option("--calibrate-from", a.calibrateFrom,
+                    "Scale the model's compute, exposed communication and bubble to a stored trace or training log "
+                    "of this model on this device (session id): the run's own layout is predicted, compared and the "
+                    "factors applied here; prints what moved and the fit residual");
+}
+
 void addRecipeOptions(CLI::App* cmd, StepArgs& a)
 {
     cmd->add_option("--micro-batch", a.microBatch, "Sequences per micro-batch")->capture_default_str();

@@ -59,7 +59,10 @@ struct StepArgs
     std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
     std::vector<std::int64_t> collectiveSessions; // --collectives: calibrate from these sessions only
     double moeImbalance = 0;      // with --calibrate: the all_to_allv routing imbalance to time EP at; 0 = newest
+    std::int64_t calibrateFrom = 0; // --calibrate-from: a stored trace or training log of this model (size, plan)
 };
+// --calibrate-from ID, for the commands that apply it (size, plan).
+void addRunCalibrationOption(CLI::App* cmd, StepArgs& a);
 void addStepOptions(CLI::App* cmd, StepArgs& a);
 // What the model is calibrated with (--efficiency, --calibrate, --collectives, --moe-imbalance,
 // --gemm-session), for commands that size with a layout of their own (plan).

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
+#include "model/calibratedvalidation.h"
 #include "model/rankingvalidation.h"
 #include "model/validation.h"
 #include "plan/publishedrank.h"
@@ -168,6 +169,50 @@ void printRanking(const CliContext& ctx, const std::string& path)
               << "Uncalibrated: GEMM efficiency by shape, collectives from the hardware profiles. Table: " << path << '\n';
 }
 
+// validate --calibrated: each row of a model calibrates the model for the other rows of that model.
+void printCalibrated(const CliContext& ctx, const std::string& table)
+{
+    const auto runs = table.empty() ? bundledValidationRuns() : loadValidationRuns(table);
+    const auto s = runCalibratedValidation(runs);
+    const std::string source = table.empty() ? "the bundled tables (published, holdout, ranking)" : table;
+    if (ctx.json) {
+        nlohmann::json groups = nlohmann::json::array();
+        for (const auto& g : s.groups) {
+            nlohmann::json preds = nlohmann::json::array();
+            for (const auto& p : g.predictions)
+                preds.push_back({{"from", p.from}, {"to", p.to}, {"measured_step_s", p.measured},
+                                 {"uncalibrated_step_s", p.uncalibrated}, {"calibrated_step_s", p.calibrated},
+                                 {"uncalibrated_error", p.uncalibratedError}, {"error", p.error}});
+            groups.push_back({{"group", g.key}, {"runs", g.runs}, {"predictions", preds}});
+        }
+        std::cout << nlohmann::json{{"tables", source}, {"groups", groups}, {"predictions", s.predictions},
+                                    {"median_abs_error", s.medianError}, {"max_abs_error", s.maxError},
+                                    {"median_abs_error_uncalibrated", s.medianUncalibrated}, {"worst", s.worst}}
+                         .dump(2)
+                  << '\n';
+        return;
+    }
+    TextTable t({"group", "calibrated on", "predicting", "measured", "uncalibrated", "calibrated"});
+    for (const auto& g : s.groups) {
+        bool first = true;
+        for (const auto& p : g.predictions) {
+            t.addRow({first ? g.key : "", p.from, p.to, fmt("%.3f s", p.measured),
+                      fmt("%.3f s", p.uncalibrated) + " (" + units::formatPercent(p.uncalibratedError, 1, true) + ")",
+                      fmt("%.3f s", p.calibrated) + " (" + units::formatPercent(p.error, 1, true) + ")"});
+            first = false;
+        }
+    }
+    t.print(std::cout);
+    std::cout << '\n'
+              << s.groups.size() << " groups of one model on one device and dtype, " << s.predictions
+              << " leave-one-out predictions: calibrated median |error| " << units::formatPercent(s.medianError, 1)
+              << ", max " << units::formatPercent(s.maxError, 1) << " (" << s.worst << "); uncalibrated median "
+              << units::formatPercent(s.medianUncalibrated, 1) << " on the same predictions\n"
+              << "Calibrated from the step time alone (as from a training log): compute and bubble scaled, exposed "
+                 "communication as modelled. Tables: "
+              << source << '\n';
+}
+
 void addValidateCommand(CLI::App& app, CliContext& ctx)
 {
     auto* cmd = app.add_subcommand("validate", "Run the sizing model over published measured training runs");
@@ -187,7 +232,18 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
     cmd->add_flag("--ranking", *ranking,
                   "Groups of one model measured under several layouts on one cluster (bundled ranking_groups.json, or "
                   "--table FILE): measured vs predicted order, Spearman, out-of-memory layouts flagged");
-    cmd->callback([&ctx, table, verbose, plan, only, ranking] {
+    auto calibrated = std::make_shared<bool>(false);
+    cmd->add_flag("--calibrated", *calibrated,
+                  "Leave-one-out run calibration: each row of a model (same device and dtype) calibrates the model "
+                  "for the model's other rows; calibrated and uncalibrated errors side by side (default: every "
+                  "bundled table, or --table FILE)");
+    cmd->callback([&ctx, table, verbose, plan, only, ranking, calibrated] {
+        if (*calibrated) {
+            if (*plan || *ranking)
+                throw UsageError("--calibrated, --ranking and --plan are separate checks: give one");
+            printCalibrated(ctx, *table == "holdout" ? holdoutTablePath() : *table);
+            return;
+        }
         if (*ranking) {
             if (*plan)
                 throw UsageError("--ranking and --plan are separate checks: give one");

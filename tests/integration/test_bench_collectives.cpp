@@ -573,6 +573,7 @@ TEST_F(BenchCollectives, CollectivesVsMpiPrintsARowPerSizeWithTheRatio)
     std::string line;
     std::vector<std::string> sizes;
     std::vector<int> rounds;
+    std::vector<double> ratios;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#')
             continue;
@@ -584,10 +585,18 @@ TEST_F(BenchCollectives, CollectivesVsMpiPrintsARowPerSizeWithTheRatio)
         ASSERT_TRUE(row) << line;
         sizes.push_back(number + " " + unit);
         rounds.push_back(n);
-        EXPECT_GT(ratio, 0.2) << line; // the same MPI_Allreduce on the same buffers: never far apart
-        EXPECT_LT(ratio, 5.0) << line;
+        EXPECT_GT(ratio, 0.0) << line;
+        ratios.push_back(ratio);
         EXPECT_TRUE(verdict == "PASS" || verdict == "FAIL") << line;
     }
+    // The same MPI_Allreduce on the same buffers: never far apart. On the median of the sizes, as one
+    // microsecond-scale size can swing several-fold when the machine is busy (a 6x row was seen under
+    // ASan with a build running beside it); a runner that is systematically slow moves the median.
+    ASSERT_FALSE(ratios.empty());
+    std::sort(ratios.begin(), ratios.end());
+    const double median = ratios[ratios.size() / 2];
+    EXPECT_GT(median, 0.2) << r.out;
+    EXPECT_LT(median, 5.0) << r.out;
     EXPECT_EQ(sizes, (std::vector<std::string>{"8 B", "64 B", "512 B", "4 KiB", "32 KiB"}));
     EXPECT_EQ(rounds, std::vector<int>(5, 101));
     EXPECT_NE(r.out.find("size(s) differ from the bare loop by more than 5 %"), std::string::npos) << r.out;

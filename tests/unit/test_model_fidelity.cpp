@@ -1,6 +1,6 @@
 // Mechanisms of the fidelity issue, each against numbers computed by hand: the fully sharded
-// (ZeRO-3 / FSDP) schedule's exposed communication, the working buffers at the memory peak, and
-// the rank statistics of `validate --ranking`.
+// (ZeRO-3 / FSDP) schedule's exposed communication, the working buffers at the memory peak, the
+// rank statistics of `validate --ranking`, and calibration from a measured run.
 #include <filesystem>
 #include <fstream>
 
@@ -9,6 +9,7 @@
 #include "model/memorymodel.h"
 #include "model/modelconfig.h"
 #include "model/rankingvalidation.h"
+#include "model/runcalibration.h"
 #include "model/shardedschedule.h"
 #include "../cli/tempdir.h"
 
@@ -163,4 +164,95 @@ TEST(RankingTable, BundledGroupsLoadWithSources)
     EXPECT_EQ(oom, 1); // SC21 Table 2's footnote: 530B under ZeRO-3 on 560 GPUs
     EXPECT_LE(s.fastestFound, s.scored);
     EXPECT_EQ(s.outOfMemory, oom);
+}
+
+namespace {
+StepEstimate handStep()
+{
+    // 2 s compute, 0.5 s bubble, 0.5 s exposed (all DP), nothing else: a 3 s step.
+    StepEstimate e;
+    e.computeSeconds = 2.0;
+    e.gemmSeconds = 1.5;
+    e.elementwiseSeconds = 0.5;
+    e.bubbleSeconds = 0.5;
+    e.exposedDpSeconds = e.exposedCommSeconds = 0.5;
+    e.stepSeconds = 3.0;
+    e.tokensPerSecond = 1000;
+    e.mfu = 0.3;
+    e.hfu = 0.2;
+    return e;
+}
+DeviceRates handDevice()
+{
+    DeviceRates r;
+    r.peakFlops = 1e15;
+    r.maxAchievableFlops = 0.5e15;
+    return r;
+}
+} // namespace
+
+TEST(RunCalibration, AStepTimeAloneScalesComputeAndBubble)
+{
+    MeasuredStep m;
+    m.stepSeconds = 4.0;
+    const auto r = fitRunRates(handStep(), m, "a log", handDevice());
+    EXPECT_FALSE(r.fromTrace);
+    EXPECT_NEAR(r.compute, (4.0 - 0.5) / 2.5, 1e-12); // exposed communication as modelled
+    EXPECT_NEAR(r.bubble, r.compute, 1e-12);
+    EXPECT_EQ(r.exposedComm, 1.0);
+    EXPECT_NEAR(r.residual, 0.0, 1e-12); // the run itself comes back as measured
+    const auto c = applyRunRates(handStep(), r, handDevice());
+    EXPECT_NEAR(c.stepSeconds, 4.0, 1e-12);
+    EXPECT_NEAR(c.computeSeconds, 2.8, 1e-12);
+    EXPECT_NEAR(c.gemmSeconds, 1.5 * 1.4, 1e-12);
+    EXPECT_NEAR(c.tokensPerSecond, 1000 * 3.0 / 4.0, 1e-9);
+    EXPECT_NEAR(c.mfu, 0.3 * 3.0 / 4.0, 1e-12);
+    ASSERT_EQ(r.moved.size(), 1u);
+    EXPECT_NE(r.moved[0].find("x1.40"), std::string::npos) << r.moved[0];
+}
+
+TEST(RunCalibration, ATraceScalesEachClassOnItsOwn)
+{
+    MeasuredStep m;
+    m.stepSeconds = 5.0;
+    m.computeSeconds = 3.0;     // x1.5
+    m.exposedCommSeconds = 1.0; // x2
+    m.idleSeconds = 1.0;        // x2 on the bubble
+    const auto r = fitRunRates(handStep(), m, "a trace", handDevice());
+    EXPECT_TRUE(r.fromTrace);
+    EXPECT_NEAR(r.compute, 1.5, 1e-12);
+    EXPECT_NEAR(r.exposedComm, 2.0, 1e-12);
+    EXPECT_NEAR(r.bubble, 2.0, 1e-12);
+    EXPECT_NEAR(r.residual, 0.0, 1e-12);
+    EXPECT_EQ(r.moved.size(), 3u);
+    // Another layout: 4 s compute, no bubble, 1 s exposed: 6 + 0 + 2.
+    StepEstimate other = handStep();
+    other.computeSeconds = 4.0;
+    other.bubbleSeconds = 0;
+    other.exposedDpSeconds = other.exposedCommSeconds = 1.0;
+    other.stepSeconds = 5.0;
+    EXPECT_NEAR(applyRunRates(other, r, handDevice()).stepSeconds, 8.0, 1e-12);
+    // A run the model hides every byte of and has no bubble for: added, not scaled.
+    StepEstimate hidden = handStep();
+    hidden.exposedDpSeconds = hidden.exposedCommSeconds = 0;
+    hidden.bubbleSeconds = 0;
+    hidden.stepSeconds = 2.0;
+    const auto added = fitRunRates(hidden, m, "a trace", handDevice());
+    EXPECT_NEAR(added.addedComm, 1.0, 1e-12);
+    EXPECT_NEAR(added.addedIdle, 1.0, 1e-12);
+    EXPECT_NEAR(applyRunRates(hidden, added, handDevice()).stepSeconds, 5.0, 1e-12);
+}
+
+TEST(RunCalibration, NeverFasterThanTheDeviceCan)
+{
+    // A run measured 10x faster than predicted would put the next layout above max achievable:
+    // 0.2 x 1e15 FLOP/s x 3 s = 6e14 hardware FLOPs take at least 1.2 s at 5e14.
+    MeasuredStep m;
+    m.stepSeconds = 0.7;
+    const auto r = fitRunRates(handStep(), m, "a log", handDevice());
+    EXPECT_LT(r.compute, 0.1);
+    const auto c = applyRunRates(handStep(), r, handDevice());
+    EXPECT_NEAR(c.computeSeconds, 1.2, 1e-12);
+    EXPECT_LE(c.hfu * 1e15, 0.5e15 * (1 + 1e-12));
+    EXPECT_GT(r.residual, 0.5); // and the fit says it could not follow the measurement
 }
