@@ -24,17 +24,18 @@ struct ListedSession
 };
 struct Listing
 {
-    std::vector<ListedSession> collectives, gemms;
+    std::vector<ListedSession> collectives, gemms, runs;
     QString error;
 };
+using ReadRun = std::variant<std::shared_ptr<const model::StoredRun>, QString>;
 using Assembled = std::variant<std::shared_ptr<const model::Calibration>, QString>;
 
 QString sessionLabel(const Session& s) { return QStringLiteral("%1 · %2").arg(s.id).arg(qs(s.title)); }
 } // namespace
 
 CalibrationPicker::CalibrationPicker(QWidget* parent)
-    : QWidget(parent), m_listJob(new JobTracker(this)), m_assembleJob(new JobTracker(this)),
-      m_calibration(std::make_shared<const model::Calibration>())
+    : QWidget(parent), m_runJob(new JobTracker(this)), m_listJob(new JobTracker(this)),
+      m_assembleJob(new JobTracker(this)), m_calibration(std::make_shared<const model::Calibration>())
 {
     setObjectName(QStringLiteral("calibration"));
     m_hardware = new QComboBox;
@@ -76,6 +77,15 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     m_attention->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_attention->setMinimumContentsLength(10);
 
+    m_run = new QComboBox;
+    m_run->setObjectName(QStringLiteral("calibrationRun"));
+    m_run->setToolTip(tr("A stored trace or training log of this model on this device: its own layout is predicted, "
+                         "compute, exposed communication and bubble are scaled to what it measured, and the same "
+                         "factors apply to the layout sized here (as ridgeline-cli size --calibrate-from ID)"));
+    m_run->addItem(tr("None"), qint64(0));
+    m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_run->setMinimumContentsLength(10);
+
     m_bases = new QTableWidget(0, 2);
     m_bases->setObjectName(QStringLiteral("calibrationBasis"));
     m_bases->setHorizontalHeaderLabels({tr("Figure source"), tr("Basis")});
@@ -104,6 +114,7 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     form->addRow(tr("Collectives:"), m_collectives);
     form->addRow(tr("GEMMs:"), m_gemm);
     form->addRow(tr("Attention:"), m_attention);
+    form->addRow(tr("Measured run:"), m_run);
     form->addRow(m_bases);
     form->addRow(m_problem);
 
@@ -130,6 +141,10 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     connect(m_gemm, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_listing)
             assemble();
+    });
+    connect(m_run, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_listing)
+            readRun();
     });
     listAttentionKernels();
     showBases();
@@ -163,6 +178,8 @@ void CalibrationPicker::setWorkspace(const QString& path)
                         out.collectives.push_back({s.id, sessionLabel(s)});
                     else if (s.kind == kind::Gemm)
                         out.gemms.push_back({s.id, sessionLabel(s)});
+                    else if (s.kind == kind::Trace || s.kind == kind::TrainingLog)
+                        out.runs.push_back({s.id, sessionLabel(s)});
             } catch (const std::exception& e) {
                 out.error = qs(e.what());
             }
@@ -171,6 +188,7 @@ void CalibrationPicker::setWorkspace(const QString& path)
         [this](const Listing& listing) {
             const QList<qint64> checked = collectiveSessions();
             const qint64 gemm = gemmSession();
+            const qint64 run = runSession();
             m_listing = true;
             m_collectives->clear();
             for (const auto& s : listing.collectives) {
@@ -189,7 +207,14 @@ void CalibrationPicker::setWorkspace(const QString& path)
             for (const auto& s : listing.gemms)
                 m_gemm->addItem(s.label, s.id);
             m_gemm->setCurrentIndex(std::max(0, m_gemm->findData(gemm)));
+            m_run->clear();
+            m_run->addItem(tr("None"), qint64(0));
+            for (const auto& s : listing.runs)
+                m_run->addItem(s.label, s.id);
+            m_run->setCurrentIndex(std::max(0, m_run->findData(run)));
             m_listing = false;
+            if (runSession() != run)
+                readRun();
             Q_EMIT sessionsLoaded(static_cast<int>(listing.collectives.size()), static_cast<int>(listing.gemms.size()));
             // Sessions deleted since they were chosen drop out of the calibration.
             if (collectiveSessions() != checked || gemmSession() != gemm)
@@ -227,7 +252,58 @@ qint64 CalibrationPicker::gemmSession() const { return m_gemm->currentData().toL
 
 void CalibrationPicker::setGemmSession(qint64 id) { m_gemm->setCurrentIndex(std::max(0, m_gemm->findData(id))); }
 
-bool CalibrationPicker::isAssembling() const { return m_assembleJob->isRunning(); }
+bool CalibrationPicker::isAssembling() const { return m_assembleJob->isRunning() || m_runJob->isRunning(); }
+
+qint64 CalibrationPicker::runSession() const { return m_run->currentData().toLongLong(); }
+
+void CalibrationPicker::setRunSession(qint64 id) { m_run->setCurrentIndex(std::max(0, m_run->findData(id))); }
+
+void CalibrationPicker::readRun()
+{
+    m_measuredRun.reset();
+    m_runProblem.clear();
+    const qint64 id = runSession();
+    if (id <= 0) {
+        m_runJob->cancel();
+        showBases();
+        Q_EMIT calibrationChanged();
+        return;
+    }
+    const std::string ws = m_workspace.toStdString();
+    m_runJob->start<ReadRun>(
+        [ws, id](auto&) -> ReadRun {
+            try {
+                store::Workspace w(ws);
+                return std::make_shared<const model::StoredRun>(model::readStoredRun(w, id));
+            } catch (const std::exception& e) {
+                return qs(e.what());
+            }
+        },
+        [this](const ReadRun& out) {
+            if (const auto* error = std::get_if<QString>(&out))
+                m_runProblem = *error;
+            else
+                m_measuredRun = std::get<std::shared_ptr<const model::StoredRun>>(out);
+            showBases();
+            Q_EMIT calibrationChanged();
+        });
+}
+
+std::optional<model::StoredRunCalibration> CalibrationPicker::runCalibration(const model::SizingRequest& req,
+                                                                          QString* problem) const
+{
+    if (problem)
+        *problem = m_runProblem;
+    if (!m_measuredRun)
+        return std::nullopt;
+    try {
+        return model::calibrateFromRun(*m_measuredRun, req, *m_calibration);
+    } catch (const std::exception& e) {
+        if (problem)
+            *problem = qs(e.what());
+        return std::nullopt;
+    }
+}
 
 model::DeviceRates CalibrationPicker::rates(const std::string& dtype) const
 {
@@ -297,6 +373,8 @@ void CalibrationPicker::showBases()
     m_bases->setEnabled(true);
     m_bases->setRowCount(0);
     m_problemText = m_assemblyProblem;
+    if (!m_runProblem.isEmpty())
+        m_problemText = m_problemText.isEmpty() ? m_runProblem : m_problemText + QLatin1Char('\n') + m_runProblem;
     try {
         m_shownBases = m_calibration->bases(rates());
     } catch (const std::exception& e) { // the profile cannot time this dtype

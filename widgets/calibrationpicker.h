@@ -4,14 +4,17 @@
 // open workspace (several, e.g. one per network tier) and a measured GEMM sweep. It assembles them
 // with model::Calibration, the code ridgeline-cli's --calibrate / --collectives / --gemm-session
 // use, in a worker (the fits read the store), and lists where each figure source comes from:
-// "datasheet", "default" or "session N (title)".
+// "datasheet", "default" or "session N (title)". A measured run (a trace or training log of the
+// model on this device) can calibrate the step's classes as ridgeline-cli size --calibrate-from.
 #include <memory>
+#include <optional>
 
 #include <QList>
 #include <QWidget>
 
 #include "model/calibration.h"
 #include "model/sizingrequest.h"
+#include "model/storedruncalibration.h"
 
 class QComboBox;
 class QLabel;
@@ -43,6 +46,14 @@ public:
     // the combo lists the current profile's kernels.
     QString attentionKernel() const;
     void setAttentionKernel(const QString& name);
+    // The measured run (trace or training log session) the step is calibrated from; 0: none.
+    qint64 runSession() const;
+    void setRunSession(qint64 id);
+    // What that run measured, read off the GUI thread; null while none is chosen or it is being read.
+    std::shared_ptr<const model::StoredRun> measuredRun() const { return m_measuredRun; }
+    // The run's factors for `req` (its own layout predicted with calibration()), or nullopt with
+    // `problem` saying why not (another model or device) or nothing when no run is chosen.
+    std::optional<model::StoredRunCalibration> runCalibration(const model::SizingRequest& req, QString* problem) const;
 
     // The calibration last assembled: never null (datasheet and defaults until sessions are chosen).
     std::shared_ptr<const model::Calibration> calibration() const { return m_calibration; }
@@ -78,6 +89,11 @@ private:
     QListWidget* m_collectives;
     QComboBox* m_gemm;
     QComboBox* m_attention;
+    QComboBox* m_run;
+    JobTracker* m_runJob;
+    std::shared_ptr<const model::StoredRun> m_measuredRun;
+    QString m_runProblem; // why the chosen run could not be read
+    void readRun();
     QTableWidget* m_bases; // figure source | basis, the citation or coverage as tooltip
     QLabel* m_problem;
     JobTracker* m_listJob;

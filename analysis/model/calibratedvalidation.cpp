@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "fits/median.h"
+
 #include "model/rankingvalidation.h"
 #include "model/runcalibration.h"
 
@@ -22,14 +24,6 @@ std::string groupKey(const ValidationRun& r)
     return key;
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 } // namespace
 
 std::vector<ValidationRun> bundledValidationRuns()
@@ -87,8 +81,8 @@ CalibratedSummary runCalibratedValidation(const std::vector<ValidationRun>& runs
         s.groups.push_back(std::move(g));
     }
     s.predictions = int(errors.size());
-    s.medianError = median(errors);
-    s.medianUncalibrated = median(uncalibrated);
+    s.medianError = fits::median(errors);
+    s.medianUncalibrated = fits::median(uncalibrated);
     return s;
 }
 } // namespace rl::model

@@ -1,5 +1,7 @@
 #include "model/predictedvsmeasured.h"
 
+#include "fits/median.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,14 +12,11 @@
 
 namespace rl::model {
 namespace {
+// Over the figures a source gave (NaN: not given); kNoValue when none.
 double median(std::vector<double> v)
 {
     v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
-    if (v.empty())
-        return kNoValue;
-    std::sort(v.begin(), v.end());
-    const auto n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return fits::median(std::move(v), kNoValue);
 }
 } // namespace
 

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fits/median.h"
 #include "io/resourcedirs.h"
 
 namespace rl::model {
@@ -20,14 +21,6 @@ using json = nlohmann::json;
     throw std::runtime_error(where + ": " + what);
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 } // namespace
 
 std::string rankingTablePath()
@@ -163,7 +156,7 @@ RankingSummary runRankingValidation(const RankingTable& table)
         s.ranButPredictedOut += g.ranButPredictedOut;
         s.groups.push_back(std::move(g));
     }
-    s.medianSpearman = median(spearmans);
+    s.medianSpearman = fits::median(spearmans);
     return s;
 }
 } // namespace rl::model

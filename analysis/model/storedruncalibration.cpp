@@ -3,31 +3,40 @@
 #include <stdexcept>
 
 #include "model/hardwareprofileloader.h"
-#include "model/predictedvsmeasured.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 
 namespace rl::model {
+namespace {
+std::string named(std::int64_t id) { return "--calibrate-from " + std::to_string(id) + ": "; }
+} // namespace
 
-StoredRunCalibration calibrateFromStoredRun(store::Workspace& ws, std::int64_t id, const SizingRequest& req,
-                                            const Calibration& cal)
+StoredRun readStoredRun(store::Workspace& ws, std::int64_t id)
 {
-    const std::string name = "session " + std::to_string(id);
     const auto s = ws.session(id);
     if (!s)
-        throw std::runtime_error("--calibrate-from: no " + name + " in " + ws.path());
-    MeasuredStep measured;
+        throw std::runtime_error(named(id) + "no session " + std::to_string(id) + " in " + ws.path());
+    StoredRun out;
+    out.session = id;
+    out.title = s->title;
     try {
-        measured = measuredFromSession(*s, store::stepBreakdowns(ws.database(), id), store::trainSteps(ws.database(), id));
+        out.measured = measuredFromSession(*s, store::stepBreakdowns(ws.database(), id), store::trainSteps(ws.database(), id));
     } catch (const std::invalid_argument& e) {
-        throw std::runtime_error("--calibrate-from " + std::to_string(id) + ": " + e.what());
+        throw std::runtime_error(named(id) + e.what());
     }
-    const MeasuredRun run = storedMeasuredRun(ws, *s);
+    out.run = storedMeasuredRun(ws, *s);
+    return out;
+}
+
+StoredRunCalibration calibrateFromRun(const StoredRun& stored, const SizingRequest& req, const Calibration& cal)
+{
+    const std::int64_t id = stored.session;
+    const MeasuredRun& run = stored.run;
     StoredRunCalibration out;
     const std::string mismatch = modelMismatch(run, req.model);
     if (!mismatch.empty()) {
         if (run.layers > 0 || run.hidden > 0 || run.heads > 0) // it states a shape, and not this one
-            throw std::runtime_error("--calibrate-from " + std::to_string(id) + ": " + mismatch);
+            throw std::runtime_error(named(id) + mismatch);
         out.assumed.push_back("the run's model is " + req.model.name + " (" + mismatch + ")");
     }
     std::vector<std::string> profileIds;
@@ -35,9 +44,8 @@ StoredRunCalibration calibrateFromStoredRun(store::Workspace& ws, std::int64_t i
         profileIds.push_back(hw.id);
     const RunInputs inputs = applyMeasuredRun(run, req.layout, req.hardware.id, profileIds);
     if (!inputs.hardware.empty() && !req.hardware.id.empty() && inputs.hardware != req.hardware.id)
-        throw std::runtime_error("--calibrate-from " + std::to_string(id) + ": the run was on " + inputs.hardware +
-                                 ", the prediction is for " + req.hardware.id +
-                                 ": calibrate from a run on the same device");
+        throw std::runtime_error(named(id) + "the run was on " + inputs.hardware + ", the prediction is for " +
+                                 req.hardware.id + ": calibrate from a run on the same device");
     out.taken = inputs.taken;
     for (const auto& a : inputs.assumed)
         out.assumed.push_back(a);
@@ -45,8 +53,15 @@ StoredRunCalibration calibrateFromStoredRun(store::Workspace& ws, std::int64_t i
     SizingRequest ran = req;
     ran.layout = out.runLayout;
     const auto predicted = evaluate(ran, cal);
-    out.rates = fitRunRates(predicted.report.step, measured, name + " (" + s->title + "), " + measured.source,
+    out.rates = fitRunRates(predicted.report.step, stored.measured,
+                            "session " + std::to_string(id) + " (" + stored.title + "), " + stored.measured.source,
                             predicted.rates);
     return out;
+}
+
+StoredRunCalibration calibrateFromStoredRun(store::Workspace& ws, std::int64_t id, const SizingRequest& req,
+                                            const Calibration& cal)
+{
+    return calibrateFromRun(readStoredRun(ws, id), req, cal);
 }
 } // namespace rl::model

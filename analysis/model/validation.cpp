@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fits/median.h"
+
 #include "io/resourcedirs.h"
 #include "model/calibration.h"
 #include "model/hardwareprofileloader.h"
@@ -20,16 +22,6 @@
 
 namespace rl::model {
 namespace {
-// The median of `values` (sorted here); 0 when empty.
-double medianOf(std::vector<double>& values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 using nlohmann::json;
 
 [[noreturn]] void fail(const std::string& where, const std::string& why) { throw std::runtime_error(where + ": " + why); }
@@ -220,7 +212,7 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
         s.rows.push_back(std::move(row));
     }
     if (!abs.empty()) {
-        s.medianAbsError = medianOf(abs);
+        s.medianAbsError = fits::median(abs);
         s.meanSignedError = signedSum / double(abs.size());
     }
     return s;
@@ -272,8 +264,8 @@ ErrorBand modelErrorBand(bool moe, const std::string& device)
         }
     band.rows = int(abs.size());
     band.bias = abs.empty() ? 0 : signedSum / double(abs.size());
-    band.median = medianOf(abs); // sorts abs
-    band.max = abs.empty() ? 0 : abs.back();
+    band.median = fits::median(abs);
+    band.max = abs.empty() ? 0 : *std::max_element(abs.begin(), abs.end());
     return band;
 }
 

@@ -363,6 +363,8 @@ void ConfigEditor::scheduleRecompute()
 void ConfigEditor::recompute()
 {
     m_report.reset();
+    m_runCalibration.reset();
+    m_runProblem.clear();
     m_problemText.clear();
     try {
         const auto c = config();
@@ -395,6 +397,11 @@ void ConfigEditor::recompute()
         const auto& rates = in.rates();
         m_hbmBytes = rates.hbmCapacityBytes;
         m_report = model::evaluate(req, in);
+        // A measured run of this model calibrates the step's classes (size --calibrate-from).
+        m_uncalibratedStep = m_report->step.stepSeconds;
+        m_runCalibration = m_calibration->runCalibration(req, &m_runProblem);
+        if (m_runCalibration)
+            m_report->step = model::applyRunRates(m_report->step, m_runCalibration->rates, rates);
         m_bases = m_usedCalibration->bases(rates);
         m_attentionBasis = qs(model::attentionBasis(rates, c, p));
         m_attentionSummary = qs(model::attentionSummary(rates, c, p));
@@ -430,7 +437,7 @@ void ConfigEditor::showReport()
         QString quantity, value;
         QString tip = {}; // when the value's tooltip says more than the value (a citation)
     };
-    const std::vector<Row> rows{
+    std::vector<Row> rows{
         {tr("Total parameters"), qs(units::formatCount(r.params.total()))},
         {tr("Active parameters per token"), qs(units::formatCount(r.params.active()))},
         {tr("Forward FLOPs per token"), qs(units::formatFlop(r.forward.forward()))},
@@ -463,6 +470,28 @@ void ConfigEditor::showReport()
          qs(units::formatTime(r.decode.secondsPerToken * 1e6)) +
              (r.decode.memoryBound() ? tr(" (memory-bound)") : tr(" (compute-bound)"))},
     };
+    // Under the step time: the measured run it was calibrated from, or why the chosen run was not used.
+    const auto stepRow = std::find_if(rows.begin(), rows.end(), [](const Row& row) { return row.quantity == tr("Step time"); });
+    if (stepRow != rows.end() && m_runCalibration) {
+        const auto& k = m_runCalibration->rates;
+        QStringList tip{tr("The run (%1): measured %2, predicted %3; calibrated fit residual %4")
+                            .arg(qs(model::parallelSpec(m_runCalibration->runLayout)),
+                                 qs(units::formatTime(k.measuredRunSeconds * 1e6)),
+                                 qs(units::formatTime(k.predictedRunSeconds * 1e6)),
+                                 qs(units::formatPercent(k.residual, 1, true)))};
+        for (const auto& moved : k.moved)
+            tip << qs(moved);
+        for (const auto& assumed : m_runCalibration->assumed)
+            tip << tr("assumed: %1").arg(qs(assumed));
+        QStringList factors;
+        for (const auto& moved : k.moved)
+            factors << qs(moved.substr(0, moved.find(" (")));
+        rows.insert(std::next(stepRow), {{tr("  calibrated from"), qs(k.basis), tip.join(QLatin1Char('\n'))},
+                                         {tr("  rates moved"), factors.join(QStringLiteral("; ")), tip.join(QLatin1Char('\n'))},
+                                         {tr("  uncalibrated step"), qs(units::formatTime(m_uncalibratedStep * 1e6))}});
+    } else if (stepRow != rows.end() && !m_runProblem.isEmpty()) {
+        rows.insert(std::next(stepRow), Row{tr("  calibration from a run"), tr("not applied: %1").arg(m_runProblem)});
+    }
     m_results->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
         const Row& row = rows[static_cast<size_t>(i)];

@@ -15,6 +15,7 @@
 #include "model/parallelconfig.h"
 #include "model/calibration.h"
 #include "model/sizingreport.h"
+#include "model/storedruncalibration.h"
 
 class QComboBox;
 class QFormLayout;
@@ -104,6 +105,11 @@ private:
     QString m_workspace;
     int m_presetCount = 0; // the first m_presetCount entries are presets, then saved configurations
     std::optional<model::SizingReport> m_report;
+    // The calibration picker's measured run, applied to m_report's step (nullopt: none, or why not
+    // in m_runProblem); the step before it.
+    std::optional<model::StoredRunCalibration> m_runCalibration;
+    QString m_runProblem;
+    double m_uncalibratedStep = 0;
     QString m_problemText;
     double m_hbmBytes = 0;
     QFormLayout* m_form = nullptr;

@@ -425,6 +425,7 @@ void PlanWindow::runSearch()
     const std::string fix = m_fix->text().trimmed().toStdString();
     const std::string yours = m_yours->text().trimmed().toStdString();
     const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();
+    const std::shared_ptr<const model::StoredRun> measuredRun = m_calibration->measuredRun();
     m_searchedModel = *config;
     m_searchedCluster = req.cluster;
     m_searchedConfigName = cliName;
@@ -436,7 +437,7 @@ void PlanWindow::runSearch()
                           .arg(req.cluster.gpus)
                           .arg(m_calibration->hardwareId()));
     m_job->start<Outcome>(
-        [req, hardwareId, fix, yours, calibration](JobControl<Outcome>& control) mutable -> Outcome {
+        [req, hardwareId, fix, yours, calibration, measuredRun](JobControl<Outcome>& control) mutable -> Outcome {
             try {
                 // As ridgeline-cli plan builds it (app/cli/plancommand.cpp), so both show the same figures.
                 req.base.hardware = findHardwareProfile(hardwareId);
@@ -449,6 +450,11 @@ void PlanWindow::runSearch()
                     defaults.dtype = req.space.dtype.front();
                     defaults.attention = req.space.attention.front();
                     req.yours = plan::parseLayout(yours, defaults);
+                }
+                if (measuredRun) { // the Calibration picker's measured run: every layout ranked calibrated
+                    model::SizingRequest ran = req.base;
+                    ran.layout.seqLen = req.cluster.seqLen;
+                    req.runRates = model::calibrateFromRun(*measuredRun, ran, *calibration).rates;
                 }
                 return plan::runPlan(req, *calibration, [&control](double done, double total) {
                     control.setProgress(std::int64_t(done), std::int64_t(total),

@@ -8,6 +8,7 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -22,6 +23,7 @@
 #include "store/fileimport.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
+#include "units/units.h"
 #include "validationchart.h"
 #include "validationview.h"
 
@@ -33,7 +35,7 @@ struct Workspace
     QTemporaryDir dir;
     QString path = dir.filePath(QStringLiteral("ws.db"));
     std::vector<std::int64_t> node8; // one session per op of the 8xH100 file
-    std::int64_t node16 = 0, gemm = 0;
+    std::int64_t node16 = 0, gemm = 0, log = 0;
     std::int64_t rs8 = 0;            // its reduce_scatter session
     std::string rs8Title;
 
@@ -47,7 +49,7 @@ struct Workspace
         };
         node8 = import(RIDGELINE_SAMPLE_DATA "/nccl-tests_8xH100_all_collectives.txt");
         node16 = import(RIDGELINE_SAMPLE_DATA "/nccl-tests_2node_16xH100_all_reduce.txt").at(0);
-        import(RIDGELINE_SAMPLE_DATA "/megatron-lm_gpt-8b_16xH100_pretrain.log");
+        log = import(RIDGELINE_SAMPLE_DATA "/megatron-lm_gpt-8b_16xH100_pretrain.log").at(0);
         gemm = import(RIDGELINE_TEST_DATA "/kernels/gemm-generic.csv").at(0);
         for (const auto id : node8)
             if (const auto s = ws.session(id); s && s->title.rfind("reduce_scatter", 0) == 0)
@@ -223,6 +225,56 @@ TEST(CalibrationPicker, ConfigEditorStepUsesTheChosenSessionAsTheCliDoes)
     EXPECT_EQ(kernels->count(), 1);
     EXPECT_FALSE(kernels->isEnabled());
     EXPECT_EQ(picker->attentionKernel(), QString());
+}
+
+// A measured run (the sample Megatron log: GPT-8B shape on 16 H100s, tp 8 x dp 2) calibrates the
+// editor's step as ridgeline-cli size --calibrate-from does; another model's run is refused, saying why.
+TEST(CalibrationPicker, AMeasuredRunCalibratesTheStepAsTheCliDoes)
+{
+    Workspace w;
+    rl::ConfigEditor editor;
+    editor.resize(1200, 900);
+    editor.show();
+    auto* picker = editor.calibrationPicker();
+    QSignalSpy loaded(picker, &rl::CalibrationPicker::sessionsLoaded);
+    editor.setWorkspace(w.path);
+    ASSERT_TRUE(loaded.wait(15000));
+    auto* runs = picker->findChild<QComboBox*>(QStringLiteral("calibrationRun"));
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->count(), 2); // none, and the training log (collectives and GEMMs are not runs)
+    EXPECT_EQ(runs->itemData(1).toLongLong(), w.log);
+    editor.setHardware(QStringLiteral("h100-sxm"));
+    editor.setParallel(QStringLiteral("dp=16"));
+    ASSERT_TRUE(rl::testing::waitFor([&] { return editor.report().has_value(); })) << editor.problem().toStdString();
+
+    picker->setRunSession(w.log);
+    ASSERT_TRUE(rl::testing::waitFor([&] {
+        return !picker->isAssembling() && !editor.resultText(QStringLiteral("  calibrated from")).isEmpty();
+    })) << editor.resultText(QStringLiteral("  calibration from a run")).toStdString();
+    ASSERT_TRUE(editor.report().has_value());
+    const double calibrated = editor.report()->step.stepSeconds;
+    EXPECT_TRUE(editor.resultText(QStringLiteral("  calibrated from")).startsWith(QStringLiteral("session %1 (").arg(w.log)));
+    EXPECT_TRUE(editor.resultText(QStringLiteral("  rates moved")).contains(QStringLiteral("compute and bubble x")));
+    saveShot(&editor, "calibrated-from-run.png");
+
+    const auto j = cli({QStringLiteral("--db"), w.path, QStringLiteral("--json"), QStringLiteral("size"),
+                        QStringLiteral("llama-3-8b"), QStringLiteral("--hardware"), QStringLiteral("h100-sxm"),
+                        QStringLiteral("--parallel"), QStringLiteral("dp=16"), QStringLiteral("--seq"),
+                        QString::number(editor.config().seqLen), QStringLiteral("--calibrate-from"),
+                        QString::number(w.log)});
+    ASSERT_TRUE(j.is_object());
+    EXPECT_NEAR(j["step"]["step_s"].get<double>(), calibrated, 1e-9 * calibrated);
+    const double uncalibrated = j["run_calibration"]["uncalibrated_step_s"].get<double>();
+    EXPECT_NE(calibrated, uncalibrated);
+    EXPECT_EQ(editor.resultText(QStringLiteral("  uncalibrated step")),
+              QString::fromStdString(rl::units::formatTime(uncalibrated * 1e6)));
+
+    // Another model (40 layers): the run is not used, and the row says why.
+    editor.findChild<QSpinBox*>(QStringLiteral("layers"))->setValue(40);
+    ASSERT_TRUE(rl::testing::waitFor([&] {
+        return editor.resultText(QStringLiteral("  calibration from a run")).contains(QStringLiteral("another model"));
+    }));
+    EXPECT_TRUE(editor.resultText(QStringLiteral("  calibrated from")).isEmpty());
 }
 
 TEST(CalibrationPicker, MoeExplorerSweepStatesTheCalibrationItWasTimedWith)
