@@ -8,14 +8,15 @@
 
 namespace rl::model {
 namespace {
-std::string named(std::int64_t id) { return "--calibrate-from " + std::to_string(id) + ": "; }
+// "session 7: " before what is wrong with it (the CLI's --calibrate-from and the GUI's picker alike).
+std::string named(std::int64_t id) { return "measured run, session " + std::to_string(id) + ": "; }
 } // namespace
 
 StoredRun readStoredRun(store::Workspace& ws, std::int64_t id)
 {
     const auto s = ws.session(id);
     if (!s)
-        throw std::runtime_error(named(id) + "no session " + std::to_string(id) + " in " + ws.path());
+        throw std::runtime_error(named(id) + "not in " + ws.path() + " (`ridgeline-cli sessions` lists them)");
     StoredRun out;
     out.session = id;
     out.title = s->title;
