@@ -115,6 +115,7 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     form->addRow(tr("GEMMs:"), m_gemm);
     form->addRow(tr("Attention:"), m_attention);
     form->addRow(tr("Measured run:"), m_run);
+    form->setRowVisible(m_run, false); // offerMeasuredRun: only hosts that apply it show it
     form->addRow(m_bases);
     form->addRow(m_problem);
 
@@ -253,6 +254,13 @@ qint64 CalibrationPicker::gemmSession() const { return m_gemm->currentData().toL
 void CalibrationPicker::setGemmSession(qint64 id) { m_gemm->setCurrentIndex(std::max(0, m_gemm->findData(id))); }
 
 bool CalibrationPicker::isAssembling() const { return m_assembleJob->isRunning() || m_runJob->isRunning(); }
+
+void CalibrationPicker::offerMeasuredRun(bool on)
+{
+    static_cast<QFormLayout*>(layout())->setRowVisible(m_run, on);
+    if (!on)
+        setRunSession(0);
+}
 
 qint64 CalibrationPicker::runSession() const { return m_run->currentData().toLongLong(); }
 

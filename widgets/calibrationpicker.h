@@ -46,6 +46,8 @@ public:
     // the combo lists the current profile's kernels.
     QString attentionKernel() const;
     void setAttentionKernel(const QString& name);
+    // Offers the "Measured run" box (hidden by default): for hosts that apply runCalibration.
+    void offerMeasuredRun(bool on);
     // The measured run (trace or training log session) the step is calibrated from; 0: none.
     qint64 runSession() const;
     void setRunSession(qint64 id);

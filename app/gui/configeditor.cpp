@@ -138,6 +138,7 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     });
 
     m_calibration = new CalibrationPicker;
+    m_calibration->offerMeasuredRun(true); // the step below is calibrated from it
     m_calibration->hardwareCombo()->setObjectName(QStringLiteral("hardware"));
     // The calibration in the form (which scrolls): which device, which measured sessions, the basis
     // of each figure, without taking width or height from the results and findings.

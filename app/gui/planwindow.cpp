@@ -234,6 +234,7 @@ QWidget* PlanWindow::buildInputs()
         }
     });
     m_calibration = new CalibrationPicker;
+    m_calibration->offerMeasuredRun(true); // the search ranks calibrated steps
     m_hardware = m_calibration->hardwareCombo();
     m_hardware->setObjectName(QStringLiteral("planHardware"));
     m_hardware->setToolTip(tr("Hardware profile: peak FLOP/s, HBM capacity and bandwidth, links (resources/hardware)"));

@@ -241,6 +241,9 @@ TEST(CalibrationPicker, AMeasuredRunCalibratesTheStepAsTheCliDoes)
     ASSERT_TRUE(loaded.wait(15000));
     auto* runs = picker->findChild<QComboBox*>(QStringLiteral("calibrationRun"));
     ASSERT_TRUE(runs);
+    EXPECT_TRUE(runs->isVisibleTo(&editor)); // the editor applies it; a picker whose host does not hides it
+    rl::CalibrationPicker plain;
+    EXPECT_FALSE(plain.findChild<QComboBox*>(QStringLiteral("calibrationRun"))->isVisibleTo(&plain));
     ASSERT_EQ(runs->count(), 2); // none, and the training log (collectives and GEMMs are not runs)
     EXPECT_EQ(runs->itemData(1).toLongLong(), w.log);
     editor.setHardware(QStringLiteral("h100-sxm"));
