@@ -8,6 +8,7 @@
 #include <QPixmap>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <cstdio>
@@ -18,6 +19,13 @@
 #include "sessionbrowser.h"
 #include "settings.h"
 #include "startup.h"
+
+namespace {
+// The pool's threads end before the atexit handlers run: OpenSSL's cleanup frees every thread's
+// state, and a worker that touched libcrypto (the store's hashes) exiting after it frees its own
+// again. Jobs were cancelled with their windows; a stuck one is not waited for past 5 s.
+void joinWorkers() { QThreadPool::globalInstance()->waitForDone(5000); }
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -51,8 +59,11 @@ int main(int argc, char** argv)
         window.resize(1400, 850);
     window.show();
     rl::startWindow(window, options, imports);
-    if (!screenshot)
-        return app.exec();
+    if (!screenshot) {
+        const int rc = app.exec();
+        joinWorkers();
+        return rc;
+    }
 
     // Render once the imports (if any) are stored and the first sessions' points are charted.
     int exitCode = 1;
@@ -82,5 +93,6 @@ int main(int argc, char** argv)
         app.exit(2);
     });
     app.exec();
+    joinWorkers();
     return exitCode;
 }

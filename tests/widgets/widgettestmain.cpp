@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QThreadPool>
 
 int main(int argc, char** argv)
 {
@@ -15,5 +16,10 @@ int main(int argc, char** argv)
     font.setPointSize(9);
     QApplication::setFont(font);
     ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    const int rc = RUN_ALL_TESTS();
+    // Join the pool's threads before the atexit handlers run: OpenSSL's cleanup frees every thread's
+    // state, and a worker that touched libcrypto (the store's hashes) and exited after it freed its
+    // own again (a double free ASan reported at exit of a passing test).
+    QThreadPool::globalInstance()->waitForDone(30000);
+    return rc;
 }
