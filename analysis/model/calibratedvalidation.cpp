@@ -28,9 +28,8 @@ std::string groupKey(const ValidationRun& r)
 
 std::vector<ValidationRun> bundledValidationRuns()
 {
-    std::vector<ValidationRun> runs = loadValidationRuns(validationTablePath());
-    for (auto& r : loadValidationRuns(holdoutTablePath()))
-        runs.push_back(std::move(r));
+    std::vector<ValidationRun> runs;
+    appendBundledRuns(runs);
     for (auto& r : loadValidationRuns(rankingTablePath()))
         runs.push_back(std::move(r));
     return runs;

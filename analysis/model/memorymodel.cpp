@@ -26,21 +26,24 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
     m.weights = shard(wb, p.zeroStage >= 3);
     // 1F1B: the first stage holds min(pp, m) micro-batches of its layers; interleaving adds
     // (pp-1)/(pp·vpp) of a stage (Narayanan et al. 2021, §2.2.2; Korthikanti et al. 2022, §4.2.3).
+    // A layer's activations averaged over the model's dense and MoE layers.
     const int moeLayers = c.moeLayerCount();
-    const double perLayer = c.layers > 0 ? (activationBytesPerLayer(c, p, false) * (c.layers - moeLayers)
-                                            + activationBytesPerLayer(c, p, true) * moeLayers) / c.layers
-                                         : 0;
+    auto averageLayer = [&](const ParallelConfig& q) {
+        return c.layers > 0 ? (activationBytesPerLayer(c, q, false) * (c.layers - moeLayers) +
+                               activationBytesPerLayer(c, q, true) * moeLayers) / c.layers
+                            : 0.0;
+    };
+    const double perLayer = averageLayer(p);
     const double inFlight = std::min<double>(p.pp, p.effectiveMicroBatches());
     const double interleave = p.vpp > 1 ? 1 + double(p.pp - 1) / (double(p.pp) * p.vpp) : 1;
     m.activations = perLayer * firstStageLayers(c, p) * inFlight * interleave;
     // Full recompute stores each layer's input only; its backward first re-runs the forward, so one
     // layer's activations as stored without recompute are alive at the peak (Chen et al. 2016,
     // "Training Deep Nets with Sublinear Memory Cost", §3; Korthikanti et al. 2022, §5).
-    if (p.recompute == Recompute::Full && c.layers > 0) {
+    if (p.recompute == Recompute::Full) {
         ParallelConfig kept = p;
         kept.recompute = Recompute::None;
-        m.working += (activationBytesPerLayer(c, kept, false) * (c.layers - moeLayers) +
-                      activationBytesPerLayer(c, kept, true) * moeLayers) / c.layers;
+        m.working += averageLayer(kept);
     }
     // ZeRO-3 gathers a layer's parameters before use and frees them after: the layer computing and
     // the one prefetched are whole ("the next all-gather's output tensor must be allocated while the

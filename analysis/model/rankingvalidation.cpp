@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -32,14 +31,11 @@ RankingTable loadRankingTable(const std::string& path)
 {
     RankingTable t;
     t.path = path;
-    t.runs = loadValidationRuns(path); // the file's own runs (its "runs" array), checked as any table's
-    std::ifstream in(path);
-    const json root = json::parse(in, nullptr, false);
-    if (root.is_discarded() || !root.contains("groups") || !root["groups"].is_array())
+    const json root = readValidationFile(path);
+    t.runs = validationRunsOf(root, path); // the file's own runs (its "runs" array), checked as any table's
+    if (!root.contains("groups") || !root["groups"].is_array())
         fail(path, "expected a \"groups\" array");
-    for (const auto& bundled : {validationTablePath(), holdoutTablePath()})
-        for (auto& r : loadValidationRuns(bundled))
-            t.runs.push_back(std::move(r));
+    appendBundledRuns(t.runs);
     int i = 0;
     for (const auto& g : root["groups"]) {
         const std::string where = path + ": groups[" + std::to_string(i++) + "]";
@@ -120,10 +116,10 @@ RankingSummary runRankingValidation(const RankingTable& table)
             g.refused += m.row.refused;
             if (oom) {
                 ++g.outOfMemory;
-                g.outOfMemoryFlagged += !m.row.refused && !m.row.fitsMemory;
+                g.outOfMemoryFlagged += !m.row.refused && !m.row.step.fitsMemory();
             } else if (!m.row.refused) {
                 ++g.ran;
-                g.ranButPredictedOut += !m.row.fitsMemory;
+                g.ranButPredictedOut += !m.row.step.fitsMemory();
                 measured.push_back(m.row.run.measuredStepSeconds);
                 predicted.push_back(m.row.predictedStepSeconds);
                 ranIndex.push_back(i);
@@ -139,7 +135,7 @@ RankingSummary runRankingValidation(const RankingTable& table)
         // (out-of-memory ones included) predicted to fit.
         const RankedMember* best = nullptr;
         for (const auto& m : g.members)
-            if (!m.row.refused && m.row.fitsMemory && (!best || m.row.predictedStepSeconds < best->row.predictedStepSeconds))
+            if (!m.row.refused && m.row.step.fitsMemory() && (!best || m.row.predictedStepSeconds < best->row.predictedStepSeconds))
                 best = &m;
         g.fastestFound = best && !best->row.run.ranOutOfMemory && best->measuredRank == 1;
         if (g.ran >= 2) {

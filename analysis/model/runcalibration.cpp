@@ -81,9 +81,8 @@ StepEstimate applyRunRates(const StepEstimate& e, const RunRates& k, const Devic
     // The hardware FLOPs of the step on one GPU, and the least time they take at the ceiling.
     const double hardwareFlops = e.hfu * r.peakFlops * e.stepSeconds;
     const double floorSeconds = r.maxAchievableFlops > 0 ? hardwareFlops / r.maxAchievableFlops : 0;
-    const double compute = computeClass(e);
     double f = k.compute;
-    if (compute > 0 && f * e.computeSeconds < floorSeconds)
+    if (e.computeSeconds > 0 && f * e.computeSeconds < floorSeconds)
         f = floorSeconds / e.computeSeconds;
     c.computeSeconds *= f;
     c.gemmSeconds *= f;
@@ -91,7 +90,8 @@ StepEstimate applyRunRates(const StepEstimate& e, const RunRates& k, const Devic
     c.recomputeSeconds *= f;
     c.optimizerSeconds *= f;
     c.gradAccumulationSeconds *= f;
-    c.bubbleSeconds = e.bubbleSeconds * (k.fromTrace ? k.bubble : f * k.bubble / std::max(1e-300, k.compute)) + k.addedIdle;
+    // A trace measured the bubble; otherwise it is stage compute and follows compute, floor included.
+    c.bubbleSeconds = e.bubbleSeconds * (k.fromTrace ? k.bubble : f) + k.addedIdle;
     c.exposedDpSeconds *= k.exposedComm;
     c.exposedTpSeconds *= k.exposedComm;
     c.exposedEpSeconds *= k.exposedComm;

@@ -22,7 +22,7 @@ struct RunRates
 {
     double compute = 1;     // x GEMM, element-wise, recompute and optimizer time
     double exposedComm = 1; // x exposed communication
-    double bubble = 1;      // x pipeline bubble (a trace's idle)
+    double bubble = 1;      // x pipeline bubble (a trace's idle); without a trace it follows compute
     double addedComm = 0;   // s per step the run had exposed where the model hides everything
     double addedIdle = 0;   // s per step the run idled where the model has no bubble
     bool fromTrace = false; // three classes measured; else the step time alone

@@ -45,12 +45,28 @@ double narayananFlops(const ModelConfig& c, double batch, double seq)
 }
 } // namespace
 
-std::vector<ValidationRun> loadValidationRuns(const std::string& path)
+json readValidationFile(const std::string& path)
 {
     std::ifstream in(path);
     if (!in)
         fail(path, "cannot open");
-    const json root = json::parse(in, nullptr, false);
+    return json::parse(in, nullptr, false);
+}
+
+std::vector<ValidationRun> loadValidationRuns(const std::string& path)
+{
+    return validationRunsOf(readValidationFile(path), path);
+}
+
+void appendBundledRuns(std::vector<ValidationRun>& runs)
+{
+    for (const auto& table : {validationTablePath(), holdoutTablePath()})
+        for (auto& r : loadValidationRuns(table))
+            runs.push_back(std::move(r));
+}
+
+std::vector<ValidationRun> validationRunsOf(const json& root, const std::string& path)
+{
     if (root.is_discarded() || !root.is_object() || !root.contains("runs") || !root["runs"].is_array())
         fail(path, "expected an object with a \"runs\" array");
     std::vector<ValidationRun> out;
@@ -179,16 +195,6 @@ ValidationSummary runValidation(const std::vector<ValidationRun>& runs)
             row.predictedTflopsPerGpu = rep.step.hfu * rates.peakFlops / 1e12;
             row.maxAchievableTflops = rates.maxAchievableFlops / 1e12;
             row.aboveMaxAchievable = row.predictedTflopsPerGpu > row.maxAchievableTflops * (1 + 1e-9);
-            row.memoryBytes = rep.step.memory.total();
-            row.memoryCapacity = rep.step.memoryCapacity;
-            row.fitsMemory = rep.step.fitsMemory();
-            row.gemmSeconds = rep.step.gemmSeconds;
-            row.elementwiseSeconds = rep.step.elementwiseSeconds;
-            row.recomputeSeconds = rep.step.recomputeSeconds;
-            row.bubbleSeconds = rep.step.bubbleSeconds;
-            row.exposedCommSeconds = rep.step.exposedCommSeconds;
-            row.commSeconds = rep.step.commSeconds;
-            row.optimizerSeconds = rep.step.optimizerSeconds;
             row.step = rep.step;
             row.rates = rates;
         } catch (const std::exception& e) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 #include "model/devicerates.h"
@@ -63,13 +65,10 @@ struct ValidationRow
     double predictedTflopsPerGpu = 0;
     double maxAchievableTflops = 0;
     bool aboveMaxAchievable = false;
-    double memoryBytes = 0, memoryCapacity = 0;
-    bool fitsMemory = true;
     std::string attentionBasis; // how the attention was timed: the kernel's measured rates, or by GEMM shape
-    // Where the predicted step goes (seconds).
-    double gemmSeconds = 0, elementwiseSeconds = 0, recomputeSeconds = 0, bubbleSeconds = 0, exposedCommSeconds = 0,
-           commSeconds = 0, optimizerSeconds = 0;
-    StepEstimate step;  // the whole prediction (run calibration scales it: validate --calibrated)
+    // The whole prediction: where the step goes, memory and whether it fits (run calibration scales
+    // it: validate --calibrated).
+    StepEstimate step;
     DeviceRates rates;  // the device it was made on
 };
 
@@ -87,6 +86,13 @@ struct ValidationSummary
 
 // Throws std::runtime_error naming the file and row on a malformed table.
 std::vector<ValidationRun> loadValidationRuns(const std::string& path);
+// The file parsed (discarded when it is not JSON, which validationRunsOf reports); throws when it
+// cannot be opened.
+nlohmann::json readValidationFile(const std::string& path);
+// The runs of a table already parsed from `path` (for files that hold more than runs).
+std::vector<ValidationRun> validationRunsOf(const nlohmann::json& root, const std::string& path);
+// Appends the runs of the bundled table, then of the holdout.
+void appendBundledRuns(std::vector<ValidationRun>& runs);
 // The shipped table: <resources>/validation/published_runs.json; the holdout runs beside it.
 std::string validationTablePath();
 std::string holdoutTablePath();

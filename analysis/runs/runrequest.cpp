@@ -143,18 +143,14 @@ std::optional<std::pair<std::int64_t, std::int64_t>> squareRange(const std::stri
 
 std::string gemmProblem(const GemmSelection& g)
 {
+    // The shapes, the --square range and max-achievable's --cus: checked where they are listed.
     try {
-        for (const auto& s : g.shapes)
-            tools::parseShape(s);
+        shapesWithoutModel(g);
     } catch (const std::exception& e) {
         return e.what();
     }
-    if (!g.square.empty() && !squareRange(g.square))
-        return "--square '" + g.square + "': expected FROM:TO with 1 <= FROM <= TO, e.g. 256:16384";
     if (!g.recipe.empty() && g.recipe != "square" && g.recipe != "max-achievable" && g.recipe != "model")
         return "--recipe " + g.recipe + ": expected square, max-achievable or model";
-    if (g.recipe == "max-achievable" && g.cus < 1)
-        return "--recipe max-achievable needs --cus (the GPU's compute units, e.g. 304 for MI300X)";
     if (g.recipe == "model" && g.config.empty())
         return "--recipe model needs --config (a config.json, a saved configuration or a preset)";
     if (g.recipe == "model" && g.parallel.find('=') == std::string::npos)

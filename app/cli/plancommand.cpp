@@ -13,7 +13,6 @@
 
 #include "clicommands.h"
 #include "model/hardwareprofileloader.h"
-#include "model/storedruncalibration.h"
 #include "plan/launchargs.h"
 #include "plan/plansearch.h"
 #include "sizingoptions.h"
@@ -269,23 +268,13 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
         }
         if (ctx.json) {
             auto j = resultJson(res, c, *a, req.cluster, hw);
-            if (fromRun) {
-                const auto& k = fromRun->rates;
-                j["run_calibration"] = {{"basis", k.basis}, {"compute", k.compute}, {"exposed_comm", k.exposedComm},
-                                        {"bubble", k.bubble}, {"added_comm_s", k.addedComm}, {"added_idle_s", k.addedIdle},
-                                        {"run_layout", model::parallelSpec(fromRun->runLayout)},
-                                        {"residual", k.residual}, {"moved", k.moved}, {"assumed", fromRun->assumed}};
-            }
+            if (fromRun)
+                j["run_calibration"] = runCalibrationJson(*fromRun);
             std::cout << j.dump(2) << '\n';
         } else {
             if (fromRun) {
-                std::cout << "Every layout's step calibrated from " << fromRun->rates.basis << " (the run: "
-                          << model::parallelSpec(fromRun->runLayout) << ", fit residual "
-                          << units::formatPercent(fromRun->rates.residual, 1, true) << "):\n";
-                for (const auto& moved : fromRun->rates.moved)
-                    std::cout << "  " << moved << '\n';
-                for (const auto& assumed : fromRun->assumed)
-                    std::cout << "  assumed: " << assumed << '\n';
+                std::cout << "Every layout's step is calibrated:\n";
+                printRunCalibration(std::cout, *fromRun);
                 std::cout << '\n';
             }
             printResult(res, c, *a, req.cluster, hw);

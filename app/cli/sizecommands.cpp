@@ -19,7 +19,6 @@
 #include "model/sizingreport.h"
 #include "model/sizingrules.h"
 #include "model/storecalibration.h"
-#include "model/storedruncalibration.h"
 #include "model/trainingstep.h"
 #include "model/validation.h"
 #include "plan/shapesearch.h"
@@ -272,14 +271,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
             if (*gemms)
                 j["gemms"] = gemmsJson(c, p, a->dtype, &r, timing);
             if (fromRun) {
-                const auto& k = fromRun->rates;
-                j["run_calibration"] = {{"basis", k.basis}, {"from_trace", k.fromTrace}, {"compute", k.compute},
-                                        {"exposed_comm", k.exposedComm}, {"bubble", k.bubble},
-                                        {"added_comm_s", k.addedComm}, {"added_idle_s", k.addedIdle},
-                                        {"run_layout", parallelSpec(fromRun->runLayout)},
-                                        {"run_predicted_s", k.predictedRunSeconds}, {"run_measured_s", k.measuredRunSeconds},
-                                        {"residual", k.residual}, {"moved", k.moved}, {"taken", fromRun->taken},
-                                        {"assumed", fromRun->assumed}, {"uncalibrated_step_s", uncalibrated.stepSeconds}};
+                j["run_calibration"] = runCalibrationJson(*fromRun);
+                j["run_calibration"]["uncalibrated_step_s"] = uncalibrated.stepSeconds;
             }
             std::cout << j.dump(2) << '\n';
             return;
@@ -321,19 +314,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"decode per token, batch " + std::to_string(inf.batch),
                    units::formatTime(dec.secondsPerToken * 1e6) + (dec.memoryBound() ? " (memory-bound)" : " (compute-bound)")});
         st.print(std::cout);
-        if (fromRun) {
-            const auto& k = fromRun->rates;
-            std::cout << "Calibrated from " << k.basis << ".\n  The run (" << parallelSpec(fromRun->runLayout)
-                      << "): measured " << units::formatTime(k.measuredRunSeconds * 1e6) << ", predicted "
-                      << units::formatTime(k.predictedRunSeconds * 1e6) << "; calibrated fit residual "
-                      << units::formatPercent(k.residual, 1, true) << "\n";
-            for (const auto& moved : k.moved)
-                std::cout << "  rate moved: " << moved << '\n';
-            for (const auto& taken : fromRun->taken)
-                std::cout << "  taken from the run: " << taken << '\n';
-            for (const auto& assumed : fromRun->assumed)
-                std::cout << "  assumed: " << assumed << '\n';
-        }
+        if (fromRun)
+            printRunCalibration(std::cout, *fromRun);
         std::cout << "[1] " << r.maxAchievableSource << "\n[2] "
                   << (r.nicSource.empty() ? std::string("no scale-out figure: cross-node collectives cost 0") : r.nicSource)
                   << (kernel ? "\n[3] " + kernel->source : std::string()) << "\n\n";

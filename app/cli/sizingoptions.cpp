@@ -1,13 +1,17 @@
 #include "sizingoptions.h"
 
 #include <filesystem>
+#include <ostream>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 #include "model/configlookup.h"
 #include "model/hardwareprofileloader.h"
 #include "model/measuredrun.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
+#include "units/units.h"
 
 namespace rl::cli {
 using namespace rl::model;
@@ -146,6 +150,30 @@ void addRunCalibrationOption(CLI::App* cmd, StepArgs& a)
                     "Scale the model's compute, exposed communication and bubble to a stored trace or training log "
                     "of this model on this device (session id): the run's own layout is predicted, compared and the "
                     "factors applied here; prints what moved and the fit residual");
+}
+
+nlohmann::json runCalibrationJson(const model::StoredRunCalibration& fromRun)
+{
+    const auto& k = fromRun.rates;
+    return {{"basis", k.basis}, {"from_trace", k.fromTrace}, {"compute", k.compute}, {"exposed_comm", k.exposedComm},
+            {"bubble", k.bubble}, {"added_comm_s", k.addedComm}, {"added_idle_s", k.addedIdle},
+            {"run_layout", model::parallelSpec(fromRun.runLayout)}, {"run_predicted_s", k.predictedRunSeconds},
+            {"run_measured_s", k.measuredRunSeconds}, {"residual", k.residual}, {"moved", k.moved},
+            {"taken", fromRun.taken}, {"assumed", fromRun.assumed}};
+}
+
+void printRunCalibration(std::ostream& out, const model::StoredRunCalibration& fromRun)
+{
+    const auto& k = fromRun.rates;
+    out << "Calibrated from " << k.basis << ".\n  The run (" << model::parallelSpec(fromRun.runLayout) << "): measured "
+        << units::formatTime(k.measuredRunSeconds * 1e6) << ", predicted " << units::formatTime(k.predictedRunSeconds * 1e6)
+        << "; calibrated fit residual " << units::formatPercent(k.residual, 1, true) << "\n";
+    for (const auto& moved : k.moved)
+        out << "  rate moved: " << moved << '\n';
+    for (const auto& taken : fromRun.taken)
+        out << "  taken from the run: " << taken << '\n';
+    for (const auto& assumed : fromRun.assumed)
+        out << "  assumed: " << assumed << '\n';
 }
 
 void addRecipeOptions(CLI::App* cmd, StepArgs& a)

@@ -3,11 +3,13 @@
 // model config and parallel layout, and the device (a hardware profile with single figures
 // overridable from the command line), turned into the model's inputs.
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "clicommands.h"
 #include "model/calibration.h"
@@ -18,6 +20,7 @@
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 #include "model/sizingrequest.h"
+#include "model/storedruncalibration.h"
 
 namespace rl::cli {
 
@@ -63,6 +66,10 @@ struct StepArgs
 };
 // --calibrate-from ID, for the commands that apply it (size, plan).
 void addRunCalibrationOption(CLI::App* cmd, StepArgs& a);
+// What --calibrate-from fitted, as the JSON "run_calibration" object and as text (the session, the
+// run's measured and predicted step, the residual, each factor, what was taken and assumed).
+nlohmann::json runCalibrationJson(const model::StoredRunCalibration& fromRun);
+void printRunCalibration(std::ostream& out, const model::StoredRunCalibration& fromRun);
 void addStepOptions(CLI::App* cmd, StepArgs& a);
 // What the model is calibrated with (--efficiency, --calibrate, --collectives, --moe-imbalance,
 // --gemm-session), for commands that size with a layout of their own (plan).

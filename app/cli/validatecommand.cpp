@@ -113,7 +113,7 @@ void printRanking(const CliContext& ctx, const std::string& path)
                     j["why"] = r.why;
                 else
                     j.update({{"predicted_step_s", r.predictedStepSeconds}, {"predicted_rank", m.predictedRank},
-                              {"predicted_fits", r.fitsMemory}, {"memory_bytes", r.memoryBytes}});
+                              {"predicted_fits", r.step.fitsMemory()}, {"memory_bytes", r.step.memory.total()}});
                 members.push_back(j);
             }
             nlohmann::json j{{"id", g.group.id}, {"source", g.group.source}, {"members", members},
@@ -147,7 +147,7 @@ void printRanking(const CliContext& ctx, const std::string& path)
             const std::string mRank = r.run.ranOutOfMemory ? "-" : "#" + std::to_string(m.measuredRank);
             const std::string predicted = r.refused ? "refused: " + r.why : fmt("%.2f s", r.predictedStepSeconds);
             const std::string pRank = r.refused || r.run.ranOutOfMemory ? "-" : "#" + std::to_string(m.predictedRank);
-            const std::string memory = r.refused ? "" : fmt("%.1f GB", r.memoryBytes / 1e9) + (r.fitsMemory ? "" : " (does not fit)");
+            const std::string memory = r.refused ? "" : fmt("%.1f GB", r.step.memory.total() / 1e9) + (r.step.fitsMemory() ? "" : " (does not fit)");
             t.addRow({first ? g.group.id : "", r.run.id, lay, measured, mRank, predicted, pRank, memory});
             first = false;
         }
@@ -272,12 +272,12 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
                     j.update({{"predicted_step_s", r.predictedStepSeconds}, {"error", r.error},
                               {"predicted_hardware_tflops_per_gpu", r.predictedTflopsPerGpu},
                               {"max_achievable_tflops", r.maxAchievableTflops},
-                              {"above_max_achievable", r.aboveMaxAchievable}, {"memory_bytes", r.memoryBytes},
-                              {"fits_memory", r.fitsMemory},
-                              {"breakdown_s", {{"gemm", r.gemmSeconds}, {"elementwise", r.elementwiseSeconds},
-                                               {"recompute", r.recomputeSeconds}, {"bubble", r.bubbleSeconds},
-                                               {"comm", r.commSeconds}, {"exposed_comm", r.exposedCommSeconds},
-                                               {"optimizer", r.optimizerSeconds}}}});
+                              {"above_max_achievable", r.aboveMaxAchievable}, {"memory_bytes", r.step.memory.total()},
+                              {"fits_memory", r.step.fitsMemory()},
+                              {"breakdown_s", {{"gemm", r.step.gemmSeconds}, {"elementwise", r.step.elementwiseSeconds},
+                                               {"recompute", r.step.recomputeSeconds}, {"bubble", r.step.bubbleSeconds},
+                                               {"comm", r.step.commSeconds}, {"exposed_comm", r.step.exposedCommSeconds},
+                                               {"optimizer", r.step.optimizerSeconds}}}});
                 rows.push_back(j);
             }
             std::cout << nlohmann::json{{"table", path},
@@ -303,7 +303,7 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
                       fmt("%.3f s", r.run.measuredStepSeconds), fmt("%.3f s", r.predictedStepSeconds),
                       units::formatPercent(r.error, 1, true),
                       fmt("%.0f", r.predictedTflopsPerGpu) + " (" + fmt("%.0f", r.maxAchievableTflops) + ")",
-                      fmt("%.1f GB", r.memoryBytes / 1e9) + (r.fitsMemory ? "" : " (does not fit)")});
+                      fmt("%.1f GB", r.step.memory.total() / 1e9) + (r.step.fitsMemory() ? "" : " (does not fit)")});
         }
         t.print(std::cout);
         std::cout << '\n'

@@ -487,8 +487,9 @@ void ConfigEditor::showReport()
         QStringList factors;
         for (const auto& moved : k.moved)
             factors << qs(moved.substr(0, moved.find(" (")));
-        rows.insert(std::next(stepRow), {{tr("  calibrated from"), qs(k.basis), tip.join(QLatin1Char('\n'))},
-                                         {tr("  rates moved"), factors.join(QStringLiteral("; ")), tip.join(QLatin1Char('\n'))},
+        const QString tipText = tip.join(QLatin1Char('\n'));
+        rows.insert(std::next(stepRow), {{tr("  calibrated from"), qs(k.basis), tipText},
+                                         {tr("  rates moved"), factors.join(QStringLiteral("; ")), tipText},
                                          {tr("  uncalibrated step"), qs(units::formatTime(m_uncalibratedStep * 1e6))}});
     } else if (stepRow != rows.end() && !m_runProblem.isEmpty()) {
         rows.insert(std::next(stepRow), Row{tr("  calibration from a run"), tr("not applied: %1").arg(m_runProblem)});

@@ -139,7 +139,7 @@ TEST(RankingTable, OutOfMemoryMembersAreScoredByTheFitAlone)
     EXPECT_EQ(g.ran, 2);
     EXPECT_EQ(g.outOfMemory, 1);
     EXPECT_EQ(g.outOfMemoryFlagged, 1); // 64 x 2048 tokens of unfused attention scores per layer
-    EXPECT_FALSE(g.members[2].row.fitsMemory);
+    EXPECT_FALSE(g.members[2].row.step.fitsMemory());
     EXPECT_EQ(g.members[2].measuredRank, 0);
     EXPECT_EQ(g.members[0].measuredRank, 2); // full recompute measured slower
     EXPECT_EQ(g.members[1].measuredRank, 1);
