@@ -71,18 +71,20 @@ bool ChartFrame::followPalette()
     // Qt Charts does not read the palette: its light theme keeps a white plot in a dark window.
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
-    if (m_chart->theme() == theme)
-        return false;
-    // The theme also resets fonts set once (a chart's smaller legend) and re-colours the series.
-    const QFont title = m_chart->titleFont(), legend = m_chart->legend()->font();
-    m_chart->setTheme(theme);
-    m_chart->setTitleFont(title);
-    m_chart->legend()->setFont(legend);
+    const bool changed = m_chart->theme() != theme;
+    if (changed) {
+        // The theme also resets fonts set once (a chart's smaller legend) and re-colours the series.
+        const QFont title = m_chart->titleFont(), legend = m_chart->legend()->font();
+        m_chart->setTheme(theme);
+        m_chart->setTitleFont(title);
+        m_chart->legend()->setFont(legend);
+    }
+    // Also at the first call: the light theme's own background is a gradient, not the window's Base.
     m_chart->setBackgroundBrush(palette().color(QPalette::Base));
     m_chart->setBackgroundPen(Qt::NoPen);
     m_chart->setTitleBrush(palette().color(QPalette::Text));
     m_chart->legend()->setLabelColor(palette().color(QPalette::Text));
-    return true;
+    return changed;
 }
 
 void ChartFrame::changeEvent(QEvent* event)

@@ -14,6 +14,7 @@
 #include <QImageWriter>
 #include <QPageSize>
 #include <QPainter>
+#include <QPen>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
@@ -175,6 +176,40 @@ void clearChart(QChart* chart)
     }
 }
 
+QColor plotBackground(const QChart* chart)
+{
+    // Qt's own themes paint the background with a gradient, whose brush colour is black.
+    const QBrush& brush = chart->backgroundBrush();
+    if (const QGradient* g = brush.gradient(); g && !g->stops().isEmpty())
+        return g->stops().front().second;
+    return brush.color();
+}
+
+bool darkPlot(const QChart* chart)
+{
+    return plotBackground(chart).lightness() < 128;
+}
+
+QColor legibleOn(const QChart* chart, QColor color)
+{
+    // The charts pick their colours for a light plot; on a dark one (the window's dark palette) a
+    // dark colour keeps its hue but takes the mirrored lightness, so it stays visible.
+    if (darkPlot(chart) && color.lightness() < 128)
+        color = QColor::fromHsl(color.hslHue(), color.hslSaturation(), 255 - color.lightness(), color.alpha());
+    return color;
+}
+
+void softenMinorGrid(const QChart* chart, QAbstractAxis* axis)
+{
+    // Qt's themes draw the minor grid as strong as the major one: on a log axis with eight minor
+    // lines a decade, the dark theme's strikes through every label on the plot.
+    QPen pen = axis->minorGridLinePen();
+    const QColor back = plotBackground(chart), line = axis->gridLinePen().color();
+    pen.setColor(QColor((back.red() * 3 + line.red()) / 4, (back.green() * 3 + line.green()) / 4,
+                        (back.blue() * 3 + line.blue()) / 4));
+    axis->setMinorGridLinePen(pen);
+}
+
 void attachSeries(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y)
 {
     chart->addSeries(series);
@@ -193,12 +228,7 @@ QScatterSeries* addChartLabel(QChart* chart, QAbstractAxis* x, QAbstractAxis* y,
     s->setBorderColor(Qt::transparent);
     // "@xPoint"/"@yPoint" are the only placeholders; any other text is drawn as it is.
     s->setPointLabelsFormat(text);
-    // The charts pick their label colours for a light plot; on a dark one (the window's dark
-    // palette) a dark label keeps its hue but takes the mirrored lightness, so it stays legible.
-    const bool darkPlot = chart->backgroundBrush().color().lightness() < 128;
-    if (darkPlot && color.lightness() < 128)
-        color = QColor::fromHsl(color.hslHue(), color.hslSaturation(), 255 - color.lightness(), color.alpha());
-    s->setPointLabelsColor(color);
+    s->setPointLabelsColor(legibleOn(chart, color));
     s->setPointLabelsVisible(true);
     s->setPointLabelsClipping(false);
     attachSeries(chart, s, x, y);

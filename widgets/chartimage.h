@@ -41,6 +41,13 @@ void attachSeries(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbs
 // point label of an invisible one-point series, so it moves with zoom and renders in any export.
 QScatterSeries* addChartLabel(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, QPointF at, const QString& text,
                               QColor color);
+// The colour behind the plot (a gradient's first stop), whether it is dark (the dark theme), and a colour chosen for a light plot made
+// visible on it: a dark colour keeps its hue and takes the mirrored lightness.
+QColor plotBackground(const QChart* chart);
+bool darkPlot(const QChart* chart);
+QColor legibleOn(const QChart* chart, QColor color);
+// The axis's minor grid a quarter of the way from the background to its major grid.
+void softenMinorGrid(const QChart* chart, QAbstractAxis* axis);
 // Index of the point whose x is nearest to x (0 for no points): hover callouts name that point.
 std::size_t nearestByX(const QList<QPointF>& points, double x);
 // Hides the legend entry of a series (ceilings labelled on the plot need none).

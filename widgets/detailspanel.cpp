@@ -47,7 +47,11 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("detailsPanel"));
     m_title = valueLabel(QStringLiteral("detailsTitle"), tr("Session title"));
-    m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
+    // Bold by its font, not a style sheet: a label with a style sheet keeps the text colour of the
+    // palette it was polished with, and turned unreadable when the theme changed at run time.
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
     m_commandLine = valueLabel(QStringLiteral("detailsCommandLine"), tr("The command line that produced the session"));
     m_host = valueLabel(QStringLiteral("detailsHost"), tr("Host the session ran on"));
     m_tool = valueLabel(QStringLiteral("detailsTool"), tr("Tool and its version"));

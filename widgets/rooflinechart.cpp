@@ -123,6 +123,8 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
     auto* y = logAxis(QStringLiteral("Performance (GFLOP/s)"), g.yMin, g.yMax);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
+    softenMinorGrid(chart, x);
+    softenMinorGrid(chart, y);
 
     const auto topPeak = [&](CeilingOrigin origin) {
         double v = 0;
@@ -143,9 +145,9 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
     for (const auto& c : g.compute) {
         const double bw = topBandwidth(c.origin);
         const double start = bw > 0 ? std::max(g.xMin, c.gflops / bw) : g.xMin;
-        const QColor color = c.origin == CeilingOrigin::Measured ? kMeasuredRoof
-                             : c.origin == CeilingOrigin::Profile ? kProfileRoof
-                                                                   : kSecondProfileRoof;
+        const QColor color = legibleOn(chart, c.origin == CeilingOrigin::Measured ? kMeasuredRoof
+                                              : c.origin == CeilingOrigin::Profile ? kProfileRoof
+                                                                                    : kSecondProfileRoof);
         auto* line = new QLineSeries;
         line->setName(chartText(c.label));
         line->setPen(QPen(color, 2, penFor(c.origin)));
@@ -181,15 +183,14 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         ridges->setName(QStringLiteral("Ridge points"));
         ridges->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
         ridges->setMarkerSize(11);
-        ridges->setColor(Qt::white);
-        ridges->setBorderColor(Qt::black);
+        ridges->setColor(chart->backgroundBrush().color());
+        ridges->setBorderColor(legibleOn(chart, Qt::black));
         ridges->setProperty("rl_role", QStringLiteral("ridge"));
         QList<QPointF> points;
         for (const auto& r : g.ridges)
             points << QPointF(r.intensity, r.gflops);
         ridges->replace(points);
         attachSeries(chart, ridges, x, y);
-        // Below the roof and right of the slope, where neither line runs.
         for (const auto& r : g.ridges) {
             auto* label = addChartLabel(chart, x, y, QPointF(r.intensity, r.gflops),
                                         QString::number(r.intensity, 'g', 3) % QStringLiteral(" FLOP/B"),
@@ -311,11 +312,14 @@ void layoutRooflineLabels(QChart* chart)
                                                 : QPointF(p.x() + 4, p.y() + 2));
                 }
         } else {
+            // Above the slope and left of the marker, where no line of this roof runs and no other
+            // roof lies nearer (below-right sat between this roof and the next lower one, and read
+            // as that roof's); below-right only when the space above is taken.
             const QPointF r = toPixel(a, c);
             const double w = size.width(), h = size.height();
-            corners = {QPointF(r.x() + 8, r.y() + 6), QPointF(r.x() - 8 - w, r.y() + 6),
-                       QPointF(r.x() + 8, r.y() + 6 + h), QPointF(r.x() - 8 - w, r.y() + 6 + h),
-                       QPointF(r.x() + 8, r.y() + 6 + 2 * h), QPointF(r.x() - w / 2, r.y() + 9 + 2 * h)};
+            corners = {QPointF(r.x() - 7 - w, r.y() - 5 - h), QPointF(r.x() - 7 - w, r.y() - 5 - 2 * h),
+                       QPointF(r.x() - w / 2, r.y() - 9 - h),  QPointF(r.x() + 8, r.y() + 6),
+                       QPointF(r.x() - 8 - w, r.y() + 6),      QPointF(r.x() + 8, r.y() + 6 + h)};
         }
         // The first candidate inside the plot that touches nothing placed; ceilings must be named,
         // so they take the least overlapping one when none is free, ridge values are left out.

@@ -179,14 +179,15 @@ void addRoofs(RooflineGeometry& g, const Roofline& r, CeilingOrigin origin, cons
             names += (names.empty() ? "" : ", ") + d;
         roof.label = names + suffix + ": " + formatGflops(roof.gflops);
         g.compute.push_back(roof);
+        // One ridge per drawn roof and slope: merged dtypes meet each slope at one point, and a
+        // ridge per dtype drew the same marker and value twice.
+        for (const auto& b : r.bandwidthCeilings())
+            if (const auto p = r.intersection(roof.dtypes.front(), b.level))
+                g.ridges.push_back({names, b.level, origin, p->intensity, p->gflops});
     }
     for (const auto& b : r.bandwidthCeilings())
         if (b.gbs > 0)
             g.bandwidth.push_back({b.level, b.gbs, origin, b.level + suffix + ": " + units::formatBandwidth(b.gbs)});
-    for (const auto& c : r.computeCeilings())
-        for (const auto& b : r.bandwidthCeilings())
-            if (const auto p = r.intersection(c.dtype, b.level))
-                g.ridges.push_back({c.dtype, b.level, origin, p->intensity, p->gflops});
 }
 } // namespace
 

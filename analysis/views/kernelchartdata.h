@@ -74,7 +74,7 @@ struct BandwidthRoof
 
 struct RidgeMark
 {
-    std::string dtype, level;
+    std::string dtype, level; // dtype: the roof's dtypes as labelled ("fp32, fp64")
     CeilingOrigin origin = CeilingOrigin::Measured;
     double intensity = 0; // FLOP/B
     double gflops = 0;

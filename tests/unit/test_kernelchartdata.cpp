@@ -39,6 +39,30 @@ TEST(KernelChartData, StreamRunGivesOneTriadSlopeAndNoComputeRoof)
     EXPECT_TRUE(g.ridges.empty()) << "no roof to meet the slope";
 }
 
+// Issue 24, item 6: dtypes that share a peak (MI300X's fp32 and fp64, bf16 and fp16, fp8 and
+// int8) are one roof, and were three ridges drawn twice at one point ("30.8 FLOP/B 30.8 FLOP/B").
+TEST(KernelChartData, DtypesSharingAPeakMeetEachSlopeAtOneRidge)
+{
+    Kernels k;
+    RooflineOptions o;
+    o.hardware = findHardwareProfile("mi300x");
+    const auto g = rooflineGeometry(k.load({k.stream}), o);
+    std::size_t profileRoofs = 0, profileSlopes = 0, profileRidges = 0;
+    for (const auto& c : g.compute)
+        profileRoofs += c.origin == CeilingOrigin::Profile;
+    for (const auto& b : g.bandwidth)
+        profileSlopes += b.origin == CeilingOrigin::Profile;
+    for (const auto& r : g.ridges)
+        profileRidges += r.origin == CeilingOrigin::Profile;
+    ASSERT_LT(profileRoofs, o.hardware->peakTflops.size()) << "some of MI300X's dtypes share a peak";
+    EXPECT_EQ(profileRidges, profileRoofs * profileSlopes);
+    for (std::size_t i = 0; i < g.ridges.size(); ++i)
+        for (std::size_t j = i + 1; j < g.ridges.size(); ++j)
+            EXPECT_FALSE(g.ridges[i].origin == g.ridges[j].origin && g.ridges[i].gflops == g.ridges[j].gflops
+                         && g.ridges[i].intensity == g.ridges[j].intensity)
+                << g.ridges[i].dtype << " and " << g.ridges[j].dtype << " at one point";
+}
+
 TEST(KernelChartData, ProfileRoofsMeetTheirOwnSlopesAtPeakOverBandwidth)
 {
     Kernels k;
@@ -52,7 +76,10 @@ TEST(KernelChartData, ProfileRoofsMeetTheirOwnSlopesAtPeakOverBandwidth)
     for (const auto& r : g.ridges) {
         EXPECT_EQ(r.origin, CeilingOrigin::Profile) << "the measured CPU slope has no roof of its own";
         const auto roof = std::find_if(g.compute.begin(), g.compute.end(), [&](const ComputeRoof& c) {
-            return c.origin == r.origin && std::find(c.dtypes.begin(), c.dtypes.end(), r.dtype) != c.dtypes.end();
+            std::string names;
+            for (const auto& d : c.dtypes)
+                names += (names.empty() ? "" : ", ") + d;
+            return c.origin == r.origin && names == r.dtype;
         });
         const auto slope = std::find_if(g.bandwidth.begin(), g.bandwidth.end(), [&](const BandwidthRoof& b) {
             return b.origin == r.origin && b.level == r.level;

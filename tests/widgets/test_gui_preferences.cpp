@@ -238,6 +238,24 @@ TEST(GuiPreferences, ChangesTakeEffectWithoutARestart)
         return !axes.isEmpty() && axes.first()->titleText() == QStringLiteral("Bus bandwidth (GiB/s)");
     }));
     shoot(&w.window, "mainwindow-dark-gib.png");
+    // Issue 24, item 4: the Details title (bold through a style sheet) kept its light-theme black
+    // text on the dark window until a restart. Its text stands out from its background.
+    auto* title = w.window.findChild<QLabel*>(QStringLiteral("detailsTitle"));
+    ASSERT_TRUE(title);
+    // Read from the window as drawn: a grab of the label alone re-polishes it and looks right.
+    const auto contrast = [&w](QWidget* widget) {
+        const QImage image =
+            w.window.grab(QRect(widget->mapTo(&w.window, QPoint(0, 0)), widget->size())).toImage();
+        int lo = 255, hi = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const int l = QColor(image.pixel(x, y)).lightness();
+                lo = std::min(lo, l);
+                hi = std::max(hi, l);
+            }
+        return hi - lo;
+    };
+    EXPECT_TRUE(waitFor([&] { return contrast(title) >= 120; })) << contrast(title);
 
     // Back to the system's look and GB/s: a palette of the platform's, not one set by the program,
     // so Qt keeps following the system's colours as they change.
@@ -247,6 +265,7 @@ TEST(GuiPreferences, ChangesTakeEffectWithoutARestart)
     EXPECT_FALSE(QCoreApplication::testAttribute(Qt::AA_SetPalette));
     EXPECT_TRUE(waitFor([&] { return busbw().endsWith(QStringLiteral(" GB/s")); }));
     EXPECT_TRUE(waitFor([&] { return rl::testing::darkShareOfPlot(chart->view()) < 0.1; }));
+    EXPECT_TRUE(waitFor([&] { return contrast(title) >= 120; })) << contrast(title);
 }
 
 // Nothing selected: the start page with the recent workspaces, the sample data, the three tasks

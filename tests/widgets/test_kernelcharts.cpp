@@ -6,10 +6,12 @@
 #include <QScatterSeries>
 #include <QSpinBox>
 #include <QApplication>
+#include <QPalette>
 #include <QFontMetricsF>
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -427,4 +429,115 @@ TEST(KernelCharts, RooflineTicksAreOnePlainFormat)
     EXPECT_EQ(logTickFormat(1, 1e7), QStringLiteral("%.0f"));
     EXPECT_EQ(logTickFormat(0.01, 1e4), QStringLiteral("%g"));
     EXPECT_EQ(QString::asprintf(logTickFormat(0.001, 1e7).toLatin1().constData(), 1e7), QStringLiteral("10000000.000"));
+}
+
+namespace {
+// The ridge label series of a populated roofline, with the ridge each one names.
+struct RidgeLabel
+{
+    QScatterSeries* series;
+    QPointF ridge; // FLOP/B, GFLOP/s
+};
+std::vector<RidgeLabel> ridgeLabels(QChart* chart)
+{
+    std::vector<RidgeLabel> out;
+    for (auto* s : chart->series())
+        if (auto* sc = qobject_cast<QScatterSeries*>(s); sc && sc->property("rl_label").toInt() == 3)
+            out.push_back({sc, QPointF(sc->property("rl_a").toDouble(), sc->property("rl_c").toDouble())});
+    return out;
+}
+
+QPalette darkTestPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    p.setColor(QPalette::Text, QColor(0xdf, 0xe1, 0xe5));
+    p.setColor(QPalette::WindowText, QColor(0xdf, 0xe1, 0xe5));
+    return p;
+}
+} // namespace
+
+// Issue 24, item 6: on MI300X's roofline the fp32/fp64 ridge value was drawn twice side by side,
+// and the bf16 ridge's value hung under the bf16 roof just above the tf32 one, reading as tf32's.
+// Each ridge value is shown once, next to its own marker and above its own roof.
+TEST(KernelCharts, EachRidgeValueIsShownOnceAboveItsOwnRoof)
+{
+    RooflineOptions o;
+    o.hardware = findHardwareProfile("mi300x");
+    const KernelChartData data{{imported("stream-5.10-2threads.txt", 9)}};
+    for (const QSize size : {QSize(1000, 650), QSize(1200, 800)}) {
+        RooflineChart chart;
+        chart.resize(size);
+        chart.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+        chart.setData(data);
+        chart.setHardwareProfile(o.hardware);
+        QApplication::processEvents();
+        QChart* c = chart.chart();
+        const auto labels = ridgeLabels(c);
+        ASSERT_GE(labels.size(), 4u);
+        std::set<QString> shown;
+        for (const auto& l : labels) {
+            if (!l.series->pointLabelsVisible())
+                continue;
+            EXPECT_TRUE(shown.insert(l.series->pointLabelsFormat()).second)
+                << "'" << l.series->pointLabelsFormat().toStdString() << "' twice";
+            const QRectF box = labelBox(c, l.series);
+            const QPointF own = c->mapToPosition(l.ridge, l.series);
+            EXPECT_LE(box.bottom(), own.y()) << l.series->pointLabelsFormat().toStdString() << " hangs below its roof";
+            const auto gap = [&](QPointF p) {
+                const double dx = std::max({box.left() - p.x(), 0.0, p.x() - box.right()});
+                const double dy = std::max({box.top() - p.y(), 0.0, p.y() - box.bottom()});
+                return std::hypot(dx, dy);
+            };
+            for (const auto& other : labels) {
+                if (other.ridge != l.ridge) {
+                    EXPECT_LT(gap(own), gap(c->mapToPosition(other.ridge, l.series)))
+                        << l.series->pointLabelsFormat().toStdString() << " is nearer another ridge";
+                }
+            }
+        }
+        EXPECT_GE(shown.size(), 3u) << "most ridge values have room at " << size.width() << "x" << size.height();
+    }
+}
+
+// Issue 24, item 5: in the dark theme the measured compute roof (drawn near-black) vanished on the
+// dark plot, and the minor grid struck through every label. Each ceiling, marker and label stands
+// out from the plot in both themes, and the minor grid stays quieter than the major one.
+TEST(KernelCharts, CeilingsAndLabelsStandOutInTheDarkTheme)
+{
+    RooflineOptions o;
+    const auto data = denseRoofline(o);
+    for (const bool dark : {false, true}) {
+        RooflineChart chart;
+        chart.resize(1000, 650);
+        if (dark)
+            chart.setPalette(darkTestPalette());
+        chart.setData(data);
+        chart.setHardwareProfile(o.hardware);
+        QChart* c = chart.chart();
+        const QColor back = c->backgroundBrush().color();
+        ASSERT_EQ(back.lightness() < 128, dark);
+        const auto standsOut = [&](QColor color) { return std::abs(color.lightness() - back.lightness()) >= 60; };
+        int roofs = 0;
+        for (auto* s : c->series()) {
+            if (auto* line = qobject_cast<QLineSeries*>(s); line && !qobject_cast<QScatterSeries*>(s)) {
+                ++roofs;
+                EXPECT_TRUE(standsOut(line->pen().color()))
+                    << (dark ? "dark: " : "light: ") << line->name().toStdString() << " "
+                    << line->pen().color().name().toStdString() << " on " << back.name().toStdString();
+            } else if (auto* sc = qobject_cast<QScatterSeries*>(s); sc && sc->pointLabelsVisible()) {
+                EXPECT_TRUE(standsOut(sc->pointLabelsColor())) << sc->pointLabelsFormat().toStdString();
+            } else if (sc && sc->name() == QStringLiteral("Ridge points")) { // the marker
+                EXPECT_TRUE(standsOut(sc->borderColor()));
+            }
+        }
+        EXPECT_GE(roofs, 8);
+        for (auto* axis : c->axes()) {
+            const int minor = std::abs(axis->minorGridLinePen().color().lightness() - back.lightness());
+            const int major = std::abs(axis->gridLinePen().color().lightness() - back.lightness());
+            EXPECT_LT(minor, major) << (dark ? "dark: " : "light: ") << axis->titleText().toStdString();
+        }
+    }
 }
