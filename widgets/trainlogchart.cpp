@@ -38,14 +38,14 @@ QString metricName(TrainMetric m)
 
 // The metric at the step an event names: the record on the event's log line, else the last
 // record of that step number.
-double valueAt(const TraceChartData& d, const TrainEvent& e, TrainMetric m)
+double valueAt(const TraceChartData& d, const TrainEvent& e, TrainMetric m, double mfuPeak)
 {
     double v = kNoValue;
     for (const auto& s : d.trainSteps) {
         if (s.line == e.line && e.line > 0)
-            return trainMetricValue(s, m);
+            return trainMetricValue(s, m, mfuPeak);
         if (s.step == e.step)
-            v = trainMetricValue(s, m);
+            v = trainMetricValue(s, m, mfuPeak);
     }
     return v;
 }
@@ -58,7 +58,9 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
 {
     clearChart(chart);
     const WallUnit unit = wallUnitFor(data.trainSteps);
-    const auto segments = trainSegments(data.trainSteps, o.metric, o.xAxis);
+    // Megatron prints TFLOP/s per GPU, not MFU: over the named device's peak, said in the title.
+    const MfuPeak peak = o.metric == TrainMetric::Mfu ? mfuPeakOf(data) : MfuPeak{};
+    const auto segments = trainSegments(data.trainSteps, o.metric, o.xAxis, peak.tflops);
     double xLo = std::numeric_limits<double>::infinity(), xHi = -xLo, yLo = xLo, yHi = -xLo;
     for (const auto& seg : segments)
         for (const auto& p : seg.points) {
@@ -159,7 +161,7 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
                 hiddenMarkers << v;
             shown = true;
         } else if (e.kind == TrainEventKind::Stall) {
-            const double v = valueAt(data, e, o.metric);
+            const double v = valueAt(data, e, o.metric, peak.tflops);
             stalls->append(ex, std::isfinite(v) ? v : bottom);
         } else {
             skipped->append(ex, bottom + (top - bottom) * 0.02); // clear of the axis line
@@ -185,8 +187,12 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
                      .arg(data.restarts == 1 ? QString() : QStringLiteral("s"))
                      .arg(data.stalls)
                      .arg(data.stalls == 1 ? QString() : QStringLiteral("s"));
-    if (segments.empty())
+    if (segments.empty() && o.metric == TrainMetric::Mfu)
+        title += QStringLiteral(" — the log has no MFU values, nor TFLOP/s per GPU of a device with a hardware profile");
+    else if (segments.empty())
         title += QStringLiteral(" — the log has no ") % metricName(o.metric) % QStringLiteral(" values");
+    else if (!peak.basis.empty())
+        title += QStringLiteral(" — ") % qs(peak.basis);
     chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);

@@ -92,15 +92,22 @@ std::string timelineCsv(const TraceChartData& data, int rank)
 std::string trainLogCsv(const TraceChartData& data, TrainMetric metric)
 {
     std::ostringstream out;
+    const MfuPeak peak = metric == TrainMetric::Mfu ? mfuPeakOf(data) : MfuPeak{};
     io::writeCsvRow(out, {"step", "segment", "redone", "wall_s", csvColumn(metric)});
     for (const auto& s : data.trainSteps)
         io::writeCsvRow(out, {std::to_string(s.step), std::to_string(s.segment), s.redone ? "1" : "0",
-                              num(s.wallTimeS), num(trainMetricValue(s, metric))});
+                              num(s.wallTimeS), num(trainMetricValue(s, metric, peak.tflops))});
     // A second table after a blank line: the events the chart marks.
     out << '\n';
     io::writeCsvRow(out, {"event", "event_step", "event_wall_s", "lost_s", "message"});
     for (const auto& e : data.trainEvents)
         io::writeCsvRow(out, {toString(e.kind), std::to_string(e.step), num(e.wallTimeS), num(e.lostS), e.message});
+    // A third where the MFU is Ridgeline's, not the log's: what it was divided by.
+    if (!peak.basis.empty()) {
+        out << '\n';
+        io::writeCsvRow(out, {"column", "basis"});
+        io::writeCsvRow(out, {csvColumn(metric), io::csvText(peak.basis)});
+    }
     return out.str();
 }
 } // namespace rl::charts

@@ -5,10 +5,13 @@
 #include <map>
 #include <stdexcept>
 
+#include "model/hardwareprofileloader.h"
+#include "model/measuredrun.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "trace/traceanalysis.h"
 #include "trace/trainloganalysis.h"
+#include "units/units.h"
 
 namespace rl::charts {
 namespace {
@@ -229,16 +232,43 @@ std::string trainMetricTitle(TrainMetric m)
     return "?";
 }
 
-double trainMetricValue(const TrainStep& s, TrainMetric m)
+double trainMetricValue(const TrainStep& s, TrainMetric m, double mfuPeakTflops)
 {
     switch (m) {
     case TrainMetric::Loss: return s.loss;
     case TrainMetric::StepTime: return s.stepTimeMs;
     case TrainMetric::Throughput: return s.tokensPerSec;
     case TrainMetric::Tflops: return s.tflopsPerGpu;
-    case TrainMetric::Mfu: return s.mfu * 100;
+    case TrainMetric::Mfu:
+        if (std::isfinite(s.mfu) || !(mfuPeakTflops > 0))
+            return s.mfu * 100;
+        return s.tflopsPerGpu / mfuPeakTflops * 100;
     }
     return kNoValue;
+}
+
+MfuPeak mfuPeakOf(const TraceChartData& data)
+{
+    const bool needed = std::any_of(data.trainSteps.begin(), data.trainSteps.end(), [](const TrainStep& s) {
+        return !std::isfinite(s.mfu) && std::isfinite(s.tflopsPerGpu);
+    });
+    if (!needed)
+        return {};
+    const model::MeasuredRun run = model::measuredRunOf(data.session);
+    std::vector<std::string> ids;
+    const auto profiles = availableHardwareProfiles();
+    for (const auto& p : profiles)
+        ids.push_back(p.id);
+    const std::string id = model::matchHardwareProfile(run.device, ids);
+    const auto profile = std::find_if(profiles.begin(), profiles.end(), [&](const HardwareProfile& p) { return p.id == id; });
+    if (id.empty() || profile == profiles.end())
+        return {};
+    const auto peak = profile->peakTflops.find("bf16");
+    if (peak == profile->peakTflops.end() || !(peak->second.value > 0))
+        return {};
+    return {peak->second.value, "the log's TFLOP/s per GPU over the " + profile->name + "'s bf16 peak, " +
+                                    units::formatFlops(peak->second.value * 1e12) + " (datasheet; " + run.device +
+                                    " from the " + run.deviceFrom + ")"};
 }
 
 WallUnit wallUnitFor(const std::vector<TrainStep>& steps)
@@ -259,14 +289,15 @@ double trainX(const TrainStep& s, TrainXAxis axis, WallUnit unit)
     return axis == TrainXAxis::Step ? double(s.step) : s.wallTimeS / unit.seconds;
 }
 
-std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, TrainMetric m, TrainXAxis axis)
+std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, TrainMetric m, TrainXAxis axis,
+                                        double mfuPeakTflops)
 {
     const WallUnit unit = wallUnitFor(steps);
     std::vector<TrainSegment> out;
     for (const auto& s : steps) {
         if (out.empty() || out.back().segment != s.segment)
             out.push_back({s.segment, {}});
-        const double x = trainX(s, axis, unit), y = trainMetricValue(s, m);
+        const double x = trainX(s, axis, unit), y = trainMetricValue(s, m, mfuPeakTflops);
         if (std::isfinite(x) && std::isfinite(y))
             out.back().points.push_back({x, y, s.step});
     }

@@ -124,7 +124,20 @@ enum class TrainXAxis { Step, WallTime };
 const char* toString(TrainMetric m); // "loss", "steptime", "throughput", "tflops", "mfu"
 std::optional<TrainMetric> trainMetricFromString(const std::string& name);
 std::string trainMetricTitle(TrainMetric m); // axis title with unit: "Step time (ms)", "MFU (%)"
-double trainMetricValue(const TrainStep& s, TrainMetric m); // NaN when the log has none; MFU in %
+// NaN when the log has none; MFU in %. A step without an MFU of its own but with TFLOP/s per GPU
+// (Megatron prints only those) has an MFU over mfuPeakTflops when one is given (mfuPeakOf).
+double trainMetricValue(const TrainStep& s, TrainMetric m, double mfuPeakTflops = kNoValue);
+
+// The peak a log's TFLOP/s per GPU are divided by for an MFU the log does not print: the bf16
+// peak of the hardware profile matching the device the run names (model::measuredRunOf: the
+// file name, "16xH100"), as predicted vs measured does. tflops NaN and basis empty when the run
+// names no device that has a profile, or when every step states its own MFU.
+struct MfuPeak
+{
+    double tflops = kNoValue;
+    std::string basis; // "the log's TFLOP/s per GPU over the H100 SXM5's bf16 peak, 989 TFLOP/s (...)"
+};
+MfuPeak mfuPeakOf(const TraceChartData& data);
 
 struct TrainPoint
 {
@@ -149,7 +162,8 @@ WallUnit wallUnitFor(const std::vector<TrainStep>& steps);
 
 double trainX(const TrainStep& s, TrainXAxis axis, WallUnit unit);
 // One line per run segment, so a restart that resumes from an earlier step does not zigzag.
-std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, TrainMetric m, TrainXAxis axis);
+std::vector<TrainSegment> trainSegments(const std::vector<TrainStep>& steps, TrainMetric m, TrainXAxis axis,
+                                        double mfuPeakTflops = kNoValue);
 // Where an event sits on the x axis (NaN when the axis is wall time and the event has none).
 double eventX(const TrainEvent& e, TrainXAxis axis, WallUnit unit);
 // The metric per logged step (empty cell where the log has none), then after a blank line the

@@ -94,3 +94,35 @@ TEST(TraceChartData, TrainingLogMetricPerStepThenItsEvents)
     const std::string mfu = trainLogCsv(data, TrainMetric::Mfu);
     EXPECT_EQ(mfu.substr(0, mfu.find('\n')), "step,segment,redone,wall_s,mfu_percent");
 }
+
+// Issue 24, item 9: the MFU chart of the bundled Megatron log said "the log has no MFU values"
+// while predicted vs measured derived 33 % from the same log. Megatron prints TFLOP/s per GPU; the
+// MFU is those over the bf16 peak of the device the file names (16xH100: the H100 SXM5's
+// 989.4 TFLOP/s datasheet peak), and the export says so. A log that names no device has none.
+TEST(TraceChartData, MegatronMfuIsTheLogsTflopsOverTheNamedDevicesPeak)
+{
+    test::SampleStore store;
+    const auto data = loadOne(store, test::sampleData("megatron-lm_gpt-8b_16xH100_pretrain.log"));
+    ASSERT_TRUE(std::isnan(data.trainSteps.front().mfu)) << "Megatron prints no MFU";
+    const MfuPeak peak = mfuPeakOf(data);
+    EXPECT_DOUBLE_EQ(peak.tflops, 989.4);
+    EXPECT_NE(peak.basis.find("H100"), std::string::npos) << peak.basis;
+    EXPECT_NE(peak.basis.find("file name"), std::string::npos) << peak.basis;
+    EXPECT_NEAR(trainMetricValue(data.trainSteps.front(), TrainMetric::Mfu, peak.tflops), 330.0 / 989.4 * 100, 1e-9);
+    const auto segments = trainSegments(data.trainSteps, TrainMetric::Mfu, TrainXAxis::Step, peak.tflops);
+    ASSERT_FALSE(segments.empty());
+    for (const auto& s : segments)
+        for (const auto& p : s.points)
+            EXPECT_TRUE(p.y > 5 && p.y < 40) << "step " << p.step << ": " << p.y << " %";
+
+    const std::string csv = trainLogCsv(data, TrainMetric::Mfu);
+    EXPECT_EQ(csv.substr(csv.find('\n') + 1, 9), "10,0,0,0,") << csv.substr(0, 200);
+    EXPECT_NE(csv.substr(csv.find('\n') + 1, 40).find(",33.35"), std::string::npos) << csv.substr(0, 200);
+    EXPECT_NE(csv.find("\n\ncolumn,basis\nmfu_percent,\"the log's TFLOP/s per GPU over the "), std::string::npos)
+        << csv.substr(csv.rfind("\n\n"));
+
+    const auto unnamed = loadOne(store, std::string(RIDGELINE_TEST_DATA) + "/logs/megatron_lm_restart.log");
+    ASSERT_FALSE(unnamed.trainSteps.empty());
+    EXPECT_TRUE(std::isnan(mfuPeakOf(unnamed).tflops)) << mfuPeakOf(unnamed).basis;
+    EXPECT_TRUE(trainSegments(unnamed.trainSteps, TrainMetric::Mfu, TrainXAxis::Step, mfuPeakOf(unnamed).tflops).empty());
+}

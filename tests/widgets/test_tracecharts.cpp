@@ -314,6 +314,23 @@ TEST(TrainLogChart, TorchtitanMfuInPercentWithTheRestartMarked)
     EXPECT_EQ(restarts, 1);
 }
 
+// Issue 24, item 9: the bundled Megatron log's MFU chart said "the log has no MFU values" while
+// predicted vs measured derived 33 % from it. It draws the log's TFLOP/s per GPU over the H100's
+// bf16 peak (the device its file name states) and says so in the title.
+TEST(TrainLogChart, MegatronMfuOverTheNamedDevicesPeakWithItsBasisInTheTitle)
+{
+    TempWorkspace w;
+    const auto data = w.load(w.import(kData + "/../../sample_data/megatron-lm_gpt-8b_16xH100_pretrain.log"));
+    TrainLogChart chart;
+    chart.setData(data);
+    chart.setMetric(TrainMetric::Mfu);
+    EXPECT_FALSE(chart.title().contains(QStringLiteral("no MFU"))) << chart.title().toStdString();
+    EXPECT_TRUE(chart.title().contains(QStringLiteral("bf16 peak, 989 TFLOP/s"))) << chart.title().toStdString();
+    const auto lines = seriesOf<QLineSeries>(chart.chart());
+    ASSERT_FALSE(lines.isEmpty());
+    EXPECT_NEAR(lines.front()->at(0).y(), 330.0 / 989.4 * 100, 1e-9);
+}
+
 TEST(KernelStatModel, SortsNumericallyThroughTheProxy)
 {
     TempWorkspace w;
