@@ -198,6 +198,10 @@ void keepHeadingsWithNext(QTextDocument& doc, qreal bottomMargin)
         QTextBlockFormat f = first.blockFormat();
         f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
         cursor.setBlockFormat(f);
+        // Qt 6.4's incremental relayout after a format change left later blocks unplaced: print()
+        // drew whole sections (heading, text and charts, 8 of 37 charts in a 19-session report)
+        // as a blank gap. Lay out everything from this block on again.
+        doc.markContentsDirty(first.position(), doc.characterCount() - first.position());
     }
 }
 
