@@ -2,6 +2,10 @@
 #include "sessionmodel.h"
 #include "textconv.h"
 
+#include <algorithm>
+
+#include <QDateTime>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -62,7 +66,15 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent)
     m_params->setObjectName(QStringLiteral("detailsParams"));
     m_params->setToolTip(tr("Sweep parameters and facts read from the source"));
     m_params->setHeaderLabels({tr("Parameter"), tr("Value")});
-    m_params->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // Both columns inside the dock: names as wide as they need up to half of it, values in the
+    // rest, cut with an ellipsis (the tooltip holds the whole value). The value column ran past
+    // the right edge behind a horizontal scroll bar.
+    m_params->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_params->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_params->header()->setMinimumSectionSize(30);
+    m_params->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_params->setTextElideMode(Qt::ElideRight);
+    m_params->viewport()->installEventFilter(this);
 
     m_notes = new QPlainTextEdit;
     m_notes->setObjectName(QStringLiteral("detailsNotes"));
@@ -119,9 +131,14 @@ void DetailsPanel::setSession(const std::optional<Session>& session)
                                              : tr("Host the session ran on"));
     m_tool->setText(session->toolVersion.empty() ? qs(session->tool) : qs(session->tool + ' ' + session->toolVersion));
     m_status->setText(QString::fromLatin1(toString(session->status)));
-    m_created->setText(qs(session->created));
+    // Stored in UTC (ISO 8601); shown in local time, as the tooltip says, with the stored value.
+    const QDateTime created = QDateTime::fromString(qs(session->created), Qt::ISODate);
+    m_created->setText(created.isValid() ? created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                                         : qs(session->created));
+    m_created->setToolTip(tr("When the session was created (local time; stored as %1)").arg(qs(session->created)));
     fillParams(m_params->invisibleRootItem(), session->params);
     m_params->expandAll();
+    fitParamColumns();
     m_notes->setPlainText(qs(session->notes));
     updateSaveButton();
 }
@@ -154,7 +171,7 @@ void DetailsPanel::fillParams(QTreeWidgetItem* parent, const nlohmann::json& val
             if (it->is_structured())
                 fillParams(item, *it);
             else
-                item->setText(1, scalarText(*it));
+                setValue(item, scalarText(*it));
         }
     } else if (value.is_array()) {
         const bool scalars = std::all_of(value.begin(), value.end(), [](const auto& v) { return !v.is_structured(); });
@@ -162,7 +179,7 @@ void DetailsPanel::fillParams(QTreeWidgetItem* parent, const nlohmann::json& val
             QStringList items;
             for (const auto& v : value)
                 items << scalarText(v);
-            parent->setText(1, items.join(QStringLiteral(", ")));
+            setValue(parent, items.join(QStringLiteral(", ")));
             return;
         }
         int i = 0;
@@ -171,6 +188,26 @@ void DetailsPanel::fillParams(QTreeWidgetItem* parent, const nlohmann::json& val
             fillParams(item, v);
         }
     }
+}
+
+void DetailsPanel::setValue(QTreeWidgetItem* item, const QString& text)
+{
+    item->setText(1, text);
+    item->setToolTip(1, plainInAutoText(text));
+}
+
+void DetailsPanel::fitParamColumns()
+{
+    const int half = m_params->viewport()->width() / 2;
+    m_params->resizeColumnToContents(0);
+    m_params->setColumnWidth(0, std::max(30, std::min(m_params->columnWidth(0), half)));
+}
+
+bool DetailsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_params->viewport() && event->type() == QEvent::Resize)
+        fitParamColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void DetailsPanel::updateSaveButton()

@@ -29,8 +29,13 @@ public:
 signals:
     void notesSaveRequested(std::int64_t sessionId, const QString& notes);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void fillParams(QTreeWidgetItem* parent, const nlohmann::json& value);
+    void setValue(QTreeWidgetItem* item, const QString& text);
+    void fitParamColumns();
     void updateSaveButton();
 
     QLabel* m_title;

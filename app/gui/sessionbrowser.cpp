@@ -1,5 +1,6 @@
 #include "sessionbrowser.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -36,6 +37,10 @@ SessionBrowser::SessionBrowser(QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    // A long title ends in an ellipsis inside the visible width, and keeps its end: a duplicate's
+    // "(copy)" and the tool version are what tells two sessions apart (the tooltip has it all).
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->viewport()->installEventFilter(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -58,14 +63,30 @@ void SessionBrowser::setSessions(std::vector<Session> sessions, std::optional<st
     // Titles are long ("all_reduce_perf 8 ranks on mi300x-node01"): give them the room, keep the rest tight.
     for (int c = 1; c < SessionModel::ColumnCount; ++c)
         m_view->resizeColumnToContents(c);
-    m_view->resizeColumnToContents(SessionModel::TitleColumn);
-    m_view->setColumnWidth(SessionModel::TitleColumn, std::clamp(m_view->columnWidth(0), 180, 320));
+    fitTitleColumn();
     selectSessions(select ? *select : previous);
     // The reset cleared the selection without a signal, and selecting nothing into an empty
     // selection sends none either: when the selected sessions are gone (deleted, an undone
     // duplicate), the views would keep showing them and the actions stay enabled.
     if (!previous.empty() && selectedIds().empty())
         emit selectionChanged({});
+}
+
+void SessionBrowser::fitTitleColumn()
+{
+    // As wide as the longest title (at most 320 px), but never past the visible width: there the
+    // view clipped titles at its edge, with no ellipsis. The other columns stay a scroll away.
+    m_view->resizeColumnToContents(SessionModel::TitleColumn);
+    const int contents = m_view->columnWidth(SessionModel::TitleColumn);
+    const int visible = m_view->viewport()->width();
+    m_view->setColumnWidth(SessionModel::TitleColumn, std::max(120, std::min({contents, 320, visible})));
+}
+
+bool SessionBrowser::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitTitleColumn();
+    return QWidget::eventFilter(watched, event);
 }
 
 std::vector<std::int64_t> SessionBrowser::selectedIds() const

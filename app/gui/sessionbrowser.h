@@ -37,7 +37,12 @@ public:
 signals:
     void selectionChanged(const std::vector<std::int64_t>& ids);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void fitTitleColumn();
+
     QLineEdit* m_search;
     QTreeView* m_view;
     SessionModel* m_model;

@@ -23,7 +23,11 @@
 #include <QSortFilterProxyModel>
 #include <QXYSeries>
 
+#include <QDateTime>
+#include <QScrollBar>
+
 #include "chartarea.h"
+#include "detailspanel.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
 #include "collectives/tierpeak.h"
@@ -466,4 +470,49 @@ TEST(GuiMainWindow, QuitRightAfterCancellingDoesNotAskAgain)
     EXPECT_FALSE(f.window.isVisible());
     EXPECT_FALSE(run->isRunning()); // detached, not killed:
     EXPECT_TRUE(waitFor([&] { return QFile::exists(done); }, 10000)) << "the cancelled process was cut short";
+}
+
+// Issue 24, minor list: in the narrow Sessions dock titles were cut at the view's edge with no
+// ellipsis, so a duplicate's "(copy)" was invisible; the Details parameters' value column ran off
+// the right edge; "Created" showed the stored UTC string, cut, under a "(local time)" tooltip.
+TEST(GuiNarrowDocks, TitlesEndInAnEllipsisInsideTheViewAndDetailsFitTheDock)
+{
+    rl::SessionBrowser browser;
+    browser.resize(200, 400);
+    browser.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&browser));
+    rl::Session s;
+    s.id = 1;
+    s.kind = "collectives";
+    s.title = "all_reduce_perf 8 ranks on mi300x-n01 (rccl-tests 2.17.1-develop:5272cd1) (copy)";
+    s.created = "2026-11-20T09:00:00Z";
+    browser.setSessions({s});
+    QTreeView* view = browser.view();
+    EXPECT_EQ(view->textElideMode(), Qt::ElideMiddle) << "the end of a title, (copy), stays visible";
+    EXPECT_LE(view->columnViewportPosition(0) + view->columnWidth(0), view->viewport()->width());
+    browser.resize(160, 400); // a narrower dock: the title column follows
+    EXPECT_TRUE(waitFor([&] { return view->columnWidth(0) <= view->viewport()->width(); })) << view->columnWidth(0);
+
+    rl::DetailsPanel details;
+    details.resize(240, 500);
+    details.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&details));
+    s.params = {{"array_size", 10000000},
+                {"byte_counting", "STREAM: copy/scale 2 arrays, add/triad 3 arrays; MiB = 1048576 B"},
+                {"threads", 2}};
+    details.setSession(s);
+    auto* params = details.findChild<QTreeWidget*>(QStringLiteral("detailsParams"));
+    ASSERT_TRUE(params);
+    QApplication::processEvents();
+    EXPECT_LE(params->columnWidth(0) + params->columnWidth(1), params->viewport()->width() + 1);
+    EXPECT_FALSE(params->horizontalScrollBar()->isVisible());
+    const auto found = params->findItems(QStringLiteral("byte_counting"), Qt::MatchExactly);
+    ASSERT_EQ(found.size(), 1);
+    EXPECT_EQ(found.front()->toolTip(1).toStdString(), s.params["byte_counting"].get<std::string>());
+    const auto* created = details.findChild<QLabel*>(QStringLiteral("detailsCreated"));
+    ASSERT_TRUE(created);
+    EXPECT_EQ(created->text(),
+              QDateTime::fromString(QStringLiteral("2026-11-20T09:00:00Z"), Qt::ISODate).toLocalTime().toString(
+                  QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+    EXPECT_TRUE(created->toolTip().contains(QStringLiteral("2026-11-20T09:00:00Z")));
 }
