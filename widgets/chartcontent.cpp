@@ -526,7 +526,7 @@ void ChartContent::updateSizeAxes()
         if (hi <= lo)
             hi = lo * 10;
         m_yAxis->setRange(lo, hi);
-        static_cast<QLogValueAxis*>(m_yAxis)->setLabelFormat(lo >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%g"));
+        static_cast<QLogValueAxis*>(m_yAxis)->setLabelFormat(logTickFormat(lo, hi));
     } else {
         setNiceRange(static_cast<QValueAxis*>(m_yAxis), 0, empty || m_yMax <= 0 ? 1.0 : m_yMax * 1.02);
     }

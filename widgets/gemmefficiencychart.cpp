@@ -1,4 +1,5 @@
 #include "gemmefficiencychart.h"
+#include "niceticks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +50,7 @@ QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data
     y->setTitleText(g.percent ? QStringLiteral("Achieved (% of peak)") : QStringLiteral("Achieved (GFLOP/s)"));
     y->setRange(0, g.percent ? std::max(105.0, yHi * 1.05) : std::max(1.0, yHi * 1.1));
     y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%g"));
+    y->setLabelFormat(g.percent ? QStringLiteral("%g") : QStringLiteral("%.0f")); // "%g": 1e+06 GFLOP/s
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 

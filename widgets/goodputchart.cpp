@@ -44,7 +44,7 @@ QString GoodputChart::populate(QChart* chart, const GoodputChartData& d)
     } else {
         auto* lx = new QLogValueAxis;
         lx->setBase(10);
-        lx->setLabelFormat(QStringLiteral("%g"));
+        lx->setLabelFormat(logTickFormat(d.xMin, d.xMax));
         lx->setMinorTickCount(8);
         lx->setRange(d.xMin, d.xMax);
         x = lx;

@@ -237,9 +237,10 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     double xMin = d.xMin, xMax = d.xMax;
     if (!(xMin <= xMax) || xMax <= 0)
         xMin = xMax = 1;
-    if (d.logX)
+    if (d.logX) {
         x->setRange(xMin / 1.3, xMax * 1.3);
-    else {
+        static_cast<QLogValueAxis*>(x)->setLabelFormat(logTickFormat(xMin / 1.3, xMax * 1.3));
+    } else {
         // Padded by the spread, not by a share of the value: shapes holding their active parameters
         // decode within a fraction of a percent of each other, and 5 % either side stacked them in
         // one column. Round ticks with as many decimals as their step needs.

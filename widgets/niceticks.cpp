@@ -41,4 +41,15 @@ void keepRoundTicks(QValueAxis* axis, int ticks, double minimum)
     apply(axis->min(), axis->max());
     QObject::connect(axis, &QValueAxis::rangeChanged, axis, apply); // zooming keeps round ticks
 }
+QString logTickFormat(double lo, double hi)
+{
+    // "%g" alone prints 1e+06 next to 100000. Plain integers when every decade is at least 1; "%g"
+    // while every decade is inside its plain range; else as many fixed decimals as the lowest needs.
+    if (lo >= 1)
+        return QStringLiteral("%.0f");
+    if (lo >= 1e-4 && hi < 1e6)
+        return QStringLiteral("%g");
+    return QStringLiteral("%.") % QString::number(std::max(1, int(std::ceil(-std::log10(lo) - 1e-9))))
+        % QStringLiteral("f");
+}
 } // namespace rl::charts

@@ -1,6 +1,8 @@
 #pragma once
 // Ticks on round values (1, 2 or 5 x 10^k) for linear value axes: QValueAxis's fixed tick count
-// divides the range evenly and labels 0, 133, 267, 400.
+// divides the range evenly and labels 0, 133, 267, 400. One label format for log axes.
+#include <QString>
+
 class QValueAxis;
 
 namespace rl::charts {
@@ -11,4 +13,7 @@ double niceStep(double raw, double minimum = 0);
 void setNiceRange(QValueAxis* axis, double min, double max);
 // Keeps the axis range and puts ticks on round values, about `ticks` of them, also after a zoom.
 void keepRoundTicks(QValueAxis* axis, int ticks = 7, double minimum = 0);
+// The printf format of a log axis from lo to hi: one style for every tick, never "1e+06" next to
+// "100000" (QLogValueAxis with "%g").
+QString logTickFormat(double lo, double hi);
 } // namespace rl::charts

@@ -1,4 +1,5 @@
 #include "planparetochart.h"
+#include "niceticks.h"
 
 #include <QChart>
 #include <QLineSeries>
@@ -132,10 +133,10 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     if (yLo > 0 && yHi / yLo > 10) {
         auto* logAxis = new QLogValueAxis;
         logAxis->setBase(10);
-        logAxis->setLabelFormat(QStringLiteral("%g"));
         logAxis->setMinorTickCount(8);
         // From the decade below #1, so the axis has a labelled tick under the ranked layouts.
         logAxis->setRange(std::pow(10.0, std::floor(std::log10(yLo / 1.05))), yHi * 1.3);
+        logAxis->setLabelFormat(logTickFormat(logAxis->min(), logAxis->max()));
         y = logAxis;
     } else {
         auto* linear = new QValueAxis;

@@ -13,6 +13,7 @@
 
 #include "callout.h"
 #include "chartexport.h"
+#include "niceticks.h"
 #include "textconv.h"
 
 namespace rl::charts {
@@ -67,18 +68,6 @@ void markLabel(QScatterSeries* label, LabelKind kind, double a, double b, double
 constexpr double kLabelLift = 3.5;
 
 } // namespace
-
-QString logTickFormat(double lo, double hi)
-{
-    // "%g" alone prints 1e+06 next to 100000. Plain integers when every decade is at least 1; "%g"
-    // while every decade is inside its plain range; else as many fixed decimals as the lowest needs.
-    if (lo >= 1)
-        return QStringLiteral("%.0f");
-    if (lo >= 1e-4 && hi < 1e6)
-        return QStringLiteral("%g");
-    return QStringLiteral("%.") % QString::number(std::max(1, int(std::ceil(-std::log10(lo) - 1e-9))))
-        % QStringLiteral("f");
-}
 
 namespace {
 QLogValueAxis* logAxis(const QString& title, double lo, double hi)

@@ -57,7 +57,4 @@ private:
 // ridge values around the marker; a ridge value with no free place is hidden). Called by populate
 // and again when the plot area changes size.
 void layoutRooflineLabels(QChart* chart);
-// The printf format of a log axis from lo to hi: one style for every tick, never "1e+06" next to
-// "100000".
-QString logTickFormat(double lo, double hi);
 } // namespace rl::charts

@@ -2,7 +2,10 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
 
 namespace rl {
 namespace {
@@ -13,6 +16,7 @@ const auto StateVersion = QStringLiteral("window/stateVersion");
 const auto Splitter = QStringLiteral("window/splitter");
 const auto Recent = QStringLiteral("workspaces/recent");
 const auto LastWorkspace = QStringLiteral("workspaces/last");
+const auto LastSelection = QStringLiteral("workspaces/lastSelection");
 const auto ImportDir = QStringLiteral("import/lastDir");
 const auto ExportSize = QStringLiteral("export/size");
 const auto WorkspaceDir = QStringLiteral("workspaces/lastDir");
@@ -110,6 +114,35 @@ void Settings::setLastWorkspace(const QString& path)
 {
     if (store(key::LastWorkspace, path))
         emit lastWorkspaceChanged(path);
+}
+
+std::optional<std::vector<std::int64_t>> Settings::lastSelection(const QString& workspace) const
+{
+    const QJsonValue ids = jsonValue(key::LastSelection).value(normalised(workspace));
+    if (!ids.isArray())
+        return std::nullopt;
+    std::vector<std::int64_t> out;
+    for (const auto& id : ids.toArray())
+        if (id.toInteger() > 0)
+            out.push_back(id.toInteger());
+    return out;
+}
+
+void Settings::setLastSelection(const QString& workspace, const std::vector<std::int64_t>& ids)
+{
+    if (workspace.isEmpty())
+        return;
+    QJsonObject all = jsonValue(key::LastSelection);
+    QJsonArray list;
+    for (const auto id : ids)
+        list.append(qint64(id));
+    all.insert(normalised(workspace), list);
+    // One selection per workspace still in the recent list: the setting does not grow forever.
+    const QStringList recent = recentWorkspaces();
+    for (const QString& path : all.keys())
+        if (path != normalised(workspace) && !recent.contains(path))
+            all.remove(path);
+    storeJson(key::LastSelection, all);
 }
 
 QString Settings::lastImportDir() const { return m_settings->value(key::ImportDir, QDir::homePath()).toString(); }

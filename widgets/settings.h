@@ -8,6 +8,10 @@
 #include <QSize>
 #include <QStringList>
 
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 #include <memory>
 
 #include "units/units.h"
@@ -40,6 +44,11 @@ public:
 
     QString lastWorkspace() const;
     void setLastWorkspace(const QString& path);
+
+    // The sessions selected when the workspace was last shown, restored at the next start;
+    // nullopt when none was remembered for it (the first start selects the newest sessions).
+    std::optional<std::vector<std::int64_t>> lastSelection(const QString& workspace) const;
+    void setLastSelection(const QString& workspace, const std::vector<std::int64_t>& ids);
 
     QString lastImportDir() const;
     void setLastImportDir(const QString& dir);

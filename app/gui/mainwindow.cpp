@@ -253,6 +253,12 @@ void MainWindow::openWorkspace(const QString& path)
     const QString absolute = QFileInfo(path).absoluteFilePath();
     m_undo->clear(); // its deleted sessions belong to the file being closed
     m_selectOnReload.reset();
+    // The sessions selected when this workspace was last shown come back (with the list, so the
+    // newest-first default of a first start does not run).
+    if (auto remembered = m_settings->lastSelection(absolute)) {
+        m_selectOnReload = std::move(*remembered);
+        m_selectFirst = 0;
+    }
     m_charts->setData({});
     m_details->setSession(std::nullopt);
     m_import->setWorkspacePath(absolute);
@@ -271,6 +277,11 @@ void MainWindow::updateWindowTitle()
 }
 
 void MainWindow::selectFirstOnLoad(int count) { m_selectFirst = count; }
+
+bool MainWindow::remembersSelection(const QString& workspace) const
+{
+    return m_settings->lastSelection(workspace).has_value();
+}
 
 void MainWindow::importPaths(const QStringList& paths)
 {
@@ -303,6 +314,7 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     else
         m_details->setMultipleSelected(static_cast<int>(ids.size()));
     m_shownIds = ids;
+    m_settings->setLastSelection(m_workspace->path(), ids);
     if (ids.empty()) {
         m_charts->setData({}); // Export data has nothing to write either
         m_views->setCurrentWidget(m_start);

@@ -60,6 +60,8 @@ public:
     void importWithColumnMapping(const QString& path, const trace::ColumnMapping& mapping);
     // After the next session list arrives, select its first `count` sessions (charts show data).
     void selectFirstOnLoad(int count);
+    // Whether a start on this workspace restores the selection it was last shown with (Settings).
+    bool remembersSelection(const QString& workspace) const;
     // Runs `ridgeline-cli ARGS` (a kernel benchmark: run peakflops|membw|gemm); the new session is
     // selected and its charts reload as points arrive. cli: the program, empty for findCli().
     void startKernelBenchmark(const QStringList& cliArguments, const QString& cli = {});

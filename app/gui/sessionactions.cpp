@@ -1,5 +1,7 @@
 #include "sessionactions.h"
 
+#include <utility>
+
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -17,8 +19,20 @@ namespace rl {
 
 SessionActions::SessionActions(SessionBrowser* browser, WorkspaceController* workspace, QUndoStack* undo,
                                QObject* parent)
-    : QObject(parent), m_browser(browser), m_workspace(workspace), m_undo(undo)
+    : QObject(parent), m_browser(browser), m_workspace(workspace), m_undo(undo), m_undoIndex(undo->index())
 {
+    // Undo and Redo say what they did: after an undone delete the status bar still said
+    // "deleted". A push moves the index too, but says its own message (m_pushing).
+    connect(m_undo, &QUndoStack::indexChanged, this, [this](int index) {
+        const int was = std::exchange(m_undoIndex, index);
+        // clear() (another workspace, the window closing) empties the stack: nothing was undone.
+        if (m_pushing || index == was || m_undo->count() == 0)
+            return;
+        if (index < was)
+            emit message(tr("Undone: %1 (Ctrl+Shift+Z does it again)").arg(m_undo->text(index)));
+        else
+            emit message(tr("Redone: %1").arg(m_undo->text(index - 1)));
+    });
     auto make = [this](const QString& text, const QString& tip, QKeySequence key, auto slot) {
         auto* a = new QAction(text, this);
         a->setToolTip(tip);
@@ -48,7 +62,7 @@ SessionActions::SessionActions(SessionBrowser* browser, WorkspaceController* wor
     connect(m_browser, &SessionBrowser::selectionChanged, this, &SessionActions::updateEnabled);
     connect(m_browser->model(), &SessionModel::titleEdited, this,
             [this](std::int64_t id, const QString& oldTitle, const QString& newTitle) {
-                m_undo->push(new RenameSessionCommand(m_workspace->path(), id, oldTitle, newTitle,
+                push(new RenameSessionCommand(m_workspace->path(), id, oldTitle, newTitle,
                                                       [this](const QString& e, const auto& s) { commandDone(e, s); }));
             });
     updateEnabled();
@@ -89,7 +103,7 @@ void SessionActions::deleteSelected()
         return;
     QString text = ids.size() == 1 ? tr("Delete “%1”").arg(QString::fromStdString(m_browser->session(ids.front())->title))
                                    : tr("Delete %n sessions", nullptr, int(ids.size()));
-    m_undo->push(new DeleteSessionsCommand(m_workspace->path(), ids, text,
+    push(new DeleteSessionsCommand(m_workspace->path(), ids, text,
                                            [this](const QString& e, const auto& s) { commandDone(e, s); }));
     if (running == 0)
         emit message(tr("%n session(s) deleted (Ctrl+Z brings them back)", nullptr, int(ids.size())));
@@ -103,7 +117,7 @@ void SessionActions::duplicateSelected()
     const QString text = ids.size() == 1
                              ? tr("Duplicate “%1”").arg(QString::fromStdString(m_browser->session(ids.front())->title))
                              : tr("Duplicate %n sessions", nullptr, int(ids.size()));
-    m_undo->push(new DuplicateSessionsCommand(m_workspace->path(), ids, text,
+    push(new DuplicateSessionsCommand(m_workspace->path(), ids, text,
                                               [this](const QString& e, const auto& s) { commandDone(e, s); }));
     emit message(tr("%n session(s) duplicated (Ctrl+Z removes the copies)", nullptr, int(ids.size())));
 }
@@ -128,6 +142,13 @@ void SessionActions::copy(bool json)
     } catch (const std::exception& e) {
         emit failed(tr("Could not copy the sessions: %1").arg(QString::fromStdString(e.what())));
     }
+}
+
+void SessionActions::push(QUndoCommand* command)
+{
+    m_pushing = true;
+    m_undo->push(command);
+    m_pushing = false;
 }
 
 void SessionActions::commandDone(const QString& error, const std::vector<std::int64_t>& select)

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QAction;
+class QUndoCommand;
 class QUndoStack;
 
 namespace rl {
@@ -39,10 +40,13 @@ private:
     void duplicateSelected();
     void copy(bool json);
     void commandDone(const QString& error, const std::vector<std::int64_t>& select);
+    void push(QUndoCommand* command); // onto the stack, without the Undone/Redone message
 
     SessionBrowser* m_browser;
     WorkspaceController* m_workspace;
     QUndoStack* m_undo;
+    int m_undoIndex;
+    bool m_pushing = false;
     QAction* m_rename;
     QAction* m_delete;
     QAction* m_duplicate;

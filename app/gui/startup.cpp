@@ -114,7 +114,9 @@ QString sampleDataDir()
 
 void startWindow(MainWindow& window, const StartupOptions& options, const QStringList& imports)
 {
-    const int firstN = options.select.empty() ? 2 : 0; // --select names them instead
+    // --select names the sessions; else the last selection in this workspace comes back, and
+    // only a first start (the samples just imported) selects the newest two.
+    const int firstN = options.select.empty() && !window.remembersSelection(options.workspace) ? 2 : 0;
     window.selectFirstOnLoad(firstN);
     window.openWorkspace(options.workspace);
     if (!imports.isEmpty()) {

@@ -676,3 +676,24 @@ TEST_F(ChartFixture, ALongCurveIsDrawnWithAtMostFourPointsPerPixelColumn)
     EXPECT_DOUBLE_EQ(dlo, lo);
     EXPECT_DOUBLE_EQ(dhi, hi);
 }
+
+// Issue 24, minor list: a latency axis from below 1 µs to past a second printed "1e+06" next to
+// "100000" ("%g"). Every decade tick is printed the same plain way.
+TEST_F(ChartFixture, LatencyTicksFromBelowAMicrosecondToSecondsAreOnePlainFormat)
+{
+    SessionData slow{test::session("slow link 2 ranks", "ridgeline-bench"), {}};
+    for (auto b : test::sweep(1, std::int64_t{16} << 20))
+        slow.collectives.push_back(test::modelPoint("all_reduce", 2, b, 0.3, 0.01));
+    const auto id = w.ws.storeSession(slow);
+    chart.setSessions(w.load({id}));
+    chart.setKind(ChartKind::Latency);
+    auto* y = qobject_cast<QLogValueAxis*>(axis(chart.chart(), Qt::Vertical));
+    ASSERT_TRUE(y);
+    ASSERT_LT(y->min(), 1);
+    ASSERT_GE(y->max(), 1e6);
+    const QByteArray format = y->labelFormat().toLatin1();
+    for (double tick = y->min(); tick <= y->max() * 1.001; tick *= 10) {
+        const QString label = QString::asprintf(format.constData(), tick);
+        EXPECT_FALSE(label.contains(QLatin1Char('e'))) << label.toStdString();
+    }
+}

@@ -114,10 +114,14 @@ TEST(GuiHabits, DeleteKeyRemovesSessionsAndUndoBringsThemBackWithPoints)
     ASSERT_TRUE(waitFor([&] { return f.window.sessionBrowser()->model()->sessionCount() == 3; }));
     EXPECT_EQ(rl::store::Workspace(f.ws.toStdString()).collectivePoints(allreduce).size(), points);
     ASSERT_TRUE(waitFor([&] { return f.window.sessionBrowser()->selectedIds().size() == 2; }));
+    // The status bar says what Undo did, not "deleted" (issue 24, minor list).
+    EXPECT_EQ(f.window.statusBar()->currentMessage().toStdString().rfind("Undone: Delete 2 sessions", 0), 0u)
+        << f.window.statusBar()->currentMessage().toStdString();
 
     // Redo deletes again; the Edit menu's Delete acts without the focus in the list.
     f.window.undoStack()->redo();
     EXPECT_TRUE(waitFor([&] { return f.window.sessionBrowser()->model()->sessionCount() == 1; }));
+    EXPECT_EQ(f.window.statusBar()->currentMessage(), QStringLiteral("Redone: Delete 2 sessions"));
     f.window.undoStack()->undo();
     EXPECT_TRUE(waitFor([&] { return f.window.sessionBrowser()->model()->sessionCount() == 3; }));
     EXPECT_EQ(f.storedSessions(), 3u);

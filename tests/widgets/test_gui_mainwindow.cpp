@@ -440,6 +440,41 @@ TEST(GuiMainWindow, FailedImportKeepsTheSelectionAndShowsTheReason)
     EXPECT_TRUE(box->text().contains(report.errors.first().section(u'/', -1))) << box->text().toStdString();
 }
 
+// Issue 24, minor list: every start selected the two newest sessions, whatever the user had
+// selected. A first start still selects the newest two; the next start on the same workspace (here
+// with the same start-up import, as the README's command does) comes back to the last selection.
+TEST(GuiMainWindow, TheNextStartRestoresTheLastSelection)
+{
+    qputenv("RIDGELINE_NO_DIALOGS", "1");
+    QTemporaryDir dir;
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::StartupOptions options;
+    options.workspace = dir.filePath(QStringLiteral("ws.db"));
+    const QStringList imports{rl::testing::guiData("import/h100_allgather_8r.jsonl"),
+                              rl::testing::guiData("import/mi300x_allreduce_8r.jsonl")};
+    std::int64_t chosen = 0;
+    {
+        rl::MainWindow w{&settings};
+        w.show();
+        QSignalSpy imported(&w, &rl::MainWindow::importDone);
+        rl::startWindow(w, options, imports);
+        ASSERT_TRUE(imported.wait(30000));
+        ASSERT_TRUE(waitFor([&] { return w.sessionBrowser()->selectedIds().size() == 2; })) << "a first start";
+        chosen = sessionTitled(options.workspace, "all_gather 8 ranks H100");
+        w.sessionBrowser()->selectSessions({chosen});
+        w.close();
+    }
+    rl::MainWindow again{&settings};
+    again.show();
+    QSignalSpy imported(&again, &rl::MainWindow::importDone);
+    QSignalSpy shown(&again, &rl::MainWindow::sessionsShown);
+    rl::startWindow(again, options, imports);
+    ASSERT_TRUE(imported.wait(30000));
+    ASSERT_TRUE(waitFor([&] { return shown.size() >= 2; })) << "the list before and after the import";
+    QCoreApplication::processEvents();
+    EXPECT_EQ(again.sessionBrowser()->selectedIds(), std::vector<std::int64_t>{chosen});
+}
+
 // Quitting right after cancelling a run: the run is already ending, so the window closes without
 // asking whether to keep it (the end-to-end test saw Ctrl+Q answered by that question), and the
 // ending process is left to finish its own exit.

@@ -20,6 +20,7 @@
 #include "views/kernelchartdata.h"
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
+#include "niceticks.h"
 #include "rooflinechart.h"
 #include "test_gui_env.h"
 
