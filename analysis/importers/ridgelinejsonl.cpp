@@ -4,6 +4,7 @@
 #include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
+#include "records/recordroute.h"
 #include "records/wireformat.h"
 
 namespace rl {
@@ -67,27 +68,9 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             if (!current->session.created.empty()) // the time the session was run, kept through export
                 current->session.params[kCreatedFromParam] = "the session header";
             current->session.status = SessionStatus::Incomplete; // until its end record arrives
-        } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
+        } else if (wire::isSessionData(*rec)) {
             ensureSession();
-            current->collectives.push_back(*p);
-        } else if (auto* g = std::get_if<GemmPoint>(&*rec)) {
-            ensureSession();
-            current->gemms.push_back(*g);
-        } else if (auto* m = std::get_if<MemBwPoint>(&*rec)) {
-            ensureSession();
-            current->membw.push_back(*m);
-        } else if (auto* c = std::get_if<MemCeiling>(&*rec)) {
-            ensureSession();
-            current->memCeilings.push_back(*c);
-        } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
-            ensureSession();
-            current->peaks.push_back(*f);
-        } else if (auto* st = std::get_if<StoragePoint>(&*rec)) {
-            ensureSession();
-            current->storage.push_back(*st);
-        } else if (auto* pp = std::get_if<PairPoint>(&*rec)) {
-            ensureSession();
-            current->pairs.push_back(*pp);
+            appendRecord(*current, *rec);
         } else if (auto* e = std::get_if<wire::End>(&*rec)) {
             ensureSession();
             current->session.status = e->status;

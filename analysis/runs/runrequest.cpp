@@ -430,20 +430,27 @@ std::vector<std::string> RunRequest::toCliArgs() const
 
 nlohmann::json toJson(const RunRequest& r)
 {
-    const GemmSelection& g = r.gemm;
-    return {{"kind", info(r.kind).subcommand},
-            {"launch", toJson(r.launch)},
-            {"program", r.program},
-            {"env", r.env},
-            {"point_timeout_s", r.pointTimeoutS ? nlohmann::json(*r.pointTimeoutS) : nlohmann::json()},
-            {"title", r.title},
-            {"ops", r.ops},
-            {"probe", r.probe},
-            {"gemm",
-             {{"shapes", g.shapes}, {"square", g.square}, {"recipe", g.recipe}, {"cus", g.cus}, {"dtype", g.dtype},
-              {"compute_type", g.computeType}, {"iters", g.iters}, {"cold_iters", g.coldIters}, {"config", g.config},
-              {"parallel", g.parallel}, {"seq", g.seq}, {"micro_batch", g.microBatch}}},
-            {"args", r.args}};
+    nlohmann::json j{{"kind", info(r.kind).subcommand},
+                     {"launch", toJson(r.launch)},
+                     {"program", r.program},
+                     {"env", r.env},
+                     {"point_timeout_s", r.pointTimeoutS ? nlohmann::json(*r.pointTimeoutS) : nlohmann::json()},
+                     {"title", r.title},
+                     {"args", r.args}};
+    // Only what the kind uses: a collectives session's stored request showed a GEMM selection it
+    // never had. The reader takes a missing field from the kind's defaults.
+    if (r.kind == RunKind::NcclTests)
+        j["ops"] = r.ops;
+    if (r.kind == RunKind::Probe)
+        j["probe"] = r.probe;
+    if (r.kind == RunKind::Hipblaslt || r.kind == RunKind::Rocblas) {
+        const GemmSelection& g = r.gemm;
+        j["gemm"] = {{"shapes", g.shapes}, {"square", g.square}, {"recipe", g.recipe}, {"cus", g.cus},
+                     {"dtype", g.dtype}, {"compute_type", g.computeType}, {"iters", g.iters},
+                     {"cold_iters", g.coldIters}, {"config", g.config}, {"parallel", g.parallel}, {"seq", g.seq},
+                     {"micro_batch", g.microBatch}};
+    }
+    return j;
 }
 
 RunRequest runRequestFromJson(const nlohmann::json& j)

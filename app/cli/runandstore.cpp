@@ -3,13 +3,11 @@
 // or its launcher said.
 #include <iostream>
 
-#include "runsession.h"
 #include "pointtimeout.h"
+#include "records/recordroute.h"
 #include "records/wireformat.h"
+#include "runsession.h"
 #include "sbatchrun.h"
-#include "store/kernelresults.h"
-#include "store/pairresults.h"
-#include "store/storageresults.h"
 
 namespace rl::cli {
 
@@ -58,27 +56,8 @@ int runAndStore(const CliContext& ctx, Session s, const std::vector<std::string>
                 params["runner_host"] = h->session.host;
                 run.setParams(params);
                 run.emit(wire::toJson(run.session())); // again, with what the runner knows (expected points)
-            } else if (auto* p = std::get_if<CollectivePoint>(&*rec)) {
-                run.addCollective(*p);
-            } else if (auto* g = std::get_if<GemmPoint>(&*rec)) {
-                run.store([&](store::Database& db) { store::insertGemm(db, run.id(), *g); });
-                run.emit(wire::toJson(*g));
-            } else if (auto* m = std::get_if<MemBwPoint>(&*rec)) {
-                run.store([&](store::Database& db) { store::insertMemBw(db, run.id(), *m); });
-                run.emit(wire::toJson(*m));
-            } else if (auto* c = std::get_if<MemCeiling>(&*rec)) {
-                // A ceiling is derived from the points, not a point of its own.
-                run.store([&](store::Database& db) { store::insertMemCeiling(db, run.id(), *c); }, false);
-                run.emit(wire::toJson(*c));
-            } else if (auto* f = std::get_if<PeakFlopsPoint>(&*rec)) {
-                run.store([&](store::Database& db) { store::insertPeakFlops(db, run.id(), *f); });
-                run.emit(wire::toJson(*f));
-            } else if (auto* pp = std::get_if<PairPoint>(&*rec)) {
-                run.store([&](store::Database& db) { store::insertPair(db, run.id(), *pp); });
-                run.emit(wire::toJson(*pp));
-            } else if (auto* st = std::get_if<StoragePoint>(&*rec)) {
-                run.store([&](store::Database& db) { store::insertStorage(db, run.id(), *st); });
-                run.emit(wire::toJson(*st));
+            } else if (wire::isSessionData(*rec)) {
+                run.append(*rec);
             } else if (auto* e = std::get_if<wire::End>(&*rec)) {
                 end = *e;
             }

@@ -5,8 +5,10 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "runs/launch.h"
+#include "records/recordroute.h"
 #include "records/wireformat.h"
+#include "runs/launch.h"
+#include "store/appendrecord.h"
 #include "runoptions.h"
 
 namespace rl::cli {
@@ -24,11 +26,12 @@ RunSession::RunSession(const CliContext& ctx, Session s, const std::vector<std::
     emit(wire::toJson(m_session));
 }
 
-void RunSession::addCollective(const CollectivePoint& p)
+void RunSession::append(const wire::Record& record)
 {
-    m_ws.addCollectivePoint(m_id, p);
-    ++m_points;
-    emit(wire::toJson(p));
+    if (!store::appendRecord(m_ws, m_id, record))
+        return;
+    m_points += wire::roleOf(record) == wire::RecordRole::Point ? 1 : 0;
+    emit(wire::toJson(record));
 }
 
 void RunSession::setParams(const nlohmann::json& params)

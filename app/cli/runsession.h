@@ -30,16 +30,9 @@ public:
     const Session& session() const { return m_session; }
     int points() const { return m_points; }
 
-    // Stores one record in its own transaction; counts it as a point unless countsAsPoint is false.
-    template <class Insert>
-    void store(const Insert& insert, bool countsAsPoint = true)
-    {
-        store::Transaction t(m_ws.database());
-        insert(m_ws.database());
-        t.commit();
-        m_points += countsAsPoint ? 1 : 0;
-    }
-    void addCollective(const CollectivePoint& p);
+    // Stores a point or derived record in its own transaction (store::appendRecord), counts a
+    // point, and echoes it; a header, end or raw record is neither stored nor echoed.
+    void append(const wire::Record& record);
     void setParams(const nlohmann::json& params);
     // A batch job was submitted for this run: its id and script go into the parameters.
     void noteJob(const std::string& jobId, const std::string& script);

@@ -91,7 +91,7 @@ int runNcclTestsOp(const CliContext& ctx, const RunRequest& a, bool dryRun, cons
                 if (p.wrong > 0 && wrong.empty())
                     wrong = std::to_string(p.wrong) + " wrong elements at " + units::formatBytes(double(p.bytes)) +
                             (p.inPlace ? " in place" : "") + " (#wrong): the results are not valid";
-                run.addCollective(p);
+                run.append(p);
             }
             failure.see(line);
         }, timeoutMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); },
@@ -253,10 +253,8 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
         try {
             child = runLocallyOrAsJob(a.launch.sbatch, a.launch.np, id, commands[i], [&](const std::string& line) {
                 failure.see(line);
-                if (auto p = stream.feed(line, {++lineNo, 0})) {
-                    run.store([&](store::Database& db) { store::insertGemm(db, run.id(), *p); });
-                    run.emit(wire::toJson(*p));
-                }
+                if (auto p = stream.feed(line, {++lineNo, 0}))
+                    run.append(*p);
             }, timeoutMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); },
                [&](const std::string& line) { failure.see(line); });
         } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "records/recordroute.h"
 #include "records/wireformat.h"
 
 namespace rl {
@@ -134,21 +135,18 @@ void RunController::handleLine(const QByteArray& line)
         }
         m_sessionId = sessionId;
         emit runStarted(m_sessionId);
-    } else if (auto* p = std::get_if<CollectivePoint>(rec)) {
-        ++m_points;
-        emit pointAvailable(sessionId, *p);
-        emit progressChanged(m_points, std::max(m_expected, m_points));
-    } else if (std::holds_alternative<GemmPoint>(*rec) || std::holds_alternative<MemBwPoint>(*rec) ||
-               std::holds_alternative<PeakFlopsPoint>(*rec)) {
-        ++m_points;
-        emit kernelRecordAvailable(sessionId);
-        emit progressChanged(m_points, std::max(m_expected, m_points));
-    } else if (std::holds_alternative<StoragePoint>(*rec) || std::holds_alternative<PairPoint>(*rec)) {
-        ++m_points;
-        emit storedPointAvailable(sessionId);
-        emit progressChanged(m_points, std::max(m_expected, m_points));
-    } else if (std::holds_alternative<MemCeiling>(*rec)) {
-        emit kernelRecordAvailable(sessionId); // derived from the points: no progress of its own
+    } else if (wire::isSessionData(*rec)) {
+        // A point counts toward progress; a derived record (a ceiling) only refreshes its charts.
+        const bool point = wire::roleOf(*rec) == wire::RecordRole::Point;
+        m_points += point ? 1 : 0;
+        switch (wire::familyOf(*rec)) {
+        case wire::RecordFamily::Collective: emit pointAvailable(sessionId, std::get<CollectivePoint>(*rec)); break;
+        case wire::RecordFamily::Kernel: emit kernelRecordAvailable(sessionId); break;
+        case wire::RecordFamily::Storage: emit storedPointAvailable(sessionId); break;
+        case wire::RecordFamily::None: break;
+        }
+        if (point)
+            emit progressChanged(m_points, std::max(m_expected, m_points));
     } else if (auto* e = std::get_if<wire::End>(rec)) {
         m_sawEnd = true;
         emit runFinished(sessionId, QString::fromLatin1(toString(e->status)), QString::fromStdString(e->message));

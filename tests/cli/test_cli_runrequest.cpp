@@ -127,6 +127,12 @@ TEST(RunRequest, JsonKeepsEveryField)
     for (const auto& r : table()) {
         EXPECT_EQ(rl::runs::runRequestFromJson(rl::runs::toJson(r)), r) << rl::runs::toJson(r).dump();
         EXPECT_EQ(r.validate(), "") << rl::runs::toJson(r).dump();
+        // Only the fields its kind uses: a collectives session's params.request showed a default
+        // GEMM selection in the Details panel (issue 24).
+        const auto j = rl::runs::toJson(r);
+        EXPECT_EQ(j.contains("gemm"), r.kind == RunKind::Hipblaslt || r.kind == RunKind::Rocblas) << j.dump();
+        EXPECT_EQ(j.contains("ops"), r.kind == RunKind::NcclTests) << j.dump();
+        EXPECT_EQ(j.contains("probe"), r.kind == RunKind::Probe) << j.dump();
     }
 }
 
