@@ -1,5 +1,7 @@
 #include "kernelview.h"
 
+#include <utility>
+
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -173,8 +175,14 @@ void KernelView::setData(const charts::KernelChartData& data)
     }
     m_tabs->setTabEnabled(1, gemm);
     m_tabs->setTabEnabled(2, membw);
-    // The tab that has something to say: memory bandwidth for a membw sweep alone, else the roofline.
-    if (!m_tabs->isTabEnabled(m_tabs->currentIndex()) || (membw && !gemm && !peak))
+    // The tab that has something to say for a new selection: memory bandwidth for a membw sweep
+    // alone, else the roofline. The same sessions read again (a preference applied, a run's new
+    // points) keep the tab the user chose: a theme switch moved them off the roofline.
+    std::vector<std::int64_t> ids;
+    for (const auto& s : data.sessions)
+        ids.push_back(s.session.id);
+    const bool sameSessions = std::exchange(m_shownIds, ids) == ids;
+    if (!m_tabs->isTabEnabled(m_tabs->currentIndex()) || (!sameSessions && membw && !gemm && !peak))
         m_tabs->setCurrentIndex(membw && !gemm && !peak ? 2 : 0);
 }
 } // namespace rl

@@ -6,6 +6,9 @@
 // training step are drawn on the roofline.
 #include <QWidget>
 
+#include <cstdint>
+#include <vector>
+
 #include "views/kernelchartdata.h"
 
 class QComboBox;
@@ -52,5 +55,6 @@ private:
     charts::RooflineChart* m_roofline;
     charts::GemmEfficiencyChart* m_gemm;
     charts::MemBwChart* m_membw;
+    std::vector<std::int64_t> m_shownIds; // the sessions of the last setData
 };
 } // namespace rl

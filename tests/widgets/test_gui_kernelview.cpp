@@ -60,6 +60,14 @@ TEST(GuiKernelView, KernelSessionsGetTheRooflineAndBandwidthViews)
     EXPECT_EQ(views->currentWidget(), kernels);
     EXPECT_EQ(kernels->tabs()->currentIndex(), 2) << "a membw sweep alone opens on memory bandwidth";
     EXPECT_FALSE(kernels->memoryBandwidth()->chart()->series().isEmpty());
+    // The same sessions read again (a preference applied) keep the tab the user chose: a theme or
+    // unit change moved them back to memory bandwidth (issue 24).
+    kernels->tabs()->setCurrentIndex(0);
+    settings.setBandwidthUnit(rl::units::BandwidthUnit::GiBps);
+    ASSERT_TRUE(charts.wait(15000));
+    EXPECT_EQ(kernels->tabs()->currentIndex(), 0);
+    settings.setBandwidthUnit(rl::units::BandwidthUnit::GBps);
+    ASSERT_TRUE(charts.wait(15000));
 
     window.sessionBrowser()->selectSessions({gemm, membw});
     ASSERT_TRUE(charts.wait(15000));
