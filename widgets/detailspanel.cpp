@@ -168,6 +168,7 @@ void DetailsPanel::fillParams(QTreeWidgetItem* parent, const nlohmann::json& val
     if (value.is_object()) {
         for (auto it = value.begin(); it != value.end(); ++it) {
             auto* item = new QTreeWidgetItem(parent, {qs(it.key())});
+            item->setToolTip(0, plainInAutoText(qs(it.key())));
             if (it->is_structured())
                 fillParams(item, *it);
             else

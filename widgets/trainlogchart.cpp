@@ -101,7 +101,8 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
     // Ticks on round numbers without widening the range the way applyNiceNumbers() does.
     keepRoundTicks(x, 9, o.xAxis == TrainXAxis::Step ? 1 : 0);
     auto* y = new QValueAxis;
-    y->setTitleText(qs(trainMetricTitle(o.metric)));
+    // The basis of an MFU Ridgeline computed sits on its axis: the title has no room for it.
+    y->setTitleText(qs(peak.axisTitle.empty() ? trainMetricTitle(o.metric) : peak.axisTitle));
     y->setRange(fromZero ? 0 : yLo - pad, yHi + pad);
     y->applyNiceNumbers();
     y->setLabelFormat(QStringLiteral("%.6g"));
@@ -192,7 +193,7 @@ QString TrainLogChart::populate(QChart* chart, const TraceChartData& data, const
     else if (segments.empty())
         title += QStringLiteral(" — the log has no ") % metricName(o.metric) % QStringLiteral(" values");
     else if (!peak.basis.empty())
-        title += QStringLiteral(" — ") % qs(peak.basis);
+        title += QStringLiteral(" — from the log's TFLOP/s per GPU");
     chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);

@@ -266,9 +266,10 @@ MfuPeak mfuPeakOf(const TraceChartData& data)
     const auto peak = profile->peakTflops.find("bf16");
     if (peak == profile->peakTflops.end() || !(peak->second.value > 0))
         return {};
-    return {peak->second.value, "the log's TFLOP/s per GPU over the " + profile->name + "'s bf16 peak, " +
-                                    units::formatFlops(peak->second.value * 1e12) + " (datasheet; " + run.device +
-                                    " from the " + run.deviceFrom + ")"};
+    const std::string value = units::formatFlops(peak->second.value * 1e12);
+    return {peak->second.value, "MFU (% of " + profile->name + " bf16 peak, " + value + ")",
+            "the log's TFLOP/s per GPU over the " + profile->name + "'s bf16 peak, " + value + " (datasheet; " +
+                run.device + " from the " + run.deviceFrom + ")"};
 }
 
 WallUnit wallUnitFor(const std::vector<TrainStep>& steps)

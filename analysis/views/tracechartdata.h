@@ -135,7 +135,8 @@ double trainMetricValue(const TrainStep& s, TrainMetric m, double mfuPeakTflops 
 struct MfuPeak
 {
     double tflops = kNoValue;
-    std::string basis; // "the log's TFLOP/s per GPU over the H100 SXM5's bf16 peak, 989 TFLOP/s (...)"
+    std::string axisTitle; // "MFU (% of NVIDIA H100 SXM5 80GB bf16 peak, 989 TFLOP/s)"
+    std::string basis;     // "the log's TFLOP/s per GPU over the ...'s bf16 peak, 989 TFLOP/s (datasheet; ...)"
 };
 MfuPeak mfuPeakOf(const TraceChartData& data);
 
