@@ -1,16 +1,10 @@
 #include "records/recordroute.h"
 
-namespace rl::wire {
-namespace {
+#include "records/overload.h"
+
 // Every visit below lists each kind of Record: a new kind does not compile until it says what it
 // is, which charts it feeds and where it goes.
-template <class... F>
-struct Overload : F...
-{
-    using F::operator()...;
-};
-} // namespace
-
+namespace rl::wire {
 RecordRole roleOf(const Record& r)
 {
     return std::visit(Overload{[](const SessionHeader&) { return RecordRole::Header; },
@@ -60,7 +54,7 @@ nlohmann::json toJson(const Record& r)
 namespace rl {
 bool appendRecord(SessionData& data, const wire::Record& r)
 {
-    return std::visit(wire::Overload{[&](const CollectivePoint& p) { return data.collectives.push_back(p), true; },
+    return std::visit(Overload{[&](const CollectivePoint& p) { return data.collectives.push_back(p), true; },
                                      [&](const GemmPoint& p) { return data.gemms.push_back(p), true; },
                                      [&](const MemBwPoint& p) { return data.membw.push_back(p), true; },
                                      [&](const MemCeiling& c) { return data.memCeilings.push_back(c), true; },

@@ -1,5 +1,6 @@
 #include "store/appendrecord.h"
 
+#include "records/overload.h"
 #include "records/recordroute.h"
 #include "store/kernelresults.h"
 #include "store/pairresults.h"
@@ -7,14 +8,6 @@
 #include "store/workspace.h"
 
 namespace rl::store {
-namespace {
-template <class... F>
-struct Overload : F...
-{
-    using F::operator()...;
-};
-} // namespace
-
 bool appendRecord(Workspace& workspace, std::int64_t sessionId, const wire::Record& record)
 {
     if (!wire::isSessionData(record))

@@ -355,6 +355,19 @@ KernelChartData denseRoofline(RooflineOptions& o)
     return data;
 }
 
+// The roofline on screen at a size, with the options' profiles.
+bool shownAt(RooflineChart& chart, QSize size, const KernelChartData& data, const RooflineOptions& o)
+{
+    chart.resize(size);
+    chart.show();
+    if (!QTest::qWaitForWindowExposed(&chart))
+        return false;
+    chart.setData(data);
+    chart.setHardwareProfile(o.hardware);
+    chart.setCompareProfile(o.compareHardware);
+    return true;
+}
+
 // The on-screen box of a label series: Qt centres the text on the point, baseline 3.5 px above it.
 QRectF labelBox(QChart* chart, QScatterSeries* s)
 {
@@ -376,12 +389,7 @@ TEST(KernelCharts, RooflineLabelsDoNotOverlap)
     ASSERT_GE(g.compute.size(), 5u);
     for (const QSize size : {QSize(1000, 650), QSize(1200, 800)}) {
         RooflineChart chart;
-        chart.resize(size);
-        chart.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
-        chart.setData(data);
-        chart.setHardwareProfile(o.hardware);
-        chart.setCompareProfile(o.compareHardware);
+        ASSERT_TRUE(shownAt(chart, size, data, o));
         QTest::qWait(50);
         QApplication::processEvents();
         std::vector<std::pair<QString, QRectF>> boxes;
@@ -469,11 +477,7 @@ TEST(KernelCharts, EachRidgeValueIsShownOnceAboveItsOwnRoof)
     const KernelChartData data{{imported("stream-5.10-2threads.txt", 9)}};
     for (const QSize size : {QSize(1000, 650), QSize(1200, 800)}) {
         RooflineChart chart;
-        chart.resize(size);
-        chart.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
-        chart.setData(data);
-        chart.setHardwareProfile(o.hardware);
+        ASSERT_TRUE(shownAt(chart, size, data, o));
         QApplication::processEvents();
         QChart* c = chart.chart();
         const auto labels = ridgeLabels(c);

@@ -317,7 +317,7 @@ TEST(TrainLogChart, TorchtitanMfuInPercentWithTheRestartMarked)
 // Issue 24, item 9: the bundled Megatron log's MFU chart said "the log has no MFU values" while
 // predicted vs measured derived 33 % from it. It draws the log's TFLOP/s per GPU over the H100's
 // bf16 peak (the device its file name states) and says so on its axis.
-TEST(TrainLogChart, MegatronMfuOverTheNamedDevicesPeakWithItsBasisInTheTitle)
+TEST(TrainLogChart, MegatronMfuOverTheNamedDevicesPeakWithItsBasisOnItsAxis)
 {
     TempWorkspace w;
     const auto data = w.load(w.import(kData + "/../../sample_data/megatron-lm_gpt-8b_16xH100_pretrain.log"));
