@@ -103,6 +103,7 @@ private:
     void createMenus();
     void createEditMenu();
     void createViewMenu();
+    void showManual();
     void showShortcuts();
     void updateRecentMenu(const QStringList& recent);
     void updateWindowTitle(); // the workspace's name, and "(read-only)" when it is

@@ -39,6 +39,7 @@
 #include "validationview.h"
 #include "sessionactions.h"
 #include "sessionbrowser.h"
+#include "manualdialog.h"
 #include "shortcutsdialog.h"
 #include "sizingwindow.h"
 #include "toolwindow.h"
@@ -132,6 +133,9 @@ void MainWindow::createMenus()
     tools->setToolTipsVisible(true);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    add(help, tr("Ridgeline &manual"), tr("The short manual: each task, the windows that do it, where the numbers come from"),
+        &MainWindow::showManual)
+        ->setObjectName(QStringLiteral("manualAction"));
     add(help, tr("&Keyboard Shortcuts"), tr("List every action that has a keyboard shortcut"),
         &MainWindow::showShortcuts, QKeySequence::HelpContents);
     help->addSeparator();
@@ -238,6 +242,19 @@ void MainWindow::createViewMenu()
             dock->show();
     });
     view->setToolTipsVisible(true);
+}
+
+void MainWindow::showManual()
+{
+    // One manual window: asked again, the open one comes to the front.
+    auto* dialog = findChild<ManualDialog*>();
+    if (!dialog) {
+        dialog = new ManualDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 void MainWindow::showShortcuts()

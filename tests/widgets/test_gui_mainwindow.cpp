@@ -24,10 +24,17 @@
 #include <QXYSeries>
 
 #include <QDateTime>
+#include <QMenu>
+#include <QMenuBar>
+#include <QRegularExpression>
+#include <QTextBrowser>
+
+#include <map>
 #include <QScrollBar>
 
 #include "chartarea.h"
 #include "detailspanel.h"
+#include "manualdialog.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
 #include "collectives/tierpeak.h"
@@ -550,4 +557,51 @@ TEST(GuiNarrowDocks, TitlesEndInAnEllipsisInsideTheViewAndDetailsFitTheDock)
               QDateTime::fromString(QStringLiteral("2026-11-20T09:00:00Z"), Qt::ISODate).toLocalTime().toString(
                   QStringLiteral("yyyy-MM-dd HH:mm:ss")));
     EXPECT_TRUE(created->toolTip().contains(QStringLiteral("2026-11-20T09:00:00Z")));
+}
+
+// Issue 24, minor list: Help had no manual. Help > Ridgeline manual shows the short manual
+// (compiled in, so it is there offline), with its task sections; every menu path it names
+// ("**Tools > Plan a run…**") is an action of the real menu bar, so the manual cannot drift from
+// the menus; the find field moves to a match.
+TEST(GuiMainWindow, TheManualIsInHelpAndNamesOnlyRealMenuEntries)
+{
+    QTemporaryDir dir;
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::MainWindow w{&settings};
+    w.show();
+    QAction* manual = w.findChild<QAction*>(QStringLiteral("manualAction"));
+    ASSERT_TRUE(manual);
+    manual->trigger();
+    auto* dialog = w.findChild<rl::ManualDialog*>();
+    ASSERT_TRUE(dialog);
+    EXPECT_TRUE(dialog->isVisible());
+    const QString text = rl::ManualDialog::text();
+    ASSERT_GT(text.size(), 2000) << "the manual resource is compiled in";
+    const QString shown = dialog->browser()->toPlainText();
+    for (const char* section : {"Import what you already have", "Run a benchmark", "Read the results", "Size a model",
+                                "Plan a run", "Where the numbers come from"})
+        EXPECT_TRUE(shown.contains(QLatin1String(section))) << section;
+    EXPECT_FALSE(shown.contains(QStringLiteral("**"))) << "Markdown rendered, not shown raw";
+
+    // Every "Menu > Entry" the manual names.
+    std::map<QString, QStringList> menus;
+    for (QAction* top : w.menuBar()->actions())
+        if (top->menu())
+            for (QAction* a : top->menu()->actions())
+                menus[top->text().remove(QLatin1Char('&'))] << a->text().remove(QLatin1Char('&'));
+    const QRegularExpression path(QStringLiteral(R"(\*\*(File|Edit|View|Tools|Help) > ([^*]+)\*\*)"));
+    int named = 0;
+    for (auto it = path.globalMatch(text); it.hasNext(); ++named) {
+        const auto m = it.next();
+        EXPECT_TRUE(menus[m.captured(1)].contains(m.captured(2)))
+            << m.captured(0).toStdString() << " is not in the " << m.captured(1).toStdString() << " menu";
+    }
+    EXPECT_GE(named, 8);
+
+    auto* find = dialog->findChild<QLineEdit*>(QStringLiteral("manualFind"));
+    ASSERT_TRUE(find);
+    QTest::keyClicks(find, QStringLiteral("Young/Daly"));
+    EXPECT_EQ(dialog->browser()->textCursor().selectedText(), QStringLiteral("Young/Daly"));
+    manual->trigger(); // asked again: the same window
+    EXPECT_EQ(w.findChildren<rl::ManualDialog*>().size(), 1);
 }
