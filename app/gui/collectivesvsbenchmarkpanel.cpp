@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "jobtracker.h"
+#include "model/measuredrun.h"
 #include "store/workspace.h"
 #include "units/units.h"
 #include "textconv.h"
@@ -108,10 +109,43 @@ void CollectivesVsBenchmarkPanel::setWorkspace(const QString& path)
     showRows();
 }
 
+namespace {
+constexpr int kDeviceRole = Qt::UserRole + 1;
+}
+
 void CollectivesVsBenchmarkPanel::setSession(const charts::TraceChartData& data)
 {
     m_data = data.isTrace() ? data : charts::TraceChartData{};
+    std::vector<std::string> names;
+    for (const auto& k : m_data.kernels)
+        names.push_back(k.name);
+    m_traceDevice = qs(model::deviceFromKernelNames(names));
+    if (m_data.isTrace() && m_data.session.id != m_chosenFor) {
+        const std::int64_t before = benchmark();
+        chooseBenchmarkForTrace();
+        if (benchmark() != before)
+            return; // loadBenchmarkPoints (through the combo) shows the rows
+    }
     showRows();
+}
+
+void CollectivesVsBenchmarkPanel::chooseBenchmarkForTrace()
+{
+    m_chosenFor = m_data.session.id;
+    if (m_traceDevice.isEmpty() || m_benchmark->count() == 0)
+        return; // nothing to match: the user's or the first benchmark stays
+    if (m_benchmark->currentData(kDeviceRole).toString() == m_traceDevice)
+        return;
+    int match = -1;
+    for (int i = 0; i < m_benchmark->count() && match < 0; ++i)
+        if (m_benchmark->itemData(i, kDeviceRole).toString() == m_traceDevice)
+            match = i;
+    m_benchmark->setCurrentIndex(match);
+}
+
+QString CollectivesVsBenchmarkPanel::benchmarkDevice() const
+{
+    return m_benchmark->currentIndex() >= 0 ? m_benchmark->currentData(kDeviceRole).toString() : QString();
 }
 
 void CollectivesVsBenchmarkPanel::setSessions(const std::vector<Session>& sessions)
@@ -123,12 +157,21 @@ void CollectivesVsBenchmarkPanel::setSessions(const std::vector<Session>& sessio
         for (const auto& s : sessions)
             if (s.kind == kind::Collectives) {
                 m_benchmark->addItem(tr("#%1 %2").arg(s.id).arg(qs(s.title)), QVariant::fromValue<qint64>(s.id));
-                m_benchmark->setItemData(m_benchmark->count() - 1,
-                                         tr("%1 %2, %3").arg(qs(s.tool), qs(s.toolVersion), qs(s.created)),
+                const int i = m_benchmark->count() - 1;
+                m_benchmark->setItemData(i, tr("%1 %2, %3").arg(qs(s.tool), qs(s.toolVersion), qs(s.created)),
                                          Qt::ToolTipRole);
+                // The GPU it ran on, as far as its title, host or the tool's device lines say.
+                std::string devices;
+                if (s.params.is_object())
+                    if (const auto it = s.params.find("devices"); it != s.params.end())
+                        devices = it->is_string() ? it->get<std::string>() : it->dump();
+                m_benchmark->setItemData(i, qs(model::deviceInText(s.title + ' ' + s.host + ' ' + devices)),
+                                         kDeviceRole);
             }
         const int keep = m_benchmark->findData(QVariant::fromValue<qint64>(current));
         m_benchmark->setCurrentIndex(keep >= 0 ? keep : (m_benchmark->count() > 0 ? 0 : -1));
+        if (keep < 0 && m_data.isTrace())
+            chooseBenchmarkForTrace();
     }
     if (benchmark() != current || (benchmark() != 0 && m_points.empty()))
         loadBenchmarkPoints();
@@ -204,6 +247,10 @@ void CollectivesVsBenchmarkPanel::showRows()
     else if (m_benchmark->count() == 0)
         m_status->setText(tr("No collective benchmark in this workspace: import an nccl-tests, rccl-tests or OSU "
                              "output, or run one (File ▸ New collective benchmark)."));
+    else if (benchmark() == 0 && !m_traceDevice.isEmpty())
+        m_status->setText(tr("No collective benchmark of an %1 in this workspace (the trace's kernels are %1's): "
+                             "choose one of another device to compare anyway, or import or run one on an %1.")
+                              .arg(m_traceDevice));
     else
         m_status->setText(tr("%1 collective shape(s) of session %2 against benchmark #%3 (%4 points).")
                               .arg(m_rows.size())
@@ -218,12 +265,21 @@ void CollectivesVsBenchmarkPanel::showRows()
         traceRanks.insert(r.call.nranks);
     for (const auto& p : m_points)
         benchRanks.insert(p.nranks);
-    if (!traceRanks.empty() && !benchRanks.empty() && traceRanks != benchRanks) {
-        m_warning->setText(tr("Rank counts differ: the trace's collectives ran on %1 rank(s), the benchmark on %2. "
-                              "busbw at another rank count (and topology) is a rough reference only.")
-                               .arg(joined(traceRanks), joined(benchRanks)));
+    QStringList warnings;
+    if (!traceRanks.empty() && !benchRanks.empty() && traceRanks != benchRanks)
+        warnings << tr("Rank counts differ: the trace's collectives ran on %1 rank(s), the benchmark on %2. "
+                       "busbw at another rank count (and topology) is a rough reference only.")
+                        .arg(joined(traceRanks), joined(benchRanks));
+    if (!m_rows.empty() && !m_traceDevice.isEmpty() && !benchmarkDevice().isEmpty() && benchmarkDevice() != m_traceDevice)
+        warnings << tr("Devices differ: the trace ran on an %1, the benchmark on an %2: the percentages compare two "
+                       "machines.")
+                        .arg(m_traceDevice, benchmarkDevice());
+    if (!warnings.isEmpty()) {
+        m_warning->setText(warnings.join(u' '));
         m_warning->show();
     }
+    // Nothing to compare: no benchmark to choose.
+    m_benchmark->setEnabled(!m_rows.empty());
 
     const QString noBench = benchmark() ? tr("The benchmark did not measure this op, or this size lies outside its sweep")
                                         : tr("Choose a benchmark session");

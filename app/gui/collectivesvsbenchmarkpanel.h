@@ -64,6 +64,10 @@ private:
     void loadBenchmarkPoints();
     void setHeaders(); // the bandwidth columns name the display unit
     void showRows();
+    // For a newly selected trace: the first benchmark that ran on the trace's device, none when the
+    // trace names a device no benchmark ran on (an A100 trace was offered an MI300X benchmark).
+    void chooseBenchmarkForTrace();
+    QString benchmarkDevice() const; // of the chosen benchmark, from its title, host and params
 
     QComboBox* m_benchmark;
     QLabel* m_status;
@@ -74,5 +78,7 @@ private:
     charts::TraceChartData m_data;
     std::vector<CollectivePoint> m_points; // of the chosen benchmark
     std::vector<trace::CollectiveVsBenchmark> m_rows;
+    QString m_traceDevice;         // from the trace's kernel names ("A100", "MI300X"); empty: unknown
+    std::int64_t m_chosenFor = -1; // the trace the benchmark was chosen for
 };
 } // namespace rl

@@ -78,7 +78,8 @@ void TraceView::setData(const std::vector<charts::TraceChartData>& sessions)
     m_vsMeasured->setSession(trace ? *trace : log ? *log : charts::TraceChartData{});
     m_vsBenchmark->setSession(trace ? *trace : charts::TraceChartData{});
     setTabEnabled(indexOf(m_vsMeasured), trace || log);
-    setTabEnabled(indexOf(m_vsBenchmark), trace != nullptr);
+    // A trace without collectives has nothing to hold against a benchmark.
+    setTabEnabled(indexOf(m_vsBenchmark), trace != nullptr && !trace->collectives.empty());
     setTabEnabled(indexOf(m_timeline), trace != nullptr);
     // Stay on the tab the user chose while it has something to show.
     setCurrentWidget(isTabEnabled(indexOf(shown)) ? shown : widget(trace ? 0 : 2));

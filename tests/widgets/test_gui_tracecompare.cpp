@@ -423,3 +423,44 @@ TEST(GuiTraceCompare, TheAssumedInputsDoNotDependOnWhatWasViewedBefore)
     EXPECT_EQ(again.hardware, first.hardware);
     EXPECT_EQ(again.seqLen, first.seqLen);
 }
+
+// Issue 24, minor list: the bundled Kineto trace (an A100 run, no collectives recorded) was offered
+// an MI300X benchmark. A trace without collectives has the tab off and nothing to choose; a trace
+// gets a benchmark of its own device first, and none when the workspace has none of that device.
+TEST(GuiTraceCompare, ATraceGetsABenchmarkOfItsOwnDeviceOrNone)
+{
+    Fixture f;
+    const QString samples = QStringLiteral(RIDGELINE_TEST_DATA "/../../sample_data/");
+    ASSERT_TRUE(f.open({samples + QStringLiteral("kineto_sampled_trace_rank0_hta.json.gz"),
+                        samples + QStringLiteral("rccl-tests_8xMI300X_all_collectives.txt"),
+                        data("traces/handmade_two_steps.json")}));
+    rl::store::Workspace store(f.ws.toStdString());
+    std::int64_t sampled = 0, handmade = 0;
+    for (const auto& s : store.sessions())
+        if (s.kind == rl::kind::Trace)
+            (s.title.find("kineto_sampled") != std::string::npos ? sampled : handmade) = s.id;
+    ASSERT_TRUE(sampled && handmade);
+
+    rl::TraceView* view = f.select(sampled);
+    ASSERT_TRUE(view);
+    auto* panel = view->collectivesVsBenchmark();
+    EXPECT_FALSE(view->isTabEnabled(view->indexOf(panel))) << "the sampled trace recorded no collectives";
+    EXPECT_FALSE(panel->findChild<QComboBox*>(QStringLiteral("benchmarkSession"))->isEnabled());
+
+    // The handmade trace's collectives are an H100's (sm90 kernels): no MI300X benchmark is chosen.
+    ASSERT_TRUE(f.select(handmade));
+    ASSERT_TRUE(view->isTabEnabled(view->indexOf(panel)));
+    EXPECT_EQ(panel->benchmark(), 0);
+    const auto* status = panel->findChild<QLabel*>(QStringLiteral("collectivesStatus"));
+    EXPECT_TRUE(status->text().contains(QStringLiteral("No collective benchmark of an"))) << status->text().toStdString();
+    // Chosen anyway: the comparison says the devices differ.
+    std::int64_t mi300x = 0;
+    for (const auto& s : store.sessions())
+        if (s.kind == rl::kind::Collectives && s.host.find("mi300x") != std::string::npos)
+            mi300x = s.id;
+    ASSERT_NE(mi300x, 0);
+    view->setCurrentWidget(panel);
+    panel->setBenchmark(mi300x);
+    ASSERT_TRUE(rl::testing::waitFor([&] { return panel->warning().contains(QStringLiteral("Devices differ")); }))
+        << panel->warning().toStdString() << " | " << status->text().toStdString();
+}
