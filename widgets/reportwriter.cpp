@@ -22,6 +22,8 @@
 #include "io/markup.h"
 #include "membwchart.h"
 #include "rooflinechart.h"
+#include "stepbreakdownchart.h"
+#include "trainlogchart.h"
 #include "store/workspace.h"
 
 namespace rl::charts {
@@ -259,9 +261,11 @@ std::vector<ReportChartData> loadReportCharts(store::Workspace& ws, const report
     std::vector<ReportChartData> out;
     for (const auto& sec : r.sections)
         for (const auto& c : sec.charts) {
-            ReportChartData d{c, {}, {}};
+            ReportChartData d{c, {}, {}, {}};
             if (c.kind == "bandwidth" || c.kind == "latency")
                 d.curves = loadSessionCurves(ws, c.sessions);
+            else if ((c.kind.starts_with("trace-") || c.kind.starts_with("trainlog-")) && !c.sessions.empty())
+                d.trace = loadTraceCharts(ws, {c.sessions.front()}).front();
             else if (!c.sessions.empty())
                 d.kernels = loadKernelCharts(ws, c.sessions);
             out.push_back(std::move(d));
@@ -299,6 +303,14 @@ std::vector<QByteArray> renderReportCharts(const std::vector<ReportChartData>& c
             ok = RooflineChart::exportChart(d.kernels, o, size, path, &error);
         } else if (d.chart.kind == "membw") {
             ok = MemBwChart::exportChart(d.kernels, MemBwOptions{}, size, path, &error);
+        } else if (d.chart.kind == "trace-steps") {
+            ok = StepBreakdownChart::exportChart(d.trace, StepChartOptions{}, size, path, &error);
+        } else if (const auto metric = d.chart.kind.starts_with("trainlog-")
+                                           ? trainMetricFromString(d.chart.kind.substr(9))
+                                           : std::nullopt) {
+            TrainChartOptions o;
+            o.metric = *metric;
+            ok = TrainLogChart::exportChart(d.trace, o, size, path, &error);
         } else {
             error = QStringLiteral("unknown chart kind ") % q(d.chart.kind);
         }

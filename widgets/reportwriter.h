@@ -18,6 +18,7 @@
 
 #include "views/chartdata.h"
 #include "views/kernelchartdata.h"
+#include "views/tracechartdata.h"
 #include "model/hardwareprofile.h"
 #include "report/report.h"
 
@@ -33,6 +34,7 @@ struct ReportChartData
     report::Chart chart;
     std::vector<SessionCurves> curves; // bandwidth, latency
     KernelChartData kernels;           // roofline, membw
+    TraceChartData trace;              // trace-steps, trainlog-<metric>
 };
 
 // Every chart of the report, in section order.

@@ -17,6 +17,7 @@
 #include "store/kernelresults.h"
 #include "store/workspace.h"
 #include "units/units.h"
+#include "views/tracechartdata.h"
 
 namespace rl::report {
 namespace {
@@ -25,13 +26,70 @@ std::string jsonText(const nlohmann::json& v)
 {
     if (v.is_string())
         return v.get<std::string>();
+    // Structured values (a trace's kernel rules and ranks) are not printed as raw JSON: a list of
+    // records is counted, an object of scalars reads "key: value; ...".
     if (v.is_array()) {
+        if (std::any_of(v.begin(), v.end(), [](const nlohmann::json& x) { return x.is_structured(); }))
+            return std::to_string(v.size()) + (v.size() == 1 ? " entry" : " entries");
         std::string out;
         for (const auto& x : v)
             out += (out.empty() ? "" : ", ") + jsonText(x);
         return out;
     }
+    if (v.is_object()) {
+        std::string out;
+        for (const auto& [key, x] : v.items())
+            out += (out.empty() ? "" : "; ") + key + ": " +
+                   (x.is_structured() ? std::to_string(x.size()) + " fields" : jsonText(x));
+        return out;
+    }
     return v.dump();
+}
+
+// A trace's section: what its steps are made of (the step-breakdown chart shows it per step).
+std::vector<std::string> traceFacts(store::Workspace& ws, const Session& s)
+{
+    const auto steps = store::stepBreakdowns(ws.database(), s.id);
+    if (steps.empty())
+        return {"The trace has no step annotations with GPU work: its kernels are in `ridgeline-cli results " +
+                std::to_string(s.id) + "`."};
+    const auto bars = charts::stepBars(steps);
+    double step = 0, parts[static_cast<int>(charts::StepSegment::Count)] = {};
+    for (const auto& b : bars) {
+        step += b.stepMs;
+        for (int i = 0; i < static_cast<int>(charts::StepSegment::Count); ++i)
+            parts[i] += b.segmentsMs[i];
+    }
+    const auto share = [&](charts::StepSegment seg) {
+        return units::formatPercent(step > 0 ? parts[static_cast<int>(seg)] / step : 0);
+    };
+    const double compute = parts[int(charts::StepSegment::Gemm)] + parts[int(charts::StepSegment::Attention)] +
+                           parts[int(charts::StepSegment::Other)] + parts[int(charts::StepSegment::HiddenComm)] +
+                           parts[int(charts::StepSegment::Memcpy)];
+    return {std::to_string(bars.size()) + (bars.size() == 1 ? " step" : " steps") + " on " +
+            std::to_string(charts::ranksOf(steps).size()) + " rank(s), " + units::formatTime(step / bars.size() * 1e3) +
+            " per step on average: GEMM " + share(charts::StepSegment::Gemm) + ", attention " +
+            share(charts::StepSegment::Attention) + ", all compute " + units::formatPercent(step > 0 ? compute / step : 0) +
+            ", exposed communication " + share(charts::StepSegment::ExposedComm) + ", idle " +
+            share(charts::StepSegment::Idle) + "."};
+}
+
+// A training log's section: how much of the wall time was training.
+std::vector<std::string> trainLogFacts(store::Workspace& ws, const Session& s)
+{
+    const auto steps = store::trainSteps(ws.database(), s.id);
+    const auto& p = s.params;
+    const auto number = [&](const char* key) {
+        return p.is_object() && p.contains(key) && p[key].is_number() ? p[key].get<double>() : NAN;
+    };
+    std::string line = std::to_string(steps.size()) + " logged steps";
+    if (const double goodput = number("goodput"); std::isfinite(goodput))
+        line += ", goodput " + units::formatPercent(goodput) + " (productive step time over wall time)";
+    if (const double restarts = number("restarts"); std::isfinite(restarts))
+        line += ", " + std::to_string(int(restarts)) + " restart(s)";
+    if (const double stalls = number("stalls"); std::isfinite(stalls))
+        line += ", " + std::to_string(int(stalls)) + " stall(s)";
+    return {line + "."};
 }
 
 std::string tierName(const TierPeak& t)
@@ -232,6 +290,14 @@ Section sessionSection(store::Workspace& ws, const Session& s, const Options& o,
                               s.kind == kind::MemBandwidth ? "Bandwidth against working-set size"
                                                            : "Roofline: measured points under the ceilings"});
         sec.tables = std::move(facts.tables);
+    } else if (s.kind == kind::Trace) {
+        sec.paragraphs = traceFacts(ws, s);
+        sec.charts.push_back({"trace-steps", {s.id},
+                              "Step time by kernel class (mean over ranks), with the slowest and fastest rank"});
+    } else if (s.kind == kind::TrainingLog) {
+        sec.paragraphs = trainLogFacts(ws, s);
+        sec.charts.push_back({"trainlog-loss", {s.id}, "Loss per step, with restarts, stalls and skipped iterations"});
+        sec.charts.push_back({"trainlog-steptime", {s.id}, "Step time per step"});
     } else {
         sec.paragraphs.push_back("A '" + s.kind + "' session: reports list its provenance; `ridgeline-cli results "
                                  + std::to_string(s.id) + "` shows its records.");

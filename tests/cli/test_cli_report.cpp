@@ -437,3 +437,33 @@ TEST(CliReport, OutputInAMissingFolderSaysWhichAndWhatToDo)
         << r.err;
     EXPECT_FALSE(fs::exists(missing));
 }
+
+// Issue 24, minor list: a trace or a training log in a report was a provenance table with raw JSON
+// (the trace's kernel rules and ranks as {"class": ...}) and no chart. Each has its facts, its
+// charts (step breakdown; loss and step time) and a provenance that reads as text.
+TEST(CliReport, TracesAndTrainingLogsHaveChartsAndReadableProvenance)
+{
+    TempDir dir;
+    const fs::path db = dir.path / "w.db";
+    const std::string s = RIDGELINE_SAMPLE_DATA;
+    ASSERT_EQ(cli(db, {"import", s + "/kineto_sampled_trace_rank0_hta.json.gz",
+                       s + "/megatron-lm_gpt-8b_16xH100_pretrain.log"}).exitCode, 0);
+    const auto html = dir.path / "runs.html";
+    auto r = cli(db, {"--json", "report", "1", "2", "-o", html.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["charts"], 3) << r.out;
+    const std::string text = readText(html);
+    const auto svgs = inlineSvgs(text);
+    ASSERT_EQ(svgs.size(), 3u);
+    for (const auto& svg : svgs) {
+        QXmlStreamReader xml(QByteArray::fromStdString(svg));
+        while (!xml.atEnd())
+            xml.readNext();
+        EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    }
+    EXPECT_EQ(text.find("reports list its provenance"), std::string::npos);
+    EXPECT_EQ(text.find("{&quot;"), std::string::npos) << "no raw JSON object in the provenance";
+    EXPECT_NE(text.find("per step on average: GEMM"), std::string::npos);
+    EXPECT_NE(text.find("335 logged steps, goodput 83 %"), std::string::npos);
+    EXPECT_NE(text.find("<td>kernel_rules</td><td>19 entries</td>"), std::string::npos);
+}
