@@ -260,8 +260,12 @@ RooflineGeometry rooflineGeometry(const KernelChartData& data, const RooflineOpt
         keep(*options.predicted);
     for (const auto& r : g.ridges)
         cover(r.intensity, r.gflops);
-    for (const auto& c : g.compute)
+    // Every roof is on the chart, the lowest too: a CPU's measured peak next to a GPU profile fell
+    // below the range the profile's slopes gave, and a new peakflops run was off the chart.
+    for (const auto& c : g.compute) {
         yHi = std::max(yHi, c.gflops);
+        yLo = std::min(yLo, c.gflops / 2);
+    }
     if (!std::isfinite(xLo)) {
         xLo = 1;
         xHi = 100;

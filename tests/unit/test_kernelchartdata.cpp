@@ -167,3 +167,26 @@ TEST(KernelChartData, GemmPointsOfARunAreMeasuredAndOfAFileImported)
     ASSERT_EQ(g.gemm.size(), 1u);
     EXPECT_EQ(g.gemm[0].source, PointSource::Measured);
 }
+
+// Issue 24, minor list: after a peakflops run on this machine the roofline kept the chosen GPU
+// profile, whose slopes set the range, and the CPU's measured roof (GFLOP/s, not PFLOP/s) was below
+// the chart. Every roof lies inside the y range, with room below it.
+TEST(KernelChartData, AMeasuredCpuRoofStaysOnAGpuProfilesChart)
+{
+    KernelSession peak;
+    peak.session.id = 1;
+    peak.session.kind = kind::PeakFlops;
+    PeakFlopsPoint p;
+    p.dtype = "float64";
+    p.threads = 2;
+    p.gflops = 60;
+    peak.peakFlops = {p};
+    RooflineOptions o;
+    o.hardware = findHardwareProfile("mi300x");
+    const auto g = rooflineGeometry(KernelChartData{{peak}}, o);
+    ASSERT_GT(g.compute.size(), 1u);
+    for (const auto& c : g.compute) {
+        EXPECT_GT(c.gflops, g.yMin) << c.label;
+        EXPECT_LT(c.gflops, g.yMax) << c.label;
+    }
+}
