@@ -366,6 +366,44 @@ std::string saveUserHardwareProfile(const HardwareProfile& hw)
     return path.string();
 }
 
+namespace {
+fs::path userProfilePath(const std::string& id)
+{
+    const fs::path path = fs::path(userHardwareProfileDir()) / (id + ".json");
+    std::error_code ec;
+    if (id.empty() || id.find('/') != std::string::npos || !fs::is_regular_file(path, ec))
+        throw ProfileError("'" + id + "' is not one of your profiles (" + userHardwareProfileDir() +
+                           "); shipped profiles cannot be changed, copy one instead");
+    return path;
+}
+} // namespace
+
+std::string deleteUserHardwareProfile(const std::string& id)
+{
+    const fs::path path = userProfilePath(id);
+    std::error_code ec;
+    fs::remove(path, ec);
+    if (ec)
+        throw ProfileError(path.string() + ": " + ec.message());
+    return path.string();
+}
+
+std::string renameUserHardwareProfile(const std::string& from, const std::string& to)
+{
+    const fs::path old = userProfilePath(from);
+    for (const auto& hw : availableHardwareProfiles())
+        if (hw.id == to)
+            throw ProfileError("a profile '" + to + "' exists already: choose another id");
+    HardwareProfile hw = loadHardwareProfile(old.string());
+    hw.id = to;
+    const std::string path = saveUserHardwareProfile(hw); // checks the id; the old file stays on failure
+    std::error_code ec;
+    fs::remove(old, ec);
+    if (ec)
+        throw ProfileError(old.string() + ": " + ec.message());
+    return path;
+}
+
 HardwareProfile findHardwareProfile(const std::string& idOrPath)
 {
     std::error_code ec;

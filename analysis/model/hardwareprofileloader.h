@@ -39,6 +39,12 @@ std::vector<HardwareProfile> availableHardwareProfiles();
 // Validates (through the schema, as loading would) and writes <userHardwareProfileDir>/<id>.json
 // atomically; returns the path. Throws ProfileError on an invalid profile or id, or a write error.
 std::string saveUserHardwareProfile(const HardwareProfile& hw);
+// Removes one of the user's own profiles (a shipped one of the same id shows again); throws
+// ProfileError when id is not a user profile (shipped profiles cannot be deleted). Returns the path.
+std::string deleteUserHardwareProfile(const std::string& id);
+// Gives a user profile a new id (its file renamed, the id inside it too); throws ProfileError when
+// `from` is not a user profile, or `to` is not a valid id or names a profile that exists.
+std::string renameUserHardwareProfile(const std::string& from, const std::string& to);
 // A profile file, or the id of one of availableHardwareProfiles() ("mi300x"); throws ProfileError
 // listing the known ids when there is neither.
 HardwareProfile findHardwareProfile(const std::string& idOrPath);

@@ -1,4 +1,4 @@
-// ridgeline-cli profile list | show ID | measured: the hardware profiles the model and the roofline
+// ridgeline-cli profile list | show ID | delete ID | rename ID NEW | measured: the hardware profiles the model and the roofline
 // use, and "this machine (measured)" built from stored peakflops and membw sessions.
 #include <filesystem>
 #include <iostream>
@@ -14,7 +14,7 @@ namespace rl::cli {
 namespace {
 void addProfileCommand(CLI::App& app, CliContext& ctx)
 {
-    auto* cmd = app.add_subcommand("profile", "Hardware profiles: list, show, build the measured one");
+    auto* cmd = app.add_subcommand("profile", "Hardware profiles: list, show, delete or rename yours, build the measured one");
     cmd->require_subcommand(1);
 
     auto* list = cmd->add_subcommand("list", "Shipped and user profiles");
@@ -40,6 +40,16 @@ void addProfileCommand(CLI::App& app, CliContext& ctx)
     auto* show = cmd->add_subcommand("show", "A profile as JSON, every number with its source");
     show->add_option("id", *id, "Profile id or file")->required();
     show->callback([id] { std::cout << toJson(findHardwareProfile(*id)).dump(2) << '\n'; });
+
+    auto* remove = cmd->add_subcommand("delete", "Delete one of your own profiles (shipped ones stay)");
+    remove->add_option("id", *id, "Profile id")->required();
+    remove->callback([id] { std::cerr << "deleted " << deleteUserHardwareProfile(*id) << '\n'; });
+
+    auto to = std::make_shared<std::string>();
+    auto* rename = cmd->add_subcommand("rename", "Give one of your own profiles a new id");
+    rename->add_option("id", *id, "Profile id")->required();
+    rename->add_option("new-id", *to, "The new id")->required();
+    rename->callback([id, to] { std::cerr << "renamed to " << renameUserHardwareProfile(*id, *to) << '\n'; });
 
     struct MeasuredArgs
     {

@@ -6,6 +6,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -49,12 +50,20 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
     m_status->setWordWrap(true);
     m_copy = new QPushButton(tr("Copy as my profile…"));
     m_copy->setToolTip(tr("Make an editable copy of this profile under a new id"));
+    m_rename = new QPushButton(tr("Rename…"));
+    m_rename->setObjectName(QStringLiteral("renameProfile"));
+    m_rename->setToolTip(tr("Give your profile a new id (shipped profiles cannot be renamed: copy them)"));
+    m_delete = new QPushButton(tr("Delete"));
+    m_delete->setObjectName(QStringLiteral("deleteProfile"));
+    m_delete->setToolTip(tr("Delete your profile (a shipped profile of the same id shows again)"));
     m_save = new QPushButton(tr("Save"));
     m_save->setObjectName(QStringLiteral("saveProfile"));
     m_save->setToolTip(tr("Save to your profiles (%1)").arg(qs(userHardwareProfileDir())));
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
+    buttons->addWidget(m_rename);
+    buttons->addWidget(m_delete);
     buttons->addStretch(1);
     buttons->addWidget(m_save);
     auto* right = new QVBoxLayout;
@@ -75,6 +84,23 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
                                                  current + QStringLiteral("-mine"), &ok);
         if (ok && !id.trimmed().isEmpty())
             copySelected(id.trimmed());
+    });
+    connect(m_rename, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString current = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+        const QString id = QInputDialog::getText(this, tr("Rename profile"), tr("New id of %1:").arg(current),
+                                                 QLineEdit::Normal, current, &ok);
+        if (ok && !id.trimmed().isEmpty() && id.trimmed() != current)
+            if (const QString error = renameSelected(id.trimmed()); !error.isEmpty())
+                m_status->setText(error);
+    });
+    connect(m_delete, &QPushButton::clicked, this, [this] {
+        const QString current = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+        if (QMessageBox::question(this, tr("Delete profile"),
+                                  tr("Delete your profile %1? This cannot be undone.").arg(current)) != QMessageBox::Yes)
+            return;
+        if (const QString error = deleteSelected(); !error.isEmpty())
+            m_status->setText(error);
     });
     connect(m_save, &QPushButton::clicked, this, [this] {
         const QString error = save();
@@ -105,6 +131,44 @@ void ProfileEditor::reload()
         m_list->setCurrentRow(0);
 }
 
+QString ProfileEditor::renameSelected(const QString& newId)
+{
+    const auto* item = m_list->currentItem();
+    if (!item)
+        return tr("No profile selected.");
+    const QString old = item->data(kIdRole).toString();
+    try {
+        renameUserHardwareProfile(old.toStdString(), newId.toStdString());
+    } catch (const std::exception& e) {
+        return qs(e.what());
+    }
+    reload();
+    select(newId);
+    m_status->setText(tr("Renamed %1 to %2.").arg(old, newId));
+    Q_EMIT profileRemoved(old);
+    Q_EMIT profileSaved(newId);
+    return {};
+}
+
+QString ProfileEditor::deleteSelected()
+{
+    const auto* item = m_list->currentItem();
+    if (!item)
+        return tr("No profile selected.");
+    const QString id = item->data(kIdRole).toString();
+    try {
+        deleteUserHardwareProfile(id.toStdString());
+    } catch (const std::exception& e) {
+        return qs(e.what());
+    }
+    reload();
+    if (!select(id) && m_list->count() > 0) // a shipped profile of that id shows again
+        m_list->setCurrentRow(0);
+    m_status->setText(tr("Deleted your profile %1.").arg(id));
+    Q_EMIT profileRemoved(id);
+    return {};
+}
+
 bool ProfileEditor::select(const QString& id)
 {
     for (int i = 0; i < m_list->count(); ++i)
@@ -130,6 +194,8 @@ void ProfileEditor::showSelected()
     }
     m_text->setReadOnly(!m_editable);
     m_form->setReadOnly(!m_editable);
+    m_rename->setEnabled(m_editable);
+    m_delete->setEnabled(m_editable);
     validate();
 }
 

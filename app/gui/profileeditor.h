@@ -2,7 +2,8 @@
 // Hardware profiles in the GUI: the shipped ones (read-only) and the user's own; a shipped profile is
 // copied under a new id and edited in a form or as raw JSON (two tabs over one document, kept in
 // sync), validated by the same schema the loader applies, and saved with the user's profiles, where
-// the sizing model, the roofline and `ridgeline-cli profile show` find it by id.
+// the sizing model, the roofline and `ridgeline-cli profile show` find it by id. The user's own
+// profiles can be renamed and deleted (`profile rename|delete`).
 #include <QWidget>
 
 #include <nlohmann/json.hpp>
@@ -33,9 +34,14 @@ public:
     QString text() const; // the JSON tab
     // Writes the edited profile to the user's profiles; returns the error, empty on success.
     QString save();
+    // The selected profile, when it is one of the user's: renamed, or deleted (the shipped one of
+    // the same id, if any, shows again). Return the error, empty on success.
+    QString renameSelected(const QString& newId);
+    QString deleteSelected();
 
 Q_SIGNALS:
     void profileSaved(const QString& id);
+    void profileRemoved(const QString& id);
 
 private:
     void showSelected();
@@ -49,6 +55,8 @@ private:
     QPlainTextEdit* m_text;
     QLabel* m_status;
     QPushButton* m_copy;
+    QPushButton* m_rename;
+    QPushButton* m_delete;
     QPushButton* m_save;
     bool m_editable = false;
     QString m_problem;

@@ -130,3 +130,56 @@ TEST(ProfileEditor, FormAndJsonTabsStayInSyncAndTheSavedProfileLoadsInTheCli)
     EXPECT_NE(shown.dump().find("our lab, STREAM on HBM, 2025-05"), std::string::npos) << shown.dump(2);
     EXPECT_NE(shown.dump().find("3100"), std::string::npos);
 }
+
+// Issue 24, minor list: the user's own profiles could not be deleted or renamed. Rename and Delete
+// act on the user's profiles only (off for shipped ones); a renamed profile is found by its new id
+// and not the old; a deleted copy that shadowed a shipped id gives the shipped profile back; the
+// CLI's `profile rename|delete` do the same and refuse a shipped profile with a clear error.
+TEST(ProfileEditor, YourProfilesCanBeRenamedAndDeletedShippedOnesCannot)
+{
+    QTemporaryDir home;
+    qputenv("XDG_DATA_HOME", home.path().toUtf8());
+    rl::ProfileEditor editor;
+    ASSERT_TRUE(editor.select(QStringLiteral("mi300x")));
+    auto* rename = editor.findChild<QPushButton*>(QStringLiteral("renameProfile"));
+    auto* remove = editor.findChild<QPushButton*>(QStringLiteral("deleteProfile"));
+    ASSERT_TRUE(rename && remove);
+    EXPECT_FALSE(rename->isEnabled());
+    EXPECT_FALSE(remove->isEnabled());
+    EXPECT_FALSE(editor.deleteSelected().isEmpty()) << "a shipped profile is not deleted";
+
+    ASSERT_TRUE(editor.copySelected(QStringLiteral("mi300x-lab")));
+    ASSERT_EQ(editor.save(), QString());
+    ASSERT_TRUE(editor.select(QStringLiteral("mi300x-lab")));
+    EXPECT_TRUE(rename->isEnabled());
+    EXPECT_TRUE(remove->isEnabled());
+    EXPECT_FALSE(editor.renameSelected(QStringLiteral("h100-sxm")).isEmpty()) << "an existing id is refused";
+    EXPECT_FALSE(editor.renameSelected(QStringLiteral("bad id/")).isEmpty());
+    ASSERT_EQ(editor.renameSelected(QStringLiteral("mi300x-rack7")), QString());
+    EXPECT_EQ(rl::findHardwareProfile("mi300x-rack7").id, "mi300x-rack7");
+    EXPECT_THROW(rl::findHardwareProfile("mi300x-lab"), rl::ProfileError);
+    EXPECT_FALSE(QFile::exists(home.filePath(QStringLiteral("ridgeline/hardware/mi300x-lab.json"))));
+    ASSERT_EQ(editor.deleteSelected(), QString());
+    EXPECT_THROW(rl::findHardwareProfile("mi300x-rack7"), rl::ProfileError);
+
+    // The CLI: a user copy under a shipped id shadows it until deleted.
+    const auto run = [&](const QStringList& args) {
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(RIDGELINE_CLI_BIN), QStringList{QStringLiteral("profile")} + args);
+        EXPECT_TRUE(cli.waitForFinished(60000));
+        return std::pair{cli.exitCode(), QString::fromUtf8(cli.readAllStandardError())};
+    };
+    auto shadow = rl::findHardwareProfile("h100-sxm");
+    shadow.name = "H100 of our lab";
+    rl::saveUserHardwareProfile(shadow);
+    EXPECT_EQ(rl::findHardwareProfile("h100-sxm").name, "H100 of our lab");
+    const auto [renameCode, renameErr] = run({QStringLiteral("rename"), QStringLiteral("mi300x"), QStringLiteral("x")});
+    EXPECT_EQ(renameCode, 1);
+    EXPECT_TRUE(renameErr.contains(QStringLiteral("not one of your profiles"))) << renameErr.toStdString();
+    const auto [deleteCode, deleteErr] = run({QStringLiteral("delete"), QStringLiteral("h100-sxm")});
+    EXPECT_EQ(deleteCode, 0) << deleteErr.toStdString();
+    EXPECT_EQ(rl::findHardwareProfile("h100-sxm").name, "NVIDIA H100 SXM5 80GB") << "the shipped one again";
+}
