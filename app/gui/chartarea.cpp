@@ -51,6 +51,11 @@ ChartArea::ChartArea(QWidget* parent)
     m_table->setModel(m_sorted);
     m_table->setSortingEnabled(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A long session title took the figures off screen: its column is narrow and elides in the
+    // middle (the end tells sessions apart; the tooltip has the title), the user can widen it.
+    m_table->horizontalHeader()->setSectionResizeMode(CollectivePointModel::SessionLabel, QHeaderView::Interactive);
+    m_table->setColumnWidth(CollectivePointModel::SessionLabel, 200);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     const int t = addTab(m_table, tr("Results table"));
     setTabToolTip(t, tr("Every point of the selected sessions, with units"));
 }

@@ -175,6 +175,11 @@ TEST(GuiMainWindow, ResultsTableNamesTheSessionOfEachRow)
     labels.sort();
     EXPECT_EQ(labels, (QStringList{QStringLiteral("#%1 h100-node07").arg(h100),
                                    QStringLiteral("#%1 mi300x-node01").arg(mi300x)}));
+    // A session of many hosts must not push the figures off screen (issue 24, minor list): the
+    // column stays narrow, elides in the middle, and the tooltip names the session.
+    EXPECT_LE(table->columnWidth(column), 200);
+    EXPECT_EQ(table->textElideMode(), Qt::ElideMiddle);
+    EXPECT_FALSE(table->model()->index(0, column).data(Qt::ToolTipRole).toString().isEmpty());
 }
 
 // Issue 13, "is this number good?": every row with a busbw says what share of its tier's ceiling
