@@ -103,6 +103,22 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_form->addRow(tr("Preset:"), presetRow);
     m_form->addRow(tr("Model:"), m_name);
     m_form->addRow(QString(), saveButton);
+    // The device and the layout come right after the model: below thirteen shape fields they were
+    // under the fold, and a new user sized on the default device without seeing it.
+    m_calibration = new CalibrationPicker;
+    m_calibration->offerMeasuredRun(true); // the step below is calibrated from it
+    m_calibration->hardwareCombo()->setObjectName(QStringLiteral("hardware"));
+    // The calibration in the form (which scrolls): which device, which measured sessions, the basis
+    // of each figure, without taking width or height from the results and findings.
+    auto* calibrationBox = new QGroupBox(tr("Calibration"));
+    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
+    calibrationLayout->setContentsMargins(4, 4, 4, 4);
+    calibrationLayout->addWidget(m_calibration);
+    m_form->addRow(calibrationBox);
+    m_parallel = new QLineEdit(QStringLiteral("dp=8"));
+    m_parallel->setObjectName(QStringLiteral("parallel"));
+    m_parallel->setToolTip(tr("Parallel degrees, e.g. dp=64,tp=8,pp=2,ep=8,cp=1"));
+    m_form->addRow(tr("Parallel layout:"), m_parallel);
     m_layers = addSpin(QStringLiteral("layers"), tr("Layers:"), 1000, tr("Transformer layers"));
     m_dModel = addSpin(QStringLiteral("dModel"), tr("Hidden size:"), 1 << 20, tr("d_model (hidden size)"));
     m_heads = addSpin(QStringLiteral("heads"), tr("Attention heads:"), 4096, tr("Query heads"));
@@ -137,20 +153,6 @@ ConfigEditor::ConfigEditor(QWidget* parent)
         menu.exec(fast->mapToGlobal(QPoint(0, fast->height())));
     });
 
-    m_calibration = new CalibrationPicker;
-    m_calibration->offerMeasuredRun(true); // the step below is calibrated from it
-    m_calibration->hardwareCombo()->setObjectName(QStringLiteral("hardware"));
-    // The calibration in the form (which scrolls): which device, which measured sessions, the basis
-    // of each figure, without taking width or height from the results and findings.
-    auto* calibrationBox = new QGroupBox(tr("Calibration"));
-    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
-    calibrationLayout->setContentsMargins(4, 4, 4, 4);
-    calibrationLayout->addWidget(m_calibration);
-    m_form->addRow(calibrationBox);
-    m_parallel = new QLineEdit(QStringLiteral("dp=8"));
-    m_parallel->setObjectName(QStringLiteral("parallel"));
-    m_parallel->setToolTip(tr("Parallel degrees, e.g. dp=64,tp=8,pp=2,ep=8,cp=1"));
-    m_form->addRow(tr("Parallel layout:"), m_parallel);
     m_recipe = new RecipeFields(m_form, QString(), this);
     connect(m_recipe, &RecipeFields::changed, this, &ConfigEditor::scheduleRecompute);
     connect(m_recipe, &RecipeFields::dtypeChanged, m_calibration, &CalibrationPicker::setDtype);

@@ -316,3 +316,20 @@ TEST(ConfigEditor, TheWheelOverTheFormChangesNoFieldItHasNotFocused)
     wheelOver(layers);
     EXPECT_NE(layers->value(), before);
 }
+
+// Issue 24, minor list: the device and the parallel layout were below the model's thirteen shape
+// fields, under the fold of the sizing window. They come right after the model, before its shape.
+TEST(ConfigEditor, TheDeviceAndTheLayoutComeBeforeTheModelsShape)
+{
+    ConfigEditor editor;
+    editor.resize(600, 900);
+    editor.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+    const auto top = [&](const char* name) {
+        auto* w = editor.findChild<QWidget*>(QString::fromLatin1(name));
+        EXPECT_TRUE(w) << name;
+        return w ? w->mapTo(&editor, QPoint(0, 0)).y() : 0;
+    };
+    EXPECT_LT(top("hardware"), top("layers"));
+    EXPECT_LT(top("parallel"), top("layers"));
+}
