@@ -8,4 +8,7 @@ struct Overload : F...
 {
     using F::operator()...;
 };
+// Clang before 17 does not deduce an aggregate's template arguments (P1816) without a guide.
+template <class... F>
+Overload(F...) -> Overload<F...>;
 } // namespace rl
