@@ -29,6 +29,16 @@ namespace fs = std::filesystem;
 namespace {
 using rl::test::TempDir;
 
+// Under the ASan CI build, LeakSanitizer's exit-time scan of dynamic TLS crashed after the CLI wrote
+// some PDF reports ("Tracer caught signal 11" on a garbage DTLS range, clang 14 with glibc 2.36):
+// the run itself is clean (detect_leaks=0 reports nothing). The CLI this test starts skips the TLS
+// scan; leaks elsewhere are still found.
+[[maybe_unused]] const bool kLeakScanWithoutTls = [] {
+    if (const char* lsan = std::getenv("LSAN_OPTIONS"))
+        setenv("LSAN_OPTIONS", (std::string(lsan) + ":use_tls=0").c_str(), 1);
+    return true;
+}();
+
 rl::test::Finished cli(const fs::path& db, std::vector<std::string> args)
 {
     std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
