@@ -43,10 +43,18 @@ RecordFamily familyOf(const Record& r)
 
 nlohmann::json toJson(const Record& r)
 {
+    // Each point kind by name: a catch-all would send a new kind without a toJson of its own back
+    // here through the variant's converting constructor, and recurse without end.
     return std::visit(Overload{[](const SessionHeader&) { return nlohmann::json(); },
                                [](const End&) { return nlohmann::json(); },
                                [](const RawRecord&) { return nlohmann::json(); },
-                               [](const auto& point) { return toJson(point); }},
+                               [](const CollectivePoint& p) { return toJson(p); },
+                               [](const GemmPoint& p) { return toJson(p); },
+                               [](const MemBwPoint& p) { return toJson(p); },
+                               [](const MemCeiling& c) { return toJson(c); },
+                               [](const PeakFlopsPoint& p) { return toJson(p); },
+                               [](const StoragePoint& p) { return toJson(p); },
+                               [](const PairPoint& p) { return toJson(p); }},
                       r);
 }
 } // namespace rl::wire
@@ -55,15 +63,15 @@ namespace rl {
 bool appendRecord(SessionData& data, const wire::Record& r)
 {
     return std::visit(Overload{[&](const CollectivePoint& p) { return data.collectives.push_back(p), true; },
-                                     [&](const GemmPoint& p) { return data.gemms.push_back(p), true; },
-                                     [&](const MemBwPoint& p) { return data.membw.push_back(p), true; },
-                                     [&](const MemCeiling& c) { return data.memCeilings.push_back(c), true; },
-                                     [&](const PeakFlopsPoint& p) { return data.peaks.push_back(p), true; },
-                                     [&](const StoragePoint& p) { return data.storage.push_back(p), true; },
-                                     [&](const PairPoint& p) { return data.pairs.push_back(p), true; },
-                                     [](const wire::SessionHeader&) { return false; },
-                                     [](const wire::End&) { return false; },
-                                     [](const wire::RawRecord&) { return false; }},
+                               [&](const GemmPoint& p) { return data.gemms.push_back(p), true; },
+                               [&](const MemBwPoint& p) { return data.membw.push_back(p), true; },
+                               [&](const MemCeiling& c) { return data.memCeilings.push_back(c), true; },
+                               [&](const PeakFlopsPoint& p) { return data.peaks.push_back(p), true; },
+                               [&](const StoragePoint& p) { return data.storage.push_back(p), true; },
+                               [&](const PairPoint& p) { return data.pairs.push_back(p), true; },
+                               [](const wire::SessionHeader&) { return false; },
+                               [](const wire::End&) { return false; },
+                               [](const wire::RawRecord&) { return false; }},
                       r);
 }
 } // namespace rl
