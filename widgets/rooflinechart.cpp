@@ -172,7 +172,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         ridges->setName(QStringLiteral("Ridge points"));
         ridges->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
         ridges->setMarkerSize(11);
-        ridges->setColor(chart->backgroundBrush().color());
+        ridges->setColor(plotBackground(chart)); // hollow: the plot shows through (a gradient in exports)
         ridges->setBorderColor(legibleOn(chart, Qt::black));
         ridges->setProperty("rl_role", QStringLiteral("ridge"));
         QList<QPointF> points;

@@ -546,3 +546,19 @@ TEST(KernelCharts, CeilingsAndLabelsStandOutInTheDarkTheme)
         }
     }
 }
+
+// An exported roofline is drawn on a fresh chart whose light theme paints a gradient: the ridge
+// markers take the plot's colour from its first stop (white), not the gradient brush's black.
+TEST(KernelCharts, ExportedRidgeMarkersAreHollow)
+{
+    RooflineOptions o;
+    o.hardware = findHardwareProfile("mi300x");
+    QChart chart;
+    RooflineChart::populate(&chart, KernelChartData{{imported("stream-5.10-2threads.txt", 9)}}, o);
+    QScatterSeries* ridges = nullptr;
+    for (auto* s : chart.series())
+        if (s->name() == QStringLiteral("Ridge points"))
+            ridges = qobject_cast<QScatterSeries*>(s);
+    ASSERT_TRUE(ridges);
+    EXPECT_GT(ridges->color().lightness(), 200) << ridges->color().name().toStdString();
+}
