@@ -3,6 +3,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -30,7 +31,7 @@ ManualDialog::ManualDialog(QWidget* parent) : QDialog(parent), m_find(new QLineE
     m_find->setPlaceholderText(tr("Find in the manual…"));
     m_find->setClearButtonEnabled(true);
     m_find->setToolTip(tr("Enter finds the next match, Shift+Enter the previous one"));
-    connect(m_find, &QLineEdit::returnPressed, this, [this] { find(false); });
+    m_find->installEventFilter(this); // Enter and Shift+Enter (returnPressed does not tell them apart)
     connect(m_find, &QLineEdit::textEdited, this, [this] {
         m_browser->moveCursor(QTextCursor::Start); // a new word: from the top
         find(false);
@@ -46,6 +47,18 @@ ManualDialog::ManualDialog(QWidget* parent) : QDialog(parent), m_find(new QLineE
     layout->addWidget(m_browser, 1);
     layout->addWidget(buttons);
     resize(760, 680);
+}
+
+bool ManualDialog::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_find && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            find(key->modifiers().testFlag(Qt::ShiftModifier));
+            return true; // not the dialog's default button
+        }
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 void ManualDialog::find(bool backwards)

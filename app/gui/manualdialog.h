@@ -18,8 +18,11 @@ public:
     // The manual's Markdown text (empty when the resource is missing, which a test catches).
     static QString text();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
-    void find(bool backwards);
+    void find(bool backwards); // the next match (or previous), from the cursor, wrapping once
 
     QLineEdit* m_find;
     QTextBrowser* m_browser;

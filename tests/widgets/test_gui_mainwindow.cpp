@@ -607,6 +607,16 @@ TEST(GuiMainWindow, TheManualIsInHelpAndNamesOnlyRealMenuEntries)
     ASSERT_TRUE(find);
     QTest::keyClicks(find, QStringLiteral("Young/Daly"));
     EXPECT_EQ(dialog->browser()->textCursor().selectedText(), QStringLiteral("Young/Daly"));
+    // Enter goes to the next match, Shift+Enter back to the one before (as the tooltip says).
+    find->clear();
+    QTest::keyClicks(find, QStringLiteral("ridgeline-cli"));
+    const int first = dialog->browser()->textCursor().position();
+    QTest::keyClick(find, Qt::Key_Return);
+    const int second = dialog->browser()->textCursor().position();
+    EXPECT_GT(second, first);
+    QTest::keyClick(find, Qt::Key_Return, Qt::ShiftModifier);
+    EXPECT_EQ(dialog->browser()->textCursor().position(), first);
+    EXPECT_TRUE(dialog->isVisible()) << "Enter in the find field does not close the dialog";
     manual->trigger(); // asked again: the same window
     EXPECT_EQ(w.findChildren<rl::ManualDialog*>().size(), 1);
 }
