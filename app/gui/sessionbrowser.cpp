@@ -63,6 +63,8 @@ void SessionBrowser::setSessions(std::vector<Session> sessions, std::optional<st
     // Titles are long ("all_reduce_perf 8 ranks on mi300x-node01"): give them the room, keep the rest tight.
     for (int c = 1; c < SessionModel::ColumnCount; ++c)
         m_view->resizeColumnToContents(c);
+    m_view->resizeColumnToContents(SessionModel::TitleColumn);
+    m_titleWidth = m_view->columnWidth(SessionModel::TitleColumn);
     fitTitleColumn();
     selectSessions(select ? *select : previous);
     // The reset cleared the selection without a signal, and selecting nothing into an empty
@@ -75,11 +77,10 @@ void SessionBrowser::setSessions(std::vector<Session> sessions, std::optional<st
 void SessionBrowser::fitTitleColumn()
 {
     // As wide as the longest title (at most 320 px), but never past the visible width: there the
-    // view clipped titles at its edge, with no ellipsis. The other columns stay a scroll away.
-    m_view->resizeColumnToContents(SessionModel::TitleColumn);
-    const int contents = m_view->columnWidth(SessionModel::TitleColumn);
+    // view clipped titles at its edge, with no ellipsis. The other columns stay a scroll away. The
+    // titles' width is measured when the list changes, not at every resize of the dock.
     const int visible = m_view->viewport()->width();
-    m_view->setColumnWidth(SessionModel::TitleColumn, std::max(120, std::min({contents, 320, visible})));
+    m_view->setColumnWidth(SessionModel::TitleColumn, std::max(120, std::min({m_titleWidth, 320, visible})));
 }
 
 bool SessionBrowser::eventFilter(QObject* watched, QEvent* event)

@@ -47,5 +47,6 @@ private:
     QTreeView* m_view;
     SessionModel* m_model;
     SessionFilterProxy* m_proxy;
+    int m_titleWidth = 320; // the longest title's, measured when the sessions are set
 };
 } // namespace rl
