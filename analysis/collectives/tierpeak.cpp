@@ -40,19 +40,30 @@ int groupNodes(const Session& s, const std::string& group)
     return sessionNodes(s);
 }
 
-std::string profileForSession(const Session& s, const std::vector<HardwareProfile>& profiles)
+std::vector<std::string> sessionDevices(const Session& s)
 {
+    std::vector<std::string> out;
+    if (!s.params.is_object())
+        return out;
     const auto it = s.params.find("devices");
     if (it == s.params.end() || !it->is_array())
-        return {};
+        return out;
+    // The same device reading as a measured run's (model/measuredrun).
+    for (const auto& d : *it)
+        if (d.is_string())
+            if (auto device = model::deviceInText(d.get<std::string>()); !device.empty())
+                out.push_back(std::move(device));
+    return out;
+}
+
+std::string profileForSession(const Session& s, const std::vector<HardwareProfile>& profiles)
+{
     std::vector<std::string> ids;
     for (const auto& p : profiles)
         ids.push_back(p.id);
-    // The same device reading and profile matching as a measured run's (model/measuredrun).
-    for (const auto& d : *it)
-        if (d.is_string())
-            if (auto id = model::matchHardwareProfile(model::deviceInText(d.get<std::string>()), ids); !id.empty())
-                return id;
+    for (const auto& device : sessionDevices(s))
+        if (auto id = model::matchHardwareProfile(device, ids); !id.empty())
+            return id;
     return {};
 }
 

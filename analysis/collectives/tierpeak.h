@@ -35,6 +35,9 @@ int sessionNodes(const Session& s);
 // "node ..." group of a session that predates that count); the session's for no group.
 int groupNodes(const Session& s, const std::string& group);
 
+// The GPUs the session's tool says it ran on ("devices" lines: "NVIDIA H100 80GB HBM3" -> "H100"),
+// in its order; empty when it names none.
+std::vector<std::string> sessionDevices(const Session& s);
 // The profile whose id names the session's devices ("NVIDIA H100 80GB HBM3" -> h100-sxm,
 // "AMD Instinct MI300X" -> mi300x); empty when none or when the session names no device.
 std::string profileForSession(const Session& s, const std::vector<HardwareProfile>& profiles);

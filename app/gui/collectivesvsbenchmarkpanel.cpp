@@ -11,6 +11,7 @@
 #include <set>
 #include <variant>
 
+#include "collectives/tierpeak.h"
 #include "jobtracker.h"
 #include "model/measuredrun.h"
 #include "store/workspace.h"
@@ -160,13 +161,10 @@ void CollectivesVsBenchmarkPanel::setSessions(const std::vector<Session>& sessio
                 const int i = m_benchmark->count() - 1;
                 m_benchmark->setItemData(i, tr("%1 %2, %3").arg(qs(s.tool), qs(s.toolVersion), qs(s.created)),
                                          Qt::ToolTipRole);
-                // The GPU it ran on, as far as its title, host or the tool's device lines say.
-                std::string devices;
-                if (s.params.is_object())
-                    if (const auto it = s.params.find("devices"); it != s.params.end())
-                        devices = it->is_string() ? it->get<std::string>() : it->dump();
-                m_benchmark->setItemData(i, qs(model::deviceInText(s.title + ' ' + s.host + ' ' + devices)),
-                                         kDeviceRole);
+                // The GPU it ran on: the tool's device lines, else what its title or host says.
+                const auto devices = sessionDevices(s);
+                m_benchmark->setItemData(
+                    i, qs(devices.empty() ? model::deviceInText(s.title + ' ' + s.host) : devices.front()), kDeviceRole);
             }
         const int keep = m_benchmark->findData(QVariant::fromValue<qint64>(current));
         m_benchmark->setCurrentIndex(keep >= 0 ? keep : (m_benchmark->count() > 0 ? 0 : -1));

@@ -79,7 +79,7 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
     connect(m_form, &ProfileForm::edited, this, &ProfileEditor::formEdited);
     connect(m_copy, &QPushButton::clicked, this, [this] {
         bool ok = false;
-        const QString current = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+        const QString current = selectedId();
         const QString id = QInputDialog::getText(this, tr("Copy profile"), tr("Id of the copy:"), QLineEdit::Normal,
                                                  current + QStringLiteral("-mine"), &ok);
         if (ok && !id.trimmed().isEmpty())
@@ -87,7 +87,7 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
     });
     connect(m_rename, &QPushButton::clicked, this, [this] {
         bool ok = false;
-        const QString current = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+        const QString current = selectedId();
         const QString id = QInputDialog::getText(this, tr("Rename profile"), tr("New id of %1:").arg(current),
                                                  QLineEdit::Normal, current, &ok);
         if (ok && !id.trimmed().isEmpty() && id.trimmed() != current)
@@ -95,7 +95,7 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
                 m_status->setText(error);
     });
     connect(m_delete, &QPushButton::clicked, this, [this] {
-        const QString current = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+        const QString current = selectedId();
         if (QMessageBox::question(this, tr("Delete profile"),
                                   tr("Delete your profile %1? This cannot be undone.").arg(current)) != QMessageBox::Yes)
             return;
@@ -112,7 +112,7 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent)
 
 void ProfileEditor::reload()
 {
-    const QString keep = m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+    const QString keep = selectedId();
     m_list->clear();
     try {
         const std::string userDir = userHardwareProfileDir();
@@ -131,12 +131,16 @@ void ProfileEditor::reload()
         m_list->setCurrentRow(0);
 }
 
+QString ProfileEditor::selectedId() const
+{
+    return m_list->currentItem() ? m_list->currentItem()->data(kIdRole).toString() : QString();
+}
+
 QString ProfileEditor::renameSelected(const QString& newId)
 {
-    const auto* item = m_list->currentItem();
-    if (!item)
+    const QString old = selectedId();
+    if (old.isEmpty())
         return tr("No profile selected.");
-    const QString old = item->data(kIdRole).toString();
     try {
         renameUserHardwareProfile(old.toStdString(), newId.toStdString());
     } catch (const std::exception& e) {
@@ -152,10 +156,9 @@ QString ProfileEditor::renameSelected(const QString& newId)
 
 QString ProfileEditor::deleteSelected()
 {
-    const auto* item = m_list->currentItem();
-    if (!item)
+    const QString id = selectedId();
+    if (id.isEmpty())
         return tr("No profile selected.");
-    const QString id = item->data(kIdRole).toString();
     try {
         deleteUserHardwareProfile(id.toStdString());
     } catch (const std::exception& e) {

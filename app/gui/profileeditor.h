@@ -44,6 +44,7 @@ Q_SIGNALS:
     void profileRemoved(const QString& id);
 
 private:
+    QString selectedId() const; // empty when nothing is selected
     void showSelected();
     void validate();
     void formEdited();
