@@ -63,15 +63,15 @@ std::vector<std::string> traceFacts(store::Workspace& ws, const Session& s)
     const auto share = [&](charts::StepSegment seg) {
         return units::formatPercent(step > 0 ? parts[static_cast<int>(seg)] / step : 0);
     };
+    // Kernels running, communication hidden under them included; a copy alone is not compute.
     const double compute = parts[int(charts::StepSegment::Gemm)] + parts[int(charts::StepSegment::Attention)] +
-                           parts[int(charts::StepSegment::Other)] + parts[int(charts::StepSegment::HiddenComm)] +
-                           parts[int(charts::StepSegment::Memcpy)];
+                           parts[int(charts::StepSegment::Other)] + parts[int(charts::StepSegment::HiddenComm)];
     return {std::to_string(bars.size()) + (bars.size() == 1 ? " step" : " steps") + " on " +
             std::to_string(charts::ranksOf(steps).size()) + " rank(s), " + units::formatTime(step / bars.size() * 1e3) +
             " per step on average: GEMM " + share(charts::StepSegment::Gemm) + ", attention " +
             share(charts::StepSegment::Attention) + ", all compute " + units::formatPercent(step > 0 ? compute / step : 0) +
-            ", exposed communication " + share(charts::StepSegment::ExposedComm) + ", idle " +
-            share(charts::StepSegment::Idle) + "."};
+            ", copies alone " + share(charts::StepSegment::Memcpy) + ", exposed communication " +
+            share(charts::StepSegment::ExposedComm) + ", idle " + share(charts::StepSegment::Idle) + "."};
 }
 
 // A training log's section: how much of the wall time was training.
