@@ -14,11 +14,11 @@
 #include <cstdio>
 #include <memory>
 
-#include "importcontroller.h"
-#include "mainwindow.h"
-#include "sessionbrowser.h"
+#include "gui/window/importcontroller.h"
+#include "gui/window/mainwindow.h"
+#include "gui/window/sessionbrowser.h"
 #include "settings.h"
-#include "startup.h"
+#include "gui/window/startup.h"
 
 namespace {
 // The pool's threads end before the atexit handlers run: OpenSSL's cleanup frees every thread's

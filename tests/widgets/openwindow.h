@@ -6,7 +6,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
-#include "mainwindow.h"
+#include "gui/window/mainwindow.h"
 #include "settings.h"
 #include "test_gui_env.h"
 

@@ -18,14 +18,14 @@
 #include <set>
 
 #include "calibrationpicker.h"
-#include "configeditor.h"
-#include "moeexplorer.h"
+#include "gui/sizing/configeditor.h"
+#include "gui/sizing/moeexplorer.h"
 #include "store/fileimport.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 #include "validationchart.h"
-#include "validationview.h"
+#include "gui/sizing/validationview.h"
 
 namespace {
 // A workspace holding the bundled 8xH100 and 16xH100 nccl-tests runs, a GEMM table without

@@ -14,9 +14,9 @@
 #include <QWheelEvent>
 
 #include "calibrationpicker.h"
-#include "configeditor.h"
+#include "gui/sizing/configeditor.h"
 #include "model/modelcounts.h"
-#include "sizingwindow.h"
+#include "gui/sizing/sizingwindow.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 

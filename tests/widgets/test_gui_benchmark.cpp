@@ -10,8 +10,8 @@
 #include <QScrollBar>
 #include <QSpinBox>
 
-#include "benchmarkdialog.h"
-#include "kernelbenchmarkdialog.h"
+#include "gui/runs/benchmarkdialog.h"
+#include "gui/runs/kernelbenchmarkdialog.h"
 #include "settings.h"
 #include "test_gui_env.h"
 

@@ -11,9 +11,9 @@
 
 #include <cmath>
 
-#include "columnmappingdialog.h"
-#include "importcontroller.h"
-#include "mainwindow.h"
+#include "gui/window/columnmappingdialog.h"
+#include "gui/window/importcontroller.h"
+#include "gui/window/mainwindow.h"
 #include "settings.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"

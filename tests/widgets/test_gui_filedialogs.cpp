@@ -13,10 +13,10 @@
 #include <algorithm>
 #include <functional>
 
-#include "chartarea.h"
+#include "gui/window/chartarea.h"
 #include "filedialogs.h"
-#include "mainwindow.h"
-#include "sessionbrowser.h"
+#include "gui/window/mainwindow.h"
+#include "gui/window/sessionbrowser.h"
 #include "sessionmodel.h"
 #include "settings.h"
 #include "store/workspace.h"

@@ -20,14 +20,14 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 
-#include "benchmarkconfig.h"
-#include "gputooldialog.h"
+#include "gui/runs/benchmarkconfig.h"
+#include "gui/runs/gputooldialog.h"
 #include "rooflinechart.h"
-#include "kernelview.h"
-#include "mainwindow.h"
-#include "runcontroller.h"
-#include "chartarea.h"
-#include "sessionbrowser.h"
+#include "gui/runs/kernelview.h"
+#include "gui/window/mainwindow.h"
+#include "gui/runs/runcontroller.h"
+#include "gui/window/chartarea.h"
+#include "gui/window/sessionbrowser.h"
 #include "settings.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"

@@ -19,15 +19,15 @@
 #include <QTreeView>
 #include <QUndoStack>
 
-#include "aboutdialog.h"
-#include "chartarea.h"
+#include "gui/settings/aboutdialog.h"
+#include "gui/window/chartarea.h"
 #include "chartframe.h"
 #include "collectivechart.h"
 #include "detailspanel.h"
-#include "startpage.h"
-#include "mainwindow.h"
-#include "sessionactions.h"
-#include "sessionbrowser.h"
+#include "gui/window/startpage.h"
+#include "gui/window/mainwindow.h"
+#include "gui/window/sessionactions.h"
+#include "gui/window/sessionbrowser.h"
 #include "sessionmodel.h"
 #include "settings.h"
 #include "store/workspace.h"

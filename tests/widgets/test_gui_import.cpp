@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "importcontroller.h"
+#include "gui/window/importcontroller.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"

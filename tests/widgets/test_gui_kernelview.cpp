@@ -8,14 +8,14 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 
-#include "kernelbenchmarkdialog.h"
-#include "kernelview.h"
-#include "mainwindow.h"
+#include "gui/runs/kernelbenchmarkdialog.h"
+#include "gui/runs/kernelview.h"
+#include "gui/window/mainwindow.h"
 #include "membwchart.h"
 #include "rooflinechart.h"
-#include "runcontroller.h"
+#include "gui/runs/runcontroller.h"
 #include "store/kernelresults.h"
-#include "sessionbrowser.h"
+#include "gui/window/sessionbrowser.h"
 #include "settings.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"

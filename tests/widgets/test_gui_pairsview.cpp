@@ -15,8 +15,8 @@
 #include <set>
 
 #include "openwindow.h"
-#include "pairsview.h"
-#include "sessionbrowser.h"
+#include "gui/runs/pairsview.h"
+#include "gui/window/sessionbrowser.h"
 #include "store/workspace.h"
 
 namespace {

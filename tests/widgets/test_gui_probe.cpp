@@ -11,11 +11,11 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
-#include "benchmarkconfig.h"
-#include "launchsettings.h"
+#include "gui/runs/benchmarkconfig.h"
+#include "gui/runs/launchsettings.h"
 #include "openwindow.h"
-#include "probedialog.h"
-#include "runcontroller.h"
+#include "gui/runs/probedialog.h"
+#include "gui/runs/runcontroller.h"
 #include "settings.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"

@@ -18,10 +18,10 @@
 
 #include <algorithm>
 
-#include "mainwindow.h"
+#include "gui/window/mainwindow.h"
 #include "model/modelconfig.h"
 #include "openwindow.h"
-#include "sessionbrowser.h"
+#include "gui/window/sessionbrowser.h"
 #include "sessionmodel.h"
 #include "settings.h"
 #include "store/modelconfigs.h"

@@ -4,8 +4,8 @@
 #include <QFileInfo>
 #include <QSignalSpy>
 
-#include "benchmarkconfig.h"
-#include "runcontroller.h"
+#include "gui/runs/benchmarkconfig.h"
+#include "gui/runs/runcontroller.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
 

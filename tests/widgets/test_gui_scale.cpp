@@ -12,12 +12,12 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include "chartarea.h"
+#include "gui/window/chartarea.h"
 #include "collectivechart.h"
 #include "chartcontent.h"
-#include "mainwindow.h"
+#include "gui/window/mainwindow.h"
 #include "scaleworkspace.h"
-#include "sessionbrowser.h"
+#include "gui/window/sessionbrowser.h"
 #include "settings.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"

@@ -15,12 +15,12 @@
 #include <memory>
 
 #include "openwindow.h"
-#include "runcontroller.h"
-#include "storagebenchmarkdialog.h"
-#include "sessionbrowser.h"
+#include "gui/runs/runcontroller.h"
+#include "gui/runs/storagebenchmarkdialog.h"
+#include "gui/window/sessionbrowser.h"
 #include "storagechart.h"
 #include "storagepointmodel.h"
-#include "storageview.h"
+#include "gui/runs/storageview.h"
 #include "store/workspace.h"
 
 namespace {

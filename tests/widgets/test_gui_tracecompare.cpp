@@ -18,19 +18,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include "collectivesvsbenchmarkpanel.h"
-#include "mainwindow.h"
+#include "gui/traces/collectivesvsbenchmarkpanel.h"
+#include "gui/window/mainwindow.h"
 #include "model/hardwareprofileloader.h"
 #include "model/predictedvsmeasured.h"
-#include "predictedvsmeasuredpanel.h"
-#include "sessionbrowser.h"
+#include "gui/traces/predictedvsmeasuredpanel.h"
+#include "gui/window/sessionbrowser.h"
 #include "settings.h"
 #include "store/modelconfigs.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
 #include "trace/tracevsbenchmark.h"
-#include "traceview.h"
+#include "gui/traces/traceview.h"
 #include "units/units.h"
 
 namespace {

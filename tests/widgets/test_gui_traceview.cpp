@@ -6,15 +6,15 @@
 #include <QTableView>
 #include <QTemporaryDir>
 
-#include "chartarea.h"
-#include "mainwindow.h"
-#include "sessionbrowser.h"
+#include "gui/window/chartarea.h"
+#include "gui/window/mainwindow.h"
+#include "gui/window/sessionbrowser.h"
 #include "settings.h"
 #include "stepbreakdownchart.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "test_gui_env.h"
-#include "traceview.h"
+#include "gui/traces/traceview.h"
 #include "trainlogchart.h"
 
 TEST(GuiTraceView, TraceLogAndCollectiveSessionsEachGetTheirView)

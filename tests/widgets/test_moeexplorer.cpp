@@ -23,13 +23,13 @@
 #include <fstream>
 #include <set>
 
-#include "configeditor.h"
+#include "gui/sizing/configeditor.h"
 #include "jobtracker.h"
 #include "model/calibration.h"
 #include "model/hardwareprofileloader.h"
 #include "plan/layout.h"
 #include "plan/shapesearch.h"
-#include "moeexplorer.h"
+#include "gui/sizing/moeexplorer.h"
 #include "moescatterchart.h"
 #include "callout.h"
 #include "pointcloud.h"

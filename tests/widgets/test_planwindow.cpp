@@ -19,12 +19,12 @@
 #include <QValueAxis>
 
 #include "calibrationpicker.h"
-#include "configeditor.h"
+#include "gui/sizing/configeditor.h"
 #include "model/hardwareprofileloader.h"
 #include "plan/layout.h"
 #include "planparetochart.h"
 #include "planresultmodel.h"
-#include "planwindow.h"
+#include "gui/sizing/planwindow.h"
 #include "test_gui_env.h"
 
 using rl::PlanResultModel;

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/hardwareprofileloader.h"
-#include "profileeditor.h"
-#include "profileform.h"
+#include "gui/sizing/profileeditor.h"
+#include "gui/sizing/profileform.h"
 #include "test_gui_env.h"
 
 using rl::testing::shoot;

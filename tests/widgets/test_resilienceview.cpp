@@ -26,7 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "goodputchart.h"
-#include "resilienceview.h"
+#include "gui/resilience/resilienceview.h"
 #include "test_gui_env.h"
 #include "units/duration.h"
 #include "units/units.h"

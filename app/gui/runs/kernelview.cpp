@@ -1,0 +1,188 @@
+#include "gui/runs/kernelview.h"
+
+#include <utility>
+
+#include <QAbstractItemView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "gemmefficiencychart.h"
+#include "membwchart.h"
+#include "model/hardwareprofileloader.h"
+#include "model/modelconfig.h"
+#include "rooflinechart.h"
+
+namespace rl {
+
+KernelView::KernelView(QWidget* parent)
+    : QWidget(parent), m_profile(new QComboBox), m_compare(new QComboBox), m_model(new QComboBox),
+      m_parallel(new QLineEdit(QStringLiteral("dp=8"))), m_note(new QLabel), m_tabs(new QTabWidget),
+      m_roofline(new charts::RooflineChart), m_gemm(new charts::GemmEfficiencyChart), m_membw(new charts::MemBwChart)
+{
+    m_profile->setObjectName(QStringLiteral("kernelProfile"));
+    m_profile->setToolTip(tr("Draw this hardware profile's peaks and bandwidths as dashed ceilings next to the "
+                             "measured ones, and use its compute units for the wave-quantisation prediction"));
+    m_profile->addItem(tr("Measured ceilings only"), QString());
+    m_compare->setObjectName(QStringLiteral("kernelCompareProfile"));
+    m_compare->setToolTip(tr("A second hardware profile drawn dotted on the roofline, e.g. MI300X against H100"));
+    m_compare->addItem(tr("No second profile"), QString());
+    try {
+        for (const auto& hw : availableHardwareProfiles())
+            for (auto* box : {m_profile, m_compare})
+                box->addItem(QString::fromStdString(hw.id + " — " + hw.name), QString::fromStdString(hw.id));
+    } catch (const std::exception& e) {
+        m_profile->setToolTip(QString::fromStdString(e.what()));
+    }
+    m_model->setObjectName(QStringLiteral("kernelModel"));
+    m_model->setToolTip(tr("Draw this model's GEMMs of one training step per GPU, as the sizing model predicts "
+                           "them on the chosen hardware profile (stars on the roofline)"));
+    m_model->addItem(tr("No model GEMMs"), QString());
+    for (const auto& name : model::presetNames())
+        m_model->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    m_parallel->setObjectName(QStringLiteral("kernelParallel"));
+    m_parallel->setToolTip(tr("Parallel layout of the model's step, e.g. dp=8,tp=8 (TP splits the GEMMs)"));
+    m_parallel->setMaximumWidth(140);
+    m_parallel->setMinimumWidth(80);
+    // Sized to their longest item ("h100-sxm — NVIDIA H100 SXM5 80GB ...") the combos made this bar,
+    // and with it the main window, wider than the screen whenever the kernel view was built; the
+    // open list still shows the full names.
+    for (QComboBox* box : {m_profile, m_compare, m_model}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+        box->view()->setMinimumWidth(box->view()->sizeHintForColumn(0) + 20);
+    }
+    m_note->setObjectName(QStringLiteral("kernelNote"));
+    // A long note (an error naming a file) wraps instead of widening the window.
+    m_note->setWordWrap(true);
+    m_note->setMinimumWidth(60);
+    connect(m_profile, &QComboBox::currentIndexChanged, this,
+            [this] { setHardwareProfile(m_profile->currentData().toString()); });
+    connect(m_compare, &QComboBox::currentIndexChanged, this,
+            [this] { setCompareProfile(m_compare->currentData().toString()); });
+    connect(m_model, &QComboBox::currentIndexChanged, this, &KernelView::updatePredicted);
+    connect(m_parallel, &QLineEdit::editingFinished, this, &KernelView::updatePredicted);
+
+    m_tabs->addTab(m_roofline, tr("Roofline"));
+    m_tabs->addTab(m_gemm, tr("GEMM efficiency"));
+    m_tabs->addTab(m_membw, tr("Memory bandwidth"));
+    m_tabs->setTabToolTip(0, tr("GFLOP/s against arithmetic intensity (FLOP/byte), log-log, with compute and "
+                                "bandwidth ceilings"));
+    m_tabs->setTabToolTip(1, tr("Achieved rate against the swept dimension, with the predicted wave quantisation"));
+    m_tabs->setTabToolTip(2, tr("STREAM bandwidth against working-set size, cache levels marked"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Hardware profile:")));
+    bar->addWidget(m_profile);
+    bar->addWidget(new QLabel(tr("compare with:")));
+    bar->addWidget(m_compare);
+    bar->addWidget(new QLabel(tr("Model GEMMs:")));
+    bar->addWidget(m_model);
+    bar->addWidget(m_parallel);
+    bar->addWidget(m_note, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_tabs, 1);
+}
+
+void KernelView::setHardwareProfile(const QString& id)
+{
+    std::optional<HardwareProfile> profile;
+    if (!id.isEmpty()) {
+        try {
+            profile = findHardwareProfile(id.toStdString());
+        } catch (const std::exception& e) {
+            m_profile->setToolTip(QString::fromStdString(e.what()));
+        }
+    }
+    const int index = m_profile->findData(id);
+    if (index >= 0 && index != m_profile->currentIndex()) {
+        const QSignalBlocker block(m_profile);
+        m_profile->setCurrentIndex(index);
+    }
+    m_roofline->setHardwareProfile(profile);
+    m_gemm->setHardwareProfile(profile);
+    updatePredicted(); // predicted on this profile
+}
+
+void KernelView::setCompareProfile(const QString& id)
+{
+    std::optional<HardwareProfile> profile;
+    if (!id.isEmpty()) {
+        try {
+            profile = findHardwareProfile(id.toStdString());
+        } catch (const std::exception& e) {
+            m_note->setText(QString::fromStdString(e.what()));
+        }
+    }
+    if (const int index = m_compare->findData(id); index >= 0 && index != m_compare->currentIndex()) {
+        const QSignalBlocker block(m_compare);
+        m_compare->setCurrentIndex(index);
+    }
+    m_roofline->setCompareProfile(profile);
+}
+
+void KernelView::setModelGemms(const QString& preset, const QString& parallel)
+{
+    const QSignalBlocker block(m_model);
+    m_model->setCurrentIndex(std::max(0, m_model->findData(preset)));
+    m_parallel->setText(parallel);
+    updatePredicted();
+}
+
+QString KernelView::note() const { return m_note->text(); }
+
+void KernelView::updatePredicted()
+{
+    m_note->clear();
+    const QString preset = m_model->currentData().toString();
+    const QString hardware = m_profile->currentData().toString();
+    if (preset.isEmpty()) {
+        m_roofline->setPredictedGemms(std::nullopt);
+        return;
+    }
+    if (hardware.isEmpty()) {
+        m_roofline->setPredictedGemms(std::nullopt);
+        m_note->setText(tr("Choose a hardware profile to predict %1's GEMMs on.").arg(preset));
+        return;
+    }
+    try {
+        const auto config = model::loadPreset(preset.toStdString());
+        const auto p = model::parallelLayout(config, m_parallel->text().trimmed().toStdString(), {});
+        // No measurement: GEMM efficiency by shape, capped at max-achievable (model::GemmTiming).
+        m_roofline->setPredictedGemms(
+            charts::predictedGemms(config, p, findHardwareProfile(hardware.toStdString()), model::GemmTiming{}));
+    } catch (const std::exception& e) {
+        m_roofline->setPredictedGemms(std::nullopt);
+        m_note->setText(QString::fromStdString(e.what()));
+    }
+}
+
+void KernelView::setData(const charts::KernelChartData& data)
+{
+    m_roofline->setData(data);
+    m_gemm->setData(data);
+    m_membw->setData(data);
+    bool gemm = false, membw = false, peak = false;
+    for (const auto& s : data.sessions) {
+        gemm = gemm || !s.gemm.empty();
+        membw = membw || !s.membw.empty();
+        peak = peak || !s.peakFlops.empty();
+    }
+    m_tabs->setTabEnabled(1, gemm);
+    m_tabs->setTabEnabled(2, membw);
+    // The tab that has something to say for a new selection: memory bandwidth for a membw sweep
+    // alone, else the roofline. The same sessions read again (a preference applied, a run's new
+    // points) keep the tab the user chose: a theme switch moved them off the roofline.
+    std::vector<std::int64_t> ids;
+    for (const auto& s : data.sessions)
+        ids.push_back(s.session.id);
+    const bool sameSessions = std::exchange(m_shownIds, ids) == ids;
+    if (!m_tabs->isTabEnabled(m_tabs->currentIndex()) || (!sameSessions && membw && !gemm && !peak))
+        m_tabs->setCurrentIndex(membw && !gemm && !peak ? 2 : 0);
+}
+} // namespace rl

@@ -1,0 +1,119 @@
+#include "gui/window/chartarea.h"
+
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include "chartexport.h"
+#include "filedialogs.h"
+#include "collectivechart.h"
+#include "collectivepointmodel.h"
+
+namespace rl {
+namespace {
+struct TabSpec
+{
+    charts::ChartKind kind;
+    const char* name;
+    const char* objectName;
+    const char* tip;
+};
+const TabSpec kTabs[] = {
+    {charts::ChartKind::Bandwidth, QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth"), "bandwidthChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth against message size, with alpha-beta fits")},
+    {charts::ChartKind::Latency, QT_TRANSLATE_NOOP("rl::ChartArea", "Latency"), "latencyChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Time per call (µs) against message size")},
+    {charts::ChartKind::Scaling, QT_TRANSLATE_NOOP("rl::ChartArea", "Scaling"), "scalingChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Bandwidth at one message size across rank counts")},
+    {charts::ChartKind::Compare, QT_TRANSLATE_NOOP("rl::ChartArea", "Compare"), "compareChart",
+     QT_TRANSLATE_NOOP("rl::ChartArea", "Second selected session over the first, per size")},
+};
+} // namespace
+
+ChartArea::ChartArea(QWidget* parent)
+    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_sorted(new QSortFilterProxyModel(this)),
+      m_table(new QTableView), m_data(std::make_shared<std::vector<charts::SessionCurves>>())
+{
+    setObjectName(QStringLiteral("chartArea"));
+    for (const auto& tab : kTabs) {
+        auto* chart = new charts::CollectiveChart;
+        chart->setObjectName(QString::fromLatin1(tab.objectName));
+        chart->setKind(tab.kind);
+        m_charts.push_back(chart);
+        connect(chart, &charts::ChartFrame::chartExported, this, &ChartArea::chartExported);
+        const int i = addTab(chart, tr(tab.name));
+        setTabToolTip(i, tr(tab.tip));
+    }
+    m_sorted->setSourceModel(m_points);
+    m_sorted->setSortRole(CollectivePointModel::SortRole);
+    m_table->setObjectName(QStringLiteral("resultsTable"));
+    m_table->setToolTip(tr("Every point of the selected sessions; click a header to sort"));
+    m_table->setModel(m_sorted);
+    m_table->setSortingEnabled(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A long session title took the figures off screen: its column is narrow and elides in the
+    // middle (the end tells sessions apart; the tooltip has the title), the user can widen it.
+    m_table->horizontalHeader()->setSectionResizeMode(CollectivePointModel::SessionLabel, QHeaderView::Interactive);
+    m_table->setColumnWidth(CollectivePointModel::SessionLabel, 200);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    const int t = addTab(m_table, tr("Results table"));
+    setTabToolTip(t, tr("Every point of the selected sessions, with units"));
+}
+
+void ChartArea::setData(std::vector<charts::SessionCurves> data)
+{
+    m_data = std::make_shared<std::vector<charts::SessionCurves>>(std::move(data));
+    for (auto* c : m_charts)
+        c->setSessions(m_data);
+    m_points->setSessions(m_data);
+    // The session column tells overlaid sessions apart; with one session it would repeat one value.
+    m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data->size() < 2);
+    // Only --split runs have groups; elsewhere the column would stand empty.
+    m_table->setColumnHidden(CollectivePointModel::Group, !m_points->hasGroups());
+}
+
+void ChartArea::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
+{
+    // Stored once, here; the tabs and the table read it from the data set.
+    if (!charts::appendLivePoint(*m_data, sessionId, point))
+        return;
+    for (auto* c : m_charts)
+        c->pointsAppended(sessionId);
+    m_points->pointsAppended();
+    if (!point.group.empty())
+        m_table->setColumnHidden(CollectivePointModel::Group, false);
+}
+
+int ChartArea::pointCount() const
+{
+    int n = 0;
+    for (const auto& s : *m_data)
+        n += static_cast<int>(s.points.size());
+    return n;
+}
+
+charts::CollectiveChart* ChartArea::currentChart() const
+{
+    return qobject_cast<charts::CollectiveChart*>(currentWidget());
+}
+
+charts::CollectiveChart* ChartArea::exportedChart() const
+{
+    return currentChart() ? currentChart() : m_charts.front();
+}
+
+namespace {
+std::vector<std::int64_t> sessionIds(const std::vector<charts::SessionCurves>& data)
+{
+    std::vector<std::int64_t> ids;
+    for (const auto& d : data)
+        ids.push_back(d.session.id);
+    return ids;
+}
+} // namespace
+
+QString ChartArea::dataFileName() const
+{
+    return filedialogs::exportFileName(QStringLiteral("points"), sessionIds(*m_data), QStringLiteral("csv"));
+}
+} // namespace rl

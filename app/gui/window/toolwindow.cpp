@@ -1,0 +1,22 @@
+#include "gui/window/toolwindow.h"
+
+#include <QAction>
+#include <QWidget>
+
+namespace rl {
+
+void makeToolWindow(QWidget* widget, const QString& title, QSize size)
+{
+    widget->setWindowFlag(Qt::Window);
+    widget->setWindowTitle(title);
+    widget->resize(size);
+    auto* close = new QAction(QObject::tr("Close Window"), widget);
+    close->setObjectName(QStringLiteral("closeWindowAction"));
+    close->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)});
+    close->setShortcutContext(Qt::WindowShortcut);
+    close->setToolTip(QObject::tr("Close this window (its state stays for the next time it is opened)"));
+    close->setStatusTip(close->toolTip());
+    QObject::connect(close, &QAction::triggered, widget, &QWidget::close);
+    widget->addAction(close);
+}
+} // namespace rl
