@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <QXYSeries>
 
 #include "callout.h"
 #include "chartexport.h"
@@ -123,6 +124,17 @@ void ChartFrame::addToolbarWidget(QWidget* widget, int stretch)
 void ChartFrame::addToolbarSpacing(int pixels)
 {
     m_controls->addSpacing(pixels);
+}
+
+void ChartFrame::answerHover(QXYSeries* series, HoverLookup lookup)
+{
+    connect(series, &QXYSeries::hovered, this, [this, series, lookup = std::move(lookup)](QPointF pointer, bool state) {
+        const auto hit = state ? lookup(pointer) : std::nullopt;
+        if (hit)
+            m_callout->show(hit->text, hit->at, series);
+        else
+            m_callout->hide();
+    });
 }
 
 void ChartFrame::setEmptyText(const QString& text)

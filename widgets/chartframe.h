@@ -9,6 +9,7 @@
 // from Settings, one error box. The chart on screen follows the application's palette (a dark
 // window, a dark plot); exports keep the light look of a document.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QHBoxLayout;
+class QXYSeries;
 class QLabel;
 class QPushButton;
 QT_END_NAMESPACE
@@ -31,6 +33,15 @@ class Settings;
 namespace rl::charts {
 
 class Callout;
+
+// What hovering a point shows: the callout's text and the plotted point it points at.
+struct HoverHit
+{
+    QString text;
+    QPointF at;
+};
+// The hit for the pointer's plotted position on one series; nullopt: nothing there to name.
+using HoverLookup = std::function<std::optional<HoverHit>(QPointF pointer)>;
 
 class ChartFrame : public QWidget
 {
@@ -79,6 +90,9 @@ protected:
     void addToolbarWidget(QWidget* widget, int stretch = 0);
     void addToolbarSpacing(int pixels);
     Callout* callout() const { return m_callout; }
+    // Hovering series on the live chart shows lookup's callout; leaving it, or a pointer over
+    // nothing lookup names, hides it. The connection ends with the series (the next rebuild).
+    void answerHover(QXYSeries* series, HoverLookup lookup);
     // Shows text in place of the plot (why there is nothing to draw); empty shows the plot.
     void setEmptyText(const QString& text);
     // Rubber-band zoom and the Reset zoom button; off for category axes (bars would be cut).

@@ -7,10 +7,9 @@
 
 namespace rl::charts {
 
-ChartOverlay::ChartOverlay(QChart* chart, QAbstractSeries* anchor, const QString& name)
+ChartOverlay::ChartOverlay(QChart* chart, QAbstractSeries* anchor)
     : QGraphicsObject(chart), m_chart(chart), m_anchor(anchor)
 {
-    setObjectName(name);
     // Above the grid, below the series drawn on top (lines, labels, callouts).
     setZValue(3.5);
     connect(chart, &QChart::plotAreaChanged, this, [this] {
@@ -26,12 +25,9 @@ ChartOverlay::ChartOverlay(QChart* chart, QAbstractSeries* anchor, const QString
     }
 }
 
-ChartOverlay* ChartOverlay::find(const QChart* chart, const QString& name)
+QList<QGraphicsItem*> ChartOverlay::childItemsOf(const QChart* chart)
 {
-    for (auto* item : chart->childItems())
-        if (auto* o = item->toGraphicsObject(); o && o->objectName() == name)
-            return static_cast<ChartOverlay*>(o);
-    return nullptr;
+    return chart->childItems();
 }
 
 QPointF ChartOverlay::position(QPointF value) const

@@ -3,7 +3,7 @@
 // SpanCloud): QtCharts builds one graphics item per point or bar, which takes seconds at tens of
 // thousands. An overlay maps axis values through an anchor series attached to the chart's axes
 // (log axes and zoom are honoured), repaints when the plot area or an axis range changes, and is
-// found again on a chart by its object name.
+// found again on a chart by its type.
 #include <QGraphicsObject>
 
 QT_BEGIN_NAMESPACE
@@ -16,18 +16,28 @@ namespace rl::charts {
 class ChartOverlay : public QGraphicsObject
 {
 public:
-    // Becomes a child item of chart named `name`; anchor must stay attached to the x and y axes.
-    ChartOverlay(QChart* chart, QAbstractSeries* anchor, const QString& name);
+    // Becomes a child item of chart; anchor must stay attached to the x and y axes.
+    ChartOverlay(QChart* chart, QAbstractSeries* anchor);
 
     QAbstractSeries* anchor() const { return m_anchor; }
     QPointF position(QPointF value) const; // chart item coordinates
     QRectF boundingRect() const override;
 
-    // The overlay named `name` on chart, or nullptr.
-    static ChartOverlay* find(const QChart* chart, const QString& name);
+    // The overlay of type T on chart, or nullptr.
+    template <class T>
+    static T* find(const QChart* chart)
+    {
+        for (auto* item : childItemsOf(chart))
+            if (auto* o = dynamic_cast<T*>(item))
+                return o;
+        return nullptr;
+    }
 
 protected:
     QChart* m_chart;
     QAbstractSeries* m_anchor;
+
+private:
+    static QList<QGraphicsItem*> childItemsOf(const QChart* chart); // QChart is incomplete here
 };
 } // namespace rl::charts

@@ -29,6 +29,7 @@ const QColor kColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QC
 QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data, const GemmEfficiencyOptions& o)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<GemmEfficiencyDrawn>(chart);
     const auto g = gemmEfficiencyGeometry(data, o);
     double xLo = INFINITY, xHi = -INFINITY, yHi = 0;
     for (const auto& sw : g.sweeps)
@@ -65,9 +66,8 @@ QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data
             if (p.x > 0)
                 points << QPointF(std::log2(p.x), p.value);
         line->replace(points);
-        line->setProperty("rl_role", QStringLiteral("measured"));
-        line->setProperty("rl_index", qulonglong(index));
         attachSeries(chart, line, x, y);
+        drawn.sweeps.push_back(line);
         ++index;
     }
 
@@ -93,7 +93,6 @@ QString GemmEfficiencyChart::populate(QChart* chart, const KernelChartData& data
             if (px > 0)
                 points << QPointF(std::log2(px), eff * 100);
         predicted->replace(points);
-        predicted->setProperty("rl_role", QStringLiteral("predicted"));
         attachSeries(chart, predicted, x, py);
     }
 
@@ -233,27 +232,21 @@ void GemmEfficiencyChart::rebuild()
     m_geometry = gemmEfficiencyGeometry(m_data, m_options);
     populate(chart(), m_data, m_options);
     updateReadout();
-    for (auto* s : chart()->series()) {
-        if (s->property("rl_role").toString() != QLatin1String("measured"))
-            continue;
-        auto* line = static_cast<QLineSeries*>(s);
-        const auto index = static_cast<std::size_t>(s->property("rl_index").toULongLong());
-        connect(line, &QLineSeries::hovered, this, [this, line, index](QPointF value, bool state) {
-            if (!state || index >= m_geometry.sweeps.size() || m_geometry.sweeps[index].points.empty()) {
-                callout()->hide();
-                return;
-            }
+    const auto& sweeps = drawnOn<GemmEfficiencyDrawn>(chart())->sweeps;
+    for (std::size_t index = 0; index < sweeps.size(); ++index)
+        answerHover(sweeps[index], [this, index](QPointF pointer) -> std::optional<HoverHit> {
+            if (index >= m_geometry.sweeps.size())
+                return std::nullopt;
             const GemmSweepPoint* best = nullptr;
             for (const auto& p : m_geometry.sweeps[index].points)
-                if (p.x > 0 && (!best || std::abs(std::log2(p.x) - value.x()) < std::abs(std::log2(best->x) - value.x())))
+                if (p.x > 0 && (!best || std::abs(std::log2(p.x) - pointer.x()) < std::abs(std::log2(best->x) - pointer.x())))
                     best = &p;
             if (!best)
-                return;
+                return std::nullopt;
             QString text = qs(m_geometry.sweeps[index].name) % QLatin1Char('\n') % qs(describeGemmPoint(best->point));
             if (best->predicted >= 0)
                 text += QStringLiteral("\npredicted wave efficiency ") % qs(units::formatPercent(best->predicted));
-            callout()->show(text, QPointF(std::log2(best->x), best->value), line);
+            return HoverHit{text, QPointF(std::log2(best->x), best->value)};
         });
-    }
 }
 } // namespace rl::charts

@@ -4,9 +4,11 @@
 // predicts for a hardware profile's CU count and a tile shape (editable above the chart) overlaid as
 // a dashed sawtooth, and a "nearest fast size" readout for a typed value of the swept dimension.
 // A thin view: the numbers come from kernelchartdata.h.
+#include <QLineSeries>
 #include <QSize>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "views/kernelchartdata.h"
 
 QT_BEGIN_NAMESPACE
@@ -15,6 +17,12 @@ class QSpinBox;
 QT_END_NAMESPACE
 
 namespace rl::charts {
+
+// What populate() drew that the widget answers hovers on (drawnseries.h).
+struct GemmEfficiencyDrawn
+{
+    std::vector<QLineSeries*> sweeps; // in the geometry's order: sweeps[i] draws geometry.sweeps[i]
+};
 
 class GemmEfficiencyChart : public ChartFrame
 {

@@ -34,6 +34,7 @@ double plotX(const GoodputChartData& d, double x) { return d.kind == GoodputChar
 QString GoodputChart::populate(QChart* chart, const GoodputChartData& d)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<GoodputDrawn>(chart);
     chart->setTitle(chartText(d.title));
     if (d.lines.empty())
         return qs(d.description);
@@ -79,8 +80,8 @@ QString GoodputChart::populate(QChart* chart, const GoodputChartData& d)
         }
         s->setName(chartText(l.name));
         s->replace(points);
-        s->setProperty("rl_line", int(i));
         attachSeries(chart, s, x, y);
+        drawn.lines.emplace_back(s, i);
     }
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -139,28 +140,21 @@ void GoodputChart::rebuild()
     callout()->hide();
     chart()->zoomReset();
     populate(chart(), m_data);
-    for (auto* s : chart()->series()) {
-        auto* xy = qobject_cast<QXYSeries*>(s);
-        if (!xy)
-            continue;
-        const int line = xy->property("rl_line").toInt();
-        connect(xy, &QXYSeries::hovered, this, [this, xy, line](QPointF value, bool state) {
-            if (!state || xy->count() == 0) {
-                callout()->hide();
-                return;
-            }
+    for (const auto& [xy, line] : drawnOn<GoodputDrawn>(chart())->lines)
+        answerHover(xy, [this, xy = xy, line = line](QPointF pointer) -> std::optional<HoverHit> {
+            if (xy->count() == 0)
+                return std::nullopt;
             // Nearest point in plotted x (log for both axes, so compare logs).
             qsizetype best = 0;
             const auto logOf = [](double v) { return std::log(std::max(v, 1e-12)); };
             const bool logValues = m_kind == GoodputChartKind::VsInterval;
-            for (qsizetype i = 1; i < xy->count(); ++i) {
-                const double di = logValues ? std::abs(logOf(xy->at(i).x()) - logOf(value.x())) : std::abs(xy->at(i).x() - value.x());
-                const double db = logValues ? std::abs(logOf(xy->at(best).x()) - logOf(value.x())) : std::abs(xy->at(best).x() - value.x());
-                if (di < db)
+            const auto distance = [&](qsizetype i) {
+                return logValues ? std::abs(logOf(xy->at(i).x()) - logOf(pointer.x())) : std::abs(xy->at(i).x() - pointer.x());
+            };
+            for (qsizetype i = 1; i < xy->count(); ++i)
+                if (distance(i) < distance(best))
                     best = i;
-            }
-            callout()->show(qs(views::goodputHoverText(m_data, std::size_t(line), std::size_t(best))), xy->at(best), xy);
+            return HoverHit{qs(views::goodputHoverText(m_data, line, std::size_t(best))), xy->at(best)};
         });
-    }
 }
 } // namespace rl::charts

@@ -4,11 +4,20 @@
 // or goodput vs number of nodes (log2 axis) with the planned job marked. Used by the GUI's
 // Resilience view and by `ridgeline-cli checkpoint -o FILE.png|svg|pdf`.
 #include <QSize>
+#include <QXYSeries>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "views/goodputchartdata.h"
 
 namespace rl::charts {
+
+// What populate() drew that the widget answers hovers on (drawnseries.h): each series with the
+// index of the chart data's line it draws.
+struct GoodputDrawn
+{
+    std::vector<std::pair<QXYSeries*, std::size_t>> lines;
+};
 
 class GoodputChart : public ChartFrame
 {

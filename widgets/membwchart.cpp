@@ -38,6 +38,7 @@ int kernelIndex(const std::string& k)
 QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const MemBwOptions& o)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<MemBwDrawn>(chart);
     const auto curves = memBwCurves(data);
     const auto bands = o.showCeilings ? memBwBands(data) : std::vector<MemBwBand>{};
     double xLo = INFINITY, xHi = -INFINITY, yHi = 0;
@@ -93,7 +94,6 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         fill.setAlpha(28);
         area->setBrush(fill);
         area->setPen(Qt::NoPen);
-        area->setProperty("rl_role", QStringLiteral("band"));
         attachSeries(chart, area, x, y);
         hideFromLegend(chart, area);
         auto* level = new QLineSeries;
@@ -101,7 +101,6 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         level->setPen(QPen(color.darker(120), 1.5, Qt::DashLine));
         const double ceiling = units::displayBandwidth(b.ceiling.bandwidthGBs);
         level->replace({QPointF(from, ceiling), QPointF(to, ceiling)});
-        level->setProperty("rl_role", QStringLiteral("ceiling"));
         attachSeries(chart, level, x, y);
         hideFromLegend(chart, level);
         // Alternate heights so labels of narrow neighbouring bands do not overlap.
@@ -151,7 +150,7 @@ QString MemBwChart::populate(QChart* chart, const KernelChartData& data, const M
         // leave the chart empty. Markers show every measured size, so sparse sweeps read too.
         line->setPointsVisible(true);
         line->setMarkerSize(points.size() == 1 ? 10 + 6 * coveredBy[ci] : 6);
-        line->setProperty("rl_role", QStringLiteral("curve"));
+        drawn.curves.push_back(line);
         attachSeries(chart, line, x, y);
     }
 
@@ -216,21 +215,15 @@ void MemBwChart::rebuild()
     callout()->hide();
     chart()->zoomReset();
     populate(chart(), m_data, m_options);
-    for (auto* s : chart()->series()) {
-        if (s->property("rl_role").toString() != QLatin1String("curve"))
-            continue;
-        auto* line = static_cast<QLineSeries*>(s);
-        connect(line, &QLineSeries::hovered, this, [this, line](QPointF value, bool state) {
-            if (!state || line->count() == 0) {
-                callout()->hide();
-                return;
-            }
-            const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
+    for (auto* line : drawnOn<MemBwDrawn>(chart())->curves)
+        answerHover(line, [line](QPointF pointer) -> std::optional<HoverHit> {
+            if (line->count() == 0)
+                return std::nullopt;
+            const QPointF best = line->at(qsizetype(nearestByX(line->points(), pointer.x())));
             // The plotted y is in the display unit; formatBandwidth takes GB/s (the unit is linear).
-            callout()->show(chartPlainText(line->name()) % QLatin1Char('\n') % bytesLabel(std::exp2(best.x())) % QStringLiteral(": ")
-                                % qs(units::formatBandwidth(best.y() / units::displayBandwidth(1.0))),
-                            best, line);
+            return HoverHit{chartPlainText(line->name()) % QLatin1Char('\n') % bytesLabel(std::exp2(best.x()))
+                                % QStringLiteral(": ") % qs(units::formatBandwidth(best.y() / units::displayBandwidth(1.0))),
+                            best};
         });
-    }
 }
 } // namespace rl::charts

@@ -4,12 +4,20 @@
 // bands with their plateau bandwidth. A thin view: the numbers come from kernelchartdata.h.
 #include <string>
 
+#include <QLineSeries>
 #include <QSize>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "views/kernelchartdata.h"
 
 namespace rl::charts {
+
+// What populate() drew that the widget answers hovers on (drawnseries.h).
+struct MemBwDrawn
+{
+    std::vector<QLineSeries*> curves; // one per kernel and thread count
+};
 
 struct MemBwOptions
 {

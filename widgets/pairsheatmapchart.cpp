@@ -26,15 +26,13 @@ namespace {
 const QColor kScale[] = {QColor(0xfd, 0xe7, 0x25), QColor(0x5e, 0xc9, 0x62), QColor(0x21, 0x91, 0x8c),
                          QColor(0x3b, 0x52, 0x8b), QColor(0x44, 0x01, 0x54)};
 const QColor kSlow(0xe4, 0x1a, 0x1c);
-const char* const kCellsProperty = "rl_heatmapCells"; // on a series: its markers are cells
-const char* const kSizeProperty = "rl_heatmapSize";   // on the chart: positions per axis
-
 // Markers are sized in pixels: a cell fills its share of the plot area, whatever the export size.
 // The axes span the plot's longer side in cell units too, so the cells abut as in a matrix (with
 // the matrix centred) instead of leaving gaps along that side.
 void fitCellsToPlotArea(QChart* chart)
 {
-    const int n = chart->property(kSizeProperty).toInt();
+    const auto* drawn = drawnOn<PairsHeatmapDrawn>(chart);
+    const int n = drawn ? drawn->positions : 0;
     if (n <= 0)
         return;
     const QRectF area = chart->plotArea();
@@ -44,10 +42,12 @@ void fitCellsToPlotArea(QChart* chart)
         const double pad = std::max(0.0, span - n) / 2;
         axis->setRange(-0.5 - pad, n - 0.5 + pad);
     }
-    for (auto* s : chart->series())
-        if (s->property(kCellsProperty).toBool())
-            static_cast<QScatterSeries*>(s)->setMarkerSize(
-                cell * (s->property("rl_role").toString() == QLatin1String("slow") ? 0.86 : 0.97));
+    for (auto* cells : drawn->bins)
+        cells->setMarkerSize(cell * 0.97);
+    if (drawn->self)
+        drawn->self->setMarkerSize(cell * 0.97);
+    if (drawn->slow)
+        drawn->slow->setMarkerSize(cell * 0.86); // inside the cell it outlines
 }
 
 QCategoryAxis* positionAxis(const views::PairsHeatmap& h, const QString& title)
@@ -89,19 +89,19 @@ QString PairsHeatmapChart::populate(QChart* chart, const PairsSessionData& data,
     y->setReverse(true); // rank 0 at the top left, as a matrix is read
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    chart->setProperty(kSizeProperty, int(h.labels.size()));
+    auto& drawn = freshDrawn<PairsHeatmapDrawn>(chart);
+    drawn.positions = int(h.labels.size());
 
-    const auto cellSeries = [&](const QString& name, const QString& role) {
+    const auto cellSeries = [&](const QString& name) {
         auto* s = new QScatterSeries;
         s->setName(name);
         s->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        s->setProperty(kCellsProperty, true);
-        s->setProperty("rl_role", role);
         return s;
     };
     // The diagonal (a rank with itself) is not measured: grey, so the matrix reads as one.
     if (!h.labels.empty()) {
-        auto* self = cellSeries(QStringLiteral("not measured (same rank)"), QStringLiteral("self"));
+        auto* self = cellSeries(QStringLiteral("not measured (same rank)"));
+        drawn.self = self;
         QList<QPointF> diagonal;
         for (int i = 0; i < int(h.labels.size()); ++i)
             diagonal << QPointF(i, i);
@@ -112,8 +112,8 @@ QString PairsHeatmapChart::populate(QChart* chart, const PairsSessionData& data,
         hideFromLegend(chart, self);
     }
     for (std::size_t b = 0; b < h.bins.size(); ++b) {
-        auto* s = cellSeries(qs(h.bins[b].label), QStringLiteral("bin"));
-        s->setProperty("rl_bin", int(b));
+        auto* s = cellSeries(qs(h.bins[b].label));
+        drawn.bins.push_back(s);
         QList<QPointF> cells;
         for (const auto& c : h.cells)
             if (c.bin == int(b))
@@ -128,8 +128,8 @@ QString PairsHeatmapChart::populate(QChart* chart, const PairsSessionData& data,
         if (c.flagged)
             slowCells << QPointF(c.column, c.row);
     if (!slowCells.isEmpty()) {
-        auto* slow = cellSeries(QStringLiteral("slow pair (below %1 of median)").arg(qs(units::formatPercent(h.fraction, 0))),
-                                QStringLiteral("slow"));
+        auto* slow = cellSeries(QStringLiteral("slow pair (below %1 of median)").arg(qs(units::formatPercent(h.fraction, 0))));
+        drawn.slow = slow;
         slow->replace(slowCells);
         slow->setColor(Qt::transparent);
         slow->setPen(QPen(kSlow, 3));
@@ -155,8 +155,9 @@ QString PairsHeatmapChart::populate(QChart* chart, const PairsSessionData& data,
 
     chart->layout()->activate(); // the markers follow the laid-out plot area
     fitCellsToPlotArea(chart);
-    if (!chart->property("rl_heatmapFitted").toBool()) { // once per chart, however often it is refilled
-        chart->setProperty("rl_heatmapFitted", true);
+    struct FitsOnResize {};
+    if (!drawnOn<FitsOnResize>(chart)) { // once per chart, however often it is refilled
+        freshDrawn<FitsOnResize>(chart);
         QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { fitCellsToPlotArea(chart); });
     }
 
@@ -246,22 +247,19 @@ void PairsHeatmapChart::rebuild()
                           "that stopped before its first pair).")
                      : QString());
     populate(chart(), m_data, m_heatmap, m_options);
-    for (auto* s : chart()->series()) {
-        const QString role = s->property("rl_role").toString();
-        if (role != QLatin1String("bin") && role != QLatin1String("slow"))
-            continue;
-        auto* cells = static_cast<QScatterSeries*>(s);
-        connect(cells, &QScatterSeries::hovered, this, [this, cells](QPointF value, bool state) {
-            const int column = qRound(value.x()), row = qRound(value.y());
+    const auto& drawn = *drawnOn<PairsHeatmapDrawn>(chart());
+    std::vector<QScatterSeries*> hovered = drawn.bins;
+    if (drawn.slow)
+        hovered.push_back(drawn.slow);
+    for (auto* cells : hovered)
+        answerHover(cells, [this](QPointF pointer) -> std::optional<HoverHit> {
+            const int column = qRound(pointer.x()), row = qRound(pointer.y());
             const auto cell = std::find_if(m_heatmap.cells.begin(), m_heatmap.cells.end(),
                                            [&](const auto& c) { return c.column == column && c.row == row; });
-            if (!state || cell == m_heatmap.cells.end()) {
-                callout()->hide();
-                return;
-            }
-            callout()->show(qs(cell->hover), QPointF(column, row), cells);
+            if (cell == m_heatmap.cells.end())
+                return std::nullopt;
+            return HoverHit{qs(cell->hover), QPointF(column, row)};
         });
-    }
     Q_EMIT heatmapChanged();
 }
 } // namespace rl::charts

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include <QScatterSeries>
 #include <QSize>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "records/pairpoint.h"
 #include "records/session.h"
 #include "views/pairsheatmapdata.h"
@@ -22,6 +24,16 @@ QT_END_NAMESPACE
 namespace rl::charts {
 
 using views::PairsSessionData;
+
+// What populate() drew (drawnseries.h): the cell series, whose markers are resized to the plot
+// area whenever it changes, and the hover reads.
+struct PairsHeatmapDrawn
+{
+    int positions = 0;                  // ranks or hosts per axis
+    QScatterSeries* self = nullptr;     // the diagonal, not measured
+    std::vector<QScatterSeries*> bins;  // bins[b]: the cells of colour bin b
+    QScatterSeries* slow = nullptr;     // outlines of the slow pairs; null when none is slow
+};
 
 struct PairsHeatmapOptions
 {

@@ -25,9 +25,6 @@ const QColor kRanked(0x1f, 0x77, 0xb4);
 const QColor kTie(0x2c, 0xa0, 0x2c);
 const QColor kFront(0xd6, 0x27, 0x28);
 const QColor kCapacity(0x7f, 0x7f, 0x7f);
-// Which rows of the result a series' points are: "top" or "pareto", point i = that vector's i-th drawn row.
-const char* const kRowsProperty = "rl_plan_rows";
-const char* const kIndexProperty = "rl_plan_index";
 
 double gb(double bytes) { return bytes / 1e9; }
 
@@ -106,6 +103,7 @@ QString PlanParetoChart::exportProblem() const
 QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<PlanParetoDrawn>(chart);
     chart->setTitle(tr("Step time against memory per GPU (%1 ranked layouts shown, Pareto front of %2)")
                         .arg(r.top.size())
                         .arg(r.pareto.size()));
@@ -159,21 +157,20 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     ranked->setName(tr("ranked"));
     auto* ties = new QScatterSeries;
     ties->setName(tr("tie with #1"));
-    QList<QVariant> rankedRows, tieRows;
+    std::vector<std::size_t> rankedRows, tieRows;
     for (std::size_t i = 0; i < r.top.size(); ++i) {
         const auto& row = r.top[i];
         extend(row);
         auto* s = row.tieWithBest ? ties : ranked;
         s->append(gb(row.step.memory.total()), row.step.stepSeconds);
-        (row.tieWithBest ? tieRows : rankedRows).append(int(i));
+        (row.tieWithBest ? tieRows : rankedRows).push_back(i);
     }
     for (auto [s, colour, rows] : {std::tuple{ranked, kRanked, rankedRows}, std::tuple{ties, kTie, tieRows}}) {
         s->setColor(colour);
         s->setBorderColor(colour.darker(130));
         s->setMarkerSize(9);
-        s->setProperty(kRowsProperty, QStringLiteral("top"));
-        s->setProperty(kIndexProperty, rows);
         attachSeries(chart, s, x, y);
+        drawn.sets.push_back({s, true, rows});
     }
     for (auto* s : {ranked, ties})
         if (s->count() == 0)
@@ -192,15 +189,14 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     QPen pen(kFront);
     pen.setWidthF(2);
     front->setPen(pen);
-    QList<QVariant> frontRows;
+    std::vector<std::size_t> frontRows;
     for (auto i : order) {
         extend(r.pareto[i]);
         front->append(gb(r.pareto[i].step.memory.total()), r.pareto[i].step.stepSeconds);
-        frontRows.append(int(i));
+        frontRows.push_back(i);
     }
-    front->setProperty(kRowsProperty, QStringLiteral("pareto"));
-    front->setProperty(kIndexProperty, frontRows);
     attachSeries(chart, front, x, y);
+    drawn.sets.push_back({front, false, frontRows});
 
     const double usable = gb(usableBytes(r));
     fit(x, 0, std::max(xMax, usable), true);
@@ -222,15 +218,13 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
         .arg(qs(units::formatMemoryGB(usableBytes(r))));
 }
 
-const plan::PlanRow* PlanParetoChart::rowOf(const QAbstractSeries* series, int point) const
+const plan::PlanRow* PlanParetoChart::rowOf(const PlanParetoDrawn::Layouts& layouts, int point) const
 {
-    const QString which = series->property(kRowsProperty).toString();
-    const QList<QVariant> index = series->property(kIndexProperty).toList();
-    if (point < 0 || point >= index.size())
+    if (point < 0 || std::size_t(point) >= layouts.rows.size())
         return nullptr;
-    const auto& rows = which == QLatin1String("top") ? m_result.top : m_result.pareto;
-    const auto i = std::size_t(index[point].toInt());
-    return which.isEmpty() || i >= rows.size() ? nullptr : &rows[i];
+    const auto& rows = layouts.top ? m_result.top : m_result.pareto;
+    const std::size_t i = layouts.rows[std::size_t(point)];
+    return i < rows.size() ? &rows[i] : nullptr;
 }
 
 void PlanParetoChart::rebuild()
@@ -241,10 +235,8 @@ void PlanParetoChart::rebuild()
                      ? tr("No layouts yet: run a search to plot each ranked layout's step time against its memory per "
                           "GPU, with the Pareto front and the device's usable memory.")
                      : QString());
-    for (auto* s : chart()->series()) {
-        auto* xy = qobject_cast<QXYSeries*>(s);
-        if (!xy || xy->property(kRowsProperty).toString().isEmpty())
-            continue;
+    for (const auto& layouts : drawnOn<PlanParetoDrawn>(chart())->sets) {
+        auto* xy = layouts.series;
         // The point nearest the pointer in screen terms (the axes differ by orders of magnitude).
         const auto nearest = [this, xy](QPointF value) {
             const QPointF at = chart()->mapToPosition(value, xy);
@@ -260,15 +252,14 @@ void PlanParetoChart::rebuild()
             }
             return bestDistance <= 12.0 * 12.0 ? best : -1;
         };
-        connect(xy, &QXYSeries::hovered, this, [this, xy, nearest](QPointF value, bool state) {
-            const int i = state ? nearest(value) : -1;
-            if (const auto* row = rowOf(xy, i))
-                callout()->show(describe(*row), xy->at(i), xy);
-            else
-                callout()->hide();
+        answerHover(xy, [this, xy, nearest, layouts](QPointF pointer) -> std::optional<HoverHit> {
+            const int i = nearest(pointer);
+            if (const auto* row = rowOf(layouts, i))
+                return HoverHit{describe(*row), xy->at(i)};
+            return std::nullopt;
         });
-        connect(xy, &QXYSeries::clicked, this, [this, xy, nearest](QPointF value) {
-            if (const auto* row = rowOf(xy, nearest(value)))
+        connect(xy, &QXYSeries::clicked, this, [this, nearest, layouts](QPointF value) {
+            if (const auto* row = rowOf(layouts, nearest(value)))
                 Q_EMIT rowClicked(row->rank);
         });
     }

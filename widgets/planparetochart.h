@@ -7,11 +7,26 @@
 #include <vector>
 
 #include <QSize>
+#include <QXYSeries>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "plan/plansearch.h"
 
 namespace rl::charts {
+
+// What populate() drew that the widget answers hovers and clicks on (drawnseries.h): each series
+// of layouts with the rows of the result its points are, point i = rows[i] of top or pareto.
+struct PlanParetoDrawn
+{
+    struct Layouts
+    {
+        QXYSeries* series;
+        bool top; // rows index the result's top list, else its Pareto front
+        std::vector<std::size_t> rows;
+    };
+    std::vector<Layouts> sets;
+};
 
 class PlanParetoChart : public ChartFrame
 {
@@ -48,7 +63,7 @@ protected:
 
 private:
     void rebuild() override;
-    const plan::PlanRow* rowOf(const QAbstractSeries* series, int point) const;
+    const plan::PlanRow* rowOf(const PlanParetoDrawn::Layouts& layouts, int point) const;
 
     plan::PlanResult m_result;
 };

@@ -8,14 +8,14 @@
 namespace rl::charts {
 
 PointCloud::PointCloud(QChart* chart, QAbstractSeries* anchor, std::vector<Style> styles, std::vector<Point> points)
-    : ChartOverlay(chart, anchor, QStringLiteral("rl_pointcloud")), m_styles(std::move(styles)),
+    : ChartOverlay(chart, anchor), m_styles(std::move(styles)),
       m_points(std::move(points))
 {
 }
 
 PointCloud* PointCloud::of(const QChart* chart)
 {
-    return static_cast<PointCloud*>(find(chart, QStringLiteral("rl_pointcloud")));
+    return ChartOverlay::find<PointCloud>(chart);
 }
 
 void PointCloud::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)

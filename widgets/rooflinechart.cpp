@@ -53,17 +53,6 @@ double logAt(double a, double b, double f)
     return a * std::pow(b / a, f);
 }
 
-// Label series remember what they name, so layoutRooflineLabels can place them again at any size:
-// a roof (x from a to b at c GFLOP/s), a slope (x from a to b at c GB/s) or a ridge (a, c).
-enum class LabelKind { Roof = 1, Slope = 2, Ridge = 3 };
-void markLabel(QScatterSeries* label, LabelKind kind, double a, double b, double c)
-{
-    label->setProperty("rl_role", QStringLiteral("label"));
-    label->setProperty("rl_label", int(kind));
-    label->setProperty("rl_a", a);
-    label->setProperty("rl_b", b);
-    label->setProperty("rl_c", c);
-}
 // QScatterSeries puts a point label's baseline markerSize / 2 + pen width + 2 px above the point.
 constexpr double kLabelLift = 3.5;
 
@@ -107,6 +96,7 @@ QString describe(const KernelChartData& data, const RooflineOptions& o, const Ro
 QString RooflineChart::populate(QChart* chart, const KernelChartData& data, const RooflineOptions& o)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<RooflineDrawn>(chart);
     const RooflineGeometry g = rooflineGeometry(data, o);
     auto* x = logAxis(QStringLiteral("Arithmetic intensity (FLOP/byte)"), g.xMin, g.xMax);
     auto* y = logAxis(QStringLiteral("Performance (GFLOP/s)"), g.yMin, g.yMax);
@@ -141,11 +131,10 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         line->setName(chartText(c.label));
         line->setPen(QPen(color, 2, penFor(c.origin)));
         line->replace({QPointF(start, c.gflops), QPointF(g.xMax, c.gflops)});
-        line->setProperty("rl_role", QStringLiteral("compute"));
         attachSeries(chart, line, x, y);
         hideFromLegend(chart, line);
         auto* label = addChartLabel(chart, x, y, QPointF(logAt(start, g.xMax, 0.5), c.gflops), qs(c.label), color);
-        markLabel(label, LabelKind::Roof, start, g.xMax, c.gflops);
+        drawn.labels.push_back({label, RooflineLabel::Roof, start, g.xMax, c.gflops});
     }
 
     // Slopes: from the left edge up to the highest roof of their origin (or the top edge).
@@ -159,12 +148,11 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         line->setName(chartText(b.label));
         line->setPen(QPen(color, 2, penFor(b.origin)));
         line->replace({QPointF(start, b.gbs * start), QPointF(end, b.gbs * end)});
-        line->setProperty("rl_role", QStringLiteral("bandwidth"));
         attachSeries(chart, line, x, y);
         hideFromLegend(chart, line);
         const double at = logAt(start, end, 0.3);
         auto* label = addChartLabel(chart, x, y, QPointF(at, b.gbs * at), qs(b.label), color);
-        markLabel(label, LabelKind::Slope, start, end, b.gbs);
+        drawn.labels.push_back({label, RooflineLabel::Slope, start, end, b.gbs});
     }
 
     if (!g.ridges.empty()) {
@@ -174,7 +162,6 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         ridges->setMarkerSize(11);
         ridges->setColor(plotBackground(chart)); // hollow: the plot shows through (a gradient in exports)
         ridges->setBorderColor(legibleOn(chart, Qt::black));
-        ridges->setProperty("rl_role", QStringLiteral("ridge"));
         QList<QPointF> points;
         for (const auto& r : g.ridges)
             points << QPointF(r.intensity, r.gflops);
@@ -184,7 +171,7 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
             auto* label = addChartLabel(chart, x, y, QPointF(r.intensity, r.gflops),
                                         QString::number(r.intensity, 'g', 3) % QStringLiteral(" FLOP/B"),
                                         QColor(0x40, 0x40, 0x40));
-            markLabel(label, LabelKind::Ridge, r.intensity, r.intensity, r.gflops);
+            drawn.labels.push_back({label, RooflineLabel::Ridge, r.intensity, r.intensity, r.gflops});
         }
     }
 
@@ -202,13 +189,12 @@ QString RooflineChart::populate(QChart* chart, const KernelChartData& data, cons
         scatter->setMarkerSize(s.source == PointSource::Predicted ? 13 : 10);
         scatter->setColor(color);
         scatter->setBorderColor(color.darker(140));
-        scatter->setProperty("rl_role", QStringLiteral("gemm"));
-        scatter->setProperty("rl_index", qulonglong(index));
         QList<QPointF> points;
         for (const auto& p : s.points)
             points << QPointF(p.intensity, p.gflops);
         scatter->replace(points);
         attachSeries(chart, scatter, x, y);
+        drawn.gemm.emplace_back(scatter, index);
         ++index;
     }
 
@@ -257,31 +243,29 @@ void layoutRooflineLabels(QChart* chart)
                        yAxis->min() * std::exp((plot.bottom() - p.y()) / plot.height() * ly));
     };
 
-    std::vector<QScatterSeries*> labels;
+    const auto* drawn = drawnOn<RooflineDrawn>(chart);
+    if (!drawn)
+        return;
     std::vector<QRectF> taken; // placed labels and ridge markers, in pixels
-    for (auto* s : chart->series())
-        if (s->property("rl_label").isValid())
-            labels.push_back(static_cast<QScatterSeries*>(s));
-    for (auto* s : labels)
-        if (s->property("rl_label").toInt() == int(LabelKind::Ridge)) {
-            const QPointF r = toPixel(s->property("rl_a").toDouble(), s->property("rl_c").toDouble());
+    for (const auto& label : drawn->labels)
+        if (label.kind == RooflineLabel::Ridge) {
+            const QPointF r = toPixel(label.a, label.c);
             taken.push_back(QRectF(r.x() - 7, r.y() - 7, 14, 14));
         }
     // Roofs first, then slopes, then ridges: the order decides who moves when two want one place.
-    std::stable_sort(labels.begin(), labels.end(), [](QScatterSeries* a, QScatterSeries* b) {
-        return a->property("rl_label").toInt() < b->property("rl_label").toInt();
-    });
+    std::vector<RooflineLabel> labels = drawn->labels;
+    std::stable_sort(labels.begin(), labels.end(), [](const auto& l, const auto& r) { return l.kind < r.kind; });
 
-    for (auto* s : labels) {
-        const auto kind = LabelKind(s->property("rl_label").toInt());
-        const double a = s->property("rl_a").toDouble(), b = s->property("rl_b").toDouble(),
-                     c = s->property("rl_c").toDouble();
+    for (const auto& label : labels) {
+        QScatterSeries* s = label.series;
+        const auto kind = label.kind;
+        const double a = label.a, b = label.b, c = label.c;
         const QFontMetricsF fm(s->pointLabelsFont());
         const QSizeF size(fm.horizontalAdvance(s->pointLabelsFormat()), fm.ascent() + fm.descent());
         // Candidate boxes (top-left corners), most natural first.
         std::vector<QPointF> corners;
         const double fractions[] = {0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9, 0.05};
-        if (kind == LabelKind::Roof) {
+        if (kind == RooflineLabel::Roof) {
             const double x0 = toPixel(a, c).x(), x1 = toPixel(b, c).x(), yy = toPixel(a, c).y();
             // On the line (above, then below); where roofs lie a few pixels apart (two profiles'
             // peaks and max-achievable rates) one or two label heights further out, still in colour.
@@ -290,7 +274,7 @@ void layoutRooflineLabels(QChart* chart)
                     for (const double f : fractions)
                         corners.emplace_back(x0 + f * (x1 - x0) - size.width() / 2,
                                              above > 0 ? yy - 2 - size.height() * (1 + away) : yy + 2 + size.height() * away);
-        } else if (kind == LabelKind::Slope) {
+        } else if (kind == RooflineLabel::Slope) {
             // Above-left of the rising line (its bottom-right corner on it), else below-right.
             const double slopeFractions[] = {0.3, 0.2, 0.4, 0.1, 0.5, 0.6, 0.7, 0.05, 0.8};
             for (const double above : {1.0, 0.0})
@@ -329,7 +313,7 @@ void layoutRooflineLabels(QChart* chart)
             if (overlap == 0)
                 break;
         }
-        const bool show = !best.isNull() && (bestOverlap == 0 || kind != LabelKind::Ridge);
+        const bool show = !best.isNull() && (bestOverlap == 0 || kind != RooflineLabel::Ridge);
         s->setPointLabelsVisible(show);
         if (!show)
             continue;
@@ -395,34 +379,27 @@ void RooflineChart::rebuild()
     chart()->zoomReset();
     m_geometry = rooflineGeometry(m_data, m_options);
     populate(chart(), m_data, m_options);
-    for (auto* s : chart()->series()) {
-        if (s->property("rl_role").toString() != QLatin1String("gemm"))
-            continue;
-        auto* scatter = static_cast<QScatterSeries*>(s);
-        const auto index = static_cast<std::size_t>(s->property("rl_index").toULongLong());
-        connect(scatter, &QScatterSeries::hovered, this, [this, scatter, index](QPointF point, bool state) {
-            if (!state || index >= m_geometry.gemm.size()) {
-                callout()->hide();
-                return;
-            }
+    for (const auto& [scatter, index] : drawnOn<RooflineDrawn>(chart())->gemm)
+        answerHover(scatter, [this, index = index](QPointF pointer) -> std::optional<HoverHit> {
+            if (index >= m_geometry.gemm.size())
+                return std::nullopt;
             // The nearest point in log space: the series gives the hovered value, not its index.
             const auto& set = m_geometry.gemm[index];
             std::size_t best = set.points.size();
             double bestDistance = INFINITY;
             for (std::size_t i = 0; i < set.points.size(); ++i) {
                 const auto& p = set.points[i];
-                const double d = std::hypot(std::log(p.intensity / point.x()), std::log(p.gflops / point.y()));
+                const double d = std::hypot(std::log(p.intensity / pointer.x()), std::log(p.gflops / pointer.y()));
                 if (d < bestDistance) {
                     bestDistance = d;
                     best = i;
                 }
             }
             if (best == set.points.size())
-                return;
-            callout()->show(qs(set.name) % QLatin1Char('\n') % qs(describeScatterPoint(set, best)),
-                            QPointF(set.points[best].intensity, set.points[best].gflops), scatter);
+                return std::nullopt;
+            return HoverHit{qs(set.name) % QLatin1Char('\n') % qs(describeScatterPoint(set, best)),
+                            QPointF(set.points[best].intensity, set.points[best].gflops)};
         });
-    }
 }
 
 } // namespace rl::charts

@@ -4,12 +4,32 @@
 // bandwidth slopes (one per memory level) of the measured peakflops/membw sessions and of up to two
 // hardware profiles; ridge points marked, every ceiling labelled with its value, log-log
 // axes. A thin view: the numbers come from kernelchartdata.h (model/roofline.h underneath).
+#include <QScatterSeries>
 #include <QSize>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "views/kernelchartdata.h"
 
 namespace rl::charts {
+
+// A ceiling or ridge label populate() drew, with what it names, so layoutRooflineLabels can place
+// it again at any size: a roof (x from a to b at c GFLOP/s), a slope (x from a to b at c GB/s) or a
+// ridge (a, c). Kinds in the order they claim places: roofs first, ridges last.
+struct RooflineLabel
+{
+    enum Kind { Roof = 1, Slope = 2, Ridge = 3 };
+    QScatterSeries* series;
+    Kind kind;
+    double a, b, c;
+};
+// What populate() drew that is needed again (drawnseries.h).
+struct RooflineDrawn
+{
+    std::vector<RooflineLabel> labels;
+    // The GEMM point sets, each with its index in the geometry's gemm list (the hover reads it).
+    std::vector<std::pair<QScatterSeries*, std::size_t>> gemm;
+};
 
 class RooflineChart : public ChartFrame
 {

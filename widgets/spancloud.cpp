@@ -7,14 +7,14 @@ namespace rl::charts {
 
 SpanCloud::SpanCloud(QChart* chart, QAbstractSeries* anchor, std::vector<QColor> fills, std::vector<Span> spans,
                      double laneHeight)
-    : ChartOverlay(chart, anchor, QStringLiteral("rl_spancloud")), m_fills(std::move(fills)),
+    : ChartOverlay(chart, anchor), m_fills(std::move(fills)),
       m_spans(std::move(spans)), m_laneHeight(laneHeight)
 {
 }
 
 SpanCloud* SpanCloud::of(const QChart* chart)
 {
-    return static_cast<SpanCloud*>(find(chart, QStringLiteral("rl_spancloud")));
+    return ChartOverlay::find<SpanCloud>(chart);
 }
 
 QRectF SpanCloud::rectOf(std::size_t index) const

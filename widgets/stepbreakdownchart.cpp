@@ -61,15 +61,15 @@ QBrush hiddenCommBrush()
 
 // The bars' rule as a legend entry with an invisible marker, so a reader knows the stack adds up
 // (the export description and the tooltip say how the classes share the compute time).
-void addRuleToLegend(QChart* chart, QBarCategoryAxis* x, QValueAxis* y)
+QLineSeries* addRuleToLegend(QChart* chart, QBarCategoryAxis* x, QValueAxis* y)
 {
     auto* rule = new QLineSeries;
     rule->setName(QStringLiteral("Bars add up to the step time"));
     rule->setPen(QPen(Qt::transparent));
-    rule->setProperty("rl_role", QStringLiteral("rule"));
     chart->addSeries(rule);
     rule->attachAxis(x);
     rule->attachAxis(y);
+    return rule;
 }
 
 QString rankText(int rank, StepChartMode mode, const std::vector<int>& ranks)
@@ -100,6 +100,7 @@ QString spreadText(const std::vector<StepBar>& bars)
 QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, const StepChartOptions& o)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<StepBreakdownDrawn>(chart);
     const auto ranks = ranksOf(data.steps);
     auto* bars = new QStackedBarSeries;
     QBarSet* sets[kSegments];
@@ -194,7 +195,7 @@ QString StepBreakdownChart::populate(QChart* chart, const TraceChartData& data, 
         marks->attachAxis(y);
     }
 
-    addRuleToLegend(chart, x, y);
+    drawn.rule = addRuleToLegend(chart, x, y);
 
     chart->setTitle(chartText(o.title.empty() ? title : qs(o.title)));
     chart->legend()->setVisible(true);

@@ -6,9 +6,11 @@
 // summed over all steps, one bar per rank. A thin view: numbers from tracechartdata.h.
 #include <string>
 
+#include <QLineSeries>
 #include <QSize>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "views/tracechartdata.h"
 
 QT_BEGIN_NAMESPACE
@@ -16,6 +18,12 @@ class QComboBox;
 QT_END_NAMESPACE
 
 namespace rl::charts {
+
+// What populate() drew besides the data (drawnseries.h).
+struct StepBreakdownDrawn
+{
+    QLineSeries* rule = nullptr; // the legend entry that states the bars' rule (no data)
+};
 
 struct StepChartOptions
 {

@@ -40,6 +40,7 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
                                const StorageChartOptions& o)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<StorageDrawn>(chart);
     const auto all = storage::storageSeries(sessions, o.axis);
     double xLo = INFINITY, xHi = 0, yLo = INFINITY, yHi = 0;
     for (const auto& s : all)
@@ -51,6 +52,7 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
         xLo = 1, xHi = bySize(o) ? 1 << 20 : 4, yLo = 0.1, yHi = 1;
     }
     const bool xLog = logX(o, xLo, xHi);
+    drawn.logX = xLog;
     QAbstractAxis* x = nullptr;
     if (xLog) {
         const int width = chart->size().width() >= 200 ? qRound(chart->size().width()) : 1200;
@@ -110,9 +112,8 @@ QString StorageChart::populate(QChart* chart, const std::vector<StorageSessionDa
         line->replace(points);
         line->setPointsVisible(true); // a one-size run is one point: no line to see
         line->setMarkerSize(points.size() == 1 ? 10 : 7);
-        line->setProperty("rl_role", QStringLiteral("curve"));
-        line->setProperty("rl_logx", xLog);
         attachSeries(chart, line, x, y);
+        drawn.curves.push_back(line);
         line->setPen(QPen(colorOf(s), 2, s.op == "read" ? Qt::DashLine : Qt::SolidLine));
     }
 
@@ -180,23 +181,19 @@ void StorageChart::rebuild()
     chart()->zoomReset();
     populate(chart(), m_data, m_options);
     bool anyPoint = false;
-    for (auto* s : chart()->series()) {
-        if (s->property("rl_role").toString() != QLatin1String("curve"))
-            continue;
-        auto* line = static_cast<QLineSeries*>(s);
+    const auto& drawn = *drawnOn<StorageDrawn>(chart());
+    for (auto* line : drawn.curves) {
         anyPoint = anyPoint || line->count() > 0;
-        connect(line, &QLineSeries::hovered, this, [this, line](QPointF value, bool state) {
-            if (!state || line->count() == 0) {
-                callout()->hide();
-                return;
-            }
-            const QPointF best = line->at(qsizetype(nearestByX(line->points(), value.x())));
-            const double x = line->property("rl_logx").toBool() ? std::exp2(best.x()) : best.x();
+        answerHover(line, [this, line, logX = drawn.logX](QPointF pointer) -> std::optional<HoverHit> {
+            if (line->count() == 0)
+                return std::nullopt;
+            const QPointF best = line->at(qsizetype(nearestByX(line->points(), pointer.x())));
+            const double x = logX ? std::exp2(best.x()) : best.x();
             // The plotted y is in the display unit; formatBandwidth takes GB/s (the unit is linear).
-            callout()->show(chartPlainText(line->name()) % QLatin1Char('\n') % xLabel(m_options, x) % QStringLiteral(": ")
+            return HoverHit{chartPlainText(line->name()) % QLatin1Char('\n') % xLabel(m_options, x) % QStringLiteral(": ")
                                 % qs(units::formatBandwidth(best.y() / units::displayBandwidth(1.0)))
                                 % QStringLiteral(" aggregate"),
-                            best, line);
+                            best};
         });
     }
     setEmptyText(!m_data.empty() && !anyPoint

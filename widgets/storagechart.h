@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <QLineSeries>
 #include <QSize>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "records/session.h"
 #include "records/storagepoint.h"
 #include "views/storagechartdata.h"
@@ -16,6 +18,13 @@
 namespace rl::charts {
 
 using storage::StorageSessionData;
+
+// What populate() drew that the widget answers hovers on (drawnseries.h).
+struct StorageDrawn
+{
+    std::vector<QLineSeries*> curves;
+    bool logX = false; // x plotted as log2 of the value (file size), else the value (ranks)
+};
 
 struct StorageChartOptions
 {

@@ -75,15 +75,16 @@ void ValidationChart::setSummary(model::ValidationSummary summary, const QString
 int ValidationChart::pointCount() const
 {
     int n = 0;
-    for (const auto* s : chart()->series())
-        if (s->property("rl_role").toString() == QLatin1String("run"))
-            n += static_cast<int>(static_cast<const QScatterSeries*>(s)->count());
+    if (const auto* drawn = drawnOn<ValidationDrawn>(chart()))
+        for (const auto* s : drawn->runs)
+            n += static_cast<int>(s->count());
     return n;
 }
 
 QString ValidationChart::populate(QChart* chart, const model::ValidationSummary& summary, bool* logOut)
 {
     clearChart(chart);
+    auto& drawn = freshDrawn<ValidationDrawn>(chart);
     chart->setTitle(tr("Sizing model vs published runs: step time (uncalibrated)"));
     const auto d = views::validationChartData(summary);
     if (logOut)
@@ -107,10 +108,10 @@ QString ValidationChart::populate(QChart* chart, const model::ValidationSummary&
         s->setColor(kDeviceColours[i % std::size(kDeviceColours)]);
         s->setMarkerSize(9);
         s->setBorderColor(Qt::white);
-        s->setProperty("rl_role", QStringLiteral("run"));
         for (const std::size_t row : d.series[i].rows)
             s->append(summary.rows[row].run.measuredStepSeconds, summary.rows[row].predictedStepSeconds);
         attachSeries(chart, s, x, y);
+        drawn.runs.push_back(s);
     }
     return qs(d.description);
 }
@@ -122,30 +123,23 @@ void ValidationChart::rebuild()
     populate(chart(), m_summary, &m_log);
     setEmptyText(m_summary.rows.empty() ? tr("Run the validation to see predicted against measured step times.")
                                         : QString());
-    for (auto* series : chart()->series()) {
-        if (series->property("rl_role").toString() != QLatin1String("run"))
-            continue;
-        auto* scatter = static_cast<QScatterSeries*>(series);
-        connect(scatter, &QScatterSeries::hovered, this, [this, scatter](QPointF point, bool state) {
-            if (!state) {
-                callout()->hide();
-                return;
-            }
+    for (auto* scatter : drawnOn<ValidationDrawn>(chart())->runs)
+        answerHover(scatter, [this, scatter](QPointF pointer) -> std::optional<HoverHit> {
             // The row nearest the hovered value (in log space: the axes may be logarithmic).
             const model::ValidationRow* best = nullptr;
             double bestDistance = INFINITY;
             for (const auto& r : m_summary.rows) {
                 if (!views::isDrawn(r) || chartText(r.run.hardware) != scatter->name())
                     continue;
-                const double d = std::hypot(std::log(r.run.measuredStepSeconds / point.x()),
-                                            std::log(r.predictedStepSeconds / point.y()));
+                const double d = std::hypot(std::log(r.run.measuredStepSeconds / pointer.x()),
+                                            std::log(r.predictedStepSeconds / pointer.y()));
                 if (d < bestDistance)
                     bestDistance = d, best = &r;
             }
-            if (best)
-                callout()->show(qs(views::validationPointText(*best)), QPointF(best->run.measuredStepSeconds, best->predictedStepSeconds),
-                                scatter);
+            if (!best)
+                return std::nullopt;
+            return HoverHit{qs(views::validationPointText(*best)),
+                            QPointF(best->run.measuredStepSeconds, best->predictedStepSeconds)};
         });
-    }
 }
 } // namespace rl::charts

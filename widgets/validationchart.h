@@ -3,13 +3,21 @@
 // row, measured step time on x, predicted on y, one series per device, with the y = x line and the
 // ±10 % and ±25 % bands around it. Both axes in seconds, logarithmic when the times span a decade
 // or more. Hover names the run; Export writes the chart, or every row as CSV.
+#include <QScatterSeries>
 #include <QSize>
 
 #include "chartframe.h"
+#include "drawnseries.h"
 #include "model/validation.h"
 #include "views/validationchartdata.h"
 
 namespace rl::charts {
+
+// What populate() drew that the widget answers hovers on (drawnseries.h).
+struct ValidationDrawn
+{
+    std::vector<QScatterSeries*> runs; // one per device: the published runs drawn
+};
 
 class ValidationChart : public ChartFrame
 {

@@ -83,20 +83,19 @@ TEST(GuiPairsView, ARealRunWithOneSlowRankFlagsItsPairsAndNamesIt)
 
     // Drawn: every cell in the bin series of its colour, the slow ones outlined in the slow series.
     int binCells = 0, slowCells = 0;
-    for (auto* s : heatmap->chart()->series()) {
-        auto* cells = qobject_cast<QScatterSeries*>(s);
-        ASSERT_TRUE(cells);
-        const QString role = s->property("rl_role").toString();
-        if (role == QLatin1String("bin")) {
-            binCells += int(cells->count());
-            EXPECT_EQ(cells->color(), rl::charts::heatmapBinColor(s->property("rl_bin").toInt(), int(h.bins.size())));
-            EXPECT_TRUE(cells->name().endsWith(QStringLiteral("GB/s"))) << "the legend states the unit";
-        } else if (role == QLatin1String("slow")) {
-            slowCells += int(cells->count());
-            for (const QPointF& p : cells->points())
-                EXPECT_TRUE(qRound(p.x()) == 2 || qRound(p.y()) == 2) << "rank 2's row and column";
-            EXPECT_GT(cells->markerSize(), 20) << "cells fill the plot area";
-        }
+    const auto& drawn = *rl::charts::drawnOn<rl::charts::PairsHeatmapDrawn>(heatmap->chart());
+    ASSERT_EQ(drawn.bins.size(), h.bins.size());
+    for (std::size_t b = 0; b < drawn.bins.size(); ++b) {
+        auto* cells = drawn.bins[b];
+        binCells += int(cells->count());
+        EXPECT_EQ(cells->color(), rl::charts::heatmapBinColor(int(b), int(h.bins.size())));
+        EXPECT_TRUE(cells->name().endsWith(QStringLiteral("GB/s"))) << "the legend states the unit";
+    }
+    if (auto* cells = drawn.slow) {
+        slowCells += int(cells->count());
+        for (const QPointF& p : cells->points())
+            EXPECT_TRUE(qRound(p.x()) == 2 || qRound(p.y()) == 2) << "rank 2's row and column";
+        EXPECT_GT(cells->markerSize(), 20) << "cells fill the plot area";
     }
     EXPECT_EQ(binCells, 12);
     EXPECT_EQ(slowCells, 6);

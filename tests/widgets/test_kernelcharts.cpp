@@ -204,9 +204,16 @@ TEST(KernelCharts, TraceKernelsPredictedGemmsAndASecondProfileJoinTheRoofline)
     chart.setCompareProfile(o.compareHardware);
     chart.setPredictedGemms(o.predicted);
     std::map<QString, QScatterSeries::MarkerShape> shapes;
-    for (auto* s : chart.chart()->series())
-        if (auto* sc = qobject_cast<QScatterSeries*>(s); sc && s->property("rl_role").toString() == QLatin1String("gemm"))
-            shapes[sc->name().section(QLatin1Char(':'), 0, 0)] = sc->markerShape();
+    for (const auto& [sc, index] : drawnOn<RooflineDrawn>(chart.chart())->gemm) {
+        shapes[sc->name().section(QLatin1Char(':'), 0, 0)] = sc->markerShape();
+        // Hovering a point names its set and the GEMM under the pointer.
+        ASSERT_GT(sc->count(), 0);
+        Q_EMIT sc->hovered(sc->at(0), true);
+        EXPECT_TRUE(sc->name().endsWith(QStringLiteral(")")));
+        EXPECT_FALSE(chart.hoverText().isEmpty()) << sc->name().toStdString();
+        Q_EMIT sc->hovered(sc->at(0), false);
+        EXPECT_TRUE(chart.hoverText().isEmpty());
+    }
     EXPECT_EQ(shapes[QStringLiteral("measured")], QScatterSeries::MarkerShapeCircle);
     EXPECT_EQ(shapes[QStringLiteral("trace kernels")], QScatterSeries::MarkerShapeTriangle);
     EXPECT_EQ(shapes[QStringLiteral("predicted")], QScatterSeries::MarkerShapeStar);
@@ -274,6 +281,17 @@ TEST(KernelCharts, NearestFastSizeIsTheHandCheckedOne)
     emit tm->editingFinished();
     EXPECT_EQ(chart.options().tile.tm, 128);
     EXPECT_TRUE(chart.readoutText().contains(QStringLiteral("tiles of 128x256"))) << chart.readoutText().toStdString();
+
+    // Hovering a measured point names it (the frame's hover plumbing over the drawn sweeps).
+    const auto* drawn = drawnOn<GemmEfficiencyDrawn>(chart.chart());
+    ASSERT_TRUE(drawn);
+    ASSERT_FALSE(drawn->sweeps.empty());
+    auto* sweep = drawn->sweeps.front();
+    ASSERT_GT(sweep->count(), 0);
+    Q_EMIT sweep->hovered(sweep->at(0), true);
+    EXPECT_TRUE(chart.hoverText().startsWith(sweep->name())) << chart.hoverText().toStdString();
+    Q_EMIT sweep->hovered(sweep->at(0), false);
+    EXPECT_TRUE(chart.hoverText().isEmpty());
 }
 
 // A STREAM run has one working set per kernel and no detected cache levels; it still measured the
@@ -314,11 +332,7 @@ TEST(KernelCharts, MembwCurvesOfOnePointAreVisible)
     chart.setData({{imported("stream-5.10-2threads.txt", 7)}});
     int curves = 0;
     QList<QLineSeries*> lines;
-    for (auto* s : chart.chart()->series()) {
-        if (s->property("rl_role").toString() != QLatin1String("curve"))
-            continue;
-        auto* line = qobject_cast<QLineSeries*>(s);
-        ASSERT_TRUE(line);
+    for (auto* line : drawnOn<MemBwDrawn>(chart.chart())->curves) {
         ASSERT_EQ(line->count(), 1);
         EXPECT_TRUE(line->pointsVisible()) << line->name().toStdString();
         EXPECT_GE(line->markerSize(), 6) << line->name().toStdString();
@@ -339,6 +353,13 @@ TEST(KernelCharts, MembwCurvesOfOnePointAreVisible)
                 ++stacked;
             }
     EXPECT_EQ(stacked, 2);
+
+    // Hovering a curve names its kernel, working set and bandwidth; leaving it hides the callout.
+    Q_EMIT lines[0]->hovered(lines[0]->at(0), true);
+    EXPECT_TRUE(chart.hoverText().startsWith(lines[0]->name())) << chart.hoverText().toStdString();
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("GB/s"))) << chart.hoverText().toStdString();
+    Q_EMIT lines[0]->hovered(lines[0]->at(0), false);
+    EXPECT_TRUE(chart.hoverText().isEmpty());
 }
 
 namespace {
@@ -450,9 +471,9 @@ struct RidgeLabel
 std::vector<RidgeLabel> ridgeLabels(QChart* chart)
 {
     std::vector<RidgeLabel> out;
-    for (auto* s : chart->series())
-        if (auto* sc = qobject_cast<QScatterSeries*>(s); sc && sc->property("rl_label").toInt() == 3)
-            out.push_back({sc, QPointF(sc->property("rl_a").toDouble(), sc->property("rl_c").toDouble())});
+    for (const auto& label : drawnOn<RooflineDrawn>(chart)->labels)
+        if (label.kind == RooflineLabel::Ridge)
+            out.push_back({label.series, QPointF(label.a, label.c)});
     return out;
 }
 

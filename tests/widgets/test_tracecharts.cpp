@@ -83,8 +83,9 @@ QString axisTitle(QChart* chart, Qt::Orientation o)
 QList<QLineSeries*> stepLines(QChart* chart)
 {
     QList<QLineSeries*> out;
+    const auto* drawn = drawnOn<StepBreakdownDrawn>(chart);
     for (auto* s : seriesOf<QLineSeries>(chart))
-        if (s->property("rl_role").toString() != QLatin1String("rule"))
+        if (!drawn || s != drawn->rule)
             out << s;
     return out;
 }
