@@ -26,6 +26,7 @@
 #include "units/units.h"
 #include "validationchart.h"
 #include "gui/sizing/validationview.h"
+#include "resulttableview.h"
 
 namespace {
 // A workspace holding the bundled 8xH100 and 16xH100 nccl-tests runs, a GEMM table without
@@ -342,7 +343,8 @@ TEST(ValidationView, MedianAndMaxAreTheClisAndTheChartHasAPointPerPredictedRun)
     EXPECT_TRUE(view.summaryText().contains(QString::number(s.medianAbsError * 100, 'f', 1) + QStringLiteral(" %")));
     EXPECT_TRUE(view.summaryText().contains(QString::number(s.maxAbsError * 100, 'f', 1) + QStringLiteral(" %")));
 
-    EXPECT_EQ(view.table()->rowCount(), int(s.rows.size()));
+    const auto* table = view.table()->resultModel();
+    EXPECT_EQ(table->rowCount(), int(s.rows.size()));
     int predicted = 0;
     for (std::size_t i = 0; i < s.rows.size(); ++i) {
         if (s.rows[i].refused)
@@ -350,10 +352,10 @@ TEST(ValidationView, MedianAndMaxAreTheClisAndTheChartHasAPointPerPredictedRun)
         ++predicted;
         // Each row's error is the CLI's error for the same run.
         EXPECT_EQ(j["rows"][i]["id"].get<std::string>(), s.rows[i].run.id);
-        EXPECT_DOUBLE_EQ(view.table()->item(int(i), rl::ValidationView::ErrorColumn)->data(Qt::UserRole).toDouble(),
+        EXPECT_DOUBLE_EQ(table->index(int(i), rl::ValidationView::ErrorColumn).data(rl::charts::ResultTableModel::ValueRole).toDouble(),
                          j["rows"][i]["error"].get<double>());
         // The predicted cell says how its attention was timed, as validate --json does.
-        EXPECT_TRUE(view.table()->item(int(i), rl::ValidationView::PredictedColumn)->toolTip().contains(
+        EXPECT_TRUE(table->index(int(i), rl::ValidationView::PredictedColumn).data(Qt::ToolTipRole).toString().contains(
             QString::fromStdString(j["rows"][i]["attention"].get<std::string>())));
     }
     EXPECT_EQ(view.chart()->pointCount(), predicted);

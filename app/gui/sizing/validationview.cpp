@@ -1,8 +1,5 @@
 #include "gui/sizing/validationview.h"
 
-#include <QAction>
-#include <QApplication>
-#include <QClipboard>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,7 +7,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -20,6 +16,7 @@
 #include "jobtracker.h"
 #include "textconv.h"
 #include "units/units.h"
+#include "resulttableview.h"
 #include "validationchart.h"
 
 namespace rl {
@@ -31,16 +28,23 @@ QString pct(double fraction, bool signedValue = false)
     return QString::fromStdString(units::formatPercent(fraction, 1, signedValue));
 }
 
-QTableWidgetItem* item(const QString& text, const QVariant& sortValue = {}, bool number = false)
+std::vector<charts::ResultColumn> columns()
 {
-    auto* i = new QTableWidgetItem(text);
-    i->setToolTip(text);
-    if (sortValue.isValid())
-        i->setData(Qt::UserRole, sortValue); // the analysis value (seconds, fraction), for tests and copy
-    if (number)
-        i->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return i;
+    const auto tr = [](const char* text) { return ValidationView::tr(text); };
+    std::vector<charts::ResultColumn> c(ValidationView::ColumnCount);
+    c[ValidationView::RunColumn] = {tr("Run"), {}};
+    c[ValidationView::SourceColumn] = {tr("Source"), tr("Where the run was published and how its step time was measured")};
+    c[ValidationView::HardwareColumn] = {tr("Hardware"), {}};
+    c[ValidationView::GpusColumn] = {tr("GPUs"), {}};
+    c[ValidationView::MeasuredColumn] = {tr("Measured step (s)"), tr("The published step time")};
+    c[ValidationView::PredictedColumn] = {tr("Predicted step (s)"), tr("The uncalibrated model's step time")};
+    c[ValidationView::ErrorColumn] = {tr("Error (%)"), tr("(predicted − measured) ÷ measured; amber past ±10 %, red past ±25 %")};
+    c[ValidationView::BandColumn] = {tr("Expected error (model)"),
+                                     tr("The band the model states next to every prediction: its median and maximum "
+                                        "absolute step-time error on the published table")};
+    return c;
 }
+
 } // namespace
 
 ValidationView::ValidationView(QWidget* parent) : QWidget(parent), m_job(new JobTracker(this))
@@ -70,25 +74,10 @@ ValidationView::ValidationView(QWidget* parent) : QWidget(parent), m_job(new Job
     m_refused->setWordWrap(true);
     m_refused->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    m_table = new QTableWidget(0, ColumnCount);
+    m_table = new charts::ResultTableView;
     m_table->setObjectName(QStringLiteral("validationTable"));
-    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Source"), tr("Hardware"), tr("GPUs"), tr("Measured step (s)"),
-                                        tr("Predicted step (s)"), tr("Error (%)"), tr("Expected error (model)")});
-    m_table->horizontalHeaderItem(BandColumn)
-        ->setToolTip(tr("The band the model states next to every prediction: its median and maximum absolute "
-                        "step-time error on the published table"));
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setTable({columns(), {}});
     m_table->horizontalHeader()->setSectionResizeMode(SourceColumn, QHeaderView::Stretch);
-    m_table->setWordWrap(false);
-    auto* copyAction = new QAction(tr("Copy"), m_table);
-    copyAction->setShortcut(QKeySequence::Copy);
-    copyAction->setShortcutContext(Qt::WidgetShortcut);
-    connect(copyAction, &QAction::triggered, this, &ValidationView::copyTable);
-    m_table->addAction(copyAction);
-    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_chart = new charts::ValidationChart;
     m_chart->setObjectName(QStringLiteral("validationChart"));
@@ -121,7 +110,7 @@ ValidationView::ValidationView(QWidget* parent) : QWidget(parent), m_job(new Job
             [this] { run(static_cast<Table>(m_tableChoice->currentData().toInt())); });
     connect(m_tableChoice, &QComboBox::currentIndexChanged, this,
             [this] { run(static_cast<Table>(m_tableChoice->currentData().toInt())); });
-    connect(copy, &QPushButton::clicked, this, &ValidationView::copyTable);
+    connect(copy, &QPushButton::clicked, m_table, &charts::ResultTableView::copy);
     // The chart's "Export data": its dialog, the CSV suffix rule and the error box.
     connect(exportCsvButton, &QPushButton::clicked, this,
             [this] { m_chart->exportDataWithDialog(QStringLiteral("validation.csv")); });
@@ -172,8 +161,9 @@ void ValidationView::showSummary()
 {
     const auto& s = m_summary;
     m_chart->setSummary(s, m_tablePath);
-    m_table->setRowCount(static_cast<int>(s.rows.size()));
+    charts::ResultTable table{columns(), {}};
     if (s.rows.empty()) {
+        m_table->setTable(std::move(table));
         m_summaryLabel->setText(tr("Press Run to predict the published runs."));
         m_refused->clear();
         return;
@@ -183,35 +173,32 @@ void ValidationView::showSummary()
         return band.rows > 0 ? tr("median %1, max %2").arg(pct(band.median), pct(band.max)) : tr("unknown");
     };
     QStringList refused;
-    for (int i = 0; i < static_cast<int>(s.rows.size()); ++i) {
-        const auto& r = s.rows[static_cast<std::size_t>(i)];
-        m_table->setItem(i, RunColumn, item(qs(r.run.id)));
-        auto* source = item(qs(r.run.source));
-        source->setToolTip(qs(r.run.source) + QStringLiteral("\n") + qs(r.run.measuredHow));
-        m_table->setItem(i, SourceColumn, source);
-        m_table->setItem(i, HardwareColumn, item(qs(r.run.hardware)));
-        m_table->setItem(i, GpusColumn, item(QString::number(r.run.parallel.worldSize()), r.run.parallel.worldSize(), true));
-        m_table->setItem(i, MeasuredColumn,
-                         item(QString::number(r.run.measuredStepSeconds, 'f', 3), r.run.measuredStepSeconds, true));
+    for (const auto& r : s.rows) {
+        auto& row = table.rows.emplace_back(ColumnCount);
+        row[RunColumn] = charts::textCell(qs(r.run.id));
+        row[SourceColumn] = charts::textCell(qs(r.run.source));
+        row[SourceColumn].tip = qs(r.run.source) + QStringLiteral("\n") + qs(r.run.measuredHow);
+        row[HardwareColumn] = charts::textCell(qs(r.run.hardware));
+        row[GpusColumn] = charts::numberCell(QString::number(r.run.parallel.worldSize()), r.run.parallel.worldSize());
+        row[MeasuredColumn] = charts::numberCell(QString::number(r.run.measuredStepSeconds, 'f', 3), r.run.measuredStepSeconds);
         if (r.refused) {
-            m_table->setItem(i, PredictedColumn, item(tr("refused")));
-            m_table->setItem(i, ErrorColumn, item(qs(r.why)));
+            row[PredictedColumn] = charts::textCell(tr("refused"));
+            row[ErrorColumn] = charts::textCell(qs(r.why));
             refused << QStringLiteral("%1: %2").arg(qs(r.run.id), qs(r.why)).toHtmlEscaped();
         } else {
-            auto* predicted = item(QString::number(r.predictedStepSeconds, 'f', 3), r.predictedStepSeconds, true);
-            predicted->setToolTip(tr("Predicted step %1 s\nAttention: %2")
-                                      .arg(QString::number(r.predictedStepSeconds, 'f', 3), qs(r.attentionBasis)));
-            m_table->setItem(i, PredictedColumn, predicted);
-            auto* error = item(pct(r.error, true), r.error, true);
+            row[PredictedColumn] = charts::numberCell(QString::number(r.predictedStepSeconds, 'f', 3), r.predictedStepSeconds);
+            row[PredictedColumn].tip = tr("Predicted step %1 s\nAttention: %2")
+                                           .arg(QString::number(r.predictedStepSeconds, 'f', 3), qs(r.attentionBasis));
+            row[ErrorColumn] = charts::numberCell(pct(r.error, true), r.error);
             // Outside the ±25 % the issue allows at most: red; outside ±10 %: amber.
             if (std::abs(r.error) > 0.25)
-                error->setForeground(QColor(0xb0, 0x00, 0x20));
+                row[ErrorColumn].foreground = QColor(0xb0, 0x00, 0x20);
             else if (std::abs(r.error) > 0.10)
-                error->setForeground(QColor(0x9a, 0x60, 0x00));
-            m_table->setItem(i, ErrorColumn, error);
+                row[ErrorColumn].foreground = QColor(0x9a, 0x60, 0x00);
         }
-        m_table->setItem(i, BandColumn, item(bandText(r.run)));
+        row[BandColumn] = charts::textCell(bandText(r.run));
     }
+    m_table->setTable(std::move(table));
     const int predicted = static_cast<int>(s.rows.size()) - s.refused;
     m_summaryLabel->setText(tr("<b>%1 of %2 runs predicted</b>, %3 refused · median |error| <b>%4</b> · max |error| "
                                "<b>%5</b> (%6) · mean signed error %7 · %8 predictions above max-achievable")
@@ -227,23 +214,7 @@ void ValidationView::showSummary()
 
 QString ValidationView::summaryText() const { return m_summaryLabel->text(); }
 
-QString ValidationView::tableText() const
-{
-    QStringList lines;
-    QStringList header;
-    for (int c = 0; c < m_table->columnCount(); ++c)
-        header << m_table->horizontalHeaderItem(c)->text();
-    lines << header.join(QLatin1Char('\t'));
-    for (int r = 0; r < m_table->rowCount(); ++r) {
-        QStringList cells;
-        for (int c = 0; c < m_table->columnCount(); ++c)
-            cells << (m_table->item(r, c) ? m_table->item(r, c)->text() : QString());
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
-void ValidationView::copyTable() const { QApplication::clipboard()->setText(tableText()); }
+QString ValidationView::tableText() const { return m_table->text(); }
 
 QString ValidationView::exportTo(const QString& fileName) const
 {

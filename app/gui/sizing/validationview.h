@@ -11,12 +11,12 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QTableWidget;
 
 namespace rl {
 class JobTracker;
 class Settings;
 namespace charts {
+class ResultTableView;
 class ValidationChart;
 }
 
@@ -35,7 +35,7 @@ public:
     void run(Table table = PublishedRuns);
     bool isRunning() const;
     const model::ValidationSummary& summary() const { return m_summary; }
-    QTableWidget* table() const { return m_table; }
+    charts::ResultTableView* table() const { return m_table; }
     charts::ValidationChart* chart() const { return m_chart; }
     QString summaryText() const;
     // The table as tab-separated text with its header (what Copy puts on the clipboard).
@@ -49,14 +49,13 @@ Q_SIGNALS:
 
 private:
     void showSummary();
-    void copyTable() const;
 
     QComboBox* m_tableChoice;
     QPushButton* m_run;
     QLabel* m_status;
     QLabel* m_summaryLabel;
     QLabel* m_refused;
-    QTableWidget* m_table;
+    charts::ResultTableView* m_table;
     charts::ValidationChart* m_chart;
     JobTracker* m_job;
     Settings* m_settings = nullptr;
