@@ -8,7 +8,7 @@ ResultTableModel::ResultTableModel(QObject* parent) : QAbstractTableModel(parent
 
 void ResultTableModel::setTable(ResultTable table)
 {
-    const bool sameColumns = std::equal(table.columns.begin(), table.columns.end(), m_table.columns.begin(),
+    const bool sameColumns = table.rowTitles == m_table.rowTitles && std::equal(table.columns.begin(), table.columns.end(), m_table.columns.begin(),
                                         m_table.columns.end(), [](const ResultColumn& a, const ResultColumn& b) {
                                             return a.title == b.title && a.tip == b.tip;
                                         });
@@ -74,6 +74,8 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
 
 QVariant ResultTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Vertical && section >= 0 && std::size_t(section) < m_table.rowTitles.size())
+        return role == Qt::DisplayRole ? QVariant(m_table.rowTitles[std::size_t(section)]) : QVariant();
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     const auto& column = m_table.columns[std::size_t(section)];

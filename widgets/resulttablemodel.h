@@ -48,6 +48,7 @@ struct ResultTable
 {
     std::vector<ResultColumn> columns;
     std::vector<std::vector<ResultCell>> rows; // a row shorter than columns leaves the rest empty
+    std::vector<QString> rowTitles;            // the vertical header of a transposed table; empty: none
 };
 
 class ResultTableModel : public QAbstractTableModel

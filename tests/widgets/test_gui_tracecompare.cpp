@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "resulttableview.h"
 #include "gui/traces/collectivesvsbenchmarkpanel.h"
 #include "gui/window/mainwindow.h"
 #include "model/hardwareprofileloader.h"
@@ -112,7 +113,10 @@ double printedTolerance(double v)
     return (a >= 100 ? 0.05 : a >= 1 ? 0.005 : 0.0005) * 1.001;
 }
 
-double cellValue(const QTableWidget* t, int row, int col) { return t->item(row, col)->data(Qt::UserRole).toDouble(); }
+using Table = rl::charts::ResultTableModel;
+double cellValue(const Table* t, int row, int col) { return t->index(row, col).data(Table::ValueRole).toDouble(); }
+QString cellText(const Table* t, int row, int col) { return t->index(row, col).data().toString(); }
+QString header(const Table* t, int col, int role = Qt::DisplayRole) { return t->headerData(col, Qt::Horizontal, role).toString(); }
 } // namespace
 
 TEST(GuiTraceCompare, PredictedVsMeasuredMatchesTheCliForATrace)
@@ -141,17 +145,17 @@ TEST(GuiTraceCompare, PredictedVsMeasuredMatchesTheCliForATrace)
     ASSERT_EQ(cli["problems"].size(), 1u) << cli.dump();
     ASSERT_EQ(panel->comparison()->problems.size(), 1u);
     EXPECT_EQ(panel->comparison()->problems[0], cli["problems"][0].get<std::string>());
-    const QTableWidget* t = panel->table();
+    const auto* t = panel->table()->resultModel();
     ASSERT_EQ(t->columnCount(), static_cast<int>(cli["rows"].size()));
     for (int col = 0; col < t->columnCount(); ++col) {
         const auto& row = cli["rows"][static_cast<std::size_t>(col)];
-        const QString header = t->horizontalHeaderItem(col)->text();
-        SCOPED_TRACE(header.toStdString());
+        const QString title = header(t, col);
+        SCOPED_TRACE(title.toStdString());
         // Units in the headers: seconds are shown in ms, fractions in %.
         if (row["unit"] == "s") {
-            EXPECT_TRUE(header.endsWith(QStringLiteral("(ms)")));
+            EXPECT_TRUE(title.endsWith(QStringLiteral("(ms)")));
         } else if (row["unit"] == "") {
-            EXPECT_TRUE(header.endsWith(QStringLiteral("(%)")));
+            EXPECT_TRUE(title.endsWith(QStringLiteral("(%)")));
         }
         EXPECT_DOUBLE_EQ(cellValue(t, Panel::PredictedRow, col), row["predicted"].get<double>());
         if (row["measured"].is_null()) {
@@ -164,10 +168,10 @@ TEST(GuiTraceCompare, PredictedVsMeasuredMatchesTheCliForATrace)
         const double measured = row["measured"].get<double>();
         EXPECT_DOUBLE_EQ(cellValue(t, Panel::MeasuredRow, col), measured);
         const double scale = row["unit"] == "s" ? 1e3 : row["unit"] == "" ? 100 : 1;
-        EXPECT_NEAR(t->item(Panel::MeasuredRow, col)->text().toDouble(), measured * scale,
+        EXPECT_NEAR(cellText(t, Panel::MeasuredRow, col).toDouble(), measured * scale,
                     printedTolerance(measured * scale));
         const double gap = (measured - row["predicted"].get<double>()) * scale;
-        EXPECT_NEAR(t->item(Panel::GapRow, col)->text().toDouble(), gap, printedTolerance(gap));
+        EXPECT_NEAR(cellText(t, Panel::GapRow, col).toDouble(), gap, printedTolerance(gap));
     }
     // The largest gaps are named, in the CLI's order.
     const QString gaps = panel->findChild<QLabel*>(QStringLiteral("vsGaps"))->text();
@@ -219,18 +223,18 @@ TEST(GuiTraceCompare, PredictedVsMeasuredExplainsBadInputsAndUsesSavedConfigs)
     const rl::model::ProfileCollectiveTime collectives(rates);
     const auto expected = rl::model::comparePrediction(
         rl::model::evaluateSizing(saved, layout, rates, rl::model::GemmTiming{}, collectives, {}), measured);
-    const QTableWidget* t = panel->table();
+    const auto* t = panel->table()->resultModel();
     ASSERT_EQ(t->columnCount(), static_cast<int>(expected.rows.size()));
     for (int col = 0; col < t->columnCount(); ++col) {
         const auto& row = expected.rows[static_cast<std::size_t>(col)];
         EXPECT_DOUBLE_EQ(cellValue(t, Panel::PredictedRow, col), row.predicted) << row.quantity;
         if (std::isnan(row.measured)) {
-            EXPECT_EQ(t->item(Panel::MeasuredRow, col)->text(), QStringLiteral("n/a")) << row.quantity;
+            EXPECT_EQ(cellText(t, Panel::MeasuredRow, col), QStringLiteral("n/a")) << row.quantity;
         } else {
             EXPECT_DOUBLE_EQ(cellValue(t, Panel::MeasuredRow, col), row.measured) << row.quantity;
         }
     }
-    EXPECT_EQ(t->item(Panel::MeasuredRow, 1)->text(), QStringLiteral("n/a")) << "a log has no compute time";
+    EXPECT_EQ(cellText(t, Panel::MeasuredRow, 1), QStringLiteral("n/a")) << "a log has no compute time";
     EXPECT_TRUE(panel->findChild<QLabel*>(QStringLiteral("vsSource"))->text().contains(QStringLiteral("training log")));
 
     // Wrong layouts: the reason in the label, an empty table, no crash; a valid one brings it back.
@@ -277,10 +281,10 @@ TEST(GuiTraceCompare, PredictedVsMeasuredTakesTheLogsLayoutBatchAndDevice)
                              "Assumed:", "model llama-3-8b", "ZeRO stage 1"})
         EXPECT_TRUE(said.contains(QString::fromLatin1(part))) << part << " in " << said.toStdString();
     // MFU from the log's ~330 TFLOP/s per GPU over the H100's bf16 peak: about 33 %, not 3 %.
-    const QTableWidget* t = panel->table();
+    const auto* t = panel->table()->resultModel();
     int mfuCol = -1;
     for (int col = 0; col < t->columnCount(); ++col)
-        if (t->horizontalHeaderItem(col)->toolTip() == QStringLiteral("MFU"))
+        if (header(t, col, Qt::ToolTipRole) == QStringLiteral("MFU"))
             mfuCol = col;
     ASSERT_GE(mfuCol, 0);
     EXPECT_NEAR(cellValue(t, Panel::MeasuredRow, mfuCol), 0.33, 0.03);
@@ -329,18 +333,18 @@ TEST(GuiTraceCompare, CollectivesAgainstTheChosenBenchmarkWithRankWarning)
                                                                     expected[0].benchmarkBusbwGBs) &&
                    !panel->findChild<QLabel*>(QStringLiteral("collectivesStatus"))->text().contains(u'…');
         }));
-        const QTableWidget* t = panel->table();
+        const auto* t = panel->table()->resultModel();
         ASSERT_EQ(t->rowCount(), 1);
         using C = rl::CollectivesVsBenchmarkPanel;
         const auto& call = calls[0];
-        EXPECT_EQ(t->item(0, C::OpColumn)->text(), QStringLiteral("all_reduce"));
-        EXPECT_EQ(t->item(0, C::DtypeColumn)->text(), QString::fromStdString(call.dtype));
-        EXPECT_EQ(t->item(0, C::RanksColumn)->text(), QStringLiteral("8"));
-        EXPECT_EQ(t->item(0, C::SizeColumn)->text(), QStringLiteral("2 MiB"));
-        EXPECT_EQ(t->item(0, C::CallsColumn)->text(), QString::number(call.count));
+        EXPECT_EQ(cellText(t, 0, C::OpColumn), QStringLiteral("all_reduce"));
+        EXPECT_EQ(cellText(t, 0, C::DtypeColumn), QString::fromStdString(call.dtype));
+        EXPECT_EQ(cellText(t, 0, C::RanksColumn), QStringLiteral("8"));
+        EXPECT_EQ(cellText(t, 0, C::SizeColumn), QStringLiteral("2 MiB"));
+        EXPECT_EQ(cellText(t, 0, C::CallsColumn), QString::number(call.count));
         EXPECT_DOUBLE_EQ(cellValue(t, 0, C::TraceBusbwColumn), call.busbwGBs);
-        EXPECT_TRUE(t->horizontalHeaderItem(C::BenchmarkBusbwColumn)->text().contains(QStringLiteral("GB/s")));
-        EXPECT_TRUE(t->horizontalHeaderItem(C::RatioColumn)->text().contains(u'%'));
+        EXPECT_TRUE(header(t, C::BenchmarkBusbwColumn).contains(QStringLiteral("GB/s")));
+        EXPECT_TRUE(header(t, C::RatioColumn).contains(u'%'));
 
         std::set<int> benchRanks;
         for (const auto& p : points)
@@ -348,9 +352,9 @@ TEST(GuiTraceCompare, CollectivesAgainstTheChosenBenchmarkWithRankWarning)
         if (benchRanks == std::set<int>{8}) {
             // nccl-tests printed 178.00 GB/s at 2 MiB out-of-place on the same 8 ranks.
             EXPECT_NEAR(cellValue(t, 0, C::BenchmarkBusbwColumn), 178.0, 0.05);
-            EXPECT_EQ(t->item(0, C::BenchmarkBusbwColumn)->text(), QString::number(expected[0].benchmarkBusbwGBs, 'f', 1));
+            EXPECT_EQ(cellText(t, 0, C::BenchmarkBusbwColumn), QString::number(expected[0].benchmarkBusbwGBs, 'f', 1));
             EXPECT_DOUBLE_EQ(cellValue(t, 0, C::RatioColumn), expected[0].meanEfficiency());
-            EXPECT_EQ(t->item(0, C::RatioColumn)->text(),
+            EXPECT_EQ(cellText(t, 0, C::RatioColumn),
                       QString::fromStdString(rl::units::formatPercent(expected[0].meanEfficiency(), 0)));
             EXPECT_LT(expected[0].meanEfficiency(), 1.0);
             EXPECT_TRUE(panel->warning().isEmpty()) << panel->warning().toStdString();

@@ -15,7 +15,7 @@ using namespace rl::charts;
 namespace {
 ResultTable stepTimes(std::vector<std::pair<QString, double>> runs)
 {
-    ResultTable t{{{QStringLiteral("Run"), {}}, {QStringLiteral("Step (s)"), QStringLiteral("measured step time")}}, {}};
+    ResultTable t{{{QStringLiteral("Run"), {}}, {QStringLiteral("Step (s)"), QStringLiteral("measured step time")}}, {}, {}};
     for (const auto& [name, seconds] : runs)
         t.rows.push_back({textCell(name), numberCell(QString::number(seconds, 'g', 3), seconds)});
     return t;
@@ -40,7 +40,7 @@ TEST(ResultTable, PassesTheModelTesterThroughRefillsAndNewColumns)
     model.setTable(stepTimes({}));
     EXPECT_EQ(model.rowCount(), 0);
 
-    ResultTable other{{{QStringLiteral("Only"), {}}}, {{textCell(QStringLiteral("x"))}}};
+    ResultTable other{{{QStringLiteral("Only"), {}}}, {{textCell(QStringLiteral("x"))}}, {}};
     model.setTable(other);
     EXPECT_EQ(resets.count(), 2);
     EXPECT_EQ(model.columnCount(), 1);

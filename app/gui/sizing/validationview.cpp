@@ -76,7 +76,7 @@ ValidationView::ValidationView(QWidget* parent) : QWidget(parent), m_job(new Job
 
     m_table = new charts::ResultTableView;
     m_table->setObjectName(QStringLiteral("validationTable"));
-    m_table->setTable({columns(), {}});
+    m_table->setTable({columns(), {}, {}});
     m_table->horizontalHeader()->setSectionResizeMode(SourceColumn, QHeaderView::Stretch);
 
     m_chart = new charts::ValidationChart;
@@ -161,7 +161,7 @@ void ValidationView::showSummary()
 {
     const auto& s = m_summary;
     m_chart->setSummary(s, m_tablePath);
-    charts::ResultTable table{columns(), {}};
+    charts::ResultTable table{columns(), {}, {}};
     if (s.rows.empty()) {
         m_table->setTable(std::move(table));
         m_summaryLabel->setText(tr("Press Run to predict the published runs."));

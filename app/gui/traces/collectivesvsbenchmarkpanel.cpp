@@ -4,7 +4,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -13,6 +12,7 @@
 
 #include "collectives/tierpeak.h"
 #include "jobtracker.h"
+#include "resulttableview.h"
 #include "model/measuredrun.h"
 #include "store/workspace.h"
 #include "units/units.h"
@@ -20,22 +20,12 @@
 
 namespace rl {
 namespace {
-QTableWidgetItem* textCell(const QString& text)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setToolTip(text);
-    return item;
-}
-
 // Display text plus the raw number (bytes, GB/s as stored, fraction) for sorting, copy and tests.
-QTableWidgetItem* numberCell(const QString& text, double raw, const QString& tip = {})
+charts::ResultCell numberCell(const QString& text, double raw, const QString& tip = {})
 {
-    auto* item = new QTableWidgetItem(text);
-    item->setData(Qt::UserRole, raw);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    if (!tip.isEmpty())
-        item->setToolTip(tip);
-    return item;
+    auto cell = charts::numberCell(text, raw);
+    cell.tip = tip;
+    return cell;
 }
 
 // In the display unit, as the headers say.
@@ -48,6 +38,30 @@ QString joined(const std::set<int>& values)
     for (int v : values)
         list << QString::number(v);
     return list.join(QStringLiteral(", "));
+}
+// The columns in the display unit (it may change between two fills). Two-line titles keep the
+// twelve columns within the view.
+std::vector<charts::ResultColumn> columns()
+{
+    const auto tr = [](const char* text) { return CollectivesVsBenchmarkPanel::tr(text); };
+    const QString unit = QString::fromLatin1(units::bandwidthUnitName(units::displayBandwidthUnit()));
+    using P = CollectivesVsBenchmarkPanel;
+    std::vector<charts::ResultColumn> c(P::ColumnCount);
+    c[P::RankColumn] = {tr("Rank"), tr("The trace's rank")};
+    c[P::OpColumn] = {tr("Op"), {}};
+    c[P::DtypeColumn] = {tr("Dtype"), {}};
+    c[P::RanksColumn] = {tr("Ranks"), tr("Ranks in the collective's communicator")};
+    c[P::SizeColumn] = {tr("Size"), tr("Bytes per rank, as nccl-tests counts them")};
+    c[P::CallsColumn] = {tr("Calls"), tr("Calls of this shape in the trace")};
+    c[P::MeanTimeColumn] = {tr("Mean time\n(µs)"), tr("Mean kernel time per call")};
+    c[P::TraceBusbwColumn] = {tr("Trace busbw\n(%1)").arg(unit), tr("From the mean call")};
+    c[P::BestBusbwColumn] = {tr("Best call\nbusbw (%1)").arg(unit),
+                             tr("From the fastest call: NCCL/RCCL kernel time includes waiting for late peers")};
+    c[P::BenchmarkBusbwColumn] = {tr("Benchmark\nbusbw (%1)").arg(unit),
+                                  tr("The benchmark's busbw at this op and size, interpolated log-log")};
+    c[P::RatioColumn] = {tr("Achieved\n(%)"), tr("Trace busbw (mean call) / benchmark busbw")};
+    c[P::BestRatioColumn] = {tr("Best call\nachieved (%)"), tr("Best call busbw / benchmark busbw")};
+    return c;
 }
 } // namespace
 
@@ -71,17 +85,8 @@ CollectivesVsBenchmarkPanel::CollectivesVsBenchmarkPanel(QWidget* parent)
     m_warning->setWordWrap(true);
     m_warning->hide();
 
-    m_table = new QTableWidget(0, ColumnCount);
+    m_table = new charts::ResultTableView;
     m_table->setObjectName(QStringLiteral("collectiveTable"));
-    setHeaders();
-    m_table->horizontalHeaderItem(BestBusbwColumn)
-        ->setToolTip(tr("From the fastest call: NCCL/RCCL kernel time includes waiting for late peers"));
-    m_table->horizontalHeaderItem(RatioColumn)->setToolTip(tr("Trace busbw (mean call) / benchmark busbw"));
-    m_table->horizontalHeaderItem(BestRatioColumn)->setToolTip(tr("Best call busbw / benchmark busbw"));
-    m_table->verticalHeader()->setVisible(false);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setToolTip(tr("Each collective shape the trace recorded, per rank, against the benchmark"));
 
@@ -221,21 +226,10 @@ void CollectivesVsBenchmarkPanel::loadBenchmarkPoints()
 
 QString CollectivesVsBenchmarkPanel::warning() const { return m_warning->isVisible() ? m_warning->text() : QString(); }
 
-void CollectivesVsBenchmarkPanel::setHeaders()
-{
-    const QString unit = QString::fromLatin1(units::bandwidthUnitName(units::displayBandwidthUnit()));
-    // Two-line headers keep the twelve columns within the view.
-    m_table->setHorizontalHeaderLabels({tr("Rank"), tr("Op"), tr("Dtype"), tr("Ranks"), tr("Size"), tr("Calls"),
-                                        tr("Mean time\n(µs)"), tr("Trace busbw\n(%1)").arg(unit),
-                                        tr("Best call\nbusbw (%1)").arg(unit), tr("Benchmark\nbusbw (%1)").arg(unit),
-                                        tr("Achieved\n(%)"), tr("Best call\nachieved (%)")});
-}
-
 void CollectivesVsBenchmarkPanel::showRows()
 {
-    setHeaders(); // the display unit may have changed since
     m_rows = trace::compareWithBenchmark(m_data.collectives, m_points);
-    m_table->setRowCount(0);
+    charts::ResultTable table{columns(), {}, {}}; // the display unit may have changed since
     m_warning->hide();
     if (!m_data.isTrace())
         m_status->setText(tr("Select a trace session."));
@@ -281,28 +275,24 @@ void CollectivesVsBenchmarkPanel::showRows()
 
     const QString noBench = benchmark() ? tr("The benchmark did not measure this op, or this size lies outside its sweep")
                                         : tr("Choose a benchmark session");
-    m_table->setRowCount(static_cast<int>(m_rows.size()));
-    for (int i = 0; i < static_cast<int>(m_rows.size()); ++i) {
-        const auto& r = m_rows[static_cast<std::size_t>(i)];
+    for (const auto& r : m_rows) {
         const auto& c = r.call;
         const bool known = std::isfinite(r.benchmarkBusbwGBs);
-        m_table->setItem(i, RankColumn, numberCell(QString::number(c.rank), c.rank));
-        m_table->setItem(i, OpColumn, textCell(qs(c.op)));
-        m_table->setItem(i, DtypeColumn, textCell(qs(c.dtype)));
-        m_table->setItem(i, RanksColumn, numberCell(QString::number(c.nranks), c.nranks));
-        m_table->setItem(i, SizeColumn, numberCell(qs(units::formatBytes(double(c.bytes))), double(c.bytes),
-                                                   tr("%L1 bytes").arg(c.bytes)));
-        m_table->setItem(i, CallsColumn, numberCell(QString::number(c.count), double(c.count)));
-        m_table->setItem(i, MeanTimeColumn, numberCell(QString::number(c.meanUs(), 'f', 1), c.meanUs()));
-        m_table->setItem(i, TraceBusbwColumn, numberCell(gbs(c.busbwGBs), c.busbwGBs));
-        m_table->setItem(i, BestBusbwColumn, numberCell(gbs(c.bestBusbwGBs), c.bestBusbwGBs));
-        m_table->setItem(i, BenchmarkBusbwColumn,
-                         numberCell(gbs(r.benchmarkBusbwGBs), r.benchmarkBusbwGBs, known ? QString() : noBench));
-        m_table->setItem(i, RatioColumn, numberCell(percent(r.meanEfficiency()), r.meanEfficiency(),
-                                                    known ? QString() : noBench));
-        m_table->setItem(i, BestRatioColumn, numberCell(percent(r.bestEfficiency()), r.bestEfficiency(),
-                                                        known ? QString() : noBench));
+        auto& row = table.rows.emplace_back(ColumnCount);
+        row[RankColumn] = numberCell(QString::number(c.rank), c.rank);
+        row[OpColumn] = charts::textCell(qs(c.op));
+        row[DtypeColumn] = charts::textCell(qs(c.dtype));
+        row[RanksColumn] = numberCell(QString::number(c.nranks), c.nranks);
+        row[SizeColumn] = numberCell(qs(units::formatBytes(double(c.bytes))), double(c.bytes), tr("%L1 bytes").arg(c.bytes));
+        row[CallsColumn] = numberCell(QString::number(c.count), double(c.count));
+        row[MeanTimeColumn] = numberCell(QString::number(c.meanUs(), 'f', 1), c.meanUs());
+        row[TraceBusbwColumn] = numberCell(gbs(c.busbwGBs), c.busbwGBs);
+        row[BestBusbwColumn] = numberCell(gbs(c.bestBusbwGBs), c.bestBusbwGBs);
+        row[BenchmarkBusbwColumn] = numberCell(gbs(r.benchmarkBusbwGBs), r.benchmarkBusbwGBs, known ? QString() : noBench);
+        row[RatioColumn] = numberCell(percent(r.meanEfficiency()), r.meanEfficiency(), known ? QString() : noBench);
+        row[BestRatioColumn] = numberCell(percent(r.bestEfficiency()), r.bestEfficiency(), known ? QString() : noBench);
     }
+    m_table->setTable(std::move(table));
     emit comparisonChanged();
 }
 } // namespace rl

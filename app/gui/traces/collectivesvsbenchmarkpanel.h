@@ -15,11 +15,13 @@
 
 class QComboBox;
 class QLabel;
-class QTableWidget;
 
 namespace rl {
 
 class JobTracker;
+namespace charts {
+class ResultTableView;
+}
 
 class CollectivesVsBenchmarkPanel : public QWidget
 {
@@ -53,7 +55,7 @@ public:
     std::int64_t benchmark() const;
 
     const std::vector<trace::CollectiveVsBenchmark>& rows() const { return m_rows; }
-    QTableWidget* table() const { return m_table; }
+    charts::ResultTableView* table() const { return m_table; }
     QString warning() const;
 
 signals:
@@ -62,7 +64,6 @@ signals:
 
 private:
     void loadBenchmarkPoints();
-    void setHeaders(); // the bandwidth columns name the display unit
     void showRows();
     // For a newly selected trace: the first benchmark that ran on the trace's device, none when the
     // trace names a device no benchmark ran on (an A100 trace was offered an MI300X benchmark).
@@ -72,7 +73,7 @@ private:
     QComboBox* m_benchmark;
     QLabel* m_status;
     QLabel* m_warning;
-    QTableWidget* m_table;
+    charts::ResultTableView* m_table;
     JobTracker* m_pointsJob;
     QString m_workspace;
     charts::TraceChartData m_data;

@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
-#include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -20,6 +19,7 @@
 
 #include "calibrationpicker.h"
 #include "jobtracker.h"
+#include "resulttableview.h"
 #include "gui/sizing/savedconfigs.h"
 #include "model/calibration.h"
 #include "model/modelconfig.h"
@@ -69,13 +69,12 @@ QString number(double v, bool signedValue = false)
     return signedValue && v >= 0 ? QStringLiteral("+") + text : text;
 }
 
-QTableWidgetItem* cell(const QString& text, double raw, const QString& tip)
+// The analysis value (seconds or fraction) behind the text, for sorting, copy and tests.
+charts::ResultCell cell(const QString& text, double raw, const QString& tip)
 {
-    auto* item = new QTableWidgetItem(text);
-    item->setData(Qt::UserRole, raw); // the analysis value (seconds or fraction), for copy and tests
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setToolTip(tip);
-    return item;
+    auto c = charts::numberCell(text, raw);
+    c.tip = tip;
+    return c;
 }
 } // namespace
 
@@ -160,11 +159,11 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     m_problem->setWordWrap(true);
     m_problem->hide();
-    m_table = new QTableWidget(RowCount, 0);
+    m_table = new charts::ResultTableView;
     m_table->setObjectName(QStringLiteral("vsTable"));
-    m_table->setVerticalHeaderLabels({tr("Predicted"), tr("Measured"), tr("Measured − predicted"),
-                                      tr("Measured / predicted")});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSortingEnabled(false); // four fixed rows: predicted, measured, their gap and ratio
+    m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_table->verticalHeader()->setVisible(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setToolTip(tr("The sizing model's step next to the measured one; n/a where the source does not "
                            "record a quantity (a training log has no breakdown)"));
@@ -369,35 +368,37 @@ void PredictedVsMeasuredPanel::showComparison()
                                                     join(m_inputs.assumed)));
     m_problem->setText(m_problemText);
     m_problem->setVisible(!m_problemText.isEmpty());
-    m_table->setColumnCount(0);
+    // Transposed: a column per quantity, a row each for predicted, measured, gap and ratio.
+    charts::ResultTable table;
+    table.rowTitles = {tr("Predicted"), tr("Measured"), tr("Measured − predicted"), tr("Measured / predicted")};
     m_gaps->clear();
-    if (!m_comparison)
+    if (!m_comparison) {
+        m_table->setTable(std::move(table));
         return;
+    }
     const auto& rows = m_comparison->rows;
-    m_table->setColumnCount(static_cast<int>(rows.size()));
+    table.rows.assign(RowCount, std::vector<charts::ResultCell>(rows.size()));
     const QString na = tr("n/a");
-    for (int col = 0; col < static_cast<int>(rows.size()); ++col) {
-        const auto& r = rows[static_cast<std::size_t>(col)];
+    for (std::size_t col = 0; col < rows.size(); ++col) {
+        const auto& r = rows[col];
         const ShownUnit unit = shownUnit(r);
-        auto* header = new QTableWidgetItem(columnTitle(r));
-        header->setToolTip(qs(r.quantity));
-        m_table->setHorizontalHeaderItem(col, header);
-        m_table->setItem(PredictedRow, col, cell(number(r.predicted * unit.scale), r.predicted,
-                                                 tr("The sizing model's %1").arg(qs(r.quantity))));
+        table.columns.push_back({columnTitle(r), qs(r.quantity)});
+        table.rows[PredictedRow][col] =
+            cell(number(r.predicted * unit.scale), r.predicted, tr("The sizing model's %1").arg(qs(r.quantity)));
         if (std::isnan(r.measured)) {
             const QString why = tr("The session does not record %1").arg(qs(r.quantity));
-            m_table->setItem(MeasuredRow, col, cell(na, r.measured, why));
-            m_table->setItem(GapRow, col, cell(na, r.measured, why));
-            m_table->setItem(RatioRow, col, cell(na, r.measured, why));
+            for (const int row : {MeasuredRow, GapRow, RatioRow})
+                table.rows[std::size_t(row)][col] = cell(na, r.measured, why);
             continue;
         }
-        m_table->setItem(MeasuredRow, col, cell(number(r.measured * unit.scale), r.measured, qs(m_measured->source)));
-        m_table->setItem(GapRow, col, cell(number(r.gap() * unit.scale, true), r.gap(),
-                                           tr("Positive: the run took more (or reached more) than predicted")));
+        table.rows[MeasuredRow][col] = cell(number(r.measured * unit.scale), r.measured, qs(m_measured->source));
+        table.rows[GapRow][col] = cell(number(r.gap() * unit.scale, true), r.gap(),
+                                       tr("Positive: the run took more (or reached more) than predicted"));
         const double ratio = r.predicted != 0 ? r.measured / r.predicted : std::nan("");
-        m_table->setItem(RatioRow, col, cell(std::isfinite(ratio) ? QString::number(ratio, 'f', 2) + QChar(u'×') : na, ratio,
-                                             tr("Measured divided by predicted")));
+        table.rows[RatioRow][col] = cell(std::isfinite(ratio) ? QString::number(ratio, 'f', 2) + QChar(u'×') : na, ratio,
+                                         tr("Measured divided by predicted"));
     }
+    m_table->setTable(std::move(table));
     QStringList gaps;
     for (const auto& g : m_comparison->largestGaps)
         gaps << QStringLiteral("<li>%1</li>").arg(qs(g).toHtmlEscaped());

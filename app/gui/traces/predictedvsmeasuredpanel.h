@@ -16,13 +16,15 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
-class QTableWidget;
 class QTimer;
 
 namespace rl {
 
 class CalibrationPicker;
 class JobTracker;
+namespace charts {
+class ResultTableView;
+}
 
 class PredictedVsMeasuredPanel : public QWidget
 {
@@ -48,7 +50,7 @@ public:
     // The model inputs last evaluated, and the result; none when the inputs are invalid.
     const std::optional<model::PredictionComparison>& comparison() const { return m_comparison; }
     QString problem() const { return m_problemText; }
-    QTableWidget* table() const { return m_table; }
+    charts::ResultTableView* table() const { return m_table; }
     CalibrationPicker* calibrationPicker() const { return m_calibration; }
     // The inputs last evaluated: which were read from the measured session and which were assumed.
     const model::RunInputs& inputs() const { return m_inputs; }
@@ -75,7 +77,7 @@ private:
     QLabel* m_source;
     QLabel* m_inputsLabel; // "From the measurement: ... · Assumed: ..."
     QLabel* m_problem;
-    QTableWidget* m_table;
+    charts::ResultTableView* m_table;
     QLabel* m_gaps;
     QTimer* m_recompute;
     JobTracker* m_savedJob;
