@@ -14,6 +14,7 @@
 #include "model/hardwareprofileloader.h"
 #include "store/workspace.h"
 #include "textconv.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -103,7 +104,7 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     m_bases->setMaximumHeight(m_bases->verticalHeader()->defaultSectionSize() * 9 + 6);
     m_problem = new QLabel;
     m_problem->setObjectName(QStringLiteral("calibrationProblem"));
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(m_problem, LabelTone::Error);
     m_problem->setWordWrap(true);
     m_problem->setTextFormat(Qt::PlainText); // names sessions and profile files
     m_problem->hide();

@@ -31,6 +31,7 @@
 #include "textconv.h"
 #include "units/duration.h"
 #include "units/units.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -38,7 +39,7 @@ QLabel* errorLabel(const char* name)
 {
     auto* l = new QLabel;
     l->setObjectName(QLatin1String(name));
-    l->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(l, LabelTone::Error);
     l->setWordWrap(true);
     l->setVisible(false);
     return l;

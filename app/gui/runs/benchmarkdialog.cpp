@@ -19,6 +19,7 @@
 #include "gui/runs/launcherwidget.h"
 #include "settings.h"
 #include "units/units.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -98,7 +99,7 @@ BenchmarkDialog::BenchmarkDialog(const QString& cliProgram, const QString& works
     m_problem = new QLabel;
     m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("problem"));
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(m_problem, LabelTone::Error);
     m_preview = new CommandPreview;
     m_preview->setObjectName(QStringLiteral("commandPreview"));
     m_preview->setToolTip(tr("The exact command Run will start"));

@@ -35,6 +35,7 @@
 #include "tools/gemmrecipes.h"
 #include "tools/gputools.h"
 #include "units/units.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -435,7 +436,7 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
     m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(m_problem, LabelTone::Error);
     m_problem->setToolTip(tr("Why Run is disabled"));
     m_preview = new CommandPreview;
     m_preview->setObjectName(QStringLiteral("commandPreview"));

@@ -18,6 +18,7 @@
 #include "gui/runs/launcherwidget.h"
 #include "settings.h"
 #include "tools/gputools.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -85,7 +86,7 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent) : QDia
     m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("preferencesProblem"));
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(m_problem, LabelTone::Error);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply);
 
     auto* layout = new QVBoxLayout(this);

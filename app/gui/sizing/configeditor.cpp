@@ -35,6 +35,7 @@
 #include "store/workspace.h"
 #include "units/units.h"
 #include "textconv.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -163,7 +164,7 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_problem = new QLabel;
     m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("problem"));
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(m_problem, LabelTone::Error);
     m_problem->setWordWrap(true);
     m_results = table(QStringLiteral("results"), {tr("Quantity"), tr("Value")},
                       tr("The sizing model's estimate for this configuration"));

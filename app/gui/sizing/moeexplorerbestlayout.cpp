@@ -26,6 +26,7 @@
 #include "gui/sizing/recipefields.h"
 #include "textconv.h"
 #include "units/units.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -138,7 +139,7 @@ void MoeExplorer::buildBestLayoutFields(QFormLayout* form)
     m_fixError->setObjectName(QStringLiteral("moeFixError"));
     m_fixError->setTextFormat(Qt::PlainText); // quotes what was typed
     m_fixError->setWordWrap(true);
-    m_fixError->setStyleSheet(QStringLiteral("color: #c01010"));
+    setLabelTone(m_fixError, LabelTone::Error);
     m_fixError->setVisible(false);
     m_fixRow = new QWidget;
     auto* fix = new QVBoxLayout(m_fixRow);

@@ -39,6 +39,7 @@
 #include "gui/sizing/savedconfigs.h"
 #include "textconv.h"
 #include "units/units.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -51,7 +52,7 @@ QLabel* errorLabel(const char* name)
     l->setObjectName(QLatin1String(name));
     l->setTextFormat(Qt::PlainText); // quotes what was typed
     l->setWordWrap(true);
-    l->setStyleSheet(QStringLiteral("color: #d62728;"));
+    setLabelTone(l, LabelTone::Error);
     l->setVisible(false);
     return l;
 }

@@ -18,6 +18,7 @@
 #include "model/hardwareprofileloader.h"
 #include "gui/sizing/profileform.h"
 #include "textconv.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -258,7 +259,7 @@ void ProfileEditor::validate()
     m_status->setText(!m_problem.isEmpty() ? m_problem
                       : m_editable        ? tr("Valid. Save writes it to %1.").arg(qs(userHardwareProfileDir()))
                                           : tr("A shipped profile: copy it to edit."));
-    m_status->setStyleSheet(m_problem.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    setLabelTone(m_status, m_problem.isEmpty() ? LabelTone::Normal : LabelTone::Error);
     m_form->showProblem(m_problem);
     m_save->setEnabled(canSave());
 }

@@ -1,4 +1,5 @@
 #include "gui/sizing/profileform.h"
+#include "tonelabel.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -126,7 +127,7 @@ void ProfileForm::addRow(const QString& key, const QString& label, Kind kind, co
         m_grid->addWidget(row.value, r, 1, 1, 3);
     }
     row.problem->setObjectName(QStringLiteral("problem:") + key);
-    row.problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(row.problem, LabelTone::Error);
     row.problem->setWordWrap(true);
     row.problem->hide();
     m_grid->addWidget(row.problem, r + 1, 1, 1, 3);

@@ -17,6 +17,7 @@
 #include "store/workspace.h"
 #include "units/units.h"
 #include "textconv.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -81,7 +82,7 @@ CollectivesVsBenchmarkPanel::CollectivesVsBenchmarkPanel(QWidget* parent)
     m_status->setWordWrap(true);
     m_warning = new QLabel;
     m_warning->setObjectName(QStringLiteral("rankWarning"));
-    m_warning->setStyleSheet(QStringLiteral("color: #a05a00"));
+    setLabelTone(m_warning, LabelTone::Warning);
     m_warning->setWordWrap(true);
     m_warning->hide();
 

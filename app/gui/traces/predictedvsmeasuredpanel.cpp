@@ -26,6 +26,7 @@
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
 #include "textconv.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -156,7 +157,7 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     m_problem = new QLabel;
     m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("vsProblem"));
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(m_problem, LabelTone::Error);
     m_problem->setWordWrap(true);
     m_problem->hide();
     m_table = new charts::ResultTableView;

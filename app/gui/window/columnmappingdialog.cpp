@@ -19,6 +19,7 @@
 #include "io/inputfile.h"
 #include "trace/trainlogparse.h"
 #include "textconv.h"
+#include "tonelabel.h"
 
 namespace rl {
 namespace {
@@ -95,7 +96,7 @@ ColumnMappingDialog::ColumnMappingDialog(const QString& path, QWidget* parent) :
     m_problem = new QLabel;
     m_problem->setTextFormat(Qt::PlainText); // errors quote file, model and session names
     m_problem->setObjectName(QStringLiteral("mappingProblem"));
-    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    setLabelTone(m_problem, LabelTone::Error);
     m_problem->setWordWrap(true);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Import"));
