@@ -9,7 +9,7 @@
 #include <thread>
 #include <unistd.h>
 
-#include "../cli/tempdir.h"
+#include "tempdir.h"
 #include "io/linereader.h"
 #include "io/runcommand.h"
 #include "slurm/filetail.h"

@@ -17,6 +17,7 @@
 #include "gui/sizing/configeditor.h"
 #include "model/modelcounts.h"
 #include "gui/sizing/sizingwindow.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 
@@ -86,7 +87,7 @@ TEST(ConfigEditor, AnImpossibleLayoutIsExplainedAndNoStaleFiguresRemain)
 
 TEST(ConfigEditor, SavedConfigurationsLiveInTheWorkspace)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("w.db"));
     ConfigEditor editor;
     editor.setWorkspace(ws);

@@ -1,6 +1,5 @@
 #pragma once
 // Helpers for the GUI tests (the QApplication comes from widgettestmain.cpp).
-#include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
 

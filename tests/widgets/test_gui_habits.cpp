@@ -15,7 +15,6 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTreeView>
 #include <QUndoStack>
 
@@ -31,6 +30,7 @@
 #include "sessionmodel.h"
 #include "settings.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::testing::waitFor;
@@ -38,7 +38,7 @@ using rl::testing::waitFor;
 namespace {
 struct Fixture
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QString ws = dir.filePath(QStringLiteral("ws.db"));
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
     rl::MainWindow window{&settings};

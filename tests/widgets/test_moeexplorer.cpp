@@ -33,6 +33,7 @@
 #include "moescatterchart.h"
 #include "callout.h"
 #include "pointcloud.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 
@@ -225,7 +226,7 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_NEAR(editor.report()->step.stepSeconds, pick.stepSeconds, 1e-9 * pick.stepSeconds);
     EXPECT_NEAR(editor.report()->step.memory.total(), pick.memoryPerGpuBytes, 1e-9 * pick.memoryPerGpuBytes);
 
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
     EXPECT_EQ(explorer.exportTo(csv), QString());
     std::ifstream in(csv.toStdString());

@@ -31,6 +31,7 @@
 #include "store/fileimport.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "timelinechart.h"
 #include "trainlogchart.h"
 
@@ -41,19 +42,9 @@ namespace fs = std::filesystem;
 namespace {
 struct TempWorkspace
 {
-    fs::path dir;
-    std::unique_ptr<store::Workspace> ws;
-    TempWorkspace()
-    {
-        char tmpl[] = "/tmp/ridgeline-tracecharts-XXXXXX";
-        dir = mkdtemp(tmpl);
-        ws = std::make_unique<store::Workspace>((dir / "w.db").string());
-    }
-    ~TempWorkspace()
-    {
-        ws.reset();
-        fs::remove_all(dir);
-    }
+    test::TempDir tmp;
+    const fs::path& dir = tmp.path;
+    std::unique_ptr<store::Workspace> ws = std::make_unique<store::Workspace>((dir / "w.db").string());
     std::int64_t import(const std::string& path)
     {
         const auto r = store::importIntoWorkspace(*ws, path);
