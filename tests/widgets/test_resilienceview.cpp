@@ -103,12 +103,7 @@ struct Fixture
     {
         return waitFor([&] { return !view.isComputing(); }) && view.outcome().has_value();
     }
-    void shoot(const char* name)
-    {
-        QTest::qWait(300); // the charts lay out their new axes on a later event
-        if (const QByteArray d = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !d.isEmpty())
-            view.grab().save(QString::fromLocal8Bit(d) + u'/' + QString::fromLatin1(name));
-    }
+    void shoot(const char* name) { rl::testing::shoot(&view, name); } // once the charts laid out their new axes
 };
 
 const QScatterSeries* marker(QChart* chart, const QString& prefix)

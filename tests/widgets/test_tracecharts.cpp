@@ -32,6 +32,7 @@
 #include "store/traceresults.h"
 #include "store/workspace.h"
 #include "tempdir.h"
+#include "test_gui_env.h"
 #include "timelinechart.h"
 #include "trainlogchart.h"
 
@@ -375,7 +376,8 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setData(data);
-    QTest::qWait(50);
+    // The bars' positions (and the pointer on them) are those of the laid-out axes.
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its axes";
     const auto* spans = SpanCloud::of(chart.chart());
     ASSERT_TRUE(spans);
     ASSERT_EQ(spans->spans().size(), 5u);
@@ -452,10 +454,12 @@ TEST(TimelineChart, EveryLaneOfARealTraceIsNamedAfterASmallFirstLayout)
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setData(data);
-    QTest::qWait(50);
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its first, small size";
+    const QRectF small = chart.chart()->plotArea();
     chart.resize(1100, 700);
-    QTest::qWait(50);
-    QApplication::processEvents();
+    ASSERT_TRUE(rl::testing::waitFor([&] {
+        return rl::testing::chartLaidOut(chart.chart()) && chart.chart()->plotArea().height() > small.height();
+    }, 5000)) << "the chart never laid out its new size";
 
     auto* y = qobject_cast<QCategoryAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
     ASSERT_TRUE(y);
