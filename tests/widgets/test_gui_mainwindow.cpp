@@ -494,13 +494,15 @@ TEST(GuiMainWindow, QuitRightAfterCancellingDoesNotAskAgain)
 {
     Fixture f;
     auto* run = f.window.runController();
-    // A stand-in that takes a while to end after SIGTERM, as a CLI storing its cancel does.
+    // A stand-in that takes a while to end after SIGTERM, as a CLI storing its cancel does. It says
+    // when its trap is set (a SIGTERM before that would end it at once).
     rl::test::TempDir scratch;
-    const QString done = scratch.filePath(QStringLiteral("ended"));
+    const QString armed = scratch.filePath(QStringLiteral("armed")), done = scratch.filePath(QStringLiteral("ended"));
     run->start(QStringLiteral("/bin/sh"),
-               {QStringLiteral("-c"), QStringLiteral("trap 'sleep 1; touch %1; exit 0' TERM; while :; do sleep 0.1; done").arg(done)}, 0);
-    ASSERT_TRUE(waitFor([&] { return run->isRunning(); }));
-    QTest::qWait(200); // the trap is set
+               {QStringLiteral("-c"),
+                QStringLiteral("trap 'sleep 1; touch %1; exit 0' TERM; touch %2; while :; do sleep 0.1; done").arg(done, armed)},
+               0);
+    ASSERT_TRUE(waitFor([&] { return run->isRunning() && QFile::exists(armed); })) << "the stand-in never set its trap";
     run->cancel();
     EXPECT_TRUE(run->isCancelling());
     // Were a question box to come up, answer it (so the test fails instead of hanging).
