@@ -10,6 +10,7 @@
 
 #include "childprocess.h"
 #include "svgtext.h"
+#include "tempdir.h"
 
 namespace fs = std::filesystem;
 using namespace rl;
@@ -17,13 +18,11 @@ using namespace rl;
 namespace {
 struct KernelWorkspace
 {
-    fs::path dir;
-    fs::path db;
+    test::TempDir tmp;
+    const fs::path& dir = tmp.path;
+    fs::path db = dir / "w.db";
     KernelWorkspace()
     {
-        char tmpl[] = "/tmp/ridgeline-kexport-XXXXXX";
-        dir = mkdtemp(tmpl);
-        db = dir / "w.db";
         const auto peak = dir / "peak.jsonl", gemm = dir / "gemm.jsonl";
         auto p = test::runToEnd({RIDGELINE_BENCH, "peakflops", "--threads", "1", "--seconds", "0.05", "--repeats", "1"});
         EXPECT_EQ(p.exitCode, 0) << p.err;
@@ -36,7 +35,6 @@ struct KernelWorkspace
         auto r = cli({"import", peak.string(), gemm.string(), RIDGELINE_TEST_DATA "/kernels/membw-zen5-2cpu-kvm.jsonl"});
         EXPECT_EQ(r.exitCode, 0) << r.err;
     }
-    ~KernelWorkspace() { fs::remove_all(dir); }
     test::Finished cli(std::vector<std::string> args) const
     {
         std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};

@@ -20,6 +20,7 @@
 #include "collectives/routingmatrix.h"
 #include "io/linereader.h"
 #include "records/wireformat.h"
+#include "tempdir.h"
 #include "views/chartdata.h"
 
 using namespace rl;
@@ -220,7 +221,8 @@ std::vector<pid_t> benchRanks(pid_t launcher)
 
 Cancelled cancelMidSweep(int sig, bool wholeGroup)
 {
-    const std::string errPath = ::testing::TempDir() + "/cancel-" + std::to_string(getpid()) + ".err";
+    test::TempDir dir;
+    const std::string errPath = (dir.path / "cancel.err").string();
     test::Running proc(launch(2, {"collectives", "--ops", "all_reduce", "-b", "1K", "-e", "64M", "-i", "256K", "-w",
                                   "2", "-n", "50"}),
                        errPath);
@@ -246,7 +248,6 @@ Cancelled cancelMidSweep(int sig, bool wholeGroup)
     c.run = parse(out);
     std::ifstream errFile(errPath);
     c.err.assign(std::istreambuf_iterator<char>(errFile), {});
-    std::remove(errPath.c_str());
     std::cerr << c.err; // as before: the run's stderr in the test's output
     return c;
 }
@@ -392,7 +393,8 @@ TEST_F(BenchCollectives, AllToAllVFromAMoeRoutingRunsAtItsOwnSizeWithItsImbalanc
 
 TEST_F(BenchCollectives, AllToAllVFromACsvMatrixSweepsSizesAndMixesWithOtherOps)
 {
-    const std::string csv = ::testing::TempDir() + "/routing-2x2.csv";
+    test::TempDir dir;
+    const std::string csv = (dir.path / "routing-2x2.csv").string();
     {
         std::ofstream f(csv);
         f << "# rank 0 sends three times what rank 1 sends\n0,300\n100,0\n";
@@ -416,14 +418,12 @@ TEST_F(BenchCollectives, AllToAllVFromACsvMatrixSweepsSizesAndMixesWithOtherOps)
     }
     EXPECT_EQ(v, 3);        // 1, 4, 16 KiB
     EXPECT_EQ(balanced, 6); // in and out of place
-    std::remove(csv.c_str());
     // A 2 x 2 matrix on 4 ranks fails once, before any point.
     std::ofstream(csv) << "0,300\n100,0\n";
     const auto bad = test::runToEnd(launch(4, {"collectives", "--ops", "all_to_allv", "--routing", csv}));
     EXPECT_NE(bad.exitCode, 0);
     EXPECT_NE(bad.err.find("the routing matrix is 2 x 2 but the run has 4 ranks"), std::string::npos) << bad.err;
     EXPECT_EQ(bad.out.find("\"record\":\"collective\""), std::string::npos);
-    std::remove(csv.c_str());
 }
 
 TEST(BenchCollectivesArgs, BadArgumentsFailWithAClearMessage)

@@ -23,10 +23,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <unistd.h>
 
-#include "../cli/tempdir.h"
+#include "tempdir.h"
 #include "../integration/benchlaunch.h"
 #include "importers/importerregistry.h"
 #include "io/linereader.h"
@@ -77,9 +78,8 @@ public:
         if (const char* d = std::getenv("RIDGELINE_SLURM_DIR"); d && *d) {
             m_dir = d;
         } else {
-            char tmpl[] = "/tmp/ridgeline-slurm-XXXXXX";
-            m_dir = mkdtemp(tmpl);
-            m_own = true;
+            m_own.emplace("ridgeline-slurm");
+            m_dir = m_own->path;
             try {
                 // The watchdog stops Slurm should this process die before TearDown.
                 setenv("SLURM_UP_OWNER_PID", std::to_string(getpid()).c_str(), 1);
@@ -106,13 +106,12 @@ public:
             runCommand({RIDGELINE_SLURM_SCRIPTS "/slurm-down.sh", m_dir.string()}, 60000);
         } catch (const std::exception&) {
         }
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
+        m_own.reset();
     }
 
 private:
     fs::path m_dir;
-    bool m_own = false;
+    std::optional<rl::test::TempDir> m_own; // the Slurm this process started, removed once it is down
 };
 const auto* g_env = ::testing::AddGlobalTestEnvironment(new SlurmEnvironment);
 

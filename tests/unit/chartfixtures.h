@@ -11,19 +11,9 @@
 #include "views/chartdata.h"
 #include "collectives/collectiveop.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 namespace rl::test {
-
-struct TempDir
-{
-    std::filesystem::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-charts-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 inline CollectivePoint modelPoint(const std::string& op, int nranks, std::int64_t bytes, double alphaUs,
                                   double betaGBs, bool inPlace = false)

@@ -10,6 +10,7 @@
 
 #include "store/fileimport.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 namespace rl::test {
 
@@ -22,13 +23,7 @@ inline std::string testData(const std::string& name) { return std::string(RIDGEL
 class SampleStore
 {
 public:
-    SampleStore()
-    {
-        char tmpl[] = "/tmp/ridgeline-views-XXXXXX";
-        m_dir = mkdtemp(tmpl);
-        m_ws = std::make_unique<store::Workspace>((m_dir / "w.db").string());
-    }
-    ~SampleStore() { std::filesystem::remove_all(m_dir); }
+    SampleStore() : m_ws(std::make_unique<store::Workspace>((m_dir.path / "w.db").string())) {}
     SampleStore(const SampleStore&) = delete;
     SampleStore& operator=(const SampleStore&) = delete;
 
@@ -43,7 +38,7 @@ public:
     store::Workspace& workspace() { return *m_ws; }
 
 private:
-    std::filesystem::path m_dir;
+    TempDir m_dir; // removed after the workspace is closed
     std::unique_ptr<store::Workspace> m_ws;
 };
 } // namespace rl::test

@@ -8,6 +8,7 @@
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
 
@@ -175,8 +176,8 @@ TEST(HardwareProfile, MissingFileAndBadJsonNameTheFile)
 
 TEST(HardwareProfile, MeasuredProfileFromStoredSessions)
 {
-    const auto path = std::filesystem::temp_directory_path() / ("rl-hwprofile-" + std::to_string(::getpid()) + ".db");
-    std::filesystem::remove(path);
+    test::TempDir dir;
+    const auto path = dir.path / "hwprofile.db";
     {
         store::Workspace ws(path.string());
         SessionData peak;
@@ -206,5 +207,4 @@ TEST(HardwareProfile, MeasuredProfileFromStoredSessions)
         EXPECT_EQ(again.memoryLevels.size(), 2u);
         EXPECT_THROW(buildMeasuredProfile(ws.database(), memId, memId), ProfileError);
     }
-    std::filesystem::remove(path);
 }

@@ -8,6 +8,7 @@
 #include "importers/collectivecsv.h"
 #include "importers/importerregistry.h"
 #include "io/csv.h"
+#include "tempdir.h"
 
 using namespace rl;
 
@@ -64,13 +65,13 @@ TEST(ImportCollectiveCsv, RoundTripThroughWriterAndRegistryIsExact)
         p.wrong = i == 4 ? -1 : 0;
         points.push_back(p);
     }
-    const std::string path = "/tmp/ridgeline-csv-" + std::to_string(getpid()) + ".csv";
+    test::TempDir dir;
+    const std::string path = (dir.path / "points.csv").string();
     {
         std::ofstream out(path);
         writeCollectiveCsv(out, points);
     }
     auto r = importFile(path);
-    std::filesystem::remove(path);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(r.format, "ridgeline-csv");
     ASSERT_EQ(r.sessions.size(), 1u);
@@ -88,13 +89,13 @@ TEST(ImportCollectiveCsv, SplitGroupsRoundTripInAnOptionalLastColumn)
     std::vector<CollectivePoint> points{p, p};
     points[0].group = "ranks 0-1";
     points[1].group = "nodes a+b, c"; // quoted on the way out
-    const std::string path = "/tmp/ridgeline-csv-group-" + std::to_string(getpid()) + ".csv";
+    test::TempDir dir;
+    const std::string path = (dir.path / "groups.csv").string();
     {
         std::ofstream out(path);
         writeCollectiveCsv(out, points);
     }
     auto r = importFile(path);
-    std::filesystem::remove(path);
     ASSERT_TRUE(r.ok) << r.error;
     ASSERT_EQ(r.sessions.size(), 1u);
     EXPECT_EQ(r.sessions[0].collectives, points);

@@ -11,24 +11,16 @@
 #include "importers/figurecheck.h"
 #include "importers/importerregistry.h"
 #include "store/fileimport.h"
+#include "tempdir.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
+using rl::test::TempDir;
 
 namespace {
 std::string hostile(const char* name) { return std::string(RIDGELINE_TEST_DATA) + "/hostile/" + name; }
 std::string data(const char* name) { return std::string(RIDGELINE_TEST_DATA) + "/" + name; }
 
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-ranges-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 // The warnings as the CLI prints them: "path:line: message".
 std::vector<std::string> printed(const std::string& path, const std::vector<ImportWarning>& warnings)

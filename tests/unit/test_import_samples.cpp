@@ -6,22 +6,11 @@
 #include <unistd.h>
 
 #include "store/fileimport.h"
+#include "tempdir.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
-
-namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-samples-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
-} // namespace
+using rl::test::TempDir;
 
 // Every file a new user opens on first start imports cleanly, with the sessions the README lists.
 TEST(ImportSamples, EverySampleFileImportsIntoAWorkspace)

@@ -7,6 +7,7 @@
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
 
@@ -42,8 +43,8 @@ TEST(KernelStore, RecordedMembwRunImportsAndStores)
     EXPECT_EQ(data.membw.size(), 248u); // 2 thread counts x 4 kernels x 31 sizes (4 KiB .. 128 MiB)
     EXPECT_GE(data.memCeilings.size(), 2u);
 
-    const auto path = std::filesystem::temp_directory_path() / ("rl-kernelstore-" + std::to_string(::getpid()) + ".db");
-    std::filesystem::remove(path);
+    test::TempDir dir;
+    const auto path = dir.path / "kernels.db";
     {
         store::Workspace ws(path.string());
         EXPECT_GE(ws.schemaVersion(), 2); // version 2 adds the kernel tables
@@ -58,5 +59,4 @@ TEST(KernelStore, RecordedMembwRunImportsAndStores)
         ws.deleteSession(gid);
         EXPECT_TRUE(store::gemmPoints(ws.database(), gid).empty()); // cascades
     }
-    std::filesystem::remove(path);
 }

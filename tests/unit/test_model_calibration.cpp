@@ -10,6 +10,7 @@
 #include "model/calibration.h"
 #include "model/hardwareprofileloader.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
 using namespace rl::model;
@@ -37,18 +38,8 @@ std::int64_t addSession(store::Workspace& ws, const char* title, const char* op,
 
 struct TempWorkspace
 {
-    // One file per test: ctest runs the tests of this file in parallel.
-    std::string path = (std::filesystem::temp_directory_path() /
-                        ("rl_test_calibration_" +
-                         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".db"))
-                           .string();
-    TempWorkspace() { clean(); }
-    ~TempWorkspace() { clean(); }
-    void clean() const
-    {
-        for (const char* suffix : {"", "-wal", "-shm"})
-            std::remove((path + suffix).c_str());
-    }
+    test::TempDir dir;
+    std::string path = (dir.path / "calibration.db").string();
 };
 } // namespace
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/modelconfig.h"
+#include "tempdir.h"
 
 using namespace rl::model;
 
@@ -72,10 +73,10 @@ TEST(ModelConfig, OwnFormatRoundTrips)
 {
     for (const char* name : {"deepseek-v3", "zaya1-base"}) {
         const auto orig = loadPreset(name);
-        const auto path = (std::filesystem::temp_directory_path() / "rl_test_model_roundtrip.json").string();
+        rl::test::TempDir dir;
+        const auto path = (dir.path / "roundtrip.json").string();
         saveModelConfigFile(orig, path);
         const auto back = loadModelConfigFile(path);
-        std::remove(path.c_str());
         EXPECT_EQ(toJson(back), toJson(orig)) << name;
     }
 }

@@ -11,7 +11,7 @@
 #include "model/rankingvalidation.h"
 #include "model/runcalibration.h"
 #include "model/shardedschedule.h"
-#include "../cli/tempdir.h"
+#include "tempdir.h"
 
 using namespace rl::model;
 

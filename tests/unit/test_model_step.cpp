@@ -13,6 +13,7 @@
 #include "model/storecalibration.h"
 #include "model/trainingstep.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
 using namespace rl::model;
@@ -272,8 +273,8 @@ TEST(ModelCollectives, ProfileAndMeasuredSources)
 
 TEST(ModelCollectives, StoreCalibrationFitsCollectiveSessions)
 {
-    const auto path = (std::filesystem::temp_directory_path() / "rl_test_model_calibration.db").string();
-    std::remove(path.c_str());
+    test::TempDir dir;
+    const auto path = (dir.path / "calibration.db").string();
     {
         store::Workspace ws(path);
         Session s;
@@ -297,17 +298,14 @@ TEST(ModelCollectives, StoreCalibrationFitsCollectiveSessions)
         EXPECT_NEAR(src->timeUs(CollectiveOp::AllReduce, 1e8, 8, false), 20 + 1e8 / 50e3, 1.0);
         EXPECT_EQ(src->timeUs(CollectiveOp::AllGather, 1e8, 8, false), 0); // no fit, no fallback
     }
-    std::remove(path.c_str());
-    std::remove((path + "-wal").c_str());
-    std::remove((path + "-shm").c_str());
 }
 
 // The MoE dispatch is timed by the measured all_to_allv at the routing's imbalance when one is
 // stored, by the balanced all_to_all when asked for imbalance 1 (or nearer it), else the profile.
 TEST(ModelCollectives, MoeDispatchUsesTheMeasuredAllToAllvAtTheMatchingImbalance)
 {
-    const auto path = (std::filesystem::temp_directory_path() / "rl_test_model_alltoallv.db").string();
-    std::remove(path.c_str());
+    test::TempDir dir;
+    const auto path = (dir.path / "alltoallv.db").string();
     {
         store::Workspace ws(path);
         // alpha, beta (GB/s) and imbalance of three stored runs over 8 ranks.
@@ -364,9 +362,6 @@ TEST(ModelCollectives, MoeDispatchUsesTheMeasuredAllToAllvAtTheMatchingImbalance
         EXPECT_DOUBLE_EQ(ep->routedImbalance, 1.5);
         EXPECT_NEAR(ep->timeUs, 35 + ep->bytes / 25e3, 0.01 * (35 + ep->bytes / 25e3));
     }
-    std::remove(path.c_str());
-    std::remove((path + "-wal").c_str());
-    std::remove((path + "-shm").c_str());
 }
 
 TEST(ModelInference, DecodeIsMemoryBoundAtBatchOne)

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "model/validation.h"
+#include "tempdir.h"
 
 using namespace rl::model;
 
@@ -112,7 +113,8 @@ TEST(Validation, HoldoutRunsWithinTheirBound)
 
 TEST(Validation, MalformedTableNamesFileAndRow)
 {
-    const auto path = std::string(::testing::TempDir()) + "/rl_bad_validation.json";
+    rl::test::TempDir dir;
+    const auto path = (dir.path / "bad_validation.json").string();
     {
         std::FILE* f = std::fopen(path.c_str(), "w");
         ASSERT_TRUE(f);
@@ -147,5 +149,4 @@ TEST(Validation, MalformedTableNamesFileAndRow)
                   std::string::npos)
             << e.what();
     }
-    std::remove(path.c_str());
 }

@@ -12,28 +12,25 @@
 #include "report/report.h"
 #include "store/fileimport.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
-namespace fs = std::filesystem;
 
 namespace {
 struct Imported
 {
-    fs::path dir;
+    test::TempDir dir;
     std::unique_ptr<store::Workspace> ws;
     std::vector<std::int64_t> ids;
     explicit Imported(const std::vector<std::string>& samples)
     {
-        char tmpl[] = "/tmp/ridgeline-report-XXXXXX";
-        dir = mkdtemp(tmpl);
-        ws = std::make_unique<store::Workspace>((dir / "w.db").string());
+        ws = std::make_unique<store::Workspace>((dir.path / "w.db").string());
         for (const auto& f : samples) {
             auto out = store::importIntoWorkspace(*ws, std::string(RIDGELINE_TEST_DATA) + "/../../sample_data/" + f);
             EXPECT_TRUE(out.ok) << f << ": " << out.error;
             ids.insert(ids.end(), out.sessionIds.begin(), out.sessionIds.end());
         }
     }
-    ~Imported() { fs::remove_all(dir); }
 };
 
 HardwareProfile profile(const std::string& id)
@@ -140,10 +137,9 @@ TEST(Report, ClusterTemplateGroupsCollectivesByTierAndKernelsUnderTheRoofline)
 
 TEST(Report, ProvenanceSpellsOutTheLibraryEnvironment)
 {
-    char tmpl[] = "/tmp/ridgeline-report-XXXXXX";
-    const fs::path dir = mkdtemp(tmpl);
+    test::TempDir dir;
     {
-        store::Workspace ws((dir / "w.db").string());
+        store::Workspace ws((dir.path / "w.db").string());
         auto out = store::importIntoWorkspace(ws, std::string(RIDGELINE_TEST_DATA) + "/collectives/nccl_tests_allreduce.json");
         ASSERT_TRUE(out.ok) << out.error;
         const auto rows = report::provenanceRows(*ws.session(out.sessionIds.at(0)));
@@ -153,7 +149,6 @@ TEST(Report, ProvenanceSpellsOutTheLibraryEnvironment)
         EXPECT_EQ(m.count("env PATH"), 0u);
         EXPECT_NE(m["command line"].find("-J out.json"), std::string::npos);
     }
-    fs::remove_all(dir);
 }
 
 // A --split session over two H100 nodes: each node's group is held to the NVLink tier and counts by

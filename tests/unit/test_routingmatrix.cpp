@@ -9,6 +9,7 @@
 #include "collectives/collectivecheck.h"
 #include "collectives/collectivesweep.h"
 #include "collectives/routingmatrix.h"
+#include "tempdir.h"
 
 using namespace rl;
 
@@ -94,7 +95,8 @@ TEST(RoutingMatrix, ZipfMoeMatchesHandComputedShares)
 
 TEST(RoutingMatrix, MeasuredHistogramFromFile)
 {
-    const std::string path = testing::TempDir() + "/expert_load.txt";
+    test::TempDir dir;
+    const std::string path = (dir.path / "expert_load.txt").string();
     {
         std::ofstream f(path);
         f << "# tokens per expert\n30, 10\n40 20\n";
@@ -112,7 +114,6 @@ TEST(RoutingMatrix, MeasuredHistogramFromFile)
     EXPECT_DOUBLE_EQ(loadImbalance(m), 1.2);
     moe.experts = 3;
     EXPECT_THROW(expertShares(moe), std::invalid_argument); // 4 loads for 3 experts
-    std::remove(path.c_str());
 }
 
 TEST(RoutingMatrix, MoeAndSkewErrors)

@@ -3,13 +3,16 @@
 // scontrol output, and following a file that grows in pieces.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
-#include "../cli/tempdir.h"
+#include "tempdir.h"
 #include "io/linereader.h"
 #include "io/runcommand.h"
 #include "slurm/filetail.h"
@@ -270,8 +273,9 @@ public:
         script("sbatch", "printf '%s\\n' \"$@\" > " + d + "/sbatch.args\n"
                          "if [ -f " + d + "/sbatch.err ]; then cat " + d + "/sbatch.err >&2; exit 1; fi\n"
                          "echo '42;ridgeline-test'\n");
+        // squeue.log: every answer given, so a test can wait until follow() has asked in a state.
         script("squeue", "if [ -f " + d + "/squeue.err ]; then cat " + d + "/squeue.err >&2; exit 1; fi\n"
-                         "cat " + d + "/squeue.out 2>/dev/null; exit 0\n");
+                         "cat " + d + "/squeue.out 2>/dev/null | tee -a " + d + "/squeue.log; exit 0\n");
         script("sacct", "echo 'Slurm accounting storage is disabled' >&2; exit 1\n");
         script("scontrol", "if [ -f " + d + "/scontrol.out ]; then cat " + d + "/scontrol.out; exit 0; fi\n"
                            "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1\n");
@@ -317,7 +321,67 @@ private:
     }
 };
 
-void sleepMs(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+// What follow() has handed over so far, shared with a fake job's thread: the job takes its next
+// step only once follow() has seen the last one, so no step slips between two polls however slow
+// the machine. A wait gives up after 10 s (the test then fails on what was seen) rather than hang.
+class Followed
+{
+public:
+    void line(const std::string& l) { add([&] { m_lines.push_back(l); }); }
+    void state(JobState s) { add([&] { m_states.push_back(s); }); }
+    bool sawLine(const std::string& l)
+    {
+        return waitFor([&] { return std::find(m_lines.begin(), m_lines.end(), l) != m_lines.end(); });
+    }
+    bool sawState(JobState s)
+    {
+        return waitFor([&] { return std::find(m_states.begin(), m_states.end(), s) != m_states.end(); });
+    }
+    std::vector<std::string> lines()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_lines;
+    }
+    std::vector<JobState> states()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_states;
+    }
+
+private:
+    template <typename F>
+    void add(F f)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            f();
+        }
+        m_changed.notify_all();
+    }
+    template <typename Pred>
+    bool waitFor(Pred pred)
+    {
+        std::unique_lock lock(m_mutex);
+        return m_changed.wait_for(lock, std::chrono::seconds(10), pred);
+    }
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<std::string> m_lines;
+    std::vector<JobState> m_states;
+};
+
+// Until the fake squeue has answered with `state` (it logs its answers; a child's output has no
+// signal to wait on, so the log is read every 10 ms), for at most 10 s.
+bool squeueAnswered(const FakeSlurm& slurm, const std::string& state)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (slurm.read("squeue.log").find(state) == std::string::npos) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
+}
 } // namespace
 
 TEST(SbatchJobFake, SubmitsFollowsStreamsAndTakesTheEndFromScontrol)
@@ -335,29 +399,31 @@ TEST(SbatchJobFake, SubmitsFollowsStreamsAndTakesTheEndFromScontrol)
     EXPECT_EQ(slurm.read("sbatch.args"), "--parsable\n" + job.scriptPath() + "\n");
     EXPECT_FALSE(std::filesystem::exists(spec.outputPath));
 
+    // The job's life, each step once follow() has seen the one before: pending, then running with
+    // a line and the start of the next, the rest of that line, completing with an unfinished last
+    // line, and gone from the queue with its end in scontrol.
+    Followed seen;
     std::thread jobRuns([&] {
-        sleepMs(100);
+        EXPECT_TRUE(seen.sawState(JobState::Pending)) << "follow() never reported the pending job";
         slurm.set("squeue.out", "RUNNING|None\n");
         std::ofstream out(spec.outputPath);
         out << std::unitbuf << "line 1\nline";
-        sleepMs(100);
-        out << " 2\n";
-        sleepMs(100);
+        EXPECT_TRUE(seen.sawLine("line 1")) << "follow() never streamed the first line";
+        out << " 2\n"; // "line" was read with "line 1": the half line is completed in a later read
+        EXPECT_TRUE(seen.sawLine("line 2")) << "follow() never streamed the line written in two pieces";
         slurm.set("squeue.out", "COMPLETING|None\n");
         out << "line 3 without a newline";
-        sleepMs(100);
+        EXPECT_TRUE(squeueAnswered(slurm, "COMPLETING")) << "follow() never asked squeue about the completing job";
         slurm.set("scontrol.out", "JobId=42 JobState=COMPLETED Reason=None ExitCode=0:0\n");
         slurm.remove("squeue.out");
     });
-    std::vector<std::string> lines;
-    std::vector<JobState> states;
-    const auto outcome = job.follow([&](const std::string& l) { lines.push_back(l); }, {},
-                                    [&](JobState s) { states.push_back(s); }, 20);
+    const auto outcome = job.follow([&](const std::string& l) { seen.line(l); }, {},
+                                    [&](JobState s) { seen.state(s); }, 20);
     jobRuns.join();
     EXPECT_EQ(outcome.state, JobState::Completed) << outcome.reason;
     EXPECT_EQ(outcome.exitCode, 0);
-    EXPECT_EQ(lines, (std::vector<std::string>{"line 1", "line 2", "line 3 without a newline"}));
-    EXPECT_EQ(states, (std::vector<JobState>{JobState::Pending, JobState::Running, JobState::Completed}));
+    EXPECT_EQ(seen.lines(), (std::vector<std::string>{"line 1", "line 2", "line 3 without a newline"}));
+    EXPECT_EQ(seen.states(), (std::vector<JobState>{JobState::Pending, JobState::Running, JobState::Completed}));
     EXPECT_EQ(slurm.read("scancel.log"), "");
 }
 

@@ -11,17 +11,11 @@
 #include "store/fileimport.h"
 #include "store/sessionsnapshot.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
 
 namespace {
-std::string tempWorkspace(const char* name)
-{
-    const auto path = std::filesystem::temp_directory_path() / (std::string(name) + "-" + std::to_string(::getpid()) + ".db");
-    std::filesystem::remove(path);
-    return path.string();
-}
-
 std::int64_t sessionWithPoints(store::Workspace& ws, const std::string& title, int points)
 {
     Session s;
@@ -46,7 +40,8 @@ std::int64_t sessionWithPoints(store::Workspace& ws, const std::string& title, i
 
 TEST(SessionSnapshot, DeleteThenRestoreKeepsIdsAndPoints)
 {
-    const auto path = tempWorkspace("snapshot");
+    test::TempDir dir;
+    const auto path = (dir.path / "snapshot.db").string();
     store::Workspace ws(path);
     const auto a = sessionWithPoints(ws, "first, with \"quotes\"", 3);
     const auto b = sessionWithPoints(ws, "second", 2);
@@ -71,12 +66,12 @@ TEST(SessionSnapshot, DeleteThenRestoreKeepsIdsAndPoints)
     // Restoring twice fails as a whole: the ids are taken.
     EXPECT_THROW(store::restoreSessions(ws.database(), snap), store::StoreError);
     EXPECT_EQ(ws.collectivePoints(a).size(), 3u);
-    std::filesystem::remove(path);
 }
 
 TEST(SessionSnapshot, ImportedFileComesBackWithItsSessions)
 {
-    const auto path = tempWorkspace("snapshot-import");
+    test::TempDir dir;
+    const auto path = (dir.path / "snapshot-import.db").string();
     store::Workspace ws(path);
     const auto outcome =
         store::importIntoWorkspace(ws, std::string(RIDGELINE_TEST_DATA) + "/gui/import/h100_allgather_8r.jsonl");
@@ -93,12 +88,12 @@ TEST(SessionSnapshot, ImportedFileComesBackWithItsSessions)
     ASSERT_TRUE(back);
     EXPECT_EQ(back->sourceFileId, s.sourceFileId);
     EXPECT_EQ(ws.collectivePoints(s.id).size(), snap.recordCount());
-    std::filesystem::remove(path);
 }
 
 TEST(SessionSnapshot, CsvAndJsonOfTheRecords)
 {
-    const auto path = tempWorkspace("snapshot-text");
+    test::TempDir dir;
+    const auto path = (dir.path / "snapshot-text.db").string();
     store::Workspace ws(path);
     const auto a = sessionWithPoints(ws, "first", 2);
     const auto snap = store::snapshotSessions(ws.database(), {a});
@@ -112,14 +107,14 @@ TEST(SessionSnapshot, CsvAndJsonOfTheRecords)
     ASSERT_EQ(json[0]["collective_results"].size(), 2u);
     EXPECT_EQ(json[0]["collective_results"][1]["bytes"], 2048);
     EXPECT_FALSE(json[0]["collective_results"][0].contains("id"));
-    std::filesystem::remove(path);
 }
 
 // Duplicate: a copy under a new id with " (copy)" in its title, every point, the notes and the source
 // file; the original untouched; deleting the copy leaves the original and its file alone.
 TEST(SessionSnapshot, CopiesGetNewIdsTitlesAndAllTheirRows)
 {
-    const auto path = tempWorkspace("snapshot-copy");
+    test::TempDir dir;
+    const auto path = (dir.path / "snapshot-copy.db").string();
     store::Workspace ws(path);
     const auto outcome =
         store::importIntoWorkspace(ws, std::string(RIDGELINE_TEST_DATA) + "/gui/import/h100_allgather_8r.jsonl");
@@ -157,5 +152,4 @@ TEST(SessionSnapshot, CopiesGetNewIdsTitlesAndAllTheirRows)
     ws.deleteSession(copies[1]);
     EXPECT_EQ(ws.collectivePoints(imported.id).size(), importedPoints.size());
     EXPECT_EQ(ws.session(imported.id)->sourceFileId, imported.sourceFileId);
-    std::filesystem::remove(path);
 }

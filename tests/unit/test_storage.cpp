@@ -12,22 +12,11 @@
 #include "store/migrations.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
-
-namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-test-storage-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
-} // namespace
+using rl::test::TempDir;
 
 TEST(StorageIo, WriteThenReadMovesEveryByteAndTimesFirstByteFirst)
 {

@@ -10,23 +10,14 @@
 #include "store/database.h"
 #include "store/migrations.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 using namespace rl;
 using rl::store::Workspace;
 namespace fs = std::filesystem;
+using rl::test::TempDir;
 
 namespace {
-struct TempDir
-{
-    fs::path path;
-    TempDir()
-    {
-        char tmpl[] = "/tmp/ridgeline-test-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
-
 CollectivePoint point(std::int64_t bytes, double us)
 {
     CollectivePoint p;
@@ -183,9 +174,8 @@ TEST(Store, RefusesAForeignRollbackJournalFileWithoutChangingIt)
 TEST(Store, ConcurrentOpensOfANewWorkspaceMigrateOnce)
 {
     for (int round = 0; round < 20; ++round) {
-        const fs::path db = fs::temp_directory_path() /
-                            ("rl_test_concurrent_" + std::to_string(::getpid()) + "_" + std::to_string(round) + ".db");
-        fs::remove(db);
+        TempDir dir; // a new file each round
+        const fs::path db = dir.path / "concurrent.db";
         std::vector<std::thread> threads;
         std::vector<std::string> errors(4);
         for (int t = 0; t < 4; ++t)
@@ -202,8 +192,6 @@ TEST(Store, ConcurrentOpensOfANewWorkspaceMigrateOnce)
             th.join();
         for (const auto& e : errors)
             EXPECT_EQ(e, "") << "round " << round;
-        for (const char* suffix : {"", "-wal", "-shm"})
-            fs::remove(db.string() + suffix);
     }
 }
 

@@ -17,6 +17,7 @@
 #include "trace/kinetoreader.h"
 #include "trace/traceanalysis.h"
 #include "trace/traceimport.h"
+#include "tempdir.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
@@ -469,17 +470,14 @@ TEST_P(BrokenTrace, RejectedWithFileAndPlaceAndNothingStored)
         EXPECT_NE(r.error.find(": byte "), std::string::npos) << r.error;
     }
 
-    const fs::path db = fs::temp_directory_path() / ("rl_test_trace_broken_" + std::to_string(::getpid()) + ".db");
-    fs::remove(db);
+    test::TempDir dir;
+    const fs::path db = dir.path / "broken.db";
     {
         store::Workspace ws(db.string());
         const auto out = store::importIntoWorkspace(ws, path, {}, c.format);
         EXPECT_FALSE(out.ok);
         EXPECT_TRUE(ws.sessions().empty());
     }
-    fs::remove(db);
-    fs::remove(db.string() + "-wal");
-    fs::remove(db.string() + "-shm");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -506,8 +504,8 @@ TEST(TraceImport, CancelStopsTheImport)
 
 TEST(TraceStore, RoundTripAggregatedRows)
 {
-    const fs::path db = fs::temp_directory_path() / ("rl_test_trace_store_" + std::to_string(::getpid()) + ".db");
-    fs::remove(db);
+    test::TempDir dir;
+    const fs::path db = dir.path / "traces.db";
     {
         store::Workspace ws(db.string());
         const std::string path = kSamples + "hta_nccl_parser_config_nccl_data.json.gz";
@@ -546,9 +544,6 @@ TEST(TraceStore, RoundTripAggregatedRows)
         }
         EXPECT_TRUE(store::traceTimeline(ws.database(), id, 99).empty());
     }
-    fs::remove(db);
-    fs::remove(db.string() + "-wal");
-    fs::remove(db.string() + "-shm");
 }
 
 TEST(TraceReader, TruncatedJsonPointsAtTheCutEvent)

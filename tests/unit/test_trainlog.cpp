@@ -12,6 +12,7 @@
 #include "store/traceresults.h"
 #include "trace/trainloganalysis.h"
 #include "trace/trainlogparse.h"
+#include "tempdir.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
@@ -236,8 +237,8 @@ TEST(TrainLog, ImportOptionsColumnMappingImportsAnUnguessableTable)
 // mapping's values), not skipped as a duplicate of the bytes; the same mapping again is a duplicate.
 TEST(TrainLog, ReimportWithAnotherColumnMappingIsANewSession)
 {
-    const fs::path db = fs::temp_directory_path() / ("rl_test_remap_" + std::to_string(::getpid()) + ".db");
-    fs::remove(db);
+    test::TempDir dir;
+    const fs::path db = dir.path / "remap.db";
     {
         store::Workspace ws(db.string());
         const std::string path = kLogs + "custom_logger_odd_columns.csv";
@@ -271,9 +272,6 @@ TEST(TrainLog, ReimportWithAnotherColumnMappingIsANewSession)
         EXPECT_NEAR(after[0].mfu, 0.384, 1e-12);
         EXPECT_EQ(ws.session(second.sessionIds[0])->params["columns"]["mapped_by"], "user");
     }
-    fs::remove(db);
-    fs::remove(db.string() + "-wal");
-    fs::remove(db.string() + "-shm");
 }
 
 TEST(TrainLog, EmptyAndStepLessLogsAreRejected)
@@ -286,8 +284,8 @@ TEST(TrainLog, EmptyAndStepLessLogsAreRejected)
 
 TEST(TrainLog, StoredSeriesAndEventsRoundTrip)
 {
-    const fs::path db = fs::temp_directory_path() / ("rl_test_trainlog_" + std::to_string(::getpid()) + ".db");
-    fs::remove(db);
+    test::TempDir dir;
+    const fs::path db = dir.path / "trainlog.db";
     {
         store::Workspace ws(db.string());
         const auto out = store::importIntoWorkspace(ws, kLogs + "megatron_lm_restart.log");
@@ -302,7 +300,4 @@ TEST(TrainLog, StoredSeriesAndEventsRoundTrip)
         EXPECT_EQ(events.size(), 4u);
         EXPECT_EQ(ws.session(id)->params["restarts"], 1);
     }
-    fs::remove(db);
-    fs::remove(db.string() + "-wal");
-    fs::remove(db.string() + "-shm");
 }

@@ -10,6 +10,7 @@
 
 #include "importers/importerregistry.h"
 #include "records/wireformat.h"
+#include "tempdir.h"
 
 using namespace rl;
 
@@ -54,7 +55,8 @@ TEST(WireFormat, IntegerFieldsAreRangeChecked)
 
 TEST(WireFormat, ImportOfAFileWithAHugeNumberKeepsTheGoodLinesAndNamesTheBadOne)
 {
-    const std::string path = ::testing::TempDir() + "/huge.jsonl";
+    test::TempDir dir;
+    const std::string path = (dir.path / "huge.jsonl").string();
     {
         std::ofstream f(path);
         f << R"({"record":"session","kind":"collectives","tool":"ridgeline-bench"})" << '\n'

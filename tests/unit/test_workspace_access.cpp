@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../cli/readonlymount.h"
-#include "../cli/tempdir.h"
+#include "tempdir.h"
 #include "store/database.h"
 #include "store/migrations.h"
 #include "store/workspace.h"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "../cli/tempdir.h"
+#include "tempdir.h"
 #include "store/kernelresults.h"
 #include "store/migrations.h"
 #include "store/modelconfigs.h"

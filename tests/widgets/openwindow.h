@@ -4,17 +4,17 @@
 // arguments that let `ridgeline-cli run` start ranks under the test machine's mpirun.
 #include <QSignalSpy>
 #include <QStringList>
-#include <QTemporaryDir>
 
 #include "gui/window/mainwindow.h"
 #include "settings.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 namespace rl::testing {
 
 struct OpenWindow
 {
-    explicit OpenWindow(const QTemporaryDir& dir, const QString& workspace)
+    explicit OpenWindow(const rl::test::TempDir& dir, const QString& workspace)
         : settings{(qputenv("RIDGELINE_NO_DIALOGS", "1"), dir.filePath(QStringLiteral("settings.ini")))}
         , window{&settings}
     {

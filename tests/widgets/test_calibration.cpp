@@ -10,7 +10,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -22,6 +21,7 @@
 #include "gui/sizing/moeexplorer.h"
 #include "store/fileimport.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 #include "validationchart.h"
@@ -33,7 +33,7 @@ namespace {
 // efficiencies, and a training log (listed by neither picker list).
 struct Workspace
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QString path = dir.filePath(QStringLiteral("ws.db"));
     std::vector<std::int64_t> node8; // one session per op of the 8xH100 file
     std::int64_t node16 = 0, gemm = 0, log = 0;
@@ -364,7 +364,7 @@ TEST(ValidationView, MedianAndMaxAreTheClisAndTheChartHasAPointPerPredictedRun)
     // The table copies with its header; the CSV export has a line per row.
     EXPECT_TRUE(view.tableText().startsWith(QStringLiteral("Run\tSource\t")));
     EXPECT_EQ(view.tableText().count(u'\n'), int(s.rows.size()) + 1);
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString csv = dir.filePath(QStringLiteral("validation.csv"));
     ASSERT_EQ(view.exportTo(csv), QString());
     QFile f(csv);

@@ -17,6 +17,7 @@
 #include "gui/sizing/configeditor.h"
 #include "model/modelcounts.h"
 #include "gui/sizing/sizingwindow.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 
@@ -86,7 +87,7 @@ TEST(ConfigEditor, AnImpossibleLayoutIsExplainedAndNoStaleFiguresRemain)
 
 TEST(ConfigEditor, SavedConfigurationsLiveInTheWorkspace)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("w.db"));
     ConfigEditor editor;
     editor.setWorkspace(ws);
@@ -225,11 +226,14 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ConfigEditor* editor = window.editorA();
+    // The edits of one pass are sized together on a zero-time timer; until then report() is the one
+    // of the window's first preset (it fits), so wait for the report of these edits.
+    QSignalSpy sized(editor, &ConfigEditor::reportChanged);
     editor->loadConfig(rl::model::loadPreset("mixtral-8x7b"));
     editor->setHardware(QStringLiteral("mi300x"));
     editor->setParallel(QStringLiteral("dp=4,ep=4"));
-    ASSERT_TRUE(rl::testing::waitFor([&] { return editor->report().has_value(); }, 5000)) << editor->problem().toStdString();
-    QTest::qWait(50); // let the header resize the rows to their contents
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !sized.isEmpty(); }, 5000)) << "the edits were never sized";
+    ASSERT_TRUE(editor->report().has_value()) << editor->problem().toStdString();
     const QString memory = editor->resultText(QStringLiteral("Memory per GPU"));
     EXPECT_TRUE(memory.contains(QStringLiteral("does not fit: "))) << memory.toStdString();
     EXPECT_TRUE(memory.contains(QStringLiteral(" GB usable of 192 GB"))) << memory.toStdString();
@@ -247,6 +251,20 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     auto* results = editor->findChild<QTableWidget*>(QStringLiteral("results"));
     auto* findings = editor->findChild<QTableWidget*>(QStringLiteral("findings"));
     ASSERT_TRUE(results && findings);
+    // The tables lay themselves out on zero-time timers after the report fills them: the stretched
+    // columns take the table's width, then the headers make each row as tall as its wrapped text.
+    // Until every cell shows its text; the checks below say which one did not.
+    const auto allShown = [&] {
+        for (int row = 0; row < results->rowCount(); ++row)
+            if (!fullyShown(results, row, 1))
+                return false;
+        for (int row = 0; row < findings->rowCount(); ++row)
+            for (int col = 0; col < findings->columnCount(); ++col)
+                if (!fullyShown(findings, row, col))
+                    return false;
+        return true;
+    };
+    EXPECT_TRUE(rl::testing::waitFor(allShown, 5000)) << "the rows never grew to their text";
     if (const QByteArray dir = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !dir.isEmpty())
         window.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/sizing-window.png"));
     // Every column within the table: no value pushed out to a horizontal scroll bar.

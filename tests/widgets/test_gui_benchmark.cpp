@@ -13,6 +13,7 @@
 #include "gui/runs/benchmarkdialog.h"
 #include "gui/runs/kernelbenchmarkdialog.h"
 #include "settings.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::BenchmarkConfig;
@@ -147,7 +148,7 @@ TEST(GuiBenchmark, ConfigJsonRoundTripsAndAnotherVersionGivesTheDefaults)
 // Restore defaults puts the defaults back.
 TEST(GuiBenchmark, CollectiveDialogReopensWithTheLastRunConfiguration)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     rl::Settings settings(dir.filePath(QStringLiteral("s.ini")));
     const QString defaults = BenchmarkDialog(QStringLiteral("cli"), QStringLiteral("/w.db")).previewText();
     {
@@ -190,7 +191,7 @@ TEST(GuiBenchmark, CollectiveDialogReopensWithTheLastRunConfiguration)
 
 TEST(GuiBenchmark, KernelDialogReopensOnTheLastKindWithEachKindsLastArguments)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     rl::Settings settings(dir.filePath(QStringLiteral("s.ini")));
     const QString gemmArgs = QStringLiteral("-m 64:512:64 --dtypes float32 --repeats 1");
     const QString membwArgs = QStringLiteral("--steps-per-octave 2 --repeats 2");

@@ -7,7 +7,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 
 #include <cmath>
 
@@ -17,6 +16,7 @@
 #include "settings.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 namespace {
@@ -78,7 +78,7 @@ TEST(GuiColumnMapping, ListsTheHeaderAndPrefillsTheGuess)
 
 TEST(GuiColumnMapping, ImportsWithTheChosenMappingAndConvertsUnits)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     qputenv("RIDGELINE_NO_DIALOGS", "1");
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};

@@ -20,6 +20,7 @@
 #include "sessionmodel.h"
 #include "settings.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::Settings;
@@ -39,12 +40,12 @@ TEST(GuiFileDialogs, ExportNamesSayWhatAndWhichSessions)
 
 TEST(GuiFileDialogs, EachPurposeStartsInItsOwnLastFolder)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     Settings s(dir.filePath(QStringLiteral("s.ini")));
-    QDir(dir.path()).mkpath(QStringLiteral("results"));
-    QDir(dir.path()).mkpath(QStringLiteral("charts"));
+    QDir(dir.qpath()).mkpath(QStringLiteral("results"));
+    QDir(dir.qpath()).mkpath(QStringLiteral("charts"));
     EXPECT_EQ(fd::startPath(&s, fd::Purpose::Export), QDir::homePath()) << "nothing remembered yet";
-    EXPECT_EQ(fd::startPath(&s, fd::Purpose::Workspace, {}, dir.path()), dir.path()) << "the caller's fallback";
+    EXPECT_EQ(fd::startPath(&s, fd::Purpose::Workspace, {}, dir.qpath()), dir.qpath()) << "the caller's fallback";
     fd::remember(&s, fd::Purpose::Import, dir.filePath(QStringLiteral("results/run.jsonl")));
     fd::remember(&s, fd::Purpose::Export, dir.filePath(QStringLiteral("charts")));
     fd::remember(&s, fd::Purpose::Export, QString()); // a cancelled dialog changes nothing
@@ -101,9 +102,9 @@ TEST(GuiFileDialogs, MainWindowDialogsRememberTheirFolderAndExportProposesAName)
 {
     QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs); // the Qt dialog, inspectable
     qputenv("RIDGELINE_NO_DIALOGS", "1");
-    QTemporaryDir dir;
-    QDir(dir.path()).mkpath(QStringLiteral("exports"));
-    QDir(dir.path()).mkpath(QStringLiteral("results"));
+    rl::test::TempDir dir;
+    QDir(dir.qpath()).mkpath(QStringLiteral("exports"));
+    QDir(dir.qpath()).mkpath(QStringLiteral("results"));
     const QString exports = dir.filePath(QStringLiteral("exports"));
     const QString results = dir.filePath(QStringLiteral("results"));
     Settings settings(dir.filePath(QStringLiteral("settings.ini")));
@@ -193,6 +194,6 @@ TEST(GuiFileDialogs, MainWindowDialogsRememberTheirFolderAndExportProposesAName)
     SeenDialog import = openAndAnswer(window, QStringLiteral("&Import…"), cancel);
     EXPECT_EQ(import.directory, results) << "imports keep their own folder";
     SeenDialog openWs = openAndAnswer(window, QStringLiteral("&Open workspace…"), cancel);
-    EXPECT_EQ(openWs.directory, dir.path()) << "no workspace folder remembered: the open workspace's folder";
+    EXPECT_EQ(openWs.directory, dir.qpath()) << "no workspace folder remembered: the open workspace's folder";
     EXPECT_EQ(settings.lastDir(Settings::DirPurpose::Import), results) << "a cancelled dialog changes nothing";
 }

@@ -31,6 +31,7 @@
 #include "settings.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::GpuToolConfig;
@@ -45,7 +46,7 @@ const QString kStandins = QStringLiteral(RIDGELINE_STANDIN_BIN);
 class GuiGpuTool : public ::testing::Test
 {
 protected:
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QString ws = dir.filePath(QStringLiteral("ws.db"));
 
     void SetUp() override

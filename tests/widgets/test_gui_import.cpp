@@ -2,7 +2,6 @@
 // name, a truncated line with file and line, and importing again skips everything by sha256.
 #include <QElapsedTimer>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include "gui/window/importcontroller.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::ImportController;
@@ -28,7 +28,7 @@ ImportReport runImport(ImportController& c, const QStringList& paths)
 
 TEST(GuiImport, FolderImportStoresGoodFilesAndNamesBrokenOnes)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     ImportController c;
     c.setWorkspacePath(ws);
@@ -62,7 +62,7 @@ TEST(GuiImport, FolderImportStoresGoodFilesAndNamesBrokenOnes)
 
 TEST(GuiImport, MissingFileIsReportedAndNothingStored)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     ImportController c;
     c.setWorkspacePath(ws);
@@ -113,7 +113,7 @@ int writeSyntheticTrace(const QString& path, int megabytes)
 // build running): 1000 MB imported in 6.0 s, longest GUI-thread gap 14 ms, peak RSS 497 MB.
 TEST(GuiImport, LargeTraceKeepsTheEventLoopTickingReportsProgressAndCancels)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db")), trace = dir.filePath(QStringLiteral("big.json"));
     const int mb = qEnvironmentVariableIsSet("RIDGELINE_BIG_TRACE_MB") ? qEnvironmentVariableIntValue("RIDGELINE_BIG_TRACE_MB") : 120;
     const int steps = writeSyntheticTrace(trace, mb);

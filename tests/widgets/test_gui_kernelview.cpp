@@ -6,7 +6,6 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTabWidget>
-#include <QTemporaryDir>
 
 #include "gui/runs/kernelbenchmarkdialog.h"
 #include "gui/runs/kernelview.h"
@@ -18,11 +17,12 @@
 #include "gui/window/sessionbrowser.h"
 #include "settings.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 TEST(GuiKernelView, KernelSessionsGetTheRooflineAndBandwidthViews)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     qputenv("RIDGELINE_NO_DIALOGS", "1");
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
@@ -111,7 +111,7 @@ TEST(GuiKernelView, KernelSessionsGetTheRooflineAndBandwidthViews)
 // roofline holds every GEMM when it ends; every point is in the store.
 TEST(GuiKernelView, AKernelBenchmarkRunFromTheWindowFillsItsChartsAsItRuns)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     qputenv("RIDGELINE_NO_DIALOGS", "1");
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};

@@ -12,7 +12,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -47,6 +46,7 @@
 #include "settings.h"
 #include "gui/window/startup.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 
@@ -55,7 +55,7 @@ using rl::testing::waitFor;
 namespace {
 struct Fixture
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QString ws = dir.filePath(QStringLiteral("ws.db"));
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
     rl::MainWindow window{&settings};
@@ -320,7 +320,7 @@ TEST(GuiMainWindow, LivePointsOfARunAreStoredOnceAndEveryViewReadsThem)
     points.push_back(rl::wire::toJson(next)); // and append again after the rebuild
     const int live = int(points.size());
 
-    QTemporaryDir run;
+    rl::test::TempDir run;
     writeLines(run.filePath(QStringLiteral("header.jsonl")), {rl::wire::toJson(session)}, h100);
     writeLines(run.filePath(QStringLiteral("points.jsonl")), points, h100);
     writeLines(run.filePath(QStringLiteral("end.jsonl")), {rl::wire::endRecord(rl::SessionStatus::Complete)}, h100);
@@ -342,7 +342,7 @@ TEST(GuiMainWindow, LivePointsOfARunAreStoredOnceAndEveryViewReadsThem)
     QSignalSpy charts(&w, &rl::MainWindow::chartsShown);
     QSignalSpy finished(runner, &rl::RunController::runFinished);
     QSignalSpy failed(runner, &rl::RunController::runFailed);
-    runner->start(QStringLiteral("/bin/sh"), {script.fileName(), run.path()}, live);
+    runner->start(QStringLiteral("/bin/sh"), {script.fileName(), run.qpath()}, live);
     // The window selects the run's session and shows what the store holds of it.
     ASSERT_TRUE(waitFor([&] { return !charts.isEmpty() && area->data().size() == 1 && area->data().front().session.id == h100; }))
         << (failed.isEmpty() ? std::string() : failed.first().first().toString().toStdString());
@@ -419,7 +419,7 @@ TEST(GuiMainWindow, SelectingSessionsKeepsTheWindowWidth)
 TEST(GuiMainWindow, FailedImportKeepsTheSelectionAndShowsTheReason)
 {
     qputenv("RIDGELINE_NO_DIALOGS", "1");
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
     rl::MainWindow w{&settings};
     w.resize(1400, 850);
@@ -458,7 +458,7 @@ TEST(GuiMainWindow, FailedImportKeepsTheSelectionAndShowsTheReason)
 TEST(GuiMainWindow, TheNextStartRestoresTheLastSelection)
 {
     qputenv("RIDGELINE_NO_DIALOGS", "1");
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
     rl::StartupOptions options;
     options.workspace = dir.filePath(QStringLiteral("ws.db"));
@@ -494,13 +494,15 @@ TEST(GuiMainWindow, QuitRightAfterCancellingDoesNotAskAgain)
 {
     Fixture f;
     auto* run = f.window.runController();
-    // A stand-in that takes a while to end after SIGTERM, as a CLI storing its cancel does.
-    QTemporaryDir scratch;
-    const QString done = scratch.filePath(QStringLiteral("ended"));
+    // A stand-in that takes a while to end after SIGTERM, as a CLI storing its cancel does. It says
+    // when its trap is set (a SIGTERM before that would end it at once).
+    rl::test::TempDir scratch;
+    const QString armed = scratch.filePath(QStringLiteral("armed")), done = scratch.filePath(QStringLiteral("ended"));
     run->start(QStringLiteral("/bin/sh"),
-               {QStringLiteral("-c"), QStringLiteral("trap 'sleep 1; touch %1; exit 0' TERM; while :; do sleep 0.1; done").arg(done)}, 0);
-    ASSERT_TRUE(waitFor([&] { return run->isRunning(); }));
-    QTest::qWait(200); // the trap is set
+               {QStringLiteral("-c"),
+                QStringLiteral("trap 'sleep 1; touch %1; exit 0' TERM; touch %2; while :; do sleep 0.1; done").arg(done, armed)},
+               0);
+    ASSERT_TRUE(waitFor([&] { return run->isRunning() && QFile::exists(armed); })) << "the stand-in never set its trap";
     run->cancel();
     EXPECT_TRUE(run->isCancelling());
     // Were a question box to come up, answer it (so the test fails instead of hanging).
@@ -570,7 +572,7 @@ TEST(GuiNarrowDocks, TitlesEndInAnEllipsisInsideTheViewAndDetailsFitTheDock)
 // the menus; the find field moves to a match.
 TEST(GuiMainWindow, TheManualIsInHelpAndNamesOnlyRealMenuEntries)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
     rl::MainWindow w{&settings};
     w.show();

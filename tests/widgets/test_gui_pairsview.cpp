@@ -10,7 +10,6 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedWidget>
-#include <QTemporaryDir>
 
 #include <set>
 
@@ -18,6 +17,7 @@
 #include "gui/runs/pairsview.h"
 #include "gui/window/sessionbrowser.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 namespace {
 // ridgeline-cli run pairs under the real launcher; empty when the launcher is missing.
@@ -45,7 +45,7 @@ QString runPairs(const QString& db, QString* error)
 
 TEST(GuiPairsView, ARealRunWithOneSlowRankFlagsItsPairsAndNamesIt)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     QString error;
     if (runPairs(ws, &error).isEmpty())

@@ -18,7 +18,6 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 
 #include "gui/runs/benchmarkdialog.h"
 #include "gui/window/chartarea.h"
@@ -34,6 +33,7 @@
 #include "sessionmodel.h"
 #include "settings.h"
 #include "gui/window/startpage.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "tools/gputools.h"
 #include "units/units.h"
@@ -44,7 +44,7 @@ using rl::testing::waitFor;
 namespace {
 struct Env
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QString ini = dir.filePath(QStringLiteral("settings.ini"));
     Env()
     {

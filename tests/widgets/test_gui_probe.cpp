@@ -9,7 +9,6 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 
 #include "gui/runs/benchmarkconfig.h"
 #include "gui/runs/launchsettings.h"
@@ -18,6 +17,7 @@
 #include "gui/runs/runcontroller.h"
 #include "settings.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 namespace {
@@ -41,7 +41,7 @@ struct ProbeEnv
 TEST(GuiProbe, ThePreviewIsTheRequestsOwnCommandAndProblemsAreValidatesSentences)
 {
     ProbeEnv env;
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     rl::ProbeDialog dialog(QStringLiteral("/opt/rl/ridgeline-cli"), ws);
     auto* what = dialog.findChild<QComboBox*>(QStringLiteral("probe"));
@@ -105,7 +105,7 @@ TEST(GuiProbe, TheLastRunIsRememberedAndItsCommandStoresAProbeSession)
     ProbeEnv env;
     if (const QString missing = torchMissing(); !missing.isEmpty())
         GTEST_SKIP() << "no PyTorch for the probe: " << missing.toStdString();
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     rl::Settings settings(dir.filePath(QStringLiteral("s.ini")));
     QStringList args;

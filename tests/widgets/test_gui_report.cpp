@@ -26,6 +26,7 @@
 #include "settings.h"
 #include "store/modelconfigs.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 namespace {
@@ -103,7 +104,7 @@ QString readAll(const QString& path)
 // The main window on a workspace with the GUI import fixtures, its collective sessions selected.
 struct ReportWindow : rl::testing::OpenWindow
 {
-    explicit ReportWindow(const QTemporaryDir& dir) : OpenWindow(dir, dir.filePath(QStringLiteral("ws.db"))) {}
+    explicit ReportWindow(const rl::test::TempDir& dir) : OpenWindow(dir, dir.filePath(QStringLiteral("ws.db"))) {}
     bool selectCollectives()
     {
         QSignalSpy imported(&window, &rl::MainWindow::importDone);
@@ -124,7 +125,7 @@ struct ReportWindow : rl::testing::OpenWindow
 TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
 {
     QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     ReportWindow w(dir);
     ASSERT_TRUE(w.loaded);
     ASSERT_TRUE(w.selectCollectives());
@@ -187,7 +188,7 @@ TEST(GuiReport, FileReportWritesHtmlAndPdfOfTheSelectedSessionsOffTheGuiThread)
 TEST(GuiReport, ClusterTemplateSizesTheChosenModelOnTheChosenDevice)
 {
     QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     {
         rl::store::Workspace ws(dir.filePath(QStringLiteral("ws.db")).toStdString());
         rl::store::saveModelConfig(ws.database(), "my-8b", rl::model::toJson(rl::model::loadPreset("llama-3-8b")).dump());

@@ -7,6 +7,7 @@
 #include "gui/runs/benchmarkconfig.h"
 #include "gui/runs/runcontroller.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::BenchmarkConfig;
@@ -33,7 +34,7 @@ BenchmarkConfig smallSweep()
 
 TEST(GuiRun, TheDialogsCommandRunsRealRanksAndStoresEveryPoint)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString db = dir.filePath(QStringLiteral("w.db"));
     const BenchmarkConfig c = smallSweep();
     ASSERT_TRUE(c.validate().isEmpty()) << c.validate().toStdString();
@@ -65,7 +66,7 @@ TEST(GuiRun, TheDialogsCommandRunsRealRanksAndStoresEveryPoint)
 
 TEST(GuiRun, CancelStopsTheRanksAndKeepsTheFinishedPoints)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString db = dir.filePath(QStringLiteral("w.db"));
     BenchmarkConfig c = smallSweep();
     c.maxBytes = QStringLiteral("1G");

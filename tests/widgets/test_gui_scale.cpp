@@ -9,7 +9,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTimer>
 
 #include "gui/window/chartarea.h"
@@ -20,6 +19,7 @@
 #include "gui/window/sessionbrowser.h"
 #include "settings.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::testing::waitFor;
@@ -27,7 +27,7 @@ using rl::testing::waitFor;
 TEST(GuiScale, TenSplitSessionsSelectedAreDrawnAsBandsAndTheGuiThreadBlockIsMeasured)
 {
     qputenv("RIDGELINE_NO_DIALOGS", "1");
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     // RIDGELINE_SCALE_WORKSPACE=file keeps the generated workspace, to open it in the GUI by hand.
     const QByteArray keep = qgetenv("RIDGELINE_SCALE_WORKSPACE");
     const QString path = keep.isEmpty() ? dir.filePath(QStringLiteral("scale.db")) : QString::fromLocal8Bit(keep);

@@ -1,15 +1,15 @@
 // `ridgeline --screenshot out.png` on a temporary workspace renders a real, non-blank window.
 #include <QImage>
 #include <QProcess>
-#include <QTemporaryDir>
 
 #include <set>
 
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 TEST(GuiScreenshot, RendersANonBlankPngAndExitsZero)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString png = dir.filePath(QStringLiteral("out.png"));
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -36,7 +36,7 @@ TEST(GuiScreenshot, RendersANonBlankPngAndExitsZero)
 
 TEST(GuiScreenshot, FailsWithAMessageWhenThePngCannotBeWritten)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));

@@ -2,16 +2,16 @@
 // from another layout version is ignored.
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 
 #include "settings.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::Settings;
 
 TEST(GuiSettings, RecentWorkspacesAreDeduplicatedCappedAndClearable)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     Settings s(dir.filePath(QStringLiteral("s.ini")));
     QSignalSpy changed(&s, &Settings::recentWorkspacesChanged);
     for (int i = 0; i < 12; ++i)
@@ -32,7 +32,7 @@ TEST(GuiSettings, RecentWorkspacesAreDeduplicatedCappedAndClearable)
 
 TEST(GuiSettings, SettersEmitOnlyOnChangeAndPersist)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ini = dir.filePath(QStringLiteral("s.ini"));
     {
         Settings s(ini);
@@ -59,7 +59,7 @@ TEST(GuiSettings, SettersEmitOnlyOnChangeAndPersist)
 // survive a restart as the JSON they stored; a damaged value reads as "nothing stored".
 TEST(GuiSettings, LastFoldersPerPurposeAndBenchmarkConfigsPersist)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ini = dir.filePath(QStringLiteral("s.ini"));
     const QJsonObject collective{{QStringLiteral("version"), 1}, {QStringLiteral("np"), 16}};
     const QJsonObject kernel{{QStringLiteral("version"), 1}, {QStringLiteral("kind"), QStringLiteral("gemm")}};

@@ -10,7 +10,6 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 
 #include <memory>
 
@@ -22,6 +21,7 @@
 #include "storagepointmodel.h"
 #include "gui/runs/storageview.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 
 namespace {
 // The storage benchmark dialog filled as a user would: 2 ranks, the scratch folder, the launcher
@@ -52,7 +52,7 @@ TEST(GuiStorageView, ARealIoRunAndAFioImportAreChartedAndTabled)
 {
     if (!QFile::exists(QStringLiteral(RIDGELINE_MPIEXEC)))
         GTEST_SKIP() << "no MPI launcher at " << RIDGELINE_MPIEXEC;
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     const QString scratch = dir.filePath(QStringLiteral("scratch"));
     ASSERT_TRUE(QDir().mkpath(scratch));
@@ -140,7 +140,7 @@ TEST(GuiStorageView, ARunFromTheDialogIsChartedAsItGoesAndCancelRemovesItsFiles)
 {
     if (!QFile::exists(QStringLiteral(RIDGELINE_MPIEXEC)))
         GTEST_SKIP() << "no MPI launcher at " << RIDGELINE_MPIEXEC;
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     const QString scratch = dir.filePath(QStringLiteral("scratch"));
     ASSERT_TRUE(QDir().mkpath(scratch));

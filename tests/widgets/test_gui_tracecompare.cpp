@@ -9,7 +9,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QTemporaryDir>
 
 #include <cmath>
 #include <functional>
@@ -29,6 +28,7 @@
 #include "store/modelconfigs.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "trace/tracevsbenchmark.h"
 #include "gui/traces/traceview.h"
@@ -40,7 +40,7 @@ using Panel = rl::PredictedVsMeasuredPanel;
 // A main window on a fresh workspace with the given fixtures imported.
 struct Fixture
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QString ws = dir.filePath(QStringLiteral("ws.db"));
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
     std::unique_ptr<rl::MainWindow> window;

@@ -4,7 +4,6 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QTemporaryDir>
 
 #include "gui/window/chartarea.h"
 #include "gui/window/mainwindow.h"
@@ -13,13 +12,14 @@
 #include "stepbreakdownchart.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "gui/traces/traceview.h"
 #include "trainlogchart.h"
 
 TEST(GuiTraceView, TraceLogAndCollectiveSessionsEachGetTheirView)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString ws = dir.filePath(QStringLiteral("ws.db"));
     qputenv("RIDGELINE_NO_DIALOGS", "1");
     rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};

@@ -411,8 +411,8 @@ TEST(KernelCharts, RooflineLabelsDoNotOverlap)
     for (const QSize size : {QSize(1000, 650), QSize(1200, 800)}) {
         RooflineChart chart;
         ASSERT_TRUE(shownAt(chart, size, data, o));
-        QTest::qWait(50);
-        QApplication::processEvents();
+        // The labels are placed for the plot area the chart has once it laid out its axes.
+        ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its axes";
         std::vector<std::pair<QString, QRectF>> boxes;
         QStringList names;
         for (auto* s : chart.chart()->series())

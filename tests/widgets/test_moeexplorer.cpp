@@ -33,6 +33,7 @@
 #include "moescatterchart.h"
 #include "callout.h"
 #include "pointcloud.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
 
@@ -107,7 +108,8 @@ TEST(MoeScatter, EveryRowIsDrawnOnceWithUnitsOnLogLatencyAxis)
     chart.setRows(handChecked());
     EXPECT_FALSE(empty->isVisible());
     EXPECT_TRUE(chart.view()->isVisible());
-    QTest::qWait(50); // the legend lays its markers out on the next event loop pass
+    // The legend shows its new markers when it lays them out, on a posted event.
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its legend";
     int legendEntries = 0;
     for (auto* s : chart.chart()->series())
         if (auto* sc = qobject_cast<QScatterSeries*>(s)) {
@@ -153,7 +155,8 @@ TEST(MoeScatter, HoverAndClickOnThePointUnderThePointer)
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setRows(handChecked());
-    QTest::qWait(50);
+    // The pointer goes where the points are once the chart has laid out its new axes.
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its axes";
     QSignalSpy clicked(&chart, &MoeScatterChart::configClicked);
     auto* cloud = rl::charts::PointCloud::of(chart.chart());
     ASSERT_TRUE(cloud);
@@ -193,10 +196,10 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_DOUBLE_EQ(explorer.result().deviceMemoryBytes, 192e9);
     for (const auto& r : explorer.result().rows)
         EXPECT_FALSE(r.pareto && !r.fits) << r.experts << "x" << r.topK;
-    if (const QByteArray dir = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+    if (!qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR").isEmpty()) {
         explorer.show();
-        QTest::qWait(100);
-        explorer.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/moe-explorer.png"));
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&explorer));
+        rl::testing::shoot(&explorer, "moe-explorer.png"); // once its chart has laid out the sweep
     }
 
     // A clicked point goes to the config editor as the base model with the swept fields replaced.
@@ -225,7 +228,7 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_NEAR(editor.report()->step.stepSeconds, pick.stepSeconds, 1e-9 * pick.stepSeconds);
     EXPECT_NEAR(editor.report()->step.memory.total(), pick.memoryPerGpuBytes, 1e-9 * pick.memoryPerGpuBytes);
 
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
     EXPECT_EQ(explorer.exportTo(csv), QString());
     std::ifstream in(csv.toStdString());
@@ -358,7 +361,7 @@ TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setRows(rows, 192e9);
-    QTest::qWait(50);
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its axes";
     EXPECT_EQ(chart.paretoOrder().size(), 3u); // the hand-checked front; the misfit is not on it
     auto* cloud = rl::charts::PointCloud::of(chart.chart());
     ASSERT_TRUE(cloud);
@@ -391,7 +394,8 @@ TEST(MoeScatter, OneHoverLabelAtATimeInsideThePlotArea)
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setRows(handChecked(), 192e9);
-    QTest::qWait(50);
+    // The plot area and the points' positions are those of the new rows once the chart laid them out.
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its axes";
     auto* cloud = rl::charts::PointCloud::of(chart.chart());
     auto* callout = calloutOf(chart.chart());
     ASSERT_TRUE(cloud && callout);

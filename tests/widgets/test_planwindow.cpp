@@ -25,6 +25,7 @@
 #include "planparetochart.h"
 #include "planresultmodel.h"
 #include "gui/sizing/planwindow.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::PlanResultModel;
@@ -171,7 +172,7 @@ TEST(PlanWindow, SmallSearchShowsPlansFiguresInTableAndChart)
     EXPECT_EQ(y->titleText(), QStringLiteral("Step time (s)"));
 
     // CSV export writes plan::toCsv: its header, then the rows.
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString csv = dir.filePath(QStringLiteral("plan.csv"));
     ASSERT_EQ(window.exportTo(csv), QString());
     QFile f(csv);

@@ -9,14 +9,15 @@
 #include "model/hardwareprofileloader.h"
 #include "gui/sizing/profileeditor.h"
 #include "gui/sizing/profileform.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 
 using rl::testing::shoot;
 
 TEST(ProfileEditor, CopyEditValidateAndSaveAUserProfile)
 {
-    QTemporaryDir home;
-    qputenv("XDG_DATA_HOME", home.path().toUtf8()); // the user's profiles go here, not into $HOME
+    rl::test::TempDir home;
+    qputenv("XDG_DATA_HOME", home.qpath().toUtf8()); // the user's profiles go here, not into $HOME
     rl::ProfileEditor editor;
     ASSERT_TRUE(editor.select(QStringLiteral("mi300x")));
     EXPECT_FALSE(editor.canSave()) << "shipped profiles are read-only";
@@ -63,8 +64,8 @@ void retype(QLineEdit* field, const QString& text)
 // next to its field, and a profile saved from the form is the one `ridgeline-cli profile show` reads.
 TEST(ProfileEditor, FormAndJsonTabsStayInSyncAndTheSavedProfileLoadsInTheCli)
 {
-    QTemporaryDir home;
-    qputenv("XDG_DATA_HOME", home.path().toUtf8());
+    rl::test::TempDir home;
+    qputenv("XDG_DATA_HOME", home.qpath().toUtf8());
     rl::ProfileEditor editor;
     editor.resize(1100, 800);
     editor.show();
@@ -119,7 +120,7 @@ TEST(ProfileEditor, FormAndJsonTabsStayInSyncAndTheSavedProfileLoadsInTheCli)
 
     QProcess cli;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.qpath());
     cli.setProcessEnvironment(env);
     cli.start(QStringLiteral(RIDGELINE_CLI_BIN), {QStringLiteral("profile"), QStringLiteral("show"),
                                                   QStringLiteral("h100-lab"), QStringLiteral("--json")});
@@ -137,8 +138,8 @@ TEST(ProfileEditor, FormAndJsonTabsStayInSyncAndTheSavedProfileLoadsInTheCli)
 // CLI's `profile rename|delete` do the same and refuse a shipped profile with a clear error.
 TEST(ProfileEditor, YourProfilesCanBeRenamedAndDeletedShippedOnesCannot)
 {
-    QTemporaryDir home;
-    qputenv("XDG_DATA_HOME", home.path().toUtf8());
+    rl::test::TempDir home;
+    qputenv("XDG_DATA_HOME", home.qpath().toUtf8());
     rl::ProfileEditor editor;
     ASSERT_TRUE(editor.select(QStringLiteral("mi300x")));
     auto* rename = editor.findChild<QPushButton*>(QStringLiteral("renameProfile"));
@@ -166,7 +167,7 @@ TEST(ProfileEditor, YourProfilesCanBeRenamedAndDeletedShippedOnesCannot)
     const auto run = [&](const QStringList& args) {
         QProcess cli;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.qpath());
         cli.setProcessEnvironment(env);
         cli.start(QStringLiteral(RIDGELINE_CLI_BIN), QStringList{QStringLiteral("profile")} + args);
         EXPECT_TRUE(cli.waitForFinished(60000));

@@ -17,7 +17,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTreeWidget>
 
 #include <fstream>
@@ -27,6 +26,7 @@
 
 #include "goodputchart.h"
 #include "gui/resilience/resilienceview.h"
+#include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/duration.h"
 #include "units/units.h"
@@ -74,7 +74,7 @@ std::string fileText(const QString& path)
 
 struct Fixture
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     QString db = dir.filePath(QStringLiteral("ws.db"));
     std::int64_t storage = 0, log = 0;
     rl::ResilienceView view;
@@ -103,12 +103,7 @@ struct Fixture
     {
         return waitFor([&] { return !view.isComputing(); }) && view.outcome().has_value();
     }
-    void shoot(const char* name)
-    {
-        QTest::qWait(300); // the charts lay out their new axes on a later event
-        if (const QByteArray d = qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR"); !d.isEmpty())
-            view.grab().save(QString::fromLocal8Bit(d) + u'/' + QString::fromLatin1(name));
-    }
+    void shoot(const char* name) { rl::testing::shoot(&view, name); } // once the charts laid out their new axes
 };
 
 const QScatterSeries* marker(QChart* chart, const QString& prefix)
@@ -281,7 +276,7 @@ TEST(GuiResilience, AWrongInputIsNamedNextToItsField)
 
 TEST(CliCheckpointChart, SvgIsDrawnByTheGoodputChart)
 {
-    QTemporaryDir dir;
+    rl::test::TempDir dir;
     const QString svg = dir.filePath(QStringLiteral("goodput.svg"));
     const auto r = cli(dir.filePath(QStringLiteral("ws.db")),
                        {QStringLiteral("checkpoint"), QStringLiteral("llama-3-8b"), QStringLiteral("--parallel"),

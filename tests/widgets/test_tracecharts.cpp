@@ -31,6 +31,8 @@
 #include "store/fileimport.h"
 #include "store/traceresults.h"
 #include "store/workspace.h"
+#include "tempdir.h"
+#include "test_gui_env.h"
 #include "timelinechart.h"
 #include "trainlogchart.h"
 
@@ -41,19 +43,9 @@ namespace fs = std::filesystem;
 namespace {
 struct TempWorkspace
 {
-    fs::path dir;
-    std::unique_ptr<store::Workspace> ws;
-    TempWorkspace()
-    {
-        char tmpl[] = "/tmp/ridgeline-tracecharts-XXXXXX";
-        dir = mkdtemp(tmpl);
-        ws = std::make_unique<store::Workspace>((dir / "w.db").string());
-    }
-    ~TempWorkspace()
-    {
-        ws.reset();
-        fs::remove_all(dir);
-    }
+    test::TempDir tmp;
+    const fs::path& dir = tmp.path;
+    std::unique_ptr<store::Workspace> ws = std::make_unique<store::Workspace>((dir / "w.db").string());
     std::int64_t import(const std::string& path)
     {
         const auto r = store::importIntoWorkspace(*ws, path);
@@ -385,7 +377,8 @@ TEST(TimelineChart, BarsAreTheStoredEventsOnePerLanePerStream)
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setData(data);
-    QTest::qWait(50);
+    // The bars' positions (and the pointer on them) are those of the laid-out axes.
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its axes";
     const auto* spans = SpanCloud::of(chart.chart());
     ASSERT_TRUE(spans);
     ASSERT_EQ(spans->spans().size(), 5u);
@@ -462,10 +455,12 @@ TEST(TimelineChart, EveryLaneOfARealTraceIsNamedAfterASmallFirstLayout)
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
     chart.setData(data);
-    QTest::qWait(50);
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its first, small size";
+    const QRectF small = chart.chart()->plotArea();
     chart.resize(1100, 700);
-    QTest::qWait(50);
-    QApplication::processEvents();
+    ASSERT_TRUE(rl::testing::waitFor([&] {
+        return rl::testing::chartLaidOut(chart.chart()) && chart.chart()->plotArea().height() > small.height();
+    }, 5000)) << "the chart never laid out its new size";
 
     auto* y = qobject_cast<QCategoryAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
     ASSERT_TRUE(y);
