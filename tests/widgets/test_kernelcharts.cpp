@@ -22,6 +22,7 @@
 #include "model/hardwareprofileloader.h"
 #include "niceticks.h"
 #include "rooflinechart.h"
+#include "darkpalette.h"
 #include "test_gui_env.h"
 
 using namespace rl;
@@ -477,15 +478,6 @@ std::vector<RidgeLabel> ridgeLabels(QChart* chart)
     return out;
 }
 
-QPalette darkTestPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
-    p.setColor(QPalette::Text, QColor(0xdf, 0xe1, 0xe5));
-    p.setColor(QPalette::WindowText, QColor(0xdf, 0xe1, 0xe5));
-    return p;
-}
 } // namespace
 
 // Issue 24, item 6: on MI300X's roofline the fp32/fp64 ridge value was drawn twice side by side,
@@ -539,7 +531,7 @@ TEST(KernelCharts, CeilingsAndLabelsStandOutInTheDarkTheme)
         RooflineChart chart;
         chart.resize(1000, 650);
         if (dark)
-            chart.setPalette(darkTestPalette());
+            chart.setPalette(rl::testing::darkPalette());
         chart.setData(data);
         chart.setHardwareProfile(o.hardware);
         QChart* c = chart.chart();

@@ -5,19 +5,10 @@
 #include <QApplication>
 #include <QLabel>
 
+#include "darkpalette.h"
 #include "tonelabel.h"
 
 namespace {
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
-    p.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
-    p.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
-    return p;
-}
-
 // Lightness difference between a label's text and its window, 0..255.
 int contrast(const QLabel& label)
 {
@@ -42,7 +33,7 @@ TEST(ToneLabel, ErrorsAndWarningsFollowAThemeSwitch)
     EXPECT_GT(lightError.red(), 2 * lightError.green()) << "an error reads as red";
     EXPECT_GE(contrast(error), 100);
 
-    QApplication::setPalette(darkPalette());
+    QApplication::setPalette(rl::testing::darkPalette());
     QCoreApplication::sendPostedEvents();
     EXPECT_LT(error.palette().color(QPalette::Window).lightness(), 128) << "the label follows the dark window";
     const QColor darkError = error.palette().color(QPalette::WindowText);
