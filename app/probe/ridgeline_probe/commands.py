@@ -142,7 +142,8 @@ def run_step(args):
     model, one_step = step.build(shape, args, dev)
     params = dict(devmod.facts(dev), model={k: v for k, v in shape.items() if k != "experts"}, seq=args.seq,
                   batch=args.batch, steps=args.steps, warmup=args.warmup, dtype=args.dtype,
-                  parameters=sum(p.numel() for p in model.parameters()), expected_points=args.steps)
+                  parameters=sum(p.numel() for p in model.parameters()), expected_points=args.steps,
+                  optimizer=model.optimizer_kind)
     if args.trace:
         params["trace"] = args.trace
     title = "PyTorch training step of %s (%d layers, hidden %d) on %s" % (

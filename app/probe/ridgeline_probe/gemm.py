@@ -23,6 +23,7 @@ def add_arguments(p):
     p.add_argument("--repeats", type=int, default=10, help="timed samples per point (the median is reported)")
     p.add_argument("--budget", type=float, default=0.5, help="seconds of timed calls per point (sets calls per sample)")
     p.add_argument("--rotate", default="auto", help="operand sets to rotate through: auto (past the last-level cache) or a count")
+    devmod.add_launch_argument(p)
     p.add_argument("--reference", action="store_true",
                    help="also time a bare torch.matmul loop on one operand set in the same process and print the ratio")
 
@@ -85,14 +86,8 @@ def operand_sets(shape, dtype, dev, rotate):
     return max(1, min(sets, MAX_SETS)), one
 
 
-def time_calls(ops, timer, dev, calls, first=0):
-    timer.start()
-    for i in range(calls):
-        ops.call(first + i)
-    return timer.stop() / calls
-
-
 def measure(ops, dev, args, stop):
+    """Median-ready samples (seconds per call), the calls per sample and how they were timed."""
     timer = devmod.Timer(dev)
     t0 = time.perf_counter()
     for i in range(max(1, args.warmup)):
@@ -100,12 +95,15 @@ def measure(ops, dev, args, stop):
     devmod.synchronize(dev)
     per_call = max((time.perf_counter() - t0) / max(1, args.warmup), 1e-7)
     calls = max(1, min(10000, int(args.budget / max(1, args.repeats) / per_call)))
+    batch, how, calls = devmod.call_batch(ops.call, calls, dev, args.launch == "graph")
     samples = []
-    for r in range(max(1, args.repeats)):
+    for _ in range(max(1, args.repeats)):
         if stop.stopped:
             break
-        samples.append(time_calls(ops, timer, dev, calls, r * calls))
-    return samples, calls
+        timer.start()
+        batch()
+        samples.append(timer.stop() / calls)
+    return samples, calls, how
 
 
 def bare_loop(ops, dev, calls):
@@ -143,7 +141,7 @@ def run(ctx, args, dev, shapes, dtypes):
             ctx.watchdog.arm("gemm %s %dx%dx%d" % (dtype, m, n, k))
             sets, one = operand_sets(shape, dtype, dev, args.rotate)
             ops = Operands(dtype, shape, dev, sets)  # out of memory: RuntimeError, the session fails
-            samples, calls = measure(ops, dev, args, ctx.stop)
+            samples, calls, how = measure(ops, dev, args, ctx.stop)
             if not samples:
                 break
             s = summary(samples)
@@ -154,7 +152,7 @@ def run(ctx, args, dev, shapes, dtypes):
                       "intensity": flops / ((m * k + k * n + m * n) * ELEMENT_BYTES[dtype]), "efficiency": 0.0,
                       "threads": threads, "device": label,
                       "stats": dict(s, calls_per_sample=calls, warmup=args.warmup, operand_sets=sets,
-                                    operand_bytes=sets * one)}
+                                    operand_bytes=sets * one, timing=how)}
             if dtype in ("tf32", "fp8"):
                 record["compute_type"] = "float32"
             c = devmod.clock(dev)

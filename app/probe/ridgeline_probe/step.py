@@ -37,10 +37,24 @@ def shape_of(args):
     return scale(load_config(args.model), args)
 
 
+def optimizer(model, dev):
+    """AdamW as training frameworks run it on a GPU: one fused kernel over all parameters (Megatron-Core
+    and torchtitan use fused Adam), not PyTorch's default multi-tensor passes, which read and write
+    each parameter's state several times (about 3x the memory traffic the sizing model assumes).
+    Fused AdamW needs PyTorch 2.0+ on a GPU; elsewhere the default, and the session says which."""
+    if dev.type == "cuda":
+        try:
+            return torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True), "AdamW (fused)"
+        except (TypeError, RuntimeError, ValueError):
+            pass
+    return torch.optim.AdamW(model.parameters(), lr=1e-4), "AdamW (PyTorch default: foreach or per-tensor)"
+
+
 def build(shape, args, dev):
     torch.manual_seed(0)
     model = Transformer(shape).to(dev)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    opt, how = optimizer(model, dev)
+    model.optimizer_kind = how
     tokens = torch.randint(0, shape["vocab"], (args.batch, args.seq + 1), device=dev)
     autocast = args.dtype == "bf16"
 

@@ -10,6 +10,8 @@ import os
 
 import torch
 
+from . import device as devmod
+
 LEGACY_NOTE = "torch.autograd.profiler (legacy): this PyTorch has no Kineto; categories added by ridgeline-probe"
 
 
@@ -28,6 +30,10 @@ def profile_steps(path, step, count, dev):
                      on_trace_ready=lambda p: p.export_chrome_trace(path)) as prof:
             for _ in range(count + 1):
                 step()
+                # The step's window is its CPU-side ProfilerStep range: without a sync the CPU runs
+                # ahead (fused AdamW never waits for the GPU) and a step's kernels land in the next
+                # window. Training loops sync once a step too, logging the loss.
+                devmod.synchronize(dev)
                 prof.step()
         return "torch.profiler (kineto)"
     from torch.autograd import profiler
@@ -36,6 +42,7 @@ def profile_steps(path, step, count, dev):
         for i in range(count):
             with profiler.record_function("ProfilerStep#%d" % i):
                 step()
+                devmod.synchronize(dev)
     raw = path + ".legacy.json"
     prof.export_chrome_trace(raw)
     try:
