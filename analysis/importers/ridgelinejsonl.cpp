@@ -4,6 +4,7 @@
 #include "importers/figurecheck.h"
 #include "importers/formats.h"
 #include "io/linereader.h"
+#include "records/keptrecords.h"
 #include "records/recordroute.h"
 #include "records/wireformat.h"
 
@@ -68,6 +69,9 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
             if (!current->session.created.empty()) // the time the session was run, kept through export
                 current->session.params[kCreatedFromParam] = "the session header";
             current->session.status = SessionStatus::Incomplete; // until its end record arrives
+        } else if (auto* raw = std::get_if<wire::RawRecord>(&*rec); raw && !keptRecordKey(raw->record).empty()) {
+            ensureSession();
+            keepRecord(current->session.params, *raw);
         } else if (wire::isSessionData(*rec)) {
             ensureSession();
             appendRecord(*current, *rec);

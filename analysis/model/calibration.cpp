@@ -15,9 +15,13 @@
 namespace rl::model {
 namespace {
 // A profile figure's basis: overridden on the command line, or the profile's cited datasheet.
+// A profile figure's basis: given on the command line, measured (a measured profile's figures read
+// "measured: session N ..."), or the datasheet the shipped profiles cite.
 std::string profileBasis(const std::string& source)
 {
-    return source == "command line" ? source : std::string("datasheet");
+    if (source == "command line")
+        return source;
+    return source.rfind("measured", 0) == 0 ? std::string("measured") : std::string("datasheet");
 }
 
 int elemBytesOf(const std::string& dtype)
@@ -83,7 +87,7 @@ std::vector<std::string> Calibration::assumptions(const DeviceRates& r, const St
 {
     std::vector<std::string> out;
     for (const auto& b : bases(r))
-        if (b.figure == "GEMM efficiency" || b.figure == "max achievable TFLOP/s")
+        if (b.figure == "GEMM efficiency" || b.figure == "max achievable TFLOP/s" || b.figure == "attention")
             out.push_back(b.figure + ": " + b.basis + (b.detail.empty() ? "" : " (" + b.detail + ")"));
     out.push_back("collectives: " + collectiveBases(step));
     return out;
@@ -103,7 +107,8 @@ std::vector<FigureBasis> Calibration::bases(const DeviceRates& r) const
     else
         out.push_back({"GEMM efficiency", "default", "by shape (roofline, tile and wave quantisation), capped at max achievable"});
     if (const auto* k = r.attentionKernel.get())
-        out.push_back({"attention", "published measurement", describeAttentionKernel(*k)});
+        out.push_back({"attention", !k->empty() && k->front().source.rfind("measured", 0) == 0 ? "measured" : "published measurement",
+                       describeAttentionKernel(*k)});
     else
         out.push_back({"attention", "default", "fused, timed as GEMMs by shape (no attention kernel chosen)"});
     out.push_back({"scale-up links", "datasheet", std::to_string(r.gpusPerNode) + " GPUs per domain"});

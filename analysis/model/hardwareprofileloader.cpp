@@ -11,7 +11,6 @@
 #include "io/resourcedirs.h"
 #include "io/userpaths.h"
 #include "records/wireformat.h"
-#include "store/kernelresults.h"
 
 namespace rl {
 namespace fs = std::filesystem;
@@ -278,45 +277,6 @@ json toJson(const HardwareProfile& hw)
         j["memory_levels"].push_back(
             {{"name", m.name}, {"bandwidth_gbs", m.bandwidthGBs}, {"capacity_bytes", m.capacityBytes}, {"source", m.source}});
     return j;
-}
-
-HardwareProfile buildMeasuredProfile(store::Database& db, std::int64_t peakSession, std::int64_t memSession)
-{
-    HardwareProfile hw;
-    hw.id = "this-machine";
-    hw.name = "This machine (measured)";
-    hw.vendor = "measured";
-    hw.measured = true;
-    hw.gpusPerNode = 1;
-    const auto peaks = store::peakFlopsPoints(db, peakSession);
-    for (const auto& p : peaks) {
-        const std::string dtype = p.dtype == "float64" ? "fp64" : p.dtype == "float32" ? "fp32" : p.dtype;
-        auto& slot = hw.peakTflops[dtype];
-        if (p.gflops / 1e3 > slot.value)
-            slot = {p.gflops / 1e3, "measured: session " + std::to_string(peakSession) + " (peakflops, " +
-                                        std::to_string(p.threads) + " threads, " + p.isa + ")"};
-    }
-    if (hw.peakTflops.empty())
-        throw ProfileError("session " + std::to_string(peakSession) + ": no peakflops records");
-    const auto ceilings = store::memCeilings(db, memSession);
-    int threads = 0;
-    for (const auto& c : ceilings)
-        threads = std::max(threads, c.threads);
-    for (const auto& c : ceilings) {
-        if (c.threads != threads)
-            continue;
-        const std::string src = "measured: session " + std::to_string(memSession) + " (membw " + c.kernel + ", " +
-                                std::to_string(c.threads) + " threads)";
-        hw.memoryLevels.push_back({c.level, c.bandwidthGBs, static_cast<double>(c.toBytes), src});
-        if (c.level == "DRAM")
-            hw.hbmBandwidthGBs = {c.bandwidthGBs, src};
-    }
-    if (hw.memoryLevels.empty())
-        throw ProfileError("session " + std::to_string(memSession) + ": no membw ceilings");
-    // Fastest first, as the roofline expects.
-    std::sort(hw.memoryLevels.begin(), hw.memoryLevels.end(),
-              [](const MemoryLevel& a, const MemoryLevel& b) { return a.bandwidthGBs > b.bandwidthGBs; });
-    return hw;
 }
 
 std::string userHardwareProfileDir()

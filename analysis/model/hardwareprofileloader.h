@@ -12,10 +12,6 @@
 
 namespace rl {
 
-namespace store {
-class Database;
-}
-
 class ProfileError : public std::runtime_error
 {
 public:
@@ -49,9 +45,4 @@ std::string renameUserHardwareProfile(const std::string& from, const std::string
 // listing the known ids when there is neither.
 HardwareProfile findHardwareProfile(const std::string& idOrPath);
 
-// "this-machine": peak per dtype = best measured over thread counts of the peakflops session;
-// memory levels = the ceilings of the membw session at its highest thread count (DRAM also as
-// hbmBandwidthGBs). Sources read "measured: session N ...". Throws ProfileError when a session
-// has no usable records.
-HardwareProfile buildMeasuredProfile(store::Database& db, std::int64_t peakFlopsSession, std::int64_t memBwSession);
 } // namespace rl

@@ -32,12 +32,14 @@ MeasuredStep measuredFromTrace(const std::vector<StepBreakdown>& steps)
             cur = &s;
         ranks = std::max(ranks, s.rank + 1);
     }
-    std::vector<double> step, compute, comm, idle;
+    std::vector<double> step, compute, comm, idle, gemm, other;
     for (const auto& [n, s] : slowest) {
         step.push_back(s->stepUs / 1e6);
         compute.push_back(s->computeBusyUs / 1e6);
         comm.push_back(s->exposedCommUs / 1e6);
         idle.push_back(s->idleUs / 1e6);
+        gemm.push_back((s->gemmUs + s->attentionUs) / 1e6);
+        other.push_back((s->otherUs + s->memcpyUs) / 1e6);
     }
     MeasuredStep m;
     m.source = "trace: median over " + std::to_string(slowest.size()) + " step(s) of the slowest of " +
@@ -46,6 +48,8 @@ MeasuredStep measuredFromTrace(const std::vector<StepBreakdown>& steps)
     m.computeSeconds = median(compute);
     m.exposedCommSeconds = median(comm);
     m.idleSeconds = median(idle);
+    m.gemmAttentionSeconds = median(gemm);
+    m.otherKernelSeconds = median(other);
     return m;
 }
 
@@ -76,16 +80,19 @@ MeasuredStep measuredFromSession(const Session& s, const std::vector<StepBreakdo
         return measuredFromTrace(traceSteps);
     if (s.kind == kind::TrainingLog)
         return measuredFromTrainLog(logSteps);
-    throw std::invalid_argument("session " + std::to_string(s.id) + " is a " + s.kind +
-                                " session; predicted vs measured needs a trace or a training log");
+    throw std::invalid_argument("session " + std::to_string(s.id) + " is of kind " + s.kind +
+                                "; predicted vs measured needs a trace or a training log");
 }
 
 PredictionComparison comparePrediction(const SizingReport& predicted, const MeasuredStep& measured)
 {
     const auto& s = predicted.step;
-    // The model's step = compute + exposed communication + pipeline bubble; what the GPU shows
-    // as idle is the bubble plus whatever the model does not know about (data loading, host gaps).
-    const double predictedIdle = std::max(0.0, s.stepSeconds - s.computeSeconds - s.exposedCommSeconds);
+    // The model's step = compute + exposed communication + pipeline bubble + optimizer (+ unfused
+    // gradient accumulation). The optimizer's kernels keep the GPU busy, so a trace counts them as
+    // compute; what the GPU shows as idle is the bubble plus whatever the model does not know about
+    // (data loading, host gaps).
+    const double predictedCompute = s.computeSeconds + s.optimizerSeconds + s.gradAccumulationSeconds;
+    const double predictedIdle = std::max(0.0, s.stepSeconds - predictedCompute - s.exposedCommSeconds);
     // Same model, same tokens: when the source has no MFU, the measured step time gives it.
     double mfu = measured.mfu, tflops = measured.tflopsPerGpu;
     // A log that prints TFLOP/s per GPU (Megatron) states the MFU too, over the device's peak: a
@@ -112,14 +119,19 @@ PredictionComparison comparePrediction(const SizingReport& predicted, const Meas
         mfu = tflops = kNoValue;
     }
     c.rows = {{"step time", "s", s.stepSeconds, measured.stepSeconds},
-              {"compute", "s", s.computeSeconds, measured.computeSeconds},
+              {"compute", "s", predictedCompute, measured.computeSeconds},
               {"exposed communication", "s", s.exposedCommSeconds, measured.exposedCommSeconds},
               {"idle and bubble", "s", predictedIdle, measured.idleSeconds},
               {"MFU", "", s.mfu, mfu},
               {"TFLOP/s per GPU", "TFLOP/s", s.modelTflopsPerGpu, tflops}};
+    const bool byClass = !std::isnan(measured.gemmAttentionSeconds) && !std::isnan(measured.otherKernelSeconds);
+    if (byClass) {
+        c.rows.push_back({kComputeGemmRow, "s", s.gemmSeconds, measured.gemmAttentionSeconds});
+        c.rows.push_back({kComputeOtherRow, "s", predictedCompute - s.gemmSeconds, measured.otherKernelSeconds});
+    }
     std::vector<const ComparisonRow*> parts;
     for (const auto& r : c.rows)
-        if (r.unit == "s" && r.quantity != "step time" && !std::isnan(r.measured))
+        if (r.unit == "s" && r.quantity != "step time" && !std::isnan(r.measured) && !(byClass && r.quantity == "compute"))
             parts.push_back(&r);
     std::sort(parts.begin(), parts.end(),
               [](const ComparisonRow* a, const ComparisonRow* b) { return std::abs(a->gap()) > std::abs(b->gap()); });

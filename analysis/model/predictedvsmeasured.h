@@ -20,6 +20,10 @@ struct MeasuredStep
     double computeSeconds = kNoValue;     // GPU compute busy (interval union)
     double exposedCommSeconds = kNoValue; // communication not hidden behind compute
     double idleSeconds = kNoValue;        // step time with nothing on the GPU
+    // A trace's kernel classes (sums of kernel time): GEMM and attention kernels, and the rest
+    // (element-wise, norms, optimizer, copies). The model splits its compute the same way.
+    double gemmAttentionSeconds = kNoValue;
+    double otherKernelSeconds = kNoValue;
     double mfu = kNoValue;                // 0..1
     double tflopsPerGpu = kNoValue;
 };
@@ -37,9 +41,15 @@ MeasuredStep measuredFromTrainLog(const std::vector<TrainStep>& steps);
 MeasuredStep measuredFromSession(const Session& s, const std::vector<StepBreakdown>& traceSteps,
                                  const std::vector<TrainStep>& logSteps);
 
+inline constexpr const char* kComputeGemmRow = "compute: GEMM and attention";
+inline constexpr const char* kComputeOtherRow = "compute: element-wise, optimizer and other kernels";
+
 struct ComparisonRow
 {
-    std::string quantity; // "step time", "compute", "exposed communication", "idle and bubble", "MFU"
+    // "step time", "compute", "exposed communication", "idle and bubble", "MFU", "TFLOP/s per GPU", and
+    // from a trace the two parts of compute by kernel class: "compute: GEMM and attention",
+    // "compute: element-wise, optimizer and other kernels"
+    std::string quantity;
     std::string unit;     // "s" or "" (fractions)
     double predicted = 0;
     double measured = kNoValue;
@@ -50,13 +60,16 @@ struct PredictionComparison
 {
     std::vector<ComparisonRow> rows;
     // The time components (not the step total) ordered by |gap|, largest first, as sentences:
-    // "compute: measured 412 ms, predicted 301 ms (+111 ms, 1.37x)".
+    // "compute: measured 412 ms, predicted 301 ms (+111 ms, 1.37x)". With a trace's kernel classes,
+    // compute is given by its two parts, which say where its gap is.
     std::vector<std::string> largestGaps;
     // What makes a measured figure no result: an MFU above 100 % (TFLOP/s above the device's peak)
     // means the assumed model, batch or layout is not what ran; those rows are then left empty.
     std::vector<std::string> problems;
 };
 
+// The model's compute counts what runs on the GPU: the micro-batches' kernels, the optimizer step and
+// unfused gradient accumulation; its idle is the pipeline bubble.
 // When the measurement has no MFU or TFLOP/s (a trace), they follow from the model's FLOPs and the
 // measured step time: measured MFU = predicted MFU x predicted step / measured step. A measured
 // TFLOP/s without an MFU gives the MFU over the device's peak. A measured MFU above 1 is never

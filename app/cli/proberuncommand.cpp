@@ -11,6 +11,7 @@
 
 #include "clicommands.h"
 #include "runoptions.h"
+#include "records/keptrecords.h"
 #include "runs/runrequest.h"
 #include "runsession.h"
 #include "store/fileimport.h"
@@ -46,13 +47,11 @@ struct TraceFile
     }
 };
 
-// Appends a record the store has no table for to the session's parameters under `key`.
-void keep(RunSession& run, const std::string& key, const nlohmann::json& object)
+// Keeps a record the store has no table for in the session's parameters (records/keptrecords.h).
+void keep(RunSession& run, const wire::RawRecord& raw)
 {
     nlohmann::json params = run.session().params;
-    nlohmann::json kept = object;
-    kept.erase("record");
-    params[key].push_back(kept);
+    keepRecord(params, raw);
     run.setParams(params);
 }
 
@@ -85,13 +84,10 @@ int runProbe(const CliContext& ctx, const RunCommandLine& cl)
         if (raw.record == "skipped") {
             std::cerr << "ridgeline-probe: skipped " << raw.object.value("what", std::string()) << ": "
                       << raw.object.value("reason", std::string()) << '\n';
-            keep(run, "skipped", raw.object);
-        } else if (raw.record == "attention" || raw.record == "step" || raw.record == "reference") {
-            keep(run, raw.record == "step" ? "steps" : raw.record == "reference" ? "references" : "attention", raw.object);
+            keep(run, raw);
         } else if (raw.record == "step_summary") {
             nlohmann::json params = run.session().params;
-            params["step_summary"] = raw.object;
-            params["step_summary"].erase("record");
+            keepRecord(params, raw);
             const std::string file = raw.object.value("trace", std::string());
             if (!file.empty()) {
                 // The trace as a session of its own: predicted vs measured reads it like any trace.
@@ -107,6 +103,8 @@ int runProbe(const CliContext& ctx, const RunCommandLine& cl)
                     params["step_summary"].erase("trace"); // a temporary file, gone once imported
             }
             run.setParams(params);
+        } else if (!keptRecordKey(raw.record).empty()) {
+            keep(run, raw);
         } else {
             return;
         }

@@ -1,5 +1,5 @@
 // ridgeline-cli profile list | show ID | delete ID | rename ID NEW | measured: the hardware profiles the model and the roofline
-// use, and "this machine (measured)" built from stored peakflops and membw sessions.
+// use, and "this machine (measured)" built from stored sessions (model/measuredprofile.h).
 #include <filesystem>
 #include <iostream>
 
@@ -7,6 +7,7 @@
 
 #include "clicommands.h"
 #include "model/hardwareprofileloader.h"
+#include "model/measuredprofile.h"
 #include "store/workspace.h"
 #include "texttable.h"
 
@@ -53,19 +54,36 @@ void addProfileCommand(CLI::App& app, CliContext& ctx)
 
     struct MeasuredArgs
     {
-        std::int64_t peak = 0, membw = 0;
+        std::int64_t peak = 0, gemm = 0;
+        MeasuredProfileSources from;
         std::string id = "this-machine";
         bool save = false;
     };
     auto m = std::make_shared<MeasuredArgs>();
-    auto* measured = cmd->add_subcommand("measured", "Build 'this machine (measured)' from stored benchmark sessions");
-    measured->add_option("--peakflops", m->peak, "peakflops session id")->required();
-    measured->add_option("--membw", m->membw, "membw session id")->required();
+    auto* measured = cmd->add_subcommand(
+        "measured", "Build 'this machine (measured)' from stored benchmark sessions: compute (peakflops or a GEMM sweep), "
+                    "memory bandwidth, and a PyTorch probe's attention rates; every figure names its session");
+    auto* peak = measured->add_option("--peakflops", m->peak, "peakflops session id (ridgeline-bench, CPU)");
+    auto* gemm = measured->add_option("--gemm", m->gemm,
+                                      "GEMM sweep session id (ridgeline-probe gemm, or an imported GEMM bench): the best "
+                                      "rate per dtype is the max achievable");
+    peak->excludes(gemm);
+    measured->add_option("--membw", m->from.memory, "membw session id")->required();
+    measured->add_option("--attention", m->from.attention,
+                         "ridgeline-probe attention session id: each backend becomes an attention kernel "
+                         "(size/vs-measured --attention flash|cudnn|efficient|math)");
+    measured->add_option("--collectives", m->from.collectives,
+                         "collective session id of 2+ GPUs in one node: its all_reduce busbw is the link bandwidth");
+    measured->add_option("--base", m->from.base,
+                         "Profile id for what was not measured (datasheet peak for MFU, links, NICs), e.g. h200");
     measured->add_option("--id", m->id, "Profile id")->capture_default_str();
     measured->add_flag("--save", m->save, "Save it with the user's profiles so --hardware ID finds it");
     measured->callback([&ctx, m] {
+        if (m->peak == 0 && m->gemm == 0)
+            throw CLI::RequiredError("--peakflops or --gemm");
+        m->from.compute = m->peak ? m->peak : m->gemm;
         store::Workspace ws(ctx.workspacePath());
-        auto hw = buildMeasuredProfile(ws.database(), m->peak, m->membw);
+        auto hw = buildMeasuredProfile(ws, m->from);
         hw.id = m->id;
         if (m->save) {
             const auto path = saveUserHardwareProfile(hw);

@@ -442,11 +442,16 @@ TEST(Cli, VsMeasuredComparesATraceAndALogWithThePrediction)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = json::parse(r.out);
     EXPECT_NE(j["measured_source"].get<std::string>().find("2 rank(s)"), std::string::npos);
-    ASSERT_EQ(j["rows"].size(), 6u);
+    // Six rows, then from a trace compute's two parts by kernel class, which the gaps give instead of compute.
+    ASSERT_EQ(j["rows"].size(), 8u);
     EXPECT_EQ(j["rows"][0]["quantity"], "step time");
     EXPECT_GT(j["rows"][0]["predicted"].get<double>(), 0);
     EXPECT_GT(j["rows"][0]["measured"].get<double>(), 0);
-    EXPECT_EQ(j["largest_gaps"].size(), 3u);
+    EXPECT_EQ(j["rows"][6]["quantity"], "compute: GEMM and attention");
+    EXPECT_EQ(j["rows"][7]["quantity"], "compute: element-wise, optimizer and other kernels");
+    EXPECT_NEAR(j["rows"][6]["predicted"].get<double>() + j["rows"][7]["predicted"].get<double>(),
+                j["rows"][1]["predicted"].get<double>(), 1e-9);
+    EXPECT_EQ(j["largest_gaps"].size(), 4u);
 
     auto log = test::runToEnd(cli(db, {"vs-measured", "2", "llama-3-8b", "--hardware", "mi300x"}));
     ASSERT_EQ(log.exitCode, 0) << log.err;

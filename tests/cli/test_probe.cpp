@@ -449,7 +449,7 @@ TEST(CliRunProbe, AStepRunImportsItsTraceAsASessionOfItsOwn)
         (s["kind"] == "trace" ? trace : step) = &s;
     ASSERT_TRUE(step && trace) << sessions.dump();
     EXPECT_EQ((*step)["kind"], "step");
-    EXPECT_EQ((*step)["params"]["steps"].size(), 2u) << "each timed step kept";
+    EXPECT_EQ((*step)["params"]["timed_steps"].size(), 2u) << "each timed step kept";
     EXPECT_EQ((*step)["params"]["trace_session"], (*trace)["id"]);
     const auto& summary = (*step)["params"]["step_summary"];
     EXPECT_GT(summary["median_ms"].get<double>(), 0);

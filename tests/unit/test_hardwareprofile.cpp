@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "model/hardwareprofileloader.h"
+#include "model/measuredprofile.h"
 #include "model/roofline.h"
 #include "records/wireformat.h"
 #include "store/kernelresults.h"
@@ -192,7 +193,10 @@ TEST(HardwareProfile, MeasuredProfileFromStoredSessions)
         mem.memCeilings.push_back({"L1", "triad", 2, 4096, 65536, 140});
         mem.memCeilings.push_back({"DRAM", "triad", 2, 1 << 27, 1 << 28, 30});
         const auto memId = ws.storeSession(mem);
-        const auto hw = buildMeasuredProfile(ws.database(), peakId, memId);
+        MeasuredProfileSources from;
+        from.compute = peakId;
+        from.memory = memId;
+        const auto hw = buildMeasuredProfile(ws, from);
         EXPECT_TRUE(hw.measured);
         EXPECT_DOUBLE_EQ(hw.peakTflops.at("fp64").value, 0.078);
         EXPECT_DOUBLE_EQ(hw.peakTflops.at("fp32").value, 0.150);
@@ -205,6 +209,7 @@ TEST(HardwareProfile, MeasuredProfileFromStoredSessions)
         const auto again = hardwareProfileFromJson(toJson(hw), "measured");
         EXPECT_DOUBLE_EQ(again.peakTflops.at("fp64").value, 0.078);
         EXPECT_EQ(again.memoryLevels.size(), 2u);
-        EXPECT_THROW(buildMeasuredProfile(ws.database(), memId, memId), ProfileError);
+        from.compute = memId; // a membw session is no compute session
+        EXPECT_THROW(buildMeasuredProfile(ws, from), ProfileError);
     }
 }
