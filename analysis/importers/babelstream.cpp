@@ -10,17 +10,20 @@
 
 namespace rl {
 namespace {
-// Bytes of the unit BabelStream names ("MB", "MiB", "mbytes", "mibytes", ...); 0 when unknown.
-double unitBytes(std::string_view unit)
+// The unit BabelStream names ("MB", "MiB", "MBytes", "mibytes", ...): its usual name and bytes;
+// bytes 0 when unknown.
+std::pair<std::string, double> unitOf(std::string_view unit)
 {
-    const std::string u = io::lowerAscii(unit);
-    if (u == "mb" || u == "mbytes") return 1e6;
-    if (u == "mib" || u == "mibytes") return 1048576.0;
-    if (u == "gb" || u == "gbytes") return 1e9;
-    if (u == "gib" || u == "gibytes") return 1073741824.0;
-    if (u == "tb") return 1e12;
-    if (u == "tib") return 1099511627776.0;
-    return 0;
+    std::string u = io::lowerAscii(unit);
+    if (u.ends_with("bytes"))
+        u = u.substr(0, u.size() - 5) + "b"; // "MBytes/sec" (4.0, 5.0), "max_mbytes_per_sec"
+    static const std::pair<const char*, std::pair<const char*, double>> units[] = {
+        {"mb", {"MB", 1e6}}, {"mib", {"MiB", 1048576.0}}, {"gb", {"GB", 1e9}}, {"gib", {"GiB", 1073741824.0}},
+        {"tb", {"TB", 1e12}}, {"tib", {"TiB", 1099511627776.0}}};
+    for (const auto& [key, value] : units)
+        if (u == key)
+            return {value.first, value.second};
+    return {std::string(unit), 0};
 }
 
 // Arrays each kernel moves (benchmark.h's weights).
@@ -79,14 +82,13 @@ std::optional<MemBwPoint> BabelStreamStream::feed(std::string_view line, const S
         m_facts["elements_from"] = "Number of elements";
     } else if (text.starts_with("Array size:") && words.size() >= 4 && m_facts.value("elements_from", "").empty()) {
         // "Array size: 268.4 MB (=0.3 GB)": the element count to 0.1 MB, when nothing says it exactly.
-        const double size = units::parseDouble(words[2]).value_or(0) * unitBytes(words[3]);
+        const double size = units::parseDouble(words[2]).value_or(0) * unitOf(words[3]).second;
         m_elements = std::llround(size / m_elementBytes);
         m_facts["elements_from"] = "Array size line (rounded to 0.1 " + std::string(words[3]) + ")";
     } else if (text.starts_with("Function") && words.size() >= 2) {
         // "MBytes/sec", "MiBytes/sec" (v4, v5), "MB/s", "GiB/s", ... (later)
-        std::string unit(words[1]);
-        unit = unit.substr(0, unit.find('/'));
-        m_unitBytes = unitBytes(unit);
+        const auto [unit, bytes] = unitOf(words[1].substr(0, words[1].find('/')));
+        m_unitBytes = bytes;
         m_facts["unit"] = unit;
         if (m_unitBytes == 0 || m_elements <= 0) {
             m_error = m_unitBytes == 0 ? "unknown bandwidth unit '" + std::string(words[1]) + "'"
@@ -101,13 +103,13 @@ std::optional<MemBwPoint> BabelStreamStream::feed(std::string_view line, const S
         const std::string unit = rateColumn.starts_with("max_") && rateColumn.ends_with("_per_sec")
                                      ? rateColumn.substr(4, rateColumn.size() - 12)
                                      : std::string();
-        m_unitBytes = unitBytes(unit);
+        m_unitBytes = unitOf(unit).second;
         if (f.size() < 5 || m_unitBytes == 0) {
             m_error = "unknown CSV rate column '" + rateColumn + "' (expected max_mbytes_per_sec or the like)";
             m_errorAt = where;
             return std::nullopt;
         }
-        m_facts["unit"] = unit;
+        m_facts["unit"] = unitOf(unit).first;
         m_facts["elements_from"] = "n_elements";
         m_csv = true;
         m_csvColumns = static_cast<int>(f.size());
