@@ -286,7 +286,7 @@ TEST_F(CliGpuTools, ToolsListsWhereEachToolIsItsVersionAndRemembersFolders)
     auto r = test::runToEnd(cli({"--json", "tools", "--add-folder", RIDGELINE_STANDIN_BIN}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const json j = json::parse(r.out);
-    ASSERT_EQ(j["tools"].size(), 3u);
+    ASSERT_EQ(j["tools"].size(), 6u); // nccl-tests, hipblaslt-bench, rocblas-bench, cutlass_profiler, babelstream, nvbandwidth
     for (const auto& t : j["tools"]) {
         EXPECT_TRUE(t["found"].get<bool>()) << t.dump();
         EXPECT_EQ(t["folder"], RIDGELINE_STANDIN_BIN);
