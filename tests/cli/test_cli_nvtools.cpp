@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
-#include "tempdir.h"
+#include "gputoolcli.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
 
@@ -21,34 +21,13 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-class CliNvTools : public ::testing::Test
+class CliNvTools : public test::GpuToolCli
 {
 protected:
-    test::TempDir dir;
-    fs::path db = dir.path / "ws.db";
-
-    void SetUp() override
-    {
-        setenv("XDG_DATA_HOME", (dir.path / "data").c_str(), 1);
-        for (const char* v : {"STANDIN_FAIL_AFTER", "STANDIN_HANG_AFTER", "STANDIN_WRONG_ROW", "STANDIN_GPUS"})
-            unsetenv(v);
-        setenv("STANDIN_DELAY_MS", "5", 1);
-    }
-    std::vector<std::string> cli(std::vector<std::string> args) const
-    {
-        std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return argv;
-    }
     std::vector<std::string> run(const std::string& tool, std::vector<std::string> args) const
     {
         args.insert(args.begin(), {"run", tool, "--tool-dir", RIDGELINE_STANDIN_BIN});
         return cli(args);
-    }
-    std::vector<Session> sessions()
-    {
-        store::Workspace ws(db.string());
-        return ws.sessions();
     }
     // A tool's own output saved to a file, as a user would keep it.
     fs::path save(const std::string& program, const std::vector<std::string>& args, const std::string& name)
