@@ -30,6 +30,11 @@ int runBabelStream(const CliContext& ctx, const RunCommandLine& cl)
             nlohmann::json params = run.session().params;
             params.update(stream.facts());
             run.setParams(params);
+            if (const std::string version = stream.version(); !version.empty()) { // its header's "Version: 5.0"
+                Session identity = run.session();
+                identity.toolVersion = version;
+                run.workspace().setIdentity(run.id(), identity);
+            }
             if (!stream.error().empty())
                 return {SessionStatus::Failed, "line " + std::to_string(stream.errorAt().line) + ": " + stream.error()};
             if (run.points() == 0)

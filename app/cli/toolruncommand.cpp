@@ -283,7 +283,11 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
             return run.end(SessionStatus::Failed, "at " + shape + ": cutlass_profiler found a result wrong: " +
                                                       cutlass.incorrect().front());
     }
-    return run.end(SessionStatus::Complete, std::to_string(run.points()) + " shapes");
+    // cutlass_profiler prints a result per kernel that fits a shape.
+    const std::string shapeCount = std::to_string(shapes.size()) + " shapes";
+    return run.end(SessionStatus::Complete, run.points() == static_cast<int>(shapes.size())
+                                                ? shapeCount
+                                                : std::to_string(run.points()) + " results of " + shapeCount);
 }
 
 } // namespace

@@ -55,6 +55,7 @@ TEST_F(CliNvTools, CutlassOverTwoShapesStoresEachKernelsRuntimeAndRate)
     EXPECT_EQ(all[0].tool, "cutlass_profiler");
     EXPECT_EQ(all[0].toolVersion, "3.9.2"); // `cutlass_profiler --version`
     EXPECT_EQ(all[0].status, SessionStatus::Complete) << all[0].notes;
+    EXPECT_NE(r.out.find("\"message\":\"4 results of 2 shapes\""), std::string::npos) << r.out;
     store::Workspace ws(db.string());
     const auto g = store::gemmPoints(ws.database(), all[0].id);
     ASSERT_EQ(g.size(), 4u) << "two kernels per shape, each printed once (blocks, not the trailing CSV again)";
@@ -108,6 +109,7 @@ TEST_F(CliNvTools, BabelStreamRunStoresFiveKernelsInGBs)
     EXPECT_EQ(all[0].tool, "babelstream");
     EXPECT_EQ(all[0].status, SessionStatus::Complete) << all[0].notes;
     EXPECT_EQ(all[0].params["version"], "5.0");
+    EXPECT_EQ(all[0].toolVersion, "5.0"); // from its header: BabelStream is not asked before
     EXPECT_EQ(all[0].params["unit"], "MB");
     store::Workspace ws(db.string());
     const auto p = store::memBwPoints(ws.database(), all[0].id);
