@@ -20,6 +20,9 @@ const std::vector<ImporterFactory>& importerFactories()
         hpccImporter,
         fioImporter,
         iorImporter,
+        cutlassProfilerImporter,
+        babelStreamImporter,
+        nvbandwidthImporter,
     };
     return list;
 }

@@ -25,5 +25,8 @@ ImporterInfo streamImporter();         // stream.cpp
 ImporterInfo hpccImporter();           // hpcc.cpp
 ImporterInfo fioImporter();            // fio.cpp (fio --output-format=json)
 ImporterInfo iorImporter();            // ior.cpp (IOR text output)
+ImporterInfo cutlassProfilerImporter(); // cutlassprofiler.cpp (CSV report and console blocks)
+ImporterInfo babelStreamImporter();    // babelstream.cpp (table and --csv)
+ImporterInfo nvbandwidthImporter();    // nvbandwidth.cpp (text and -j JSON)
 const std::vector<ImporterFactory>& importerFactories();
 } // namespace rl

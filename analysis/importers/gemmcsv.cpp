@@ -13,22 +13,11 @@
 #include "units/units.h"
 
 namespace rl {
-namespace {
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (auto& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-} // namespace
-
 // Column indices of one header; -1 = absent.
 struct GemmTableStream::Columns
 {
     int m = -1, n = -1, k = -1, batch = -1, transA = -1, transB = -1;
-    int aType = -1, outType = -1, computeType = -1;
+    int aType = -1, bType = -1, outType = -1, computeType = -1;
     int gflops = -1, tflops = -1, timeUs = -1, timeMs = -1, timeS = -1;
     int solution = -1, device = -1;
     std::size_t count = 0;
@@ -39,15 +28,24 @@ struct GemmTableStream::Columns
 namespace {
 using Columns = GemmTableStream::Columns;
 
-std::optional<Columns> mapHeader(const std::vector<std::string>& fields)
+std::optional<Columns> mapHeader(const std::vector<std::string>& fields, GemmTableFlavor flavor)
 {
     Columns c;
     c.count = fields.size();
+    const bool cutlass = flavor == GemmTableFlavor::CutlassProfiler;
     for (std::size_t i = 0; i < fields.size(); ++i) {
-        const std::string f = lower(io::trim(fields[i]));
+        const std::string f = io::lowerAscii(io::trim(fields[i]));
         const int idx = static_cast<int>(i);
         auto set = [&](int& slot) { if (slot < 0) slot = idx; };
-        if (f == "m") set(c.m);
+        // cutlass_profiler's report (performance_report.cpp): operands A, B, C, D as "type:layout",
+        // the accumulator type, the kernel in Operation, Runtime in milliseconds.
+        if (cutlass && f == "a") set(c.aType);
+        else if (cutlass && f == "b") set(c.bType);
+        else if (cutlass && f == "d") set(c.outType);
+        else if (cutlass && f == "accum") set(c.computeType);
+        else if (cutlass && f == "operation") set(c.solution);
+        else if (cutlass && f == "runtime") set(c.timeMs);
+        else if (f == "m") set(c.m);
         else if (f == "n") set(c.n);
         else if (f == "k") set(c.k);
         else if (f == "batch_count" || f == "batch") set(c.batch);
@@ -107,8 +105,20 @@ std::optional<GemmPoint> toPoint(const Columns& c, const std::vector<std::string
         p.transA = std::string(field(c.transA));
     if (c.transB >= 0 && !field(c.transB).empty())
         p.transB = std::string(field(c.transB));
-    p.dtype = gemmDtype(field(c.aType));
-    p.outType = c.outType >= 0 ? gemmDtype(field(c.outType)) : std::string();
+    // CUTLASS names an operand "f16:column": column-major is BLAS's N, row-major its T.
+    auto typeOf = [&](int i, std::string& trans) {
+        std::string_view t = field(i);
+        if (const auto colon = t.find(':'); colon != std::string_view::npos) {
+            trans = io::lowerAscii(t.substr(colon + 1)).starts_with("row") ? "T" : "N";
+            t = t.substr(0, colon);
+        }
+        return t;
+    };
+    std::string ignored;
+    p.dtype = gemmDtype(typeOf(c.aType, p.transA));
+    if (c.bType >= 0)
+        typeOf(c.bType, p.transB);
+    p.outType = c.outType >= 0 ? gemmDtype(typeOf(c.outType, ignored)) : std::string();
     p.computeType = c.computeType >= 0 ? gemmDtype(field(c.computeType)) : std::string();
     p.solution = std::string(field(c.solution));
     p.device = std::string(field(c.device));
@@ -157,8 +167,9 @@ std::string gemmDtype(std::string_view name)
         {"bfloat16", "bfloat16"}, {"f8_r", "float8_e4m3"}, {"f8_fnuz_r", "float8_e4m3fnuz"}, {"fp8", "float8_e4m3"},
         {"float8_e4m3", "float8_e4m3"}, {"e4m3", "float8_e4m3"}, {"bf8_r", "float8_e5m2"}, {"bf8_fnuz_r", "float8_e5m2fnuz"},
         {"float8_e5m2", "float8_e5m2"}, {"e5m2", "float8_e5m2"}, {"i8_r", "int8"}, {"int8", "int8"}, {"i32_r", "int32"},
-        {"int32", "int32"}};
-    const std::string key = lower(io::trim(name));
+        {"int32", "int32"}, {"f64", "float64"}, {"f32", "float32"}, {"f16", "float16"}, {"s8", "int8"},
+        {"s32", "int32"}};
+    const std::string key = io::lowerAscii(io::trim(name));
     const auto it = table.find(key);
     return it != table.end() ? it->second : std::string(io::trim(name));
 }
@@ -177,7 +188,7 @@ GemmTableStream::~GemmTableStream() = default;
 
 std::optional<GemmPoint> GemmTableStream::feedFields(const std::vector<std::string>& fields, const SourceLocation& where)
 {
-    if (auto h = mapHeader(fields)) {
+    if (auto h = mapHeader(fields, m_flavor)) {
         *m_columns = *h;
         ++m_headers;
         return std::nullopt;
@@ -209,9 +220,10 @@ std::optional<GemmPoint> GemmTableStream::feed(std::string_view line, const Sour
 
 std::string GemmTableStream::toolName() const
 {
-    return m_flavor == GemmTableFlavor::RocblasBench     ? "rocblas-bench"
-           : m_flavor == GemmTableFlavor::HipblasltBench ? "hipblaslt-bench"
-                                                         : "gemm-csv";
+    return m_flavor == GemmTableFlavor::RocblasBench      ? "rocblas-bench"
+           : m_flavor == GemmTableFlavor::HipblasltBench  ? "hipblaslt-bench"
+           : m_flavor == GemmTableFlavor::CutlassProfiler ? "cutlass_profiler"
+                                                          : "gemm-csv";
 }
 
 ImportResult parseGemmTable(ImportInput& input, const ImportOptions& options, GemmTableFlavor flavor)
@@ -274,9 +286,9 @@ namespace {
 int sniffGeneric(std::string_view head, std::string_view fileName)
 {
     const auto eol = head.find('\n');
-    const std::string first = lower(head.substr(0, eol));
+    const std::string first = io::lowerAscii(head.substr(0, eol));
     const auto fields = splitCommas(first);
-    const auto cols = mapHeader(fields);
+    const auto cols = mapHeader(fields, GemmTableFlavor::GenericCsv);
     if (!cols)
         return 0;
     return fileName.ends_with(".csv") ? 70 : 55;

@@ -1,8 +1,9 @@
 #pragma once
 // GEMM result tables: rocblas-bench and hipblaslt-bench output (a CSV header line followed by
 // value lines, the header repeated before every result, extra columns with -v, %g numbers) and
-// generic GEMM CSV files (M, N, K, dtype, and a time or a FLOP rate). One column mapping serves
-// all three; each importer file only sniffs and names its flavour.
+// generic GEMM CSV files (M, N, K, dtype, and a time or a FLOP rate), and cutlass_profiler's CSV
+// report (Runtime in ms, operand types as "f16:column"). One column mapping serves them all; each
+// importer file only sniffs and names its flavour.
 #include "importers/importer.h"
 
 #include <memory>
@@ -11,7 +12,7 @@
 #include "records/kernelpoints.h"
 
 namespace rl {
-enum class GemmTableFlavor { RocblasBench, HipblasltBench, GenericCsv };
+enum class GemmTableFlavor { RocblasBench, HipblasltBench, GenericCsv, CutlassProfiler };
 ImportResult parseGemmTable(ImportInput& input, const ImportOptions& options, GemmTableFlavor flavor);
 
 // A GEMM table fed a line (or a CSV row) at a time: the importer feeds a file, a live run
@@ -37,8 +38,9 @@ private:
     std::vector<ImportWarning> m_warnings;
 };
 
-// rocBLAS/hipBLASLt type names ("f32_r", "bf16_r", "f8_r", "i8_r", "xf32_r") and common spellings
-// ("fp32", "bf16", "float8_e4m3") to Ridgeline dtype names; unknown names come back unchanged.
+// rocBLAS/hipBLASLt type names ("f32_r", "bf16_r", "f8_r", "i8_r", "xf32_r"), CUTLASS's ("f16",
+// "s8", "e4m3") and common spellings ("fp32", "bf16", "float8_e4m3") to Ridgeline dtype names;
+// unknown names come back unchanged.
 std::string gemmDtype(std::string_view name);
 int gemmElementBytes(std::string_view dtype); // 0 when unknown
 } // namespace rl

@@ -31,13 +31,6 @@ int sniff(std::string_view head, std::string_view)
     return 0;
 }
 
-SourceLocation locate(const std::string& text, std::size_t byte)
-{
-    byte = std::min(byte, text.size());
-    const auto lines = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n');
-    return {lines + 1, static_cast<std::int64_t>(byte)};
-}
-
 // A run killed mid-write leaves the results list open: cut after the last complete row and close
 // the document so the finished rows are kept.
 std::optional<std::string> repairTruncated(const std::string& text)
@@ -72,7 +65,7 @@ ImportResult parse(ImportInput& input, const ImportOptions& options)
     try {
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
-        const SourceLocation where = locate(text, e.byte > 0 ? e.byte - 1 : 0);
+        const SourceLocation where = locationOfByte(text, e.byte > 0 ? e.byte - 1 : 0);
         auto repaired = repairTruncated(text);
         json fixed = repaired ? json::parse(*repaired, nullptr, false) : json(json::value_t::discarded);
         if (fixed.is_discarded() || !fixed.is_object()) {

@@ -28,6 +28,26 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
+std::vector<std::string_view> splitFields(std::string_view line, char separator)
+{
+    std::vector<std::string_view> out;
+    for (std::size_t pos = 0;;) {
+        const auto at = line.find(separator, pos);
+        out.push_back(trim(line.substr(pos, at == std::string_view::npos ? std::string_view::npos : at - pos)));
+        if (at == std::string_view::npos)
+            return out;
+        pos = at + 1;
+    }
+}
+
+std::string lowerAscii(std::string_view s)
+{
+    std::string out(s);
+    for (auto& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
 std::vector<std::string_view> splitWhitespace(std::string_view line)
 {
     std::vector<std::string_view> out;

@@ -33,6 +33,10 @@ std::string_view stripLauncherPrefix(std::string_view line);
 
 // Splits on runs of whitespace.
 std::vector<std::string_view> splitWhitespace(std::string_view line);
+// Splits on every separator (an empty field between two), each field trimmed; no quoting.
+std::vector<std::string_view> splitFields(std::string_view line, char separator);
+// ASCII lower case, for matching the names tools print in either case.
+std::string lowerAscii(std::string_view s);
 std::string_view trim(std::string_view s);
 // True when the text looks like binary junk (NUL bytes or mostly non-printable).
 bool looksBinary(std::string_view head);

@@ -59,6 +59,9 @@ struct ImportResult
     SourceLocation errorAt;
 };
 
+// Where byte `byte` of a whole text is: its line (1-based) and the offset (JSON parsers say bytes).
+SourceLocation locationOfByte(const std::string& text, std::size_t byte);
+
 // Formats "path:line: message" (or "path: byte N: message" when the line is unknown).
 std::string describeLocation(const std::string& path, const SourceLocation& where);
 } // namespace rl

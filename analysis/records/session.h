@@ -19,6 +19,9 @@ inline constexpr const char* Trace = "trace";
 inline constexpr const char* TrainingLog = "trainlog";
 inline constexpr const char* Storage = "storage"; // ridgeline-bench io, fio, IOR
 inline constexpr const char* Pairs = "pairs"; // point-to-point matrix of `ridgeline-bench pairs`
+// Host-device and device-device copy bandwidth matrices (nvbandwidth), kept in the session's
+// params (importers/nvbandwidth.h says why not as pairs).
+inline constexpr const char* CopyBandwidth = "copybw";
 } // namespace kind
 
 enum class SessionStatus { Running, Complete, Cancelled, Failed, Incomplete };

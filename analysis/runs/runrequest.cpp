@@ -16,16 +16,19 @@ namespace rl::runs {
 const std::vector<RunKindInfo>& runKinds()
 {
     static const std::vector<RunKindInfo> all{
-        {RunKind::Collectives, "collectives", kind::Collectives, "collectives", true, false, false},
-        {RunKind::Pairs, "pairs", kind::Pairs, "pairs", true, false, false},
-        {RunKind::Io, "io", kind::Storage, "io", true, false, false},
-        {RunKind::PeakFlops, "peakflops", kind::PeakFlops, "peakflops", false, true, false},
-        {RunKind::MemBw, "membw", kind::MemBandwidth, "membw", false, true, false},
-        {RunKind::Gemm, "gemm", kind::Gemm, "gemm", false, true, false},
-        {RunKind::NcclTests, "nccl-tests", kind::Collectives, "nccl-tests", false, false, true},
-        {RunKind::Hipblaslt, "hipblaslt", kind::Gemm, "hipblaslt-bench", false, false, true},
-        {RunKind::Rocblas, "rocblas", kind::Gemm, "rocblas-bench", false, false, true},
-        {RunKind::Probe, "probe", kind::Gemm, "ridgeline-probe", false, false, true},
+        {RunKind::Collectives, "collectives", kind::Collectives, "collectives", true, false, false, false},
+        {RunKind::Pairs, "pairs", kind::Pairs, "pairs", true, false, false, false},
+        {RunKind::Io, "io", kind::Storage, "io", true, false, false, false},
+        {RunKind::PeakFlops, "peakflops", kind::PeakFlops, "peakflops", false, true, false, false},
+        {RunKind::MemBw, "membw", kind::MemBandwidth, "membw", false, true, false, false},
+        {RunKind::Gemm, "gemm", kind::Gemm, "gemm", false, true, false, false},
+        {RunKind::NcclTests, "nccl-tests", kind::Collectives, "nccl-tests", false, false, true, false},
+        {RunKind::Hipblaslt, "hipblaslt", kind::Gemm, "hipblaslt-bench", false, false, true, true},
+        {RunKind::Rocblas, "rocblas", kind::Gemm, "rocblas-bench", false, false, true, true},
+        {RunKind::Probe, "probe", kind::Gemm, "ridgeline-probe", false, false, true, false},
+        {RunKind::Cutlass, "cutlass", kind::Gemm, "cutlass_profiler", false, false, true, true},
+        {RunKind::BabelStream, "babelstream", kind::MemBandwidth, "babelstream", false, false, true, false},
+        {RunKind::Nvbandwidth, "nvbandwidth", kind::CopyBandwidth, "nvbandwidth", false, false, true, false},
     };
     return all;
 }
@@ -42,6 +45,14 @@ const RunKindInfo* runKindNamed(std::string_view subcommand)
 {
     for (const auto& i : runKinds())
         if (subcommand == i.subcommand || (i.kind == RunKind::NcclTests && subcommand == "rccl-tests"))
+            return &i;
+    return nullptr;
+}
+
+const RunKindInfo* runKindOfTool(std::string_view toolId)
+{
+    for (const auto& i : runKinds())
+        if (i.gpuTool && toolId == i.program)
             return &i;
     return nullptr;
 }
@@ -214,9 +225,14 @@ std::string RunRequest::validate() const
         if (*hi < *lo)
             return "the maximum size (-e) is below the minimum size (-b)";
     }
-    if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas)
+    if (k.gemmShapes)
         if (std::string g = gemmProblem(gemm); !g.empty())
             return g;
+    if (kind == RunKind::Nvbandwidth)
+        for (const auto& a : args)
+            if (a == "-j" || a == "--json")
+                return "nvbandwidth -j: Ridgeline reads its text output as it prints; leave -j out (a saved -j file "
+                       "imports with `ridgeline-cli import`)";
     if (kind == RunKind::Probe) {
         const auto& subs = probeSubcommands();
         if (std::find(subs.begin(), subs.end(), probe) == subs.end())
@@ -275,7 +291,7 @@ int RunRequest::expectedPoints() const
         const std::int64_t n = sizeCount(lo.value_or(0), hi.value_or(0), factor.value_or(0), step.value_or(0));
         return static_cast<int>(std::min<std::int64_t>(static_cast<std::int64_t>(ops.size()) * n * 2, 1 << 30));
     }
-    if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas)
+    if (info(kind).gemmShapes)
         // The model recipe's GEMMs: the CLI lists them when it starts.
         return gemm.recipe == "model" ? 0 : static_cast<int>(shapesWithoutModel(gemm).size());
     if (kind != RunKind::Collectives)
@@ -335,7 +351,7 @@ RunRequest RunRequest::canonical() const
         c.ops = ops;
     if (kind == RunKind::Probe)
         c.probe = probe;
-    if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas) {
+    if (k.gemmShapes) {
         c.gemm = gemm;
         if (gemm.recipe != "model") { // the model recipe's fields mean nothing to the other recipes
             c.gemm.config.clear();
@@ -363,7 +379,7 @@ std::vector<std::string> RunRequest::toCliArgs() const
             list += (list.empty() ? "" : ",") + op;
         add({"--op", list});
     }
-    if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas) {
+    if (k.gemmShapes) {
         const GemmSelection& g = r.gemm;
         if (!g.shapes.empty()) {
             std::string list;
@@ -443,7 +459,7 @@ nlohmann::json toJson(const RunRequest& r)
         j["ops"] = r.ops;
     if (r.kind == RunKind::Probe)
         j["probe"] = r.probe;
-    if (r.kind == RunKind::Hipblaslt || r.kind == RunKind::Rocblas) {
+    if (info(r.kind).gemmShapes) {
         const GemmSelection& g = r.gemm;
         j["gemm"] = {{"shapes", g.shapes}, {"square", g.square}, {"recipe", g.recipe}, {"cus", g.cus},
                      {"dtype", g.dtype}, {"compute_type", g.computeType}, {"iters", g.iters},

@@ -20,7 +20,8 @@
 
 namespace rl::runs {
 
-enum class RunKind { Collectives, Pairs, Io, PeakFlops, MemBw, Gemm, NcclTests, Hipblaslt, Rocblas, Probe };
+enum class RunKind { Collectives, Pairs, Io, PeakFlops, MemBw, Gemm, NcclTests, Hipblaslt, Rocblas, Probe, Cutlass, BabelStream,
+                     Nvbandwidth };
 
 // What each kind is: its `ridgeline-cli run` subcommand, how it starts, what its session holds.
 struct RunKindInfo
@@ -32,17 +33,19 @@ struct RunKindInfo
     bool benchMpi;           // ridgeline-bench under MPI: --np, hostfile, template, sbatch, point timeout
     bool benchLocal;         // ridgeline-bench on this machine, no launch options
     bool gpuTool;            // a program of its own (a registry tool, ridgeline-probe): launch options, --env
+    bool gemmShapes;         // runs the GEMM shapes of a GemmSelection, one tool run per shape
 };
 const std::vector<RunKindInfo>& runKinds();
 const RunKindInfo& info(RunKind kind);
 const RunKindInfo* runKindNamed(std::string_view subcommand); // nullptr when unknown
+const RunKindInfo* runKindOfTool(std::string_view toolId);    // the kind that runs a registry tool, if any
 // The option that names the kind's program: --bench, --tool-dir or --probe-program.
 const char* programOption(RunKind kind);
 // What ridgeline-probe measures (its subcommands), and the session kind each stores.
 const std::vector<std::string>& probeSubcommands();
 std::string probeSessionKind(const std::string& probe);
 
-// hipblaslt-bench / rocblas-bench: which GEMM shapes to run.
+// hipblaslt-bench / rocblas-bench / cutlass_profiler: which GEMM shapes to run.
 struct GemmSelection
 {
     std::vector<std::string> shapes; // MxNxK or MxNxKxTT
@@ -73,7 +76,7 @@ struct RunRequest
     std::optional<double> pointTimeoutS; // unset: defaultPointTimeout(); 0 = never (ridgeline-bench only)
     std::string title;
     std::vector<std::string> ops{"all_reduce"}; // nccl-tests: one session per op
-    GemmSelection gemm;              // hipblaslt / rocblas
+    GemmSelection gemm;              // hipblaslt / rocblas / cutlass
     std::string probe;               // ridgeline-probe: gemm, membw, attention, collectives or step
     std::vector<std::string> args;   // after --: ridgeline-bench's arguments or the tool's own flags
 

@@ -1,5 +1,6 @@
 #include "tools/gputools.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,9 +38,14 @@ const std::vector<ToolKind>& knownTools()
         {"nccl-tests", "nccl-tests / rccl-tests",
          {"all_reduce_perf", "reduce_scatter_perf", "all_gather_perf", "broadcast_perf", "alltoall_perf", "sendrecv_perf",
           "alltoallv_perf", "reduce_perf", "gather_perf", "scatter_perf"},
-         true},
-        {"hipblaslt-bench", "hipblaslt-bench (hipBLASLt)", {"hipblaslt-bench"}, false},
-        {"rocblas-bench", "rocblas-bench (rocBLAS)", {"rocblas-bench"}, false},
+         true, true, {"-b", "8", "-e", "8", "-n", "1", "-w", "0", "-c", "0"}},
+        {"hipblaslt-bench", "hipblaslt-bench (hipBLASLt)", {"hipblaslt-bench"}},
+        {"rocblas-bench", "rocblas-bench (rocBLAS)", {"rocblas-bench"}},
+        {"cutlass_profiler", "cutlass_profiler (CUTLASS GEMM)", {"cutlass_profiler"}},
+        // BabelStream's CMake names the program after its model: cuda-stream, hip-stream, ...
+        {"babelstream", "BabelStream (HBM bandwidth)", {"cuda-stream", "hip-stream", "omp-stream", "std-data-stream"},
+         false, true, {}},
+        {"nvbandwidth", "nvbandwidth (host-device and peer copies)", {"nvbandwidth"}, false, false, {"--list"}},
     };
     return tools;
 }
@@ -163,7 +169,7 @@ std::optional<FoundTool> findTool(const ToolKind& kind, const ToolSettings& sett
         for (const auto& p : kind.programs)
             if (isExecutable(folder + "/" + p))
                 t.programs.push_back(p);
-        if (t.programs.empty() || (!kind.collectives && t.programs.front() != kind.programs.front()))
+        if (t.programs.empty() || (!kind.anyProgram && t.programs.front() != kind.programs.front()))
             continue;
         if (kind.collectives)
             t.flavor = folder.find("rccl") != std::string::npos || t.has("alltoallv_perf") ? "rccl-tests" : "nccl-tests";
@@ -182,11 +188,18 @@ void askVersion(FoundTool& tool, ToolSettings& settings, int timeoutMs)
         return;
     const std::string program = tool.path(tool.programs.front());
     const ToolKind* kind = toolKind(tool.id);
-    std::vector<std::string> argv{program, "--version"};
+    if (kind && kind->versionArgs.empty()) {
+        tool.version.clear();
+        tool.versionSource = "not asked: each run's output header names it";
+        settings.rememberVersion(program, tool.version, tool.versionSource);
+        return;
+    }
+    std::vector<std::string> argv{program};
     if (kind && kind->collectives)
-        argv = {tool.path(tool.has("all_reduce_perf") ? "all_reduce_perf" : tool.programs.front()), "-b", "8", "-e", "8",
-                "-n", "1", "-w", "0", "-c", "0"};
-    std::string source = kind && kind->collectives ? "output header" : "--version";
+        argv = {tool.path(tool.has("all_reduce_perf") ? "all_reduce_perf" : tool.programs.front())};
+    const std::vector<std::string> args = kind ? kind->versionArgs : std::vector<std::string>{"--version"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::string source = kind && kind->collectives ? "output header" : args.front();
     try {
         const io::CommandResult r = io::runCommand(argv, timeoutMs);
         tool.version = versionInOutput(r.out + "\n" + r.err);
@@ -214,13 +227,15 @@ std::string versionInOutput(const std::string& output)
     std::string line;
     while (std::getline(in, line)) {
         for (const char* key : {"nccl-tests version ", "rccl-tests version ", "rccl-tests: Version ", "hipBLASLt version",
-                                "rocBLAS version"}) {
+                                "rocBLAS version", "nvbandwidth Version", "CUTLASS "}) {
             const auto at = line.find(key);
             if (at == std::string::npos)
                 continue;
             std::string rest = line.substr(at + std::string(key).size());
             while (!rest.empty() && (rest.front() == ':' || rest.front() == ' '))
                 rest.erase(0, 1);
+            if (std::string_view(key) == "CUTLASS " && (rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0]))))
+                continue; // "CUTLASS 3.9.2 built on ...", not any line that names CUTLASS
             const auto end = rest.find_first_of(" \t\r");
             return rest.substr(0, end);
         }

@@ -275,6 +275,33 @@ void printKernelPoints(store::Workspace& ws, const Session& s, bool json)
     }
 }
 
+// nvbandwidth's matrices, kept with the session (importers/nvbandwidth.h says why): one table each.
+void printCopyMatrices(const Session& s, bool json)
+{
+    const auto matrices = s.params.value("matrices", nlohmann::json::array());
+    if (json) {
+        std::cout << matrices.dump(2) << '\n';
+        return;
+    }
+    for (const auto& m : matrices) {
+        std::vector<std::string> header{m.value("testcase", std::string())};
+        for (const auto& c : m.value("column_labels", nlohmann::json::array()))
+            header.push_back(c.get<std::string>());
+        TextTable t(header);
+        const auto rows = m.value("row_labels", nlohmann::json::array());
+        const auto values = m.value("values", nlohmann::json::array());
+        for (std::size_t r = 0; r < values.size() && r < rows.size(); ++r) {
+            std::vector<std::string> row{rows[r].get<std::string>()};
+            for (const auto& v : values[r])
+                row.push_back(v.is_number() ? numberCell(v.get<double>(), 6) : std::string("N/A"));
+            t.addRow(std::move(row));
+        }
+        std::cout << m.value("description", std::string()) << '\n';
+        t.print(std::cout);
+        std::cout << '\n';
+    }
+}
+
 void printStorage(store::Workspace& ws, const Session& s, bool json)
 {
     const auto points = store::storagePoints(ws.database(), s.id);
@@ -408,6 +435,8 @@ void addResultsCommand(CLI::App& app, CliContext& ctx)
             printKernelPoints(ws, s, ctx.json);
         else if (s.kind == kind::Storage)
             printStorage(ws, s, ctx.json);
+        else if (s.kind == kind::CopyBandwidth)
+            printCopyMatrices(s, ctx.json);
         else
             printCollectives(ws, s, ctx.json, *tierArgs, *ref);
     });

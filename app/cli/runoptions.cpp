@@ -49,8 +49,8 @@ void addGemmOptions(CLI::App* cmd, runs::GemmSelection& g, const std::string& to
     cmd->add_option("--cus", g.cus, "Compute units, for --recipe max-achievable (MI300X: 304, MI325X: 304, MI355X: 256)");
     cmd->add_option("--dtype", g.dtype, "Input type: bf16, fp16, fp8, bf8, fp32, int8, ...")->capture_default_str();
     cmd->add_option("--compute-type", g.computeType, "The bench's compute type")->capture_default_str();
-    cmd->add_option("--iters", g.iters, "Timed iterations (-i); default: " + tool + "'s");
-    cmd->add_option("--cold-iters", g.coldIters, "Warm-up iterations (-j); default: " + tool + "'s");
+    cmd->add_option("--iters", g.iters, "Timed iterations; default: " + tool + "'s");
+    cmd->add_option("--cold-iters", g.coldIters, "Warm-up iterations; default: " + tool + "'s");
     cmd->add_option("--config", g.config, "Model for --recipe model: config.json, saved config or preset");
     cmd->add_option("--parallel", g.parallel, "Layout for --recipe model, e.g. tp=8,pp=1,dp=16")->capture_default_str();
     cmd->add_option("--seq", g.seq, "Sequence length for --recipe model")->capture_default_str();
@@ -90,7 +90,7 @@ CLI::App* addRunSubcommand(CLI::App* run, RunKind kind, const std::string& help,
                                        "alltoallv (rccl) reduce gather scatter")
             ->delimiter(',')->allow_extra_args(false)->capture_default_str();
     }
-    if (kind == RunKind::Hipblaslt || kind == RunKind::Rocblas)
+    if (k.gemmShapes)
         addGemmOptions(cmd, r.gemm, k.program);
     if (k.benchMpi || k.gpuTool)
         addLaunchOptions(cmd, r.launch, k.gpuTool);

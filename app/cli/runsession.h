@@ -5,6 +5,7 @@
 // Every `ridgeline-cli run ...` (ridgeline-bench, nccl-tests, GEMM benches) goes through it.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,4 +89,9 @@ struct FirstFailureLine
             line = printed;
     }
 };
+
+// Ends the run of a tool that was cancelled, exited non-zero, went silent or printed a failure
+// line, and returns the exit code; nullopt when the tool ran to its end well.
+std::optional<int> endOnToolFailure(RunSession& run, const std::string& program, const ChildResult& child,
+                                    int idleTimeoutMs, const FirstFailureLine& failure);
 } // namespace rl::cli

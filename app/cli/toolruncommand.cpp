@@ -1,6 +1,6 @@
 // ridgeline-cli run nccl-tests --op all_reduce[,all_gather...] [-np N | --hostfile F | --launcher T] -- <tool flags>
-// ridgeline-cli run hipblaslt|rocblas (--shape MxNxK... | --square A:B | --recipe max-achievable --cus N |
-//                                      --recipe model --config C --parallel P) [--dtype bf16] -- <tool flags>
+// ridgeline-cli run hipblaslt|rocblas|cutlass (--shape MxNxK... | --square A:B | --recipe max-achievable --cus N |
+//                                              --recipe model --config C --parallel P) [--dtype bf16] -- <tool flags>
 // The GPU benchmarks users already have, launched like ridgeline-bench (locally, under mpirun, or a
 // launcher template such as srun) with their stdout parsed line by line by the importer's own
 // parser: every point is stored and echoed the moment the tool prints it. A tool that exits
@@ -12,6 +12,7 @@
 
 #include "clicommands.h"
 #include "runs/launch.h"
+#include "importers/cutlassprofiler.h"
 #include "importers/gemmcsv.h"
 #include "importers/nccltestsstream.h"
 #include "launcher.h"
@@ -21,6 +22,7 @@
 #include "sbatchrun.h"
 #include "runs/runrequest.h"
 #include "sizingoptions.h"
+#include "toolrun.h"
 #include "store/kernelresults.h"
 #include "tools/gemmrecipes.h"
 #include "tools/gputools.h"
@@ -30,38 +32,6 @@ namespace rl::cli {
 namespace {
 
 using runs::RunRequest;
-
-std::vector<std::string> withProgram(const std::string& program, std::vector<std::string> args)
-{
-    args.insert(args.begin(), program);
-    return args;
-}
-
-tools::FoundTool locate(const std::string& id, const RunRequest& a)
-{
-    const std::string& toolDir = a.program;
-    tools::ToolSettings settings = tools::ToolSettings::load(tools::ToolSettings::defaultPath());
-    if (!toolDir.empty())
-        settings.folders.insert(settings.folders.begin(), toolDir);
-    const tools::ToolKind* kind = tools::toolKind(id);
-    auto found = tools::findTool(*kind, settings);
-    if (!found || (!toolDir.empty() && found->folder != toolDir && found->folder + "/" != toolDir))
-        throw std::runtime_error(kind->name + " not found" + (toolDir.empty() ? "" : " in " + toolDir) +
-                                 ": pass --tool-dir (e.g. an nccl-tests build/ folder) or add it with "
-                                 "`ridgeline-cli tools --add-folder DIR`");
-    if (!kind->collectives && found->versionSource.empty())
-        tools::askVersion(*found, settings, 20000); // cheap for the GEMM benches; nccl-tests says it in its header
-    return *found;
-}
-
-nlohmann::json launchParams(const RunRequest& a, const tools::FoundTool& tool)
-{
-    nlohmann::json env = nlohmann::json::object();
-    for (const auto& [name, value] : a.environment())
-        env[name] = value;
-    return {{"launcher", runs::modeName(a.launch.mode)}, {"np", a.launch.np}, {"tool_args", a.args},
-            {"environment", env}, {"tool_folder", tool.folder}, {"request", runs::toJson(a.canonical())}};
-}
 
 // ------------------------------------------------------------------------------------ nccl-tests
 int runNcclTestsOp(const CliContext& ctx, const RunRequest& a, bool dryRun, const tools::FoundTool& tool, const std::string& op)
@@ -77,7 +47,7 @@ int runNcclTestsOp(const CliContext& ctx, const RunRequest& a, bool dryRun, cons
     s.tool = tool.flavor;
     s.toolVersion = tool.version;
     s.title = a.title.empty() ? program + ", " + std::to_string(a.launch.np) + (a.launch.np == 1 ? " process" : " processes") : a.title;
-    s.params = launchParams(a, tool);
+    s.params = toolLaunchParams(a, tool);
     RunSession run(ctx, s, argv);
     NcclTestsStream stream(program);
     std::int64_t lineNo = 0;
@@ -120,12 +90,8 @@ int runNcclTestsOp(const CliContext& ctx, const RunRequest& a, bool dryRun, cons
         run.setParams(params);
         parsed = told.status;
     }
-    if (child.interrupted)
-        return run.end(SessionStatus::Cancelled, "cancelled after " + std::to_string(run.points()) + " points");
-    if (child.idleTimedOut || child.exitCode != 0)
-        return run.end(SessionStatus::Failed, childFailure(program, child, timeoutMs, failure.line));
-    if (!failure.line.empty())
-        return run.end(SessionStatus::Failed, program + " reported a failure: " + failure.line);
+    if (const auto rc = endOnToolFailure(run, program, child, timeoutMs, failure))
+        return *rc;
     if (!wrong.empty())
         return run.end(SessionStatus::Failed, wrong);
     if (run.points() == 0)
@@ -142,7 +108,7 @@ int runNcclTests(const CliContext& ctx, const RunCommandLine& cl)
         if (tools::ncclTestsProgram(op).empty())
             throw UsageError("--op " + op + ": not an nccl-tests collective (all_reduce, reduce_scatter, "
                              "all_gather, broadcast, alltoall, sendrecv, alltoallv, reduce, gather, scatter)");
-    const tools::FoundTool tool = locate("nccl-tests", a);
+    const tools::FoundTool tool = locateTool("nccl-tests", a);
     exportEnvironment(a);
     int worst = 0;
     for (const auto& op : a.ops) {
@@ -190,9 +156,49 @@ std::vector<tools::GemmShape> shapesOf(const runs::GemmSelection& g, const CliCo
     return out;
 }
 
+// cutlass_profiler's names of the types (library's to_string): f16, bf16, tf32, f32, f64, e4m3, e5m2, s8.
+std::string cutlassType(const std::string& dtype)
+{
+    static const std::vector<std::pair<std::string, std::string>> map{
+        {"float32", "f32"}, {"fp32", "f32"}, {"f32", "f32"}, {"float64", "f64"}, {"fp64", "f64"}, {"bf16", "bf16"},
+        {"bfloat16", "bf16"}, {"fp16", "f16"}, {"float16", "f16"}, {"half", "f16"}, {"fp8", "e4m3"},
+        {"float8_e4m3", "e4m3"}, {"e4m3", "e4m3"}, {"bf8", "e5m2"}, {"float8_e5m2", "e5m2"}, {"e5m2", "e5m2"},
+        {"int8", "s8"}, {"tf32", "tf32"}};
+    for (const auto& [name, type] : map)
+        if (name == dtype)
+            return type;
+    throw std::invalid_argument("--dtype " + dtype + ": not a CUTLASS GEMM type (fp32, tf32, bf16, fp16, fp8, bf8, int8, fp64)");
+}
+
+// One shape: --operation=Gemm with the problem size, operand types and layouts (BLAS N is
+// column-major, T row-major); the profiler runs every kernel that fits, each a result.
+std::vector<std::string> cutlassArgs(const runs::GemmSelection& g, const tools::GemmShape& s)
+{
+    const std::string t = cutlassType(g.dtype);
+    auto layout = [](const std::string& trans) { return trans == "T" ? std::string(":row") : std::string(":column"); };
+    std::string accum = g.computeType;
+    if (accum.ends_with("_r"))
+        accum.resize(accum.size() - 2); // rocBLAS spelling, the selection's default: f32_r -> f32
+    std::vector<std::string> args{"--operation=Gemm", "--m=" + std::to_string(s.m), "--n=" + std::to_string(s.n),
+                                  "--k=" + std::to_string(s.k), "--A=" + t + layout(s.transA),
+                                  "--B=" + t + layout(s.transB), "--accumulator-type=" + accum};
+    if (s.batch > 1)
+        args.push_back("--batch_count=" + std::to_string(s.batch));
+    if (g.iters > 0)
+        args.push_back("--profiling-iterations=" + std::to_string(g.iters));
+    if (g.coldIters > 0)
+        args.push_back("--warmup-iterations=" + std::to_string(g.coldIters));
+    return args;
+}
+
 std::vector<std::string> gemmBenchArgs(const std::string& id, const runs::GemmSelection& g, const tools::GemmShape& s,
                                        const std::vector<std::string>& extra)
 {
+    if (id == "cutlass_profiler") {
+        auto args = cutlassArgs(g, s);
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    }
     const std::string type = benchType(g.dtype);
     std::vector<std::string> args{"-m", std::to_string(s.m), "-n", std::to_string(s.n), "-k", std::to_string(s.k)};
     if (id == "hipblaslt-bench") {
@@ -218,7 +224,7 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
     const runs::GemmSelection& g = a.gemm;
     const std::string id = runs::info(a.kind).program;
     const auto shapes = shapesOf(g, ctx);
-    const tools::FoundTool tool = locate(id, a);
+    const tools::FoundTool tool = locateTool(id, a);
     std::vector<std::vector<std::string>> commands;
     for (const auto& s : shapes)
         commands.push_back(launchArgv(a, withProgram(tool.path(id), gemmBenchArgs(id, g, s, a.args))));
@@ -233,7 +239,7 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
     s.tool = id;
     s.toolVersion = tool.version;
     s.title = a.title.empty() ? id + " " + g.dtype + ", " + std::to_string(shapes.size()) + " shapes" : a.title;
-    s.params = launchParams(a, tool);
+    s.params = toolLaunchParams(a, tool);
     s.params["dtype"] = g.dtype;
     s.params["recipe"] = g.recipe.empty() ? (g.square.empty() ? "given shapes" : "square") : g.recipe;
     nlohmann::json shapeList = nlohmann::json::array();
@@ -246,6 +252,10 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
     const int timeoutMs = static_cast<int>(a.pointTimeout() * 1000);
     for (std::size_t i = 0; i < commands.size(); ++i) {
         GemmTableStream stream(id == "hipblaslt-bench" ? GemmTableFlavor::HipblasltBench : GemmTableFlavor::RocblasBench);
+        CutlassProfilerStream cutlass;
+        auto parse = [&](const std::string& line, const SourceLocation& where) {
+            return id == "cutlass_profiler" ? cutlass.feed(line, where) : stream.feed(line, where);
+        };
         std::int64_t lineNo = 0;
         int before = run.points();
         ChildResult child;
@@ -253,7 +263,7 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
         try {
             child = runLocallyOrAsJob(a.launch.sbatch, a.launch.np, id, commands[i], [&](const std::string& line) {
                 failure.see(line);
-                if (auto p = stream.feed(line, {++lineNo, 0}))
+                if (auto p = parse(line, {++lineNo, 0}))
                     run.append(*p);
             }, timeoutMs, [&](const std::string& job, const std::string& script) { run.noteJob(job, script); },
                [&](const std::string& line) { failure.see(line); });
@@ -269,8 +279,15 @@ int runGemmBench(const CliContext& ctx, const RunCommandLine& cl)
             return run.end(SessionStatus::Failed, "at " + shape + ": " + childFailure(id, child, timeoutMs, failure.line));
         if (run.points() == before)
             return run.end(SessionStatus::Failed, "at " + shape + ": " + id + " printed no result row");
+        if (!cutlass.incorrect().empty()) // the profiler checked the kernel against a reference and it was wrong
+            return run.end(SessionStatus::Failed, "at " + shape + ": cutlass_profiler found a result wrong: " +
+                                                      cutlass.incorrect().front());
     }
-    return run.end(SessionStatus::Complete, std::to_string(run.points()) + " shapes");
+    // cutlass_profiler prints a result per kernel that fits a shape.
+    const std::string shapeCount = std::to_string(shapes.size()) + " shapes";
+    return run.end(SessionStatus::Complete, run.points() == static_cast<int>(shapes.size())
+                                                ? shapeCount
+                                                : std::to_string(run.points()) + " results of " + shapeCount);
 }
 
 } // namespace
@@ -280,9 +297,10 @@ void addToolRunCommands(CLI::App* run, CliContext& ctx)
     addRunSubcommand(run, runs::RunKind::NcclTests,
                      "nccl-tests / rccl-tests collectives (all_reduce_perf, ...), one session per op, stored as the tool prints",
                      [&ctx](const RunCommandLine& cl) { return runNcclTests(ctx, cl); });
-    for (runs::RunKind kind : {runs::RunKind::Hipblaslt, runs::RunKind::Rocblas})
+    for (runs::RunKind kind : {runs::RunKind::Hipblaslt, runs::RunKind::Rocblas, runs::RunKind::Cutlass})
         addRunSubcommand(run, kind,
                          std::string(runs::info(kind).program) + " over GEMM shapes (one run per shape), stored as it prints",
                          [&ctx](const RunCommandLine& cl) { return runGemmBench(ctx, cl); });
+    addStreamToolRunCommands(run, ctx);
 }
 } // namespace rl::cli

@@ -78,7 +78,8 @@ void runTools(const CliContext& ctx, const ToolsArgs& a)
 void addToolsCommand(CLI::App& app, CliContext& ctx)
 {
     auto* cmd = app.add_subcommand("tools", "The GPU benchmark tools Ridgeline can run (nccl-tests, rccl-tests, "
-                                            "hipblaslt-bench, rocblas-bench): where, which version, what they run");
+                                            "hipblaslt-bench, rocblas-bench, cutlass_profiler, BabelStream, "
+                                            "nvbandwidth): where, which version, what they run");
     auto a = std::make_shared<ToolsArgs>();
     cmd->add_option("--add-folder", a->add, "Search this folder first (repeatable), e.g. ~/nccl-tests/build")
         ->allow_extra_args(false);

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "childprocess.h"
-#include "tempdir.h"
+#include "gputoolcli.h"
 #include "store/kernelresults.h"
 #include "store/workspace.h"
 
@@ -22,28 +22,9 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-class CliGpuTools : public ::testing::Test
+class CliGpuTools : public test::GpuToolCli
 {
 protected:
-    test::TempDir dir;
-    fs::path db = dir.path / "ws.db";
-
-    void SetUp() override
-    {
-        // A user data dir of our own: no tools.json of the machine's user.
-        setenv("XDG_DATA_HOME", (dir.path / "data").c_str(), 1);
-        for (const char* v : {"STANDIN_DELAY_MS", "STANDIN_FAIL_AFTER", "STANDIN_HANG_AFTER", "STANDIN_WRONG_ROW", "STANDIN_FLAVOR",
-                              "STANDIN_FAIL_ON_STDERR"})
-            unsetenv(v);
-        setenv("STANDIN_DELAY_MS", "5", 1);
-    }
-
-    std::vector<std::string> cli(std::vector<std::string> args) const
-    {
-        std::vector<std::string> argv{RIDGELINE_CLI, "--db", db.string()};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return argv;
-    }
     std::vector<std::string> nccl(std::vector<std::string> extra, std::vector<std::string> toolArgs) const
     {
         std::vector<std::string> a{"run", "nccl-tests", "--tool-dir", RIDGELINE_STANDIN_BIN};
@@ -51,11 +32,6 @@ protected:
         a.push_back("--");
         a.insert(a.end(), toolArgs.begin(), toolArgs.end());
         return cli(a);
-    }
-    std::vector<Session> sessions()
-    {
-        store::Workspace ws(db.string());
-        return ws.sessions();
     }
 };
 
@@ -286,7 +262,7 @@ TEST_F(CliGpuTools, ToolsListsWhereEachToolIsItsVersionAndRemembersFolders)
     auto r = test::runToEnd(cli({"--json", "tools", "--add-folder", RIDGELINE_STANDIN_BIN}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const json j = json::parse(r.out);
-    ASSERT_EQ(j["tools"].size(), 3u);
+    ASSERT_EQ(j["tools"].size(), 6u); // nccl-tests, hipblaslt-bench, rocblas-bench, cutlass_profiler, babelstream, nvbandwidth
     for (const auto& t : j["tools"]) {
         EXPECT_TRUE(t["found"].get<bool>()) << t.dump();
         EXPECT_EQ(t["folder"], RIDGELINE_STANDIN_BIN);

@@ -119,6 +119,24 @@ std::vector<RunRequest> table()
     r.program = "/opt/rl/bin/ridgeline-probe";
     r.args = {"-b", "8", "-e", "8G"};
     t.push_back(r);
+
+    r = RunRequest::defaults(RunKind::Cutlass); // issue 25: the NVIDIA tools
+    r.gemm.square = "1024:8192";
+    r.gemm.dtype = "bf16";
+    r.gemm.iters = 20;
+    r.args = {"--providers=cutlass"};
+    t.push_back(r);
+
+    r = RunRequest::defaults(RunKind::BabelStream);
+    r.program = "/opt/babelstream/build";
+    r.env = {"CUDA_VISIBLE_DEVICES=3"};
+    r.args = {"--arraysize", "268435456", "--csv"};
+    t.push_back(r);
+
+    r = RunRequest::defaults(RunKind::Nvbandwidth);
+    r.pointTimeoutS = 900;
+    r.args = {"-t", "device_to_device_memcpy_read_ce"};
+    t.push_back(r);
     return t;
 }
 
@@ -130,7 +148,7 @@ TEST(RunRequest, JsonKeepsEveryField)
         // Only the fields its kind uses: a collectives session's params.request showed a default
         // GEMM selection in the Details panel (issue 24).
         const auto j = rl::runs::toJson(r);
-        EXPECT_EQ(j.contains("gemm"), r.kind == RunKind::Hipblaslt || r.kind == RunKind::Rocblas) << j.dump();
+        EXPECT_EQ(j.contains("gemm"), rl::runs::info(r.kind).gemmShapes) << j.dump();
         EXPECT_EQ(j.contains("ops"), r.kind == RunKind::NcclTests) << j.dump();
         EXPECT_EQ(j.contains("probe"), r.kind == RunKind::Probe) << j.dump();
     }

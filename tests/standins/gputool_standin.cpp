@@ -1,7 +1,8 @@
 // A stand-in for the GPU benchmark tools Ridgeline launches (there is no GPU on the test machines).
 // Installed under the real names - all_reduce_perf and the other nccl-tests programs,
-// hipblaslt-bench, rocblas-bench - it accepts their flags and prints their real output layouts
-// (copied from the formats the importers read) line by line, with a delay per line and failures
+// hipblaslt-bench, rocblas-bench, cutlass_profiler, cuda-stream (BabelStream), nvbandwidth - it
+// accepts their flags and prints their real output layouts (copied from the formats the importers
+// read; the NVIDIA tools' in nvidia_standins.cpp) line by line, with a delay per line and failures
 // on demand. Under mpirun, rank 0 prints and the others wait, as nccl-tests built with MPI=1 does.
 //
 // Controls (environment):
@@ -24,12 +25,12 @@
 #include <unistd.h>
 #include <vector>
 
+#include "standin.h"
+
 namespace {
-int envInt(const char* name, int fallback)
-{
-    const char* v = std::getenv(name);
-    return v && *v ? std::atoi(v) : fallback;
-}
+using standin::envInt;
+using standin::hang;
+using standin::pause;
 
 long long parseSize(const std::string& s)
 {
@@ -43,8 +44,6 @@ long long parseSize(const std::string& s)
     }
     return static_cast<long long>(v);
 }
-
-void pause(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
 int rankFromEnv(const char* const* names, int fallback)
 {
@@ -60,13 +59,6 @@ struct Row
     bool failNow() const { return envInt("STANDIN_FAIL_AFTER", -1) == index; }
     bool hangNow() const { return envInt("STANDIN_HANG_AFTER", -1) == index; }
 };
-
-void hang()
-{
-    std::fflush(stdout);
-    for (;;)
-        pause(1000);
-}
 
 int dtypeBytes(const std::string& d)
 {
@@ -270,6 +262,12 @@ int main(int argc, char** argv)
         return ncclTests(program, argc, argv);
     if (program == "hipblaslt-bench" || program == "rocblas-bench")
         return gemmBench(program, argc, argv);
+    if (program == "cutlass_profiler")
+        return standin::cutlassProfiler(argc, argv);
+    if (program.ends_with("-stream"))
+        return standin::babelStream(program, argc, argv);
+    if (program == "nvbandwidth")
+        return standin::nvbandwidth(argc, argv);
     std::fprintf(stderr, "gputool_standin: run me as all_reduce_perf, hipblaslt-bench, ... (got %s)\n", program.c_str());
     return 2;
 }

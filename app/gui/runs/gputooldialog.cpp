@@ -74,11 +74,8 @@ std::optional<std::int64_t> bytes(const QString& text)
 // ------------------------------------------------------------------------------------ GpuToolConfig
 runs::RunKind GpuToolConfig::kind() const
 {
-    if (tool == QLatin1String("hipblaslt-bench"))
-        return runs::RunKind::Hipblaslt;
-    if (tool == QLatin1String("rocblas-bench"))
-        return runs::RunKind::Rocblas;
-    return runs::RunKind::NcclTests;
+    const auto* k = runs::runKindOfTool(tool.toStdString());
+    return k ? k->kind : runs::RunKind::NcclTests;
 }
 
 QString GpuToolConfig::subcommand() const { return QString::fromLatin1(runs::info(kind()).subcommand); }
@@ -264,8 +261,11 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
     // ---- the tool and where it is
     m_tool = new QComboBox;
     m_tool->setObjectName(QStringLiteral("tool"));
+    // The tools this form can set up: a collectives page and a GEMM shapes page (BabelStream and
+    // nvbandwidth, which take only their own flags, run from `ridgeline-cli run`).
     for (const auto& k : tools::knownTools())
-        m_tool->addItem(QString::fromStdString(k.name), QString::fromStdString(k.id));
+        if (const auto* run = runs::runKindOfTool(k.id); run && (k.collectives || run->gemmShapes))
+            m_tool->addItem(QString::fromStdString(k.name), QString::fromStdString(k.id));
     m_tool->setToolTip(tr("The benchmark program to run; Ridgeline stores each point as it prints it"));
     m_toolLocation = new QLabel;
     m_toolLocation->setObjectName(QStringLiteral("toolLocation"));

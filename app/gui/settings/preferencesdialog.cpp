@@ -45,8 +45,9 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent) : QDia
     auto* tools = new QGroupBox(tr("GPU tool folders (searched before PATH and /opt/rocm/bin)"));
     m_folders = new QListWidget;
     m_folders->setObjectName(QStringLiteral("toolFolders"));
-    m_folders->setToolTip(tr("Folders holding nccl-tests / rccl-tests, hipblaslt-bench or rocblas-bench, searched "
-                             "in this order; stored in %1, which ridgeline-cli tools reads too")
+    m_folders->setToolTip(tr("Folders holding nccl-tests / rccl-tests, hipblaslt-bench, rocblas-bench, cutlass_profiler, "
+                             "BabelStream or nvbandwidth, searched in this order; stored in %1, which ridgeline-cli "
+                             "tools reads too")
                               .arg(QString::fromStdString(tools::ToolSettings::defaultPath())));
     m_folders->setMaximumHeight(m_folders->fontMetrics().lineSpacing() * 5 + 8);
     auto* add = new QPushButton(tr("Add…"));
