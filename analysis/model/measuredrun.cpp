@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 
 #include "store/traceresults.h"
 #include "store/workspace.h"
@@ -105,10 +106,64 @@ std::string matchHardwareProfile(const std::string& device, const std::vector<st
     return {};
 }
 
+namespace {
+// "step_trace.json" of "/root/out/step_trace.json.gz" or of "step_trace.json.gz (rank 0)".
+std::string traceFileStem(std::string name)
+{
+    if (const auto space = name.find(" ("); space != std::string::npos)
+        name.erase(space);
+    if (const auto slash = name.find_last_of('/'); slash != std::string::npos)
+        name.erase(0, slash + 1);
+    if (name.ends_with(".gz"))
+        name.erase(name.size() - 3);
+    return name;
+}
+
+// The ridgeline-probe step session whose profiled steps this trace is: the one that names it
+// (`run probe` stores the trace's session id), else the newest whose --trace file is the trace's.
+std::optional<Session> probeStepOf(store::Workspace& ws, const Session& trace)
+{
+    std::optional<Session> byFile;
+    const std::string stem = traceFileStem(trace.title);
+    for (auto& s : ws.sessions()) { // newest first
+        if (s.kind != "step" || s.tool != "ridgeline-probe")
+            continue;
+        if (intOf(s.params, "trace_session") == trace.id)
+            return s;
+        const std::string file = s.params.value("trace", std::string());
+        if (!byFile && !file.empty() && !stem.empty() && traceFileStem(file) == stem)
+            byFile = s;
+    }
+    return byFile;
+}
+
+// What the probe's step session states: one process (dp=1), its micro-batch and sequence, the
+// model's shape and the device's name.
+void takeProbeStep(MeasuredRun& run, const Session& step)
+{
+    const std::string from = "ridgeline-probe step, session " + std::to_string(step.id);
+    run.worldSize = run.dp = run.tp = run.pp = run.cp = 1;
+    run.microBatch = run.globalBatch = intOf(step.params, "batch");
+    run.seqLen = intOf(step.params, "seq");
+    if (const auto model = step.params.find("model"); model != step.params.end() && model->is_object()) {
+        run.layers = intOf(*model, "layers");
+        run.hidden = intOf(*model, "hidden");
+        run.heads = intOf(*model, "heads");
+    }
+    if (auto d = deviceInText(step.params.value("device_name", std::string())); !d.empty())
+        run.device = d, run.deviceFrom = from + " (device name)";
+    run.from = from;
+}
+} // namespace
+
 MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s)
 {
     MeasuredRun run = measuredRunOf(s);
     if (s.kind == kind::Trace) {
+        if (const auto step = probeStepOf(ws, s)) {
+            takeProbeStep(run, *step);
+            return run;
+        }
         std::vector<std::string> names;
         for (const auto& k : store::kernelStats(ws.database(), s.id, -1, 200))
             names.push_back(k.name);

@@ -45,7 +45,9 @@ MeasuredRun measuredRunOf(const Session& s);
 // A trace's device from its kernel names (deviceFromKernelNames), when they name one: run.device
 // and run.deviceFrom "kernel names (<evidence>)".
 void takeDeviceFromKernelNames(MeasuredRun& run, const std::vector<std::string>& kernelNames);
-// measuredRunOf a stored session, with a trace's device from the names of its 200 biggest kernels.
+// measuredRunOf a stored session, with a trace's device from the names of its 200 biggest kernels; a
+// trace that a ridgeline-probe step session profiled (it names the trace session, or its --trace file
+// is the trace's) takes that session's process count, micro-batch, sequence, model shape and device.
 MeasuredRun storedMeasuredRun(store::Workspace& ws, const Session& s);
 // "run" params for a session from one Megatron argument-dump line or the "using world size: 16,
 // data-parallel size: 2, ..." line; false when the line is neither.

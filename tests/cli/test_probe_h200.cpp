@@ -192,6 +192,7 @@ TEST(ProbeH200, StepAgainstTheModelOnTheMeasuredProfileByKernelClass)
     const auto membw = importOne(db, "membw.jsonl");
     const auto attention = importOne(db, "attention.jsonl");
     const auto trace = importOne(db, "step_trace.json.gz");
+    const auto step = importOne(db, "step.jsonl");
     const auto saved = rl::test::runToEnd(cli(db, {"profile", "measured", "--gemm", std::to_string(gemm), "--membw",
                                                   std::to_string(membw), "--attention", std::to_string(attention),
                                                   "--base", "h200", "--id", "h200-measured", "--save"}));
@@ -203,17 +204,25 @@ TEST(ProbeH200, StepAgainstTheModelOnTheMeasuredProfileByKernelClass)
     const auto cfg = dir.path / "llama-3-8b-4-layers.json";
     std::ofstream(cfg) << config.dump();
 
-    const auto vs = runJson(db, {"--json", "vs-measured", std::to_string(trace), cfg.string(), "--parallel", "dp=1",
-                                 "--seq", "4096", "--micro-batch", "2", "--hardware", "h200-measured", "--attention",
-                                 "cudnn"});
+    // Layout, micro-batch and sequence come from the step session that profiled the trace (its --trace
+    // file is the trace's), not from defaults (dp=8, 4096 x 1).
+    const auto vs = runJson(db, {"--json", "vs-measured", std::to_string(trace), cfg.string(), "--hardware",
+                                 "h200-measured", "--attention", "cudnn"});
     ASSERT_TRUE(vs.is_object());
+    EXPECT_EQ(vs["parallel"], "dp=1");
+    const std::string from = "(ridgeline-probe step, session " + std::to_string(step) + ")";
+    std::set<std::string> taken;
+    for (const auto& t : vs["taken_from_measurement"])
+        taken.insert(t.get<std::string>());
+    EXPECT_TRUE(taken.count("layout dp=1 " + from)) << vs["taken_from_measurement"].dump();
+    EXPECT_TRUE(taken.count("micro-batch 2 " + from)) << vs["taken_from_measurement"].dump();
+    EXPECT_TRUE(taken.count("sequence length 4096 " + from)) << vs["taken_from_measurement"].dump();
     std::map<std::string, json> rows;
     for (const auto& r : vs["rows"])
         rows[r["quantity"].get<std::string>()] = r;
     ASSERT_TRUE(rows.count("compute: GEMM and attention")) << vs.dump();
     ASSERT_TRUE(rows.count("compute: element-wise, optimizer and other kernels")) << vs.dump();
-    const auto& step = rows["step time"];
-    EXPECT_NEAR(step["measured"].get<double>(), 0.160, 0.01) << "the trace's two profiled steps";
+    EXPECT_NEAR(rows["step time"]["measured"].get<double>(), 0.161, 0.005) << "the trace's two profiled steps";
     const auto& gemmRow = rows["compute: GEMM and attention"];
     const double gemmRatio = gemmRow["measured"].get<double>() / gemmRow["predicted"].get<double>();
     EXPECT_GT(gemmRatio, 0.8) << vs.dump();
