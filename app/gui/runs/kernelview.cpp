@@ -10,6 +10,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "attentionchart.h"
 #include "gemmefficiencychart.h"
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
@@ -21,11 +22,13 @@ namespace rl {
 KernelView::KernelView(QWidget* parent)
     : QWidget(parent), m_profile(new QComboBox), m_compare(new QComboBox), m_model(new QComboBox),
       m_parallel(new QLineEdit(QStringLiteral("dp=8"))), m_note(new QLabel), m_tabs(new QTabWidget),
-      m_roofline(new charts::RooflineChart), m_gemm(new charts::GemmEfficiencyChart), m_membw(new charts::MemBwChart)
+      m_roofline(new charts::RooflineChart), m_gemm(new charts::GemmEfficiencyChart), m_membw(new charts::MemBwChart),
+      m_attention(new charts::AttentionChart)
 {
     m_profile->setObjectName(QStringLiteral("kernelProfile"));
     m_profile->setToolTip(tr("Draw this hardware profile's peaks and bandwidths as dashed ceilings next to the "
-                             "measured ones, and use its compute units for the wave-quantisation prediction"));
+                             "measured ones, its published attention rates next to the measured ones, and use "
+                             "its compute units for the wave-quantisation prediction"));
     m_profile->addItem(tr("Measured ceilings only"), QString());
     m_compare->setObjectName(QStringLiteral("kernelCompareProfile"));
     m_compare->setToolTip(tr("A second hardware profile drawn dotted on the roofline, e.g. MI300X against H100"));
@@ -69,10 +72,13 @@ KernelView::KernelView(QWidget* parent)
     m_tabs->addTab(m_roofline, tr("Roofline"));
     m_tabs->addTab(m_gemm, tr("GEMM efficiency"));
     m_tabs->addTab(m_membw, tr("Memory bandwidth"));
+    m_tabs->addTab(m_attention, tr("Attention"));
     m_tabs->setTabToolTip(0, tr("GFLOP/s against arithmetic intensity (FLOP/byte), log-log, with compute and "
                                 "bandwidth ceilings"));
     m_tabs->setTabToolTip(1, tr("Achieved rate against the swept dimension, with the predicted wave quantisation"));
     m_tabs->setTabToolTip(2, tr("STREAM bandwidth against working-set size, cache levels marked"));
+    m_tabs->setTabToolTip(3, tr("scaled_dot_product_attention TFLOP/s per backend against sequence length (PyTorch "
+                                "probe), with a profile's published rates dashed"));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Hardware profile:")));
@@ -106,6 +112,7 @@ void KernelView::setHardwareProfile(const QString& id)
     }
     m_roofline->setHardwareProfile(profile);
     m_gemm->setHardwareProfile(profile);
+    m_attention->setHardwareProfile(profile);
     updatePredicted(); // predicted on this profile
 }
 
@@ -167,22 +174,31 @@ void KernelView::setData(const charts::KernelChartData& data)
     m_roofline->setData(data);
     m_gemm->setData(data);
     m_membw->setData(data);
-    bool gemm = false, membw = false, peak = false;
+    m_attention->setData(data);
+    bool gemm = false, membw = false, peak = false, traced = false;
     for (const auto& s : data.sessions) {
         gemm = gemm || !s.gemm.empty();
         membw = membw || !s.membw.empty();
         peak = peak || !s.peakFlops.empty();
+        traced = traced || !s.traceKernels.empty();
     }
+    const bool attention = m_attention->hasPoints();
     m_tabs->setTabEnabled(1, gemm);
     m_tabs->setTabEnabled(2, membw);
+    m_tabs->setTabEnabled(3, attention);
+    // Attention rates alone have no point on the roofline: an empty one would say nothing.
+    const bool onlyAttention = attention && !gemm && !peak && !membw && !traced;
+    m_tabs->setTabEnabled(0, !onlyAttention);
     // The tab that has something to say for a new selection: memory bandwidth for a membw sweep
-    // alone, else the roofline. The same sessions read again (a preference applied, a run's new
-    // points) keep the tab the user chose: a theme switch moved them off the roofline.
+    // alone, attention for attention rates alone (the roofline has no point of theirs), else the
+    // roofline. The same sessions read again (a preference applied, a run's new points) keep the
+    // tab the user chose: a theme switch moved them off the roofline.
     std::vector<std::int64_t> ids;
     for (const auto& s : data.sessions)
         ids.push_back(s.session.id);
     const bool sameSessions = std::exchange(m_shownIds, ids) == ids;
-    if (!m_tabs->isTabEnabled(m_tabs->currentIndex()) || (!sameSessions && membw && !gemm && !peak))
-        m_tabs->setCurrentIndex(membw && !gemm && !peak ? 2 : 0);
+    const bool onlyMembw = membw && !gemm && !peak && !attention;
+    if (!m_tabs->isTabEnabled(m_tabs->currentIndex()) || (!sameSessions && (onlyMembw || onlyAttention)))
+        m_tabs->setCurrentIndex(onlyMembw ? 2 : onlyAttention ? 3 : 0);
 }
 } // namespace rl

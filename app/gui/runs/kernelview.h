@@ -1,7 +1,8 @@
 #pragma once
-// What the main window shows for kernel-benchmark sessions (gemm, membw, peakflops): the roofline,
-// GEMM efficiency against the swept dimension with the predicted wave quantisation, and memory
-// bandwidth against working-set size, with a hardware profile to draw its ceilings next to the
+// What the main window shows for kernel-benchmark sessions (gemm, membw, peakflops, and the PyTorch
+// probe's attention): the roofline, GEMM efficiency against the swept dimension with the predicted
+// wave quantisation, memory bandwidth against working-set size, and attention rates against
+// sequence length, with a hardware profile to draw its ceilings (and published attention rates) next to the
 // measured ones, a second profile to compare with, and a model config whose predicted GEMMs of one
 // training step are drawn on the roofline.
 #include <QWidget>
@@ -18,6 +19,7 @@ class QTabWidget;
 
 namespace rl {
 namespace charts {
+class AttentionChart;
 class GemmEfficiencyChart;
 class MemBwChart;
 class RooflineChart;
@@ -42,6 +44,7 @@ public:
     charts::RooflineChart* roofline() const { return m_roofline; }
     charts::GemmEfficiencyChart* gemmEfficiency() const { return m_gemm; }
     charts::MemBwChart* memoryBandwidth() const { return m_membw; }
+    charts::AttentionChart* attention() const { return m_attention; }
 
 private:
     void updatePredicted();
@@ -55,6 +58,7 @@ private:
     charts::RooflineChart* m_roofline;
     charts::GemmEfficiencyChart* m_gemm;
     charts::MemBwChart* m_membw;
+    charts::AttentionChart* m_attention;
     std::vector<std::int64_t> m_shownIds; // the sessions of the last setData
 };
 } // namespace rl
