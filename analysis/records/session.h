@@ -22,6 +22,9 @@ inline constexpr const char* Pairs = "pairs"; // point-to-point matrix of `ridge
 // Host-device and device-device copy bandwidth matrices (nvbandwidth), kept in the session's
 // params (importers/nvbandwidth.h says why not as pairs).
 inline constexpr const char* CopyBandwidth = "copybw";
+// The PyTorch probe's: attention rates and timed training steps, kept in the session's params
+inline constexpr const char* Attention = "attention";
+inline constexpr const char* Step = "step";
 } // namespace kind
 
 enum class SessionStatus { Running, Complete, Cancelled, Failed, Incomplete };

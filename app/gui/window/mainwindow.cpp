@@ -37,6 +37,7 @@
 #include "gui/window/sessionbrowser.h"
 #include "gui/runs/kernelview.h"
 #include "gui/runs/pairsview.h"
+#include "gui/runs/stepview.h"
 #include "gui/runs/storageview.h"
 #include "gui/traces/traceview.h"
 #include "settings.h"
@@ -67,6 +68,11 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_views->addWidget(m_pairs);
     m_storage = new StorageView;
     m_views->addWidget(m_storage);
+    m_steps = new StepView;
+    m_views->addWidget(m_steps);
+    // A step session's profiler trace is a session of its own: the button selects it.
+    connect(m_steps, &StepView::traceRequested, this,
+            [this](std::int64_t id) { m_browser->selectSessions({id}); });
     setCentralWidget(m_views);
     connect(m_start, &StartPage::openWorkspaceRequested, this, &MainWindow::openWorkspace);
     connect(m_start, &StartPage::sampleDataRequested, this, &MainWindow::openSampleData);
@@ -322,22 +328,34 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     }
     // Traces and training logs, and kernel benchmarks, have their own views; a selection with any
     // collective session shows the collective charts. Traces selected with kernel benchmarks go to
-    // the kernel view: their kernels that recorded flops and bytes join the roofline.
+    // the kernel view: their kernels that recorded flops and bytes join the roofline. The probe's
+    // attention rates are a kernel benchmark too (the kernel view's Attention tab).
     // A pairs matrix has its heatmap (the first pairs session of a selection), storage sessions
-    // their bandwidth charts.
+    // their bandwidth charts, the probe's step sessions their timed steps and summary.
     bool traceKinds = !ids.empty(), kernelKinds = !ids.empty(), anyKernel = false;
-    bool storageKinds = !ids.empty(), pairsKinds = !ids.empty();
+    bool storageKinds = !ids.empty(), pairsKinds = !ids.empty(), stepKinds = !ids.empty();
+    std::vector<Session> steps;
     for (auto id : ids) {
         const auto s = m_browser->session(id);
         storageKinds = storageKinds && s && s->kind == kind::Storage;
         pairsKinds = pairsKinds && s && s->kind == kind::Pairs;
-        const bool kernel =
-            s && (s->kind == kind::Gemm || s->kind == kind::MemBandwidth || s->kind == kind::PeakFlops);
+        stepKinds = stepKinds && s && s->kind == kind::Step;
+        if (stepKinds)
+            steps.push_back(*s);
+        const bool kernel = s
+            && (s->kind == kind::Gemm || s->kind == kind::MemBandwidth || s->kind == kind::PeakFlops
+                || s->kind == kind::Attention);
         traceKinds = traceKinds && s && (s->kind == kind::Trace || s->kind == kind::TrainingLog);
         kernelKinds = kernelKinds && s && (kernel || s->kind == kind::Trace);
         anyKernel = anyKernel || kernel;
     }
     kernelKinds = kernelKinds && anyKernel;
+    if (stepKinds) { // what they show is in their params: nothing to read
+        m_views->setCurrentWidget(m_steps);
+        m_steps->setSessions(steps);
+        emit chartsShown(static_cast<int>(steps.size()));
+        return;
+    }
     if (pairsKinds) {
         m_views->setCurrentWidget(m_pairs);
         m_workspace->loadPairs(ids.front());

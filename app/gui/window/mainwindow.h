@@ -34,6 +34,7 @@ class TraceView;
 class KernelView;
 class PairsView;
 class StorageView;
+class StepView;
 class SizingWindow;
 class ResilienceView;
 class ProfileEditor;
@@ -155,6 +156,7 @@ private:
     KernelView* m_kernels = nullptr;
     PairsView* m_pairs = nullptr;
     StorageView* m_storage = nullptr;
+    StepView* m_steps = nullptr;
     SizingWindow* m_sizing = nullptr;
     ResilienceView* m_resilience = nullptr;
     ProfileEditor* m_profiles = nullptr;
