@@ -30,6 +30,7 @@
 
 #include "gui/runs/benchmarkconfig.h" // shellJoin
 #include "gui/runs/commandpreview.h"
+#include "gui/runs/probeoffer.h"
 #include "model/modelconfig.h"
 #include "settings.h"
 #include "tools/gemmrecipes.h"
@@ -466,6 +467,9 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
     auto* layout = new QVBoxLayout(this);
+    m_probe = new ProbeOffer; // first: the probe needs no tool, only the PyTorch the node has
+    connect(m_probe, &ProbeOffer::probeRequested, this, [this] { done(ProbeRequested); });
+    layout->addWidget(m_probe);
     layout->addLayout(columns);
     layout->addWidget(m_summary);
     layout->addWidget(new QLabel(tr("Command:")));

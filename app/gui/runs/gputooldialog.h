@@ -25,6 +25,7 @@ class QStackedWidget;
 
 namespace rl {
 class CommandPreview;
+class ProbeOffer;
 class Settings;
 
 struct GpuToolConfig
@@ -90,6 +91,10 @@ class GpuToolDialog : public QDialog
 {
     Q_OBJECT
 public:
+    // The result when the user took the PyTorch probe instead (the line at the top): the caller
+    // opens the probe dialog with config().launch.
+    static constexpr int ProbeRequested = 2;
+
     GpuToolDialog(const QString& cliProgram, const QString& workspace, Settings* settings = nullptr,
                   QWidget* parent = nullptr);
 
@@ -113,6 +118,7 @@ private:
     Settings* m_settings;
     bool m_toolFound = false;
     QString m_toolError;
+    ProbeOffer* m_probe;
     QStringList m_availableOps; // empty: not known (tool not found)
     // tool
     QComboBox* m_tool;

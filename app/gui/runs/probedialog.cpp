@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -17,6 +16,7 @@
 #include "gui/runs/commandpreview.h"
 #include "gui/runs/formfields.h"
 #include "gui/runs/launcherwidget.h"
+#include "gui/runs/pytorchcheck.h"
 #include "gui/runs/runcontroller.h"
 #include "settings.h"
 
@@ -149,14 +149,7 @@ ProbeDialog::ProbeDialog(const QString& cliProgram, const QString& workspace, Se
     checkPytorch();
 }
 
-ProbeDialog::~ProbeDialog()
-{
-    if (m_info) {
-        m_info->disconnect(this);
-        m_info->kill();
-        m_info->waitForFinished(1000);
-    }
-}
+ProbeDialog::~ProbeDialog() = default;
 
 runs::RunRequest ProbeDialog::request() const
 {
@@ -198,6 +191,8 @@ void ProbeDialog::setRequest(const runs::RunRequest& r)
     m_title->setText(QString::fromStdString(r.title));
 }
 
+void ProbeDialog::setLaunch(const LaunchSettings& launch) { m_launch->setLaunch(launch); }
+
 QStringList ProbeDialog::cliArguments() const { return rl::cliArguments(m_workspace, request()); }
 QString ProbeDialog::previewText() const { return m_preview->toPlainText(); }
 QString ProbeDialog::problem() const { return m_problem->text(); }
@@ -214,40 +209,12 @@ void ProbeDialog::done(int result)
 
 void ProbeDialog::checkPytorch()
 {
-    m_info = new QProcess(this);
-    connect(m_info, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
-        const QByteArray out = m_info->readAllStandardOutput();
-        const QByteArray err = m_info->readAllStandardError().trimmed();
-        const QJsonObject info = QJsonDocument::fromJson(out).object();
-        if (status != QProcess::NormalExit || code != 0 || info.isEmpty()) {
-            m_torch->setText(tr("Not found here (%1). A launcher can still run the probe on nodes that have it.")
-                                 .arg(err.isEmpty() ? tr("ridgeline-probe info exited with code %1").arg(code)
-                                                    : QString::fromUtf8(err.split('\n').last())));
-        } else {
-            const QString device = info.value(QStringLiteral("device")).toString();
-            QString text = tr("PyTorch %1 (Python %2), %3: %4")
-                               .arg(info.value(QStringLiteral("pytorch")).toString(),
-                                    info.value(QStringLiteral("python")).toString(), device,
-                                    info.value(QStringLiteral("device_name")).toString());
-            if (device == QLatin1String("cpu"))
-                text += tr(" - no GPU: the figures will be this CPU's");
-            if (!info.value(QStringLiteral("sdpa")).toBool(true))
-                text += tr("; no scaled_dot_product_attention (PyTorch before 2.0): attention is skipped");
-            m_torch->setText(text);
-        }
-        m_info->deleteLater();
-        m_info = nullptr;
+    auto* check = new PytorchCheck(this);
+    connect(check, &PytorchCheck::checked, this, [this, check] {
+        m_torch->setText(check->text());
         emit pytorchChecked();
     });
-    connect(m_info, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-        if (e != QProcess::FailedToStart)
-            return;
-        m_torch->setText(tr("ridgeline-probe could not start (%1).").arg(m_info->errorString()));
-        m_info->deleteLater();
-        m_info = nullptr;
-        emit pytorchChecked();
-    });
-    m_info->start(findProbe(), {QStringLiteral("info")});
+    check->start();
 }
 
 void ProbeDialog::updatePreview()

@@ -14,12 +14,12 @@ class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
-class QProcess;
 class QSpinBox;
 
 namespace rl {
 class CommandPreview;
 class LauncherWidget;
+struct LaunchSettings;
 class Settings;
 
 class ProbeDialog : public QDialog
@@ -32,6 +32,8 @@ public:
 
     runs::RunRequest request() const;
     void setRequest(const runs::RunRequest& request);
+    // How the probe is launched, e.g. what the GPU tool dialog had chosen when it offered the probe.
+    void setLaunch(const LaunchSettings& launch);
     QStringList cliArguments() const;
     QString previewText() const;
     QString problem() const;       // why Run is disabled; empty when it is not
@@ -54,7 +56,6 @@ private:
     QString m_cli;
     QString m_workspace;
     Settings* m_settings;
-    QProcess* m_info = nullptr;
     QComboBox* m_what;
     QLineEdit* m_options;
     QComboBox* m_device;

@@ -46,6 +46,7 @@ class Settings;
 class StartPage;
 class WorkspaceController;
 struct ImportReport;
+struct LaunchSettings;
 
 class MainWindow : public QMainWindow
 {
@@ -117,6 +118,7 @@ private:
     void newStorageBenchmark();
     void newProbeRun();
     void newGpuToolBenchmark();
+    void probeRun(const std::optional<LaunchSettings>& launch); // the probe dialog, its launcher preset
     // One run at a time: says so and returns true while one is running.
     bool refuseWhileRunning();
     // Every run starts here: the sessions it creates are selected together as they start.

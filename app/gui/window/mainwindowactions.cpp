@@ -367,11 +367,15 @@ void MainWindow::startKernelBenchmark(const QStringList& cliArguments, const QSt
     startRun(cli.isEmpty() ? RunController::findCli() : cli, cliArguments, 0);
 }
 
-void MainWindow::newProbeRun()
+void MainWindow::newProbeRun() { probeRun(std::nullopt); }
+
+void MainWindow::probeRun(const std::optional<LaunchSettings>& launch)
 {
     if (refuseWhileRunning())
         return;
     ProbeDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
+    if (launch)
+        dialog.setLaunch(*launch);
     if (dialog.exec() != QDialog::Accepted)
         return;
     startRun(RunController::findCli(), dialog.cliArguments(), dialog.request().expectedPoints());
@@ -382,7 +386,12 @@ void MainWindow::newGpuToolBenchmark()
     if (refuseWhileRunning())
         return;
     GpuToolDialog dialog(RunController::findCli(), workspacePath(), m_settings, this);
-    if (dialog.exec() != QDialog::Accepted)
+    const int result = dialog.exec();
+    if (result == GpuToolDialog::ProbeRequested) { // the probe, launched as chosen there
+        probeRun(dialog.config().launch);
+        return;
+    }
+    if (result != QDialog::Accepted)
         return;
     const GpuToolConfig c = dialog.config();
     startRun(RunController::findCli(), c.cliArguments(workspacePath()), c.expectedPoints());
