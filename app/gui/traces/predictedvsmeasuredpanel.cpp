@@ -53,8 +53,8 @@ QString columnTitle(const model::ComparisonRow& r)
         {"exposed communication", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Exposed\ncomm.")},
         {"idle and bubble", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Idle +\nbubble")},
         {"TFLOP/s per GPU", QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "TFLOP/s\nper GPU")},
-        {model::kComputeGemmRow, QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "GEMM +\nattention")},
-        {model::kComputeOtherRow, QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Element-wise,\noptimizer")}};
+        {model::kComputeGemmRow, QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "GEMM,\nattn.")},
+        {model::kComputeOtherRow, QT_TRANSLATE_NOOP("PredictedVsMeasuredPanel", "Other\nkernels")}};
     const auto it = shortNames.find(r.quantity);
     QString name = it != shortNames.end() ? PredictedVsMeasuredPanel::tr(it->second) : qs(r.quantity);
     if (!name.isEmpty() && name.front().isLower())
