@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -277,6 +278,20 @@ json toJson(const HardwareProfile& hw)
         j["memory_levels"].push_back(
             {{"name", m.name}, {"bandwidth_gbs", m.bandwidthGBs}, {"capacity_bytes", m.capacityBytes}, {"source", m.source}});
     return j;
+}
+
+std::string profileDtype(const std::string& d)
+{
+    static const std::map<std::string, std::string> names = {
+        {"float64", "fp64"}, {"double", "fp64"}, {"f64_r", "fp64"}, {"fp64", "fp64"},
+        {"float32", "fp32"}, {"float", "fp32"},  {"f32_r", "fp32"}, {"fp32", "fp32"},
+        {"tf32", "tf32"},    {"xf32", "tf32"},   {"bfloat16", "bf16"}, {"bf16_r", "bf16"},
+        {"bf16", "bf16"},    {"float16", "fp16"}, {"half", "fp16"},  {"f16_r", "fp16"},
+        {"fp16", "fp16"},    {"float8", "fp8"},  {"fp8", "fp8"},    {"f8_r", "fp8"},
+        {"float8_e4m3", "fp8"}, {"float8_e4m3fn", "fp8"}, // ridgeline-probe's torch.float8_e4m3fn
+        {"int8", "int8"},    {"i8_r", "int8"}};
+    const auto it = names.find(d);
+    return it == names.end() ? d : it->second;
 }
 
 std::string userHardwareProfileDir()

@@ -45,4 +45,8 @@ std::string renameUserHardwareProfile(const std::string& from, const std::string
 // listing the known ids when there is neither.
 HardwareProfile findHardwareProfile(const std::string& idOrPath);
 
+// The profiles' dtype key ("bf16", "fp32", "fp8") for a type as GEMM and peakflops records name it
+// ("bfloat16", "f32_r", "float8_e4m3"); unknown names are returned as they are.
+std::string profileDtype(const std::string& recordDtype);
+
 } // namespace rl

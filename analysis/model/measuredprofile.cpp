@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
+#include "fits/median.h"
 #include "kernels/cacheplateaus.h"
 #include "model/hardwareprofileloader.h"
 #include "records/session.h"
@@ -33,40 +35,33 @@ Session requireSession(store::Workspace& ws, std::int64_t id, std::initializer_l
     throw ProfileError(role + ": " + sessionText(id) + " is of kind " + s->kind + ", not " + wanted);
 }
 
-// A session that ran on a GPU says so in the probe's header ("device": "cuda") or by a device name
-// that is not the CPU's.
+// A session that ran on a GPU says so in the probe's header ("device": "cuda").
 bool ranOnGpu(const Session& s)
 {
     return s.params.value("device", std::string()) == "cuda";
 }
 
-// The profile's dtype keys ("bf16") for the stored GEMM dtypes ("bfloat16").
-std::string profileDtype(const std::string& stored)
+// Each returns how many records it read, so an empty session is refused even over a base profile.
+std::size_t addPeakFlops(HardwareProfile& hw, store::Database& db, std::int64_t id)
 {
-    static const std::map<std::string, std::string> keys{
-        {"float64", "fp64"}, {"float32", "fp32"}, {"tf32", "tf32"},        {"bfloat16", "bf16"},
-        {"float16", "fp16"}, {"float8", "fp8"},   {"float8_e4m3", "fp8"}, {"float8_e4m3fn", "fp8"}};
-    const auto it = keys.find(stored);
-    return it == keys.end() ? stored : it->second;
-}
-
-void addPeakFlops(HardwareProfile& hw, store::Database& db, std::int64_t id)
-{
-    for (const auto& p : store::peakFlopsPoints(db, id)) {
+    const auto points = store::peakFlopsPoints(db, id);
+    for (const auto& p : points) {
         auto& slot = hw.peakTflops[profileDtype(p.dtype)];
         if (p.gflops / 1e3 > slot.value || slot.source.rfind("measured", 0) != 0)
             slot = {p.gflops / 1e3, "measured: " + sessionText(id) + " (peakflops, " + std::to_string(p.threads) +
                                         " threads, " + p.isa + ")"};
     }
+    return points.size();
 }
 
 // The best GEMM per dtype is what the device achieves: the max-achievable figure (the GEMM
 // efficiency cap). The datasheet peak stays the base's (MFU is quoted against it); without a base
 // the peak is the measured best too, and says so.
-void addGemmBest(HardwareProfile& hw, store::Database& db, std::int64_t id, bool haveBase)
+std::size_t addGemmBest(HardwareProfile& hw, store::Database& db, std::int64_t id, bool haveBase)
 {
     std::map<std::string, GemmPoint> best;
-    for (auto& p : store::gemmPoints(db, id)) {
+    const auto points = store::gemmPoints(db, id);
+    for (const auto& p : points) {
         auto& b = best[profileDtype(p.dtype)];
         if (p.gflops > b.gflops)
             b = p;
@@ -81,6 +76,7 @@ void addGemmBest(HardwareProfile& hw, store::Database& db, std::int64_t id, bool
             hw.peakTflops[dtype] = {measured.value, measured.source + "; no datasheet peak" +
                                                         (haveBase ? " above it in the base profile" : " (no base profile)")};
     }
+    return points.size();
 }
 
 // Plateaus of the sweep at its highest thread count: the stored ceilings where the runner found
@@ -132,9 +128,7 @@ std::vector<MemCeiling> gpuCeilings(const std::vector<MemBwPoint>& points, std::
     }
     if (beyond.empty())
         return {};
-    std::sort(beyond.begin(), beyond.end());
-    const std::size_t n = beyond.size();
-    const double median = n % 2 ? beyond[n / 2] : (beyond[n / 2 - 1] + beyond[n / 2]) / 2;
+    const double median = fits::median(std::move(beyond));
     std::vector<MemCeiling> out;
     if (l2.bandwidthGBs > median)
         out.push_back(l2);
@@ -144,16 +138,15 @@ std::vector<MemCeiling> gpuCeilings(const std::vector<MemBwPoint>& points, std::
 
 void addMemory(HardwareProfile& hw, store::Database& db, const Session& s)
 {
-    auto ceilings = ranOnGpu(s) ? gpuCeilings(store::memBwPoints(db, s.id), s.params.value("last_level_cache_bytes",
-                                                                                             std::int64_t{0}))
-                                : std::vector<MemCeiling>{};
+    const bool gpu = ranOnGpu(s);
+    auto ceilings = gpu ? gpuCeilings(store::memBwPoints(db, s.id), s.params.value("last_level_cache_bytes", std::int64_t{0}))
+                        : std::vector<MemCeiling>{};
     const bool byCache = !ceilings.empty();
     if (!byCache)
         ceilings = memoryCeilings(db, s);
     int threads = 0;
     for (const auto& c : ceilings)
         threads = std::max(threads, c.threads);
-    const bool gpu = ranOnGpu(s);
     std::vector<MemoryLevel> levels;
     for (const auto& c : ceilings) {
         if (c.threads != threads)
@@ -285,11 +278,9 @@ HardwareProfile buildMeasuredProfile(store::Workspace& ws, const MeasuredProfile
     hw.measured = true;
 
     const Session compute = requireSession(ws, from.compute, {kind::PeakFlops, kind::Gemm}, "compute");
-    if (compute.kind == kind::PeakFlops)
-        addPeakFlops(hw, ws.database(), compute.id);
-    else
-        addGemmBest(hw, ws.database(), compute.id, haveBase);
-    if (hw.peakTflops.empty())
+    const std::size_t read = compute.kind == kind::PeakFlops ? addPeakFlops(hw, ws.database(), compute.id)
+                                                              : addGemmBest(hw, ws.database(), compute.id, haveBase);
+    if (read == 0)
         throw ProfileError(sessionText(compute.id) + ": no " + compute.kind + " records");
     addDeviceFacts(hw, compute);
 
@@ -297,7 +288,7 @@ HardwareProfile buildMeasuredProfile(store::Workspace& ws, const MeasuredProfile
     addMemory(hw, ws.database(), memory);
 
     if (from.attention > 0)
-        addAttention(hw, requireSession(ws, from.attention, {"attention"}, "attention"));
+        addAttention(hw, requireSession(ws, from.attention, {kind::Attention}, "attention"));
     if (from.collectives > 0)
         addLink(hw, ws, requireSession(ws, from.collectives, {kind::Collectives}, "collectives"));
     return hw;

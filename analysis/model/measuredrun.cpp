@@ -126,7 +126,7 @@ std::optional<Session> probeStepOf(store::Workspace& ws, const Session& trace)
     std::optional<Session> byFile;
     const std::string stem = traceFileStem(trace.title);
     for (auto& s : ws.sessions()) { // newest first
-        if (s.kind != "step" || s.tool != "ridgeline-probe")
+        if (s.kind != kind::Step || s.tool != "ridgeline-probe")
             continue;
         if (intOf(s.params, "trace_session") == trace.id)
             return s;

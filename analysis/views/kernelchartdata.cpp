@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "io/csv.h"
+#include "model/hardwareprofileloader.h"
 #include "model/roofline.h"
 #include "store/kernelresults.h"
 #include "store/traceresults.h"
@@ -75,21 +76,6 @@ int kernelOrder(const std::string& k)
         if (k == order[i])
             return i;
     return 4;
-}
-
-// GEMM and peakflops records name types as the tools do ("bfloat16", "f32_r"); profiles use
-// "bf16", "fp32".
-std::string profileDtype(const std::string& d)
-{
-    static const std::map<std::string, std::string> names = {
-        {"float64", "fp64"}, {"double", "fp64"}, {"f64_r", "fp64"}, {"fp64", "fp64"},
-        {"float32", "fp32"}, {"float", "fp32"},  {"f32_r", "fp32"}, {"fp32", "fp32"},
-        {"tf32", "tf32"},    {"xf32", "tf32"},   {"bfloat16", "bf16"}, {"bf16_r", "bf16"},
-        {"bf16", "bf16"},    {"float16", "fp16"}, {"half", "fp16"},  {"f16_r", "fp16"},
-        {"fp16", "fp16"},    {"float8", "fp8"},  {"fp8", "fp8"},    {"f8_r", "fp8"},
-        {"int8", "int8"},    {"i8_r", "int8"}};
-    const auto it = names.find(d);
-    return it == names.end() ? d : it->second;
 }
 
 double decadeBelow(double v)
