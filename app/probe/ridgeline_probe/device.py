@@ -30,6 +30,28 @@ def synchronize(dev):
         torch.cuda.synchronize(dev)
 
 
+def timed_samples(one, dev, warmup, repeats, budget, max_calls, graph, stop):
+    """Seconds per call of each of `repeats` samples (fewer when stopped), the calls per sample and
+    how they were timed. Untimed warm-up calls one(0..warmup-1) first; their pace sets the calls per
+    sample so that all samples take about `budget` seconds (at most max_calls each)."""
+    t0 = time.perf_counter()
+    for i in range(max(1, warmup)):
+        one(i)
+    synchronize(dev)
+    per_call = max((time.perf_counter() - t0) / max(1, warmup), 1e-8)
+    calls = max(1, min(max_calls, int(budget / max(1, repeats) / per_call)))
+    batch, how, calls = call_batch(one, calls, dev, graph)
+    timer = Timer(dev)
+    samples = []
+    for _ in range(max(1, repeats)):
+        if stop.stopped:
+            break
+        timer.start()
+        batch()
+        samples.append(timer.stop() / calls)
+    return samples, calls, how
+
+
 def add_launch_argument(p):
     p.add_argument("--launch", choices=("graph", "loop"), default="graph",
                    help="on a GPU: replay each sample's calls as a CUDA/HIP graph (the kernels' time; default) or "

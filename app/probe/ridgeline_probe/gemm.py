@@ -88,22 +88,8 @@ def operand_sets(shape, dtype, dev, rotate):
 
 def measure(ops, dev, args, stop):
     """Median-ready samples (seconds per call), the calls per sample and how they were timed."""
-    timer = devmod.Timer(dev)
-    t0 = time.perf_counter()
-    for i in range(max(1, args.warmup)):
-        ops.call(i)
-    devmod.synchronize(dev)
-    per_call = max((time.perf_counter() - t0) / max(1, args.warmup), 1e-7)
-    calls = max(1, min(10000, int(args.budget / max(1, args.repeats) / per_call)))
-    batch, how, calls = devmod.call_batch(ops.call, calls, dev, args.launch == "graph")
-    samples = []
-    for _ in range(max(1, args.repeats)):
-        if stop.stopped:
-            break
-        timer.start()
-        batch()
-        samples.append(timer.stop() / calls)
-    return samples, calls, how
+    return devmod.timed_samples(ops.call, dev, args.warmup, args.repeats, args.budget, 10000,
+                                args.launch == "graph", stop)
 
 
 def bare_loop(ops, dev, calls):

@@ -57,24 +57,11 @@ def kernel_fn(name, a, b, c, graph=False):
 
 def best_per_call(fn, dev, args, stop):
     """The best sample's seconds per call, the calls per sample and how they were timed."""
-    timer = devmod.Timer(dev)
-    fn()
+    fn()  # the first call allocates and faults pages in: not part of the pace
     devmod.synchronize(dev)
-    t0 = time.perf_counter()
-    for _ in range(3):
-        fn()
-    devmod.synchronize(dev)
-    per_call = max((time.perf_counter() - t0) / 3, 1e-8)
-    calls = max(1, min(100000, int(args.budget / max(1, args.repeats) / per_call)))
-    batch, how, calls = devmod.call_batch(lambda i: fn(), calls, dev, args.launch == "graph")
-    best = math.inf
-    for _ in range(max(1, args.repeats)):
-        if stop.stopped:
-            break
-        timer.start()
-        batch()
-        best = min(best, timer.stop() / calls)
-    return best, calls, how
+    samples, calls, how = devmod.timed_samples(lambda i: fn(), dev, 3, args.repeats, args.budget, 100000,
+                                               args.launch == "graph", stop)
+    return min(samples, default=math.inf), calls, how
 
 
 def bare_copy(src, dst, dev, calls):
