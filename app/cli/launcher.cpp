@@ -187,7 +187,41 @@ private:
 
     pid_t m_pid = -1;
     int m_lifeline = -1;
+
+public:
+    pid_t pid() const { return m_pid; }
 };
+
+// mpirun may exit before a rank it killed is gone: Open MPI gives a rank that ignores SIGTERM (a
+// stopped one, one stuck in a driver) a SIGKILL and leaves without waiting while the kernel
+// still tears down its memory. We are the job's subreaper, so such a rank is now our child: the
+// run ends when it is gone, and one that is still running after the grace period gets SIGKILL.
+void reapOrphans(pid_t watcher)
+{
+    auto orphans = descendantsOf(getpid());
+    orphans.erase(std::remove(orphans.begin(), orphans.end(), watcher), orphans.end());
+    for (pid_t p : orphans) {
+        kill(p, SIGTERM);
+        kill(p, SIGCONT);
+    }
+    for (int waited = 0; !orphans.empty(); waited += 100) {
+        std::erase_if(orphans, [](pid_t p) {
+            const pid_t r = waitpid(p, nullptr, WNOHANG);
+            return r == p || (r < 0 && errno == ECHILD); // gone, or not ours (a grandchild)
+        });
+        if (orphans.empty())
+            return;
+        if (waited >= kGraceMs) {
+            for (pid_t p : orphans)
+                kill(p, SIGKILL);
+            for (pid_t p : orphans)
+                while (waitpid(p, nullptr, 0) < 0 && errno == EINTR) {
+                }
+            return;
+        }
+        poll(nullptr, 0, 100);
+    }
+}
 
 // A callback threw (the workspace failed: a full disk): the job stops before the error goes on,
 // so that nothing keeps running with nobody storing what it measures.
@@ -229,6 +263,7 @@ ChildResult Launcher::run(const std::vector<std::string>& argv, const LineFn& on
     if (pipe2(execErr, O_CLOEXEC))
         throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
 
+    prctl(PR_SET_CHILD_SUBREAPER, 1); // ranks that mpirun leaves behind come to us: reapOrphans
     const pid_t pid = fork();
     if (pid < 0)
         throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
@@ -345,6 +380,7 @@ ChildResult Launcher::run(const std::vector<std::string>& argv, const LineFn& on
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    reapOrphans(watcher.pid());
     if (WIFEXITED(status))
         result.exitCode = WEXITSTATUS(status);
     if (WIFSIGNALED(status))
