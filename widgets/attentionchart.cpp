@@ -9,11 +9,13 @@
 #include <QLabel>
 #include <QLegend>
 #include <QPen>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include "callout.h"
 #include "chartexport.h"
 #include "log2axis.h"
+#include "niceticks.h"
 #include "textconv.h"
 
 namespace rl::charts {
@@ -71,11 +73,32 @@ QString AttentionChart::populate(QChart* chart, const KernelChartData& data, con
     const int width = chart->size().width() >= 200 ? qRound(chart->size().width()) : 1200;
     auto* x = makeLog2Axis(xLo, std::max(xHi, xLo + 1), std::max(4, width / 90), &countLabel);
     x->setTitleText(QStringLiteral("Sequence length (tokens)"));
-    auto* y = new QValueAxis;
+    // The backends span decades (PyTorch's math path near 25 TFLOP/s, cuDNN near 680 on an H200):
+    // over 10x between the slowest and fastest point drawn, the axis is logarithmic, else the
+    // slow backends lie flat on zero.
+    double lowest = 0;
+    for (const auto& c : g.curves)
+        for (const auto& p : c.points)
+            if (p.tflops > 0 && (lowest == 0 || p.tflops < lowest))
+                lowest = p.tflops;
+    QAbstractAxis* y = nullptr;
+    if (lowest > 0 && g.tflopsMax > 10 * lowest) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10);
+        const double lo = std::pow(10.0, std::floor(std::log10(lowest)));
+        const double hi = std::pow(10.0, std::ceil(std::log10(g.tflopsMax * 1.08)));
+        log->setRange(lo, hi);
+        log->setLabelFormat(logTickFormat(lo, hi));
+        log->setMinorTickCount(-1);
+        y = log;
+    } else {
+        auto* linear = new QValueAxis;
+        linear->setRange(0, g.tflopsMax > 0 ? g.tflopsMax * 1.08 : 1);
+        linear->applyNiceNumbers();
+        linear->setLabelFormat(QStringLiteral("%g"));
+        y = linear;
+    }
     y->setTitleText(QStringLiteral("TFLOP/s (FlashAttention convention)"));
-    y->setRange(0, g.tflopsMax > 0 ? g.tflopsMax * 1.08 : 1);
-    y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 

@@ -55,6 +55,56 @@ nlohmann::json CopyMatrix::toJson() const
             {"column_labels", columnLabels}, {"values", rows}, {"sum", sum ? nlohmann::json(*sum) : nlohmann::json()}};
 }
 
+std::optional<CopyMatrix> CopyMatrix::fromJson(const nlohmann::json& j)
+{
+    if (!j.is_object())
+        return std::nullopt;
+    const auto text = [&](const char* key) {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const auto labels = [&](const char* key) {
+        std::vector<std::string> out;
+        if (const auto it = j.find(key); it != j.end() && it->is_array())
+            for (const auto& l : *it)
+                out.push_back(l.is_string() ? l.get<std::string>() : l.dump());
+        return out;
+    };
+    CopyMatrix m;
+    m.testcase = text("testcase");
+    m.description = text("description");
+    m.unit = text("unit");
+    m.rowLabels = labels("row_labels");
+    m.columnLabels = labels("column_labels");
+    const auto values = j.find("values");
+    for (std::size_t r = 0; r < m.rowLabels.size(); ++r) {
+        auto& row = m.values.emplace_back(m.columnLabels.size());
+        if (values == j.end() || !values->is_array() || r >= values->size() || !(*values)[r].is_array())
+            continue;
+        const auto& in = (*values)[r];
+        for (std::size_t c = 0; c < row.size() && c < in.size(); ++c)
+            if (in[c].is_number())
+                row[c] = in[c].get<double>();
+    }
+    if (const auto sum = j.find("sum"); sum != j.end() && sum->is_number())
+        m.sum = sum->get<double>();
+    if (m.rowLabels.empty() || m.columnLabels.empty())
+        return std::nullopt;
+    return m;
+}
+
+std::vector<CopyMatrix> copyMatricesOf(const nlohmann::json& params)
+{
+    std::vector<CopyMatrix> out;
+    if (!params.is_object())
+        return out;
+    if (const auto it = params.find("matrices"); it != params.end() && it->is_array())
+        for (const auto& j : *it)
+            if (auto m = CopyMatrix::fromJson(j))
+                out.push_back(std::move(*m));
+    return out;
+}
+
 std::optional<CopyMatrix> NvbandwidthStream::feed(std::string_view line, const SourceLocation& where)
 {
     if (!m_error.empty())

@@ -38,7 +38,13 @@ struct CopyMatrix
     SourceLocation where;                                   // of its description line
 
     nlohmann::json toJson() const;
+    // A matrix kept in a session's params ("matrices"): of an imported file, or edited by hand, so
+    // nothing is trusted; a row is padded or cut to the column labels, a non-number is N/A.
+    static std::optional<CopyMatrix> fromJson(const nlohmann::json& j);
 };
+
+// The matrices a copybw session keeps, in the order the tool printed them.
+std::vector<CopyMatrix> copyMatricesOf(const nlohmann::json& params);
 
 class NvbandwidthStream
 {

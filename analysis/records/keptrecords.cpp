@@ -22,6 +22,8 @@ std::string keptRecordKey(std::string_view record)
     return {};
 }
 
+bool keptRecordIsPoint(std::string_view record) { return record == "attention" || record == "step"; }
+
 bool keepRecord(nlohmann::json& params, const wire::RawRecord& raw)
 {
     const std::string key = keptRecordKey(raw.record);

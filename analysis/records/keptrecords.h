@@ -14,6 +14,10 @@ namespace rl {
 // "step_summary"), or empty when it is not kept.
 std::string keptRecordKey(std::string_view record);
 
+// Whether the kept record is a measured point of its session (an attention rate, a timed step), which
+// counts toward a run's progress, rather than a fact about it.
+bool keptRecordIsPoint(std::string_view record);
+
 // Keeps the record (without its "record" field) in params: appended to the array under its key, or,
 // for the one-per-session step summary, as the object itself. False when the record is not kept.
 bool keepRecord(nlohmann::json& params, const wire::RawRecord& raw);

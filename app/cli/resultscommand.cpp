@@ -13,6 +13,7 @@
 #include "collectives/pairs.h"
 #include "collectives/referencecheck.h"
 #include "collectives/splitgroups.h"
+#include "importers/nvbandwidth.h"
 #include "store/kernelresults.h"
 #include "store/storageresults.h"
 #include "store/pairresults.h"
@@ -283,20 +284,17 @@ void printCopyMatrices(const Session& s, bool json)
         std::cout << matrices.dump(2) << '\n';
         return;
     }
-    for (const auto& m : matrices) {
-        std::vector<std::string> header{m.value("testcase", std::string())};
-        for (const auto& c : m.value("column_labels", nlohmann::json::array()))
-            header.push_back(c.get<std::string>());
+    for (const auto& m : copyMatricesOf(s.params)) {
+        std::vector<std::string> header{m.testcase};
+        header.insert(header.end(), m.columnLabels.begin(), m.columnLabels.end());
         TextTable t(header);
-        const auto rows = m.value("row_labels", nlohmann::json::array());
-        const auto values = m.value("values", nlohmann::json::array());
-        for (std::size_t r = 0; r < values.size() && r < rows.size(); ++r) {
-            std::vector<std::string> row{rows[r].get<std::string>()};
-            for (const auto& v : values[r])
-                row.push_back(v.is_number() ? numberCell(v.get<double>(), 6) : std::string("N/A"));
+        for (std::size_t r = 0; r < m.values.size(); ++r) {
+            std::vector<std::string> row{m.rowLabels[r]};
+            for (const auto& v : m.values[r])
+                row.push_back(v ? numberCell(*v, 6) : std::string("N/A"));
             t.addRow(std::move(row));
         }
-        std::cout << m.value("description", std::string()) << '\n';
+        std::cout << m.description << '\n';
         t.print(std::cout);
         std::cout << '\n';
     }

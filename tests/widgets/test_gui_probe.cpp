@@ -2,6 +2,8 @@
 // preview is the request's own arguments, a problem is validate()'s sentence, what PyTorch the probe
 // finds here is shown (asked in the background), the last run is remembered, and its command run
 // through the main window's RunController stores a probe session in the real workspace.
+#include <algorithm>
+
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -138,4 +140,41 @@ TEST(GuiProbe, TheLastRunIsRememberedAndItsCommandStoresAProbeSession)
     EXPECT_EQ(sessions[0].kind, "gemm");
     EXPECT_EQ(sessions[0].tool, "ridgeline-probe");
     EXPECT_EQ(sessions[0].title, "from the dialog");
+}
+
+// A step run's timed steps are records the store keeps in the session's params, not points of a
+// table: each still counts toward the run's progress and tells the window to reload what it shows.
+TEST(GuiProbe, AStepRunsTimedStepsCountAsPointsAndRefreshTheView)
+{
+    ProbeEnv env;
+    if (const QString missing = torchMissing(); !missing.isEmpty())
+        GTEST_SKIP() << "no PyTorch for the probe: " << missing.toStdString();
+    rl::test::TempDir dir;
+    const QString ws = dir.filePath(QStringLiteral("ws.db"));
+    rl::testing::OpenWindow open(dir, ws);
+    ASSERT_TRUE(open.loaded);
+    auto* run = open.window.runController();
+    QSignalSpy finished(run, &rl::RunController::runFinished);
+    QSignalSpy failed(run, &rl::RunController::runFailed);
+    QSignalSpy kept(run, &rl::RunController::keptRecordAvailable);
+    QSignalSpy progress(run, &rl::RunController::progressChanged);
+    const QStringList args{QStringLiteral("--db"), ws, QStringLiteral("run"), QStringLiteral("probe"),
+                           QStringLiteral("--probe"), QStringLiteral("step"), QStringLiteral("--"),
+                           QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--model"),
+                           QStringLiteral("llama-3-8b"), QStringLiteral("--layers"), QStringLiteral("1"),
+                           QStringLiteral("--hidden"), QStringLiteral("64"), QStringLiteral("--vocab"),
+                           QStringLiteral("256"), QStringLiteral("--seq"), QStringLiteral("32"),
+                           QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--warmup"), QStringLiteral("1")};
+    run->start(QStringLiteral(RIDGELINE_CLI_BIN), args, 0);
+    ASSERT_TRUE(finished.wait(120000)) << (failed.isEmpty() ? std::string() : failed.first().first().toString().toStdString());
+    EXPECT_EQ(finished.first().at(1).toString(), QStringLiteral("complete"));
+    EXPECT_GE(kept.size(), 3) << "a signal per timed step, and for the step summary";
+    ASSERT_FALSE(progress.isEmpty());
+    EXPECT_EQ(progress.last().at(0).toInt(), 3) << "the three timed steps are the run's points";
+    EXPECT_EQ(progress.last().at(1).toInt(), 3);
+    rl::store::Workspace w(ws.toStdString());
+    const auto sessions = w.sessions(); // the step, and the trace its profiler wrote
+    const auto step = std::find_if(sessions.begin(), sessions.end(), [](const auto& s) { return s.kind == "step"; });
+    ASSERT_NE(step, sessions.end());
+    EXPECT_EQ(step->params["timed_steps"].size(), 3u);
 }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "records/keptrecords.h"
 #include "records/recordroute.h"
 #include "records/wireformat.h"
 
@@ -147,6 +148,13 @@ void RunController::handleLine(const QByteArray& line)
         }
         if (point)
             emit progressChanged(m_points, std::max(m_expected, m_points));
+    } else if (auto* raw = std::get_if<wire::RawRecord>(rec); raw && !keptRecordKey(raw->record).empty()) {
+        // The probe's attention rates and timed steps, kept in the session's params as they come.
+        if (keptRecordIsPoint(raw->record)) {
+            ++m_points;
+            emit progressChanged(m_points, std::max(m_expected, m_points));
+        }
+        emit keptRecordAvailable(sessionId);
     } else if (auto* e = std::get_if<wire::End>(rec)) {
         m_sawEnd = true;
         emit runFinished(sessionId, QString::fromLatin1(toString(e->status)), QString::fromStdString(e->message));

@@ -45,6 +45,9 @@ signals:
     void kernelRecordAvailable(std::int64_t sessionId);
     // A storage (io) or pairs point was stored (the view reloads it from the store).
     void storedPointAvailable(std::int64_t sessionId);
+    // A probe record kept in the session's params was stored: an attention rate, a timed step, a
+    // reference ratio (the view reloads the session).
+    void keptRecordAvailable(std::int64_t sessionId);
     void progressChanged(int done, int expected);
     void runFinished(std::int64_t sessionId, const QString& status, const QString& message);
     void runFailed(const QString& message);

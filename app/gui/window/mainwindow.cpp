@@ -37,6 +37,7 @@
 #include "gui/window/sessionbrowser.h"
 #include "gui/runs/kernelview.h"
 #include "gui/runs/pairsview.h"
+#include "gui/runs/copybandwidthview.h"
 #include "gui/runs/stepview.h"
 #include "gui/runs/storageview.h"
 #include "gui/traces/traceview.h"
@@ -73,6 +74,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     // A step session's profiler trace is a session of its own: the button selects it.
     connect(m_steps, &StepView::traceRequested, this,
             [this](std::int64_t id) { m_browser->selectSessions({id}); });
+    m_copyMatrices = new CopyBandwidthView;
+    m_views->addWidget(m_copyMatrices);
     setCentralWidget(m_views);
     connect(m_start, &StartPage::openWorkspaceRequested, this, &MainWindow::openWorkspace);
     connect(m_start, &StartPage::sampleDataRequested, this, &MainWindow::openSampleData);
@@ -221,6 +224,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     };
     connect(m_run, &RunController::kernelRecordAvailable, this, reloadSoon);
     connect(m_run, &RunController::storedPointAvailable, this, reloadSoon);
+    connect(m_run, &RunController::keptRecordAvailable, this, reloadSoon);
     connect(m_run, &RunController::progressChanged, this, [this](int done, int expected) {
         showProgress(tr("Benchmark: %1 of %2 points").arg(done).arg(expected),
                      expected > 0 ? int(qint64(done) * 1000 / expected) : -1);
@@ -326,55 +330,85 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
         m_views->setCurrentWidget(m_start);
         return;
     }
-    // Traces and training logs, and kernel benchmarks, have their own views; a selection with any
-    // collective session shows the collective charts. Traces selected with kernel benchmarks go to
-    // the kernel view: their kernels that recorded flops and bytes join the roofline. The probe's
-    // attention rates are a kernel benchmark too (the kernel view's Attention tab).
-    // A pairs matrix has its heatmap (the first pairs session of a selection), storage sessions
-    // their bandwidth charts, the probe's step sessions their timed steps and summary.
-    bool traceKinds = !ids.empty(), kernelKinds = !ids.empty(), anyKernel = false;
-    bool storageKinds = !ids.empty(), pairsKinds = !ids.empty(), stepKinds = !ids.empty();
-    std::vector<Session> steps;
-    for (auto id : ids) {
-        const auto s = m_browser->session(id);
-        storageKinds = storageKinds && s && s->kind == kind::Storage;
-        pairsKinds = pairsKinds && s && s->kind == kind::Pairs;
-        stepKinds = stepKinds && s && s->kind == kind::Step;
-        if (stepKinds)
-            steps.push_back(*s);
-        const bool kernel = s
-            && (s->kind == kind::Gemm || s->kind == kind::MemBandwidth || s->kind == kind::PeakFlops
-                || s->kind == kind::Attention);
-        traceKinds = traceKinds && s && (s->kind == kind::Trace || s->kind == kind::TrainingLog);
-        kernelKinds = kernelKinds && s && (kernel || s->kind == kind::Trace);
-        anyKernel = anyKernel || kernel;
-    }
-    kernelKinds = kernelKinds && anyKernel;
-    if (stepKinds) { // what they show is in their params: nothing to read
+    // Each kind has its view: collective sweeps the curves; traces and training logs the trace view;
+    // kernel benchmarks (the probe's attention rates among them) the kernel view, where traces
+    // selected with them add their kernels to the roofline; a pairs matrix its heatmap (the first of
+    // a selection); storage sessions their bandwidth charts; the probe's steps their timed steps;
+    // nvbandwidth's copy matrices their tables. A selection of several views shows the collective
+    // curves when it has a collective session, else the first session's view with the sessions that
+    // view shows, and the status bar says how many it left out.
+    enum class View { Curves, Traces, Kernels, Pairs, Storage, Steps, CopyMatrices };
+    const auto viewOf = [](const Session& s) {
+        if (s.kind == kind::Trace || s.kind == kind::TrainingLog)
+            return View::Traces;
+        if (s.kind == kind::Gemm || s.kind == kind::MemBandwidth || s.kind == kind::PeakFlops || s.kind == kind::Attention)
+            return View::Kernels;
+        if (s.kind == kind::Pairs)
+            return View::Pairs;
+        if (s.kind == kind::Storage)
+            return View::Storage;
+        if (s.kind == kind::Step)
+            return View::Steps;
+        if (s.kind == kind::CopyBandwidth)
+            return View::CopyMatrices;
+        return View::Curves;
+    };
+    std::vector<Session> selected;
+    for (auto id : ids)
+        if (const auto s = m_browser->session(id))
+            selected.push_back(*s);
+    const bool anyCurves = std::any_of(selected.begin(), selected.end(),
+                                       [&](const Session& s) { return viewOf(s) == View::Curves; });
+    const bool anyKernel = std::any_of(selected.begin(), selected.end(),
+                                       [&](const Session& s) { return viewOf(s) == View::Kernels; });
+    // Traces join a kernel selection (their kernels on the roofline).
+    const auto shownIn = [&](View view, const Session& s) {
+        return viewOf(s) == view || (view == View::Kernels && viewOf(s) == View::Traces);
+    };
+    View view = View::Curves;
+    if (!anyCurves && !selected.empty())
+        view = anyKernel ? View::Kernels : viewOf(selected.front());
+    std::vector<std::int64_t> shown;
+    std::vector<Session> shownSessions;
+    for (const auto& s : selected)
+        if (view == View::Curves || shownIn(view, s)) {
+            shown.push_back(s.id);
+            shownSessions.push_back(s);
+        }
+    if (shown.size() < ids.size() && view != View::Curves)
+        statusBar()->showMessage(tr("Showing %1 of the %2 selected sessions; the others have views of their own: "
+                                    "select them alone")
+                                     .arg(shown.size())
+                                     .arg(ids.size()),
+                                 10000);
+    switch (view) {
+    case View::Steps: // what they show is in their params: nothing to read
         m_views->setCurrentWidget(m_steps);
-        m_steps->setSessions(steps);
-        emit chartsShown(static_cast<int>(steps.size()));
+        m_steps->setSessions(shownSessions);
+        emit chartsShown(static_cast<int>(shownSessions.size()));
         return;
-    }
-    if (pairsKinds) {
+    case View::CopyMatrices:
+        m_views->setCurrentWidget(m_copyMatrices);
+        m_copyMatrices->setSessions(shownSessions);
+        emit chartsShown(static_cast<int>(shownSessions.size()));
+        return;
+    case View::Pairs:
         m_views->setCurrentWidget(m_pairs);
-        m_workspace->loadPairs(ids.front());
+        m_workspace->loadPairs(shown.front());
         return;
-    }
-    if (storageKinds) {
+    case View::Storage:
         m_views->setCurrentWidget(m_storage);
-        m_workspace->loadStorage(ids);
+        m_workspace->loadStorage(shown);
         return;
-    }
-    if (traceKinds) {
+    case View::Traces:
         m_views->setCurrentWidget(m_traces);
-        m_workspace->loadTraceCharts(ids);
+        m_workspace->loadTraceCharts(shown);
         return;
-    }
-    if (kernelKinds) {
+    case View::Kernels:
         m_views->setCurrentWidget(m_kernels);
-        m_workspace->loadKernelCharts(ids);
+        m_workspace->loadKernelCharts(shown);
         return;
+    case View::Curves: break;
     }
     m_views->setCurrentWidget(m_charts);
     m_workspace->loadCurves(ids);
@@ -388,6 +422,8 @@ void MainWindow::reloadStoredView()
         m_workspace->loadStorage(m_shownIds);
     else if (m_views->currentWidget() == m_pairs && !m_shownIds.empty())
         m_workspace->loadPairs(m_shownIds.front());
+    else if (m_views->currentWidget() == m_steps) // their steps are in the session's params
+        m_workspace->reloadSessions();
 }
 
 void MainWindow::onImportFinished(const ImportReport& report)

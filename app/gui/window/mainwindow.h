@@ -35,6 +35,7 @@ class KernelView;
 class PairsView;
 class StorageView;
 class StepView;
+class CopyBandwidthView;
 class SizingWindow;
 class ResilienceView;
 class ProfileEditor;
@@ -159,6 +160,7 @@ private:
     PairsView* m_pairs = nullptr;
     StorageView* m_storage = nullptr;
     StepView* m_steps = nullptr;
+    CopyBandwidthView* m_copyMatrices = nullptr;
     SizingWindow* m_sizing = nullptr;
     ResilienceView* m_resilience = nullptr;
     ProfileEditor* m_profiles = nullptr;
