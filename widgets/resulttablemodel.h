@@ -21,6 +21,7 @@ struct ResultCell
     QString tip;          // empty: the text itself (cells are often cut)
     bool number = false;  // right-aligned
     QColor foreground;    // invalid: the palette's text colour
+    bool bold = false;    // a section title, or a row that must stand out (a measured figure)
 };
 
 inline ResultCell textCell(QString text)
