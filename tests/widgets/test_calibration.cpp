@@ -9,7 +9,6 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTableWidget>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -206,9 +205,15 @@ TEST(CalibrationPicker, ConfigEditorStepUsesTheChosenSessionAsTheCliDoes)
     EXPECT_EQ(picker->basisText(QStringLiteral("attention")), QStringLiteral("published measurement"));
     EXPECT_EQ(editor.resultText(QStringLiteral("Attention timed by")), QStringLiteral("fa2, measured at head dim 128"));
     bool cited = false; // the citation is the cell's tooltip
-    for (auto* table : editor.findChildren<QTableWidget*>())
-        for (const auto* cell : table->findItems(QStringLiteral("fa2, measured at head dim 128"), Qt::MatchExactly))
-            cited = cited || cell->toolTip().contains(QStringLiteral("FlashAttention-3"));
+    for (auto* table : editor.findChildren<rl::charts::ResultTableView*>()) {
+        const auto* model = table->resultModel();
+        for (int row = 0; row < model->rowCount(); ++row)
+            for (int col = 0; col < model->columnCount(); ++col) {
+                const QModelIndex cell = model->index(row, col);
+                if (cell.data().toString() == QStringLiteral("fa2, measured at head dim 128"))
+                    cited = cited || cell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("FlashAttention-3"));
+            }
+    }
     EXPECT_TRUE(cited);
     const auto fa2 = cli({QStringLiteral("--db"), w.path, QStringLiteral("--json"), QStringLiteral("size"),
                           QStringLiteral("llama-3-8b"), QStringLiteral("--hardware"), QStringLiteral("h100-sxm"),
