@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QFont>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
@@ -114,6 +115,18 @@ TEST(CalibrationPicker, ListsTheWorkspacesCollectiveAndGemmSessionsOnly)
     const QString bases = picker.basisText(QStringLiteral("collectives"));
     EXPECT_TRUE(bases.contains(QStringLiteral("session %1 (").arg(w.rs8))) << bases.toStdString();
     EXPECT_TRUE(bases.contains(QStringLiteral("session %1 (").arg(w.node16))) << bases.toStdString();
+    // In the basis table a measured session stands out (bold) from the datasheet and default rows.
+    const auto* shown =
+        picker.findChild<rl::charts::ResultTableView*>(QStringLiteral("calibrationBasis"))->resultModel();
+    int measured = 0;
+    for (int row = 0; row < shown->rowCount(); ++row) {
+        const QModelIndex basis = shown->index(row, 1);
+        const bool session = basis.data().toString().startsWith(QStringLiteral("session "));
+        EXPECT_EQ(basis.data(Qt::FontRole).value<QFont>().bold(), session) << basis.data().toString().toStdString();
+        EXPECT_TRUE(basis.data(Qt::ToolTipRole).toString().startsWith(shown->index(row, 0).data().toString() + u':'));
+        measured += session ? 1 : 0;
+    }
+    EXPECT_EQ(measured, 2);
     ASSERT_TRUE(picker.calibration()->collectives());
     EXPECT_EQ(picker.calibration()->collectives()->fitCount(), 2u); // reduce_scatter over 8, all_reduce over 16
 
