@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QHeaderView>
-#include <QTableWidget>
 #include <QFormLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -12,12 +11,22 @@
 #include "attentionkernelcombo.h"
 #include "jobtracker.h"
 #include "model/hardwareprofileloader.h"
+#include "resulttableview.h"
 #include "store/workspace.h"
 #include "textconv.h"
 #include "tonelabel.h"
 
 namespace rl {
 namespace {
+std::vector<charts::ResultColumn> basisColumns()
+{
+    return {{CalibrationPicker::tr("Figure source"),
+             CalibrationPicker::tr("The figure of the prediction: a peak or achievable rate, GEMM efficiency, "
+                                   "collectives, attention")},
+            {CalibrationPicker::tr("Basis"), CalibrationPicker::tr("Where it comes from: the profile's datasheet, a "
+                                                                   "stated default, or a measured session (bold)")}};
+}
+
 struct ListedSession
 {
     qint64 id = 0;
@@ -87,18 +96,16 @@ CalibrationPicker::CalibrationPicker(QWidget* parent)
     m_run->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_run->setMinimumContentsLength(10);
 
-    m_bases = new QTableWidget(0, 2);
+    m_bases = new charts::ResultTableView;
     m_bases->setObjectName(QStringLiteral("calibrationBasis"));
-    m_bases->setHorizontalHeaderLabels({tr("Figure source"), tr("Basis")});
+    m_bases->setTable({basisColumns(), {}, {}});
+    m_bases->setSortingEnabled(false); // the calibration's own order: the device's figures, then the measured
     m_bases->setToolTip(tr("Where each figure of the prediction comes from: the profile's datasheet (cited), a "
                            "stated default, or a measured session of this workspace; hover a row for its source"));
-    m_bases->verticalHeader()->setVisible(false);
     m_bases->verticalHeader()->setDefaultSectionSize(m_bases->fontMetrics().height() + 4);
-    m_bases->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_bases->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
     m_bases->horizontalHeader()->setStretchLastSection(true);
-    m_bases->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_bases->setSelectionMode(QAbstractItemView::NoSelection);
-    m_bases->setWordWrap(false);
     m_bases->setTextElideMode(Qt::ElideMiddle);
     // Eight rows, then it scrolls: the picker sits in narrow forms.
     m_bases->setMaximumHeight(m_bases->verticalHeader()->defaultSectionSize() * 9 + 6);
@@ -380,7 +387,7 @@ void CalibrationPicker::showBases()
 {
     m_shownBases.clear();
     m_bases->setEnabled(true);
-    m_bases->setRowCount(0);
+    m_bases->setTable({basisColumns(), {}, {}});
     m_problemText = m_assemblyProblem;
     if (!m_runProblem.isEmpty())
         m_problemText = m_problemText.isEmpty() ? m_runProblem : m_problemText + QLatin1Char('\n') + m_runProblem;
@@ -393,22 +400,18 @@ void CalibrationPicker::showBases()
     m_problem->setVisible(!m_problemText.isEmpty());
     if (m_shownBases.empty())
         return;
-    m_bases->setRowCount(static_cast<int>(m_shownBases.size()));
-    for (int i = 0; i < m_bases->rowCount(); ++i) {
-        const auto& b = m_shownBases[static_cast<std::size_t>(i)];
-        const QString tip = qs(b.figure) + QStringLiteral(": ") + qs(b.basis) +
-                            (b.detail.empty() ? QString() : QStringLiteral("\n") + qs(b.detail));
-        for (int col = 0; col < 2; ++col) {
-            auto* item = new QTableWidgetItem(qs(col == 0 ? b.figure : b.basis));
-            item->setToolTip(plainInAutoText(tip));
-            if (col == 1 && b.basis.rfind("session", 0) == 0) { // measured: stands out from the datasheet rows
-                QFont bold = item->font();
-                bold.setBold(true);
-                item->setFont(bold);
-            }
-            m_bases->setItem(i, col, item);
-        }
+    charts::ResultTable table{basisColumns(), {}, {}};
+    for (const auto& b : m_shownBases) {
+        const QString tip = plainInAutoText(qs(b.figure) + QStringLiteral(": ") + qs(b.basis) +
+                                            (b.detail.empty() ? QString() : QStringLiteral("\n") + qs(b.detail)));
+        auto figure = charts::textCell(qs(b.figure));
+        figure.tip = tip;
+        auto basis = charts::textCell(qs(b.basis));
+        basis.tip = tip;
+        basis.bold = b.basis.rfind("session", 0) == 0; // measured: stands out from the datasheet rows
+        table.rows.push_back({std::move(figure), std::move(basis)});
     }
+    m_bases->setTable(std::move(table));
 }
 
 QString CalibrationPicker::basisText(const QString& figure) const

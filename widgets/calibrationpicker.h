@@ -19,10 +19,12 @@
 class QComboBox;
 class QLabel;
 class QListWidget;
-class QTableWidget;
 
 namespace rl {
 class JobTracker;
+namespace charts {
+class ResultTableView;
+}
 
 class CalibrationPicker : public QWidget
 {
@@ -96,7 +98,7 @@ private:
     std::shared_ptr<const model::StoredRun> m_measuredRun;
     QString m_runProblem; // why the chosen run could not be read
     void readRun();
-    QTableWidget* m_bases; // figure source | basis, the citation or coverage as tooltip
+    charts::ResultTableView* m_bases; // figure source | basis, the citation or coverage as tooltip
     QLabel* m_problem;
     JobTracker* m_listJob;
     JobTracker* m_assembleJob;

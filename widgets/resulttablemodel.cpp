@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <QFont>
+
 namespace rl::charts {
 
 ResultTableModel::ResultTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -65,6 +67,13 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
         return c->number ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case Qt::ForegroundRole:
         return c->foreground.isValid() ? QVariant(c->foreground) : QVariant();
+    case Qt::FontRole: {
+        if (!c->bold)
+            return {};
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
     case ValueRole:
         return c->value.isValid() ? c->value : QVariant(c->text);
     default:

@@ -1,8 +1,9 @@
 #pragma once
-// The small result tables of the sizing, validation, plan and trace views (a row per run, per
-// reason, per class) as one read-only model with roles, instead of QTableWidget items filled by
-// hand in each view: a view builds a ResultTable from its analysis result and sets it; the table
-// shows text, sorts and copies by the analysis value, and names every figure in its tooltip.
+// The small result tables of the sizing, validation, plan, trace and resilience views, the
+// calibration picker and the help dialogs (a row per run, per reason, per class, per figure) as one
+// read-only model with roles, instead of QTableWidget items filled by hand in each view: a view
+// builds a ResultTable from its analysis result and sets it; the table shows text, sorts and copies
+// by the analysis value, and names every figure in its tooltip.
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct ResultCell
     QString tip;          // empty: the text itself (cells are often cut)
     bool number = false;  // right-aligned
     QColor foreground;    // invalid: the palette's text colour
+    bool bold = false;    // a section title, or a row that must stand out (a measured figure)
 };
 
 inline ResultCell textCell(QString text)

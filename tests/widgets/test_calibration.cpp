@@ -4,12 +4,12 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QFont>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTableWidget>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -115,6 +115,18 @@ TEST(CalibrationPicker, ListsTheWorkspacesCollectiveAndGemmSessionsOnly)
     const QString bases = picker.basisText(QStringLiteral("collectives"));
     EXPECT_TRUE(bases.contains(QStringLiteral("session %1 (").arg(w.rs8))) << bases.toStdString();
     EXPECT_TRUE(bases.contains(QStringLiteral("session %1 (").arg(w.node16))) << bases.toStdString();
+    // In the basis table a measured session stands out (bold) from the datasheet and default rows.
+    const auto* shown =
+        picker.findChild<rl::charts::ResultTableView*>(QStringLiteral("calibrationBasis"))->resultModel();
+    int measured = 0;
+    for (int row = 0; row < shown->rowCount(); ++row) {
+        const QModelIndex basis = shown->index(row, 1);
+        const bool session = basis.data().toString().startsWith(QStringLiteral("session "));
+        EXPECT_EQ(basis.data(Qt::FontRole).value<QFont>().bold(), session) << basis.data().toString().toStdString();
+        EXPECT_TRUE(basis.data(Qt::ToolTipRole).toString().startsWith(shown->index(row, 0).data().toString() + u':'));
+        measured += session ? 1 : 0;
+    }
+    EXPECT_EQ(measured, 2);
     ASSERT_TRUE(picker.calibration()->collectives());
     EXPECT_EQ(picker.calibration()->collectives()->fitCount(), 2u); // reduce_scatter over 8, all_reduce over 16
 
@@ -206,9 +218,15 @@ TEST(CalibrationPicker, ConfigEditorStepUsesTheChosenSessionAsTheCliDoes)
     EXPECT_EQ(picker->basisText(QStringLiteral("attention")), QStringLiteral("published measurement"));
     EXPECT_EQ(editor.resultText(QStringLiteral("Attention timed by")), QStringLiteral("fa2, measured at head dim 128"));
     bool cited = false; // the citation is the cell's tooltip
-    for (auto* table : editor.findChildren<QTableWidget*>())
-        for (const auto* cell : table->findItems(QStringLiteral("fa2, measured at head dim 128"), Qt::MatchExactly))
-            cited = cited || cell->toolTip().contains(QStringLiteral("FlashAttention-3"));
+    for (auto* table : editor.findChildren<rl::charts::ResultTableView*>()) {
+        const auto* model = table->resultModel();
+        for (int row = 0; row < model->rowCount(); ++row)
+            for (int col = 0; col < model->columnCount(); ++col) {
+                const QModelIndex cell = model->index(row, col);
+                if (cell.data().toString() == QStringLiteral("fa2, measured at head dim 128"))
+                    cited = cited || cell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("FlashAttention-3"));
+            }
+    }
     EXPECT_TRUE(cited);
     const auto fa2 = cli({QStringLiteral("--db"), w.path, QStringLiteral("--json"), QStringLiteral("size"),
                           QStringLiteral("llama-3-8b"), QStringLiteral("--hardware"), QStringLiteral("h100-sxm"),

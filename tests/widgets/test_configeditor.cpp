@@ -10,12 +10,12 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <QScrollBar>
-#include <QTableWidget>
 #include <QWheelEvent>
 
 #include "calibrationpicker.h"
 #include "gui/sizing/configeditor.h"
 #include "model/modelcounts.h"
+#include "resulttableview.h"
 #include "gui/sizing/sizingwindow.h"
 #include "tempdir.h"
 #include "test_gui_env.h"
@@ -34,7 +34,11 @@ TEST(ConfigEditor, ShowsThePresetsParameterCountAndAStepEstimate)
     EXPECT_GT(editor.report()->step.stepSeconds, 0);
     EXPECT_TRUE(editor.resultText(QStringLiteral("MFU")).endsWith(QStringLiteral(" %")));
     EXPECT_TRUE(editor.resultText(QStringLiteral("Training throughput")).contains(QStringLiteral("tokens/s")));
-    EXPECT_GT(editor.findChild<QTableWidget*>(QStringLiteral("findings"))->rowCount(), 0);
+    EXPECT_GT(editor.findChild<rl::charts::ResultTableView*>(QStringLiteral("findings"))->model()->rowCount(), 0);
+    // The figure behind the text: what the model's value role sorts and copies by.
+    const auto* results = editor.findChild<rl::charts::ResultTableView*>(QStringLiteral("results"))->resultModel();
+    ASSERT_EQ(results->index(0, 0).data().toString(), QStringLiteral("Total parameters"));
+    EXPECT_EQ(results->index(0, 1).data(rl::charts::ResultTableModel::ValueRole).toDouble(), 8'030'261'248.0);
 }
 
 TEST(ConfigEditor, AnEditRecomputesAndABadWidthIsFlaggedByTheRules)
@@ -204,14 +208,14 @@ TEST(SizingWindow, TwoEditorsCompareTwoDevices)
 namespace {
 // Whether a cell shows its whole text: wrapped to the column's width when the table wraps, on one
 // line otherwise, within the cell's rectangle (less the item view's text margins).
-bool fullyShown(const QTableWidget* t, int row, int col)
+bool fullyShown(const QTableView* t, int row, int col)
 {
-    const QTableWidgetItem* item = t->item(row, col);
-    const QRect cell = t->visualItemRect(item);
+    const QModelIndex index = t->model()->index(row, col);
+    const QRect cell = t->visualRect(index);
     const int margin = 2 * (t->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, t) + 1);
     const QFontMetrics fm(t->font());
     const QRect need = fm.boundingRect(QRect(0, 0, cell.width() - margin, 100000),
-                                       Qt::AlignLeft | (t->wordWrap() ? Qt::TextWordWrap : 0), item->text());
+                                       Qt::AlignLeft | (t->wordWrap() ? Qt::TextWordWrap : 0), index.data().toString());
     return need.width() <= cell.width() - margin && need.height() <= cell.height();
 }
 } // namespace
@@ -248,18 +252,18 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     EXPECT_EQ(firstFinding.severity, rl::model::RuleSeverity::Warning);
     EXPECT_NE(firstFinding.message.find("this layout cannot run"), std::string::npos) << firstFinding.message;
 
-    auto* results = editor->findChild<QTableWidget*>(QStringLiteral("results"));
-    auto* findings = editor->findChild<QTableWidget*>(QStringLiteral("findings"));
+    auto* results = editor->findChild<rl::charts::ResultTableView*>(QStringLiteral("results"));
+    auto* findings = editor->findChild<rl::charts::ResultTableView*>(QStringLiteral("findings"));
     ASSERT_TRUE(results && findings);
     // The tables lay themselves out on zero-time timers after the report fills them: the stretched
     // columns take the table's width, then the headers make each row as tall as its wrapped text.
     // Until every cell shows its text; the checks below say which one did not.
     const auto allShown = [&] {
-        for (int row = 0; row < results->rowCount(); ++row)
+        for (int row = 0; row < results->model()->rowCount(); ++row)
             if (!fullyShown(results, row, 1))
                 return false;
-        for (int row = 0; row < findings->rowCount(); ++row)
-            for (int col = 0; col < findings->columnCount(); ++col)
+        for (int row = 0; row < findings->model()->rowCount(); ++row)
+            for (int col = 0; col < findings->model()->columnCount(); ++col)
                 if (!fullyShown(findings, row, col))
                     return false;
         return true;
@@ -270,18 +274,21 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     // Every column within the table: no value pushed out to a horizontal scroll bar.
     EXPECT_FALSE(results->horizontalScrollBar()->isVisible());
     EXPECT_FALSE(findings->horizontalScrollBar()->isVisible());
-    for (int row = 0; row < results->rowCount(); ++row) {
-        EXPECT_TRUE(fullyShown(results, row, 1)) << results->item(row, 1)->text().toStdString();
+    const auto cell = [](const QTableView* t, int row, int col, int role = Qt::DisplayRole) {
+        return t->model()->index(row, col).data(role).toString();
+    };
+    for (int row = 0; row < results->model()->rowCount(); ++row) {
+        EXPECT_TRUE(fullyShown(results, row, 1)) << cell(results, row, 1).toStdString();
         // The tooltip holds the whole value (a basis adds its citation after it).
-        EXPECT_TRUE(results->item(row, 1)->toolTip().startsWith(results->item(row, 1)->text().trimmed()))
-            << results->item(row, 1)->toolTip().toStdString();
+        EXPECT_TRUE(cell(results, row, 1, Qt::ToolTipRole).startsWith(cell(results, row, 1).trimmed()))
+            << cell(results, row, 1, Qt::ToolTipRole).toStdString();
     }
-    ASSERT_GT(findings->rowCount(), 0);
-    for (int row = 0; row < findings->rowCount(); ++row)
-        for (int col = 0; col < findings->columnCount(); ++col) {
-            SCOPED_TRACE(findings->item(row, col)->text().toStdString());
+    ASSERT_GT(findings->model()->rowCount(), 0);
+    for (int row = 0; row < findings->model()->rowCount(); ++row)
+        for (int col = 0; col < findings->model()->columnCount(); ++col) {
+            SCOPED_TRACE(cell(findings, row, col).toStdString());
             EXPECT_TRUE(fullyShown(findings, row, col));
-            EXPECT_EQ(findings->item(row, col)->toolTip(), findings->item(row, col)->text());
+            EXPECT_EQ(cell(findings, row, col, Qt::ToolTipRole), cell(findings, row, col));
         }
 }
 

@@ -14,7 +14,6 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QStatusBar>
-#include <QTableWidget>
 #include <QTreeView>
 #include <QUndoStack>
 
@@ -23,6 +22,7 @@
 #include "chartframe.h"
 #include "collectivechart.h"
 #include "detailspanel.h"
+#include "resulttableview.h"
 #include "gui/window/startpage.h"
 #include "gui/window/mainwindow.h"
 #include "gui/window/sessionactions.h"
@@ -361,12 +361,15 @@ TEST(GuiHabits, F1ListsTheShortcutsOfTheActions)
 {
     Fixture f;
     QTest::keyClick(&f.window, Qt::Key_F1);
-    QTableWidget* table = nullptr;
-    ASSERT_TRUE(waitFor([&] { return (table = f.window.findChild<QTableWidget*>(QStringLiteral("shortcutsTable"))); }));
+    rl::charts::ResultTableView* table = nullptr;
+    ASSERT_TRUE(waitFor(
+        [&] { return (table = f.window.findChild<rl::charts::ResultTableView*>(QStringLiteral("shortcutsTable"))); }));
+    const auto* model = table->resultModel();
+    const auto text = [model](int r, int c) { return model->index(r, c).data().toString(); };
     QMap<QString, QString> keys;
-    for (int r = 0; r < table->rowCount(); ++r) {
-        keys[table->item(r, 0)->text()] = table->item(r, 1)->text();
-        EXPECT_FALSE(table->item(r, 2)->text().isEmpty()) << table->item(r, 0)->text().toStdString();
+    for (int r = 0; r < model->rowCount(); ++r) {
+        keys[text(r, 0)] = text(r, 1);
+        EXPECT_FALSE(text(r, 2).isEmpty()) << text(r, 0).toStdString();
     }
     EXPECT_EQ(keys.value(QStringLiteral("File › Import")), QStringLiteral("Ctrl+I"));
     EXPECT_EQ(keys.value(QStringLiteral("File › New collective benchmark")), QStringLiteral("Ctrl+B"));
@@ -384,11 +387,13 @@ TEST(GuiHabits, AboutNamesTheLibraryVersions)
 {
     Fixture f;
     f.menuAction(QStringLiteral("Help"), QStringLiteral("About Ridgeline"))->trigger();
-    QTableWidget* table = nullptr;
-    ASSERT_TRUE(waitFor([&] { return (table = f.window.findChild<QTableWidget*>(QStringLiteral("aboutVersions"))); }));
+    rl::charts::ResultTableView* table = nullptr;
+    ASSERT_TRUE(waitFor(
+        [&] { return (table = f.window.findChild<rl::charts::ResultTableView*>(QStringLiteral("aboutVersions"))); }));
+    const auto* model = table->resultModel();
     QMap<QString, QString> versions;
-    for (int r = 0; r < table->rowCount(); ++r)
-        versions[table->item(r, 0)->text()] = table->item(r, 1)->text();
+    for (int r = 0; r < model->rowCount(); ++r)
+        versions[model->index(r, 0).data().toString()] = model->index(r, 1).data().toString();
     EXPECT_EQ(versions.value(QStringLiteral("Qt")), QString::fromLatin1(qVersion()));
     EXPECT_EQ(versions.value(QStringLiteral("Ridgeline")), QStringLiteral(RIDGELINE_VERSION));
     EXPECT_TRUE(versions.value(QStringLiteral("SQLite")).startsWith(QStringLiteral("3.")));

@@ -15,7 +15,6 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTableView>
-#include <QTableWidget>
 #include <QValueAxis>
 
 #include "calibrationpicker.h"
@@ -24,6 +23,7 @@
 #include "plan/layout.h"
 #include "planparetochart.h"
 #include "planresultmodel.h"
+#include "resulttableview.h"
 #include "gui/sizing/planwindow.h"
 #include "tempdir.h"
 #include "test_gui_env.h"
@@ -98,11 +98,17 @@ TEST(PlanWindow, SmallSearchShowsPlansFiguresInTableAndChart)
     EXPECT_LE(r.top.size(), 10u);
     EXPECT_TRUE(window.statusText().contains(QStringLiteral(" ranked"))) << window.statusText().toStdString();
     EXPECT_TRUE(child<QLabel>(window, "planBand")->text().contains(QStringLiteral("tie")));
-    auto* leftOut = child<QTableWidget>(window, "planLeftOut");
-    ASSERT_TRUE(leftOut);
+    auto* leftOutView = child<rl::charts::ResultTableView>(window, "planLeftOut");
+    ASSERT_TRUE(leftOutView);
+    const auto* leftOut = leftOutView->resultModel();
     EXPECT_GT(leftOut->rowCount(), 0); // tp=4 with pp=2 etc. break rules or memory
-    for (int i = 0; i < leftOut->rowCount(); ++i)
-        EXPECT_FALSE(leftOut->item(i, 2)->text().isEmpty()) << "each reason cites what it follows";
+    double leftOutCount = 0;
+    for (int i = 0; i < leftOut->rowCount(); ++i) {
+        EXPECT_FALSE(leftOut->index(i, 2).data().toString().isEmpty()) << "each reason cites what it follows";
+        leftOutCount += leftOut->index(i, 1).data(rl::charts::ResultTableModel::ValueRole).toDouble();
+    }
+    // The counts sort as numbers: each row carries its count of layouts, and they add up.
+    EXPECT_DOUBLE_EQ(leftOutCount, r.counts.illegalTotal() + r.counts.outOfMemoryTotal());
 
     // The same figures as runPlan on the same request (what ridgeline-cli plan prints).
     const auto direct = planDirectly();

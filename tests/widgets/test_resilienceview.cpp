@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFont>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -16,7 +17,6 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTableWidget>
 #include <QTreeWidget>
 
 #include <fstream>
@@ -26,6 +26,7 @@
 
 #include "goodputchart.h"
 #include "gui/resilience/resilienceview.h"
+#include "resulttableview.h"
 #include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/duration.h"
@@ -178,6 +179,20 @@ TEST(GuiResilience, FiguresEqualTheCliOnAFioSessionAndATrainingLog)
               QString::number(j["goodput"].get<double>() * 100, 'f', 2) + QStringLiteral(" %"));
     EXPECT_TRUE(f.view.basisText(QStringLiteral("Save, synchronous")).contains(QStringLiteral("session %1").arg(f.storage)));
     EXPECT_TRUE(f.view.basisText(QStringLiteral("Node MTBF")).contains(QStringLiteral("training log session %1").arg(f.log)));
+    // Behind each value the CLI's own figure (what the table sorts and copies by), right-aligned.
+    const auto* table =
+        f.view.findChild<rl::charts::ResultTableView*>(QStringLiteral("resilienceResults"))->resultModel();
+    const auto valueOf = [table](const char* quantity) {
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->index(r, 0).data().toString() == QLatin1String(quantity))
+                return table->index(r, 1).data(rl::charts::ResultTableModel::ValueRole).toDouble();
+        return -1.0;
+    };
+    EXPECT_DOUBLE_EQ(valueOf("Job MTBF"), j["failures"]["job_mtbf_s"].get<double>());
+    EXPECT_DOUBLE_EQ(valueOf("Checkpoint total"), j["size"]["total_bytes"].get<double>());
+    EXPECT_DOUBLE_EQ(valueOf("Expected goodput"), j["goodput"].get<double>());
+    EXPECT_EQ(table->index(1, 1).data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
+    EXPECT_TRUE(table->index(0, 0).data(Qt::FontRole).value<QFont>().bold()) << "the section title";
 
     // Goodput vs interval: the curve and Daly's optimum where the CLI puts it (x in the axis unit, y in %).
     QChart* ic = f.view.intervalChart()->chart();

@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QFont>
 #include <QHeaderView>
 #include <QSignalSpy>
 
@@ -46,12 +47,13 @@ TEST(ResultTable, PassesTheModelTesterThroughRefillsAndNewColumns)
     EXPECT_EQ(model.columnCount(), 1);
 }
 
-TEST(ResultTable, CellsCarryTheirValueTipAlignmentAndColour)
+TEST(ResultTable, CellsCarryTheirValueTipAlignmentColourAndWeight)
 {
     ResultTableModel model;
     auto t = stepTimes({{QStringLiteral("a"), 9.5}});
     t.rows[0][1].tip = QStringLiteral("9.5 s measured");
     t.rows[0][1].foreground = QColor(0xb0, 0, 0x20);
+    t.rows[0][0].bold = true;
     t.rows.push_back({textCell(QStringLiteral("short row"))}); // no step cell
     model.setTable(t);
     EXPECT_DOUBLE_EQ(model.index(0, 1).data(ResultTableModel::ValueRole).toDouble(), 9.5);
@@ -61,6 +63,8 @@ TEST(ResultTable, CellsCarryTheirValueTipAlignmentAndColour)
     EXPECT_FALSE(model.index(0, 0).data(Qt::TextAlignmentRole).isValid());
     EXPECT_EQ(model.index(0, 1).data(Qt::ForegroundRole).value<QColor>(), QColor(0xb0, 0, 0x20));
     EXPECT_FALSE(model.index(0, 0).data(Qt::ForegroundRole).isValid());
+    EXPECT_TRUE(model.index(0, 0).data(Qt::FontRole).value<QFont>().bold());
+    EXPECT_FALSE(model.index(0, 1).data(Qt::FontRole).isValid()) << "the view's own font";
     EXPECT_EQ(model.index(1, 1).data().toString(), QString());
     EXPECT_EQ(model.index(1, 1).data(ResultTableModel::ValueRole).toString(), QString());
     EXPECT_EQ(model.headerData(1, Qt::Horizontal, Qt::ToolTipRole).toString(), QStringLiteral("measured step time"));

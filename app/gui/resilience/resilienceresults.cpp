@@ -1,7 +1,5 @@
 #include "gui/resilience/resilienceresults.h"
 
-#include <QHeaderView>
-#include <QTableWidget>
 #include <QTreeWidget>
 
 #include "textconv.h"
@@ -14,33 +12,19 @@ QString bytes(double b) { return qs(units::formatBytes(b)); }
 QString duration(double s) { return qs(units::formatDuration(s)); }
 QString rate(double gbs) { return gbs > 0 ? qs(units::formatBandwidth(gbs)) : QObject::tr("no limit"); }
 
-void addRow(QTableWidget* t, const QString& quantity, const QString& value, const QString& basis)
+void addRow(charts::ResultTable& t, const QString& quantity, const QString& value, QVariant number,
+            const QString& basis)
 {
-    const int row = t->rowCount();
-    t->insertRow(row);
-    auto* q = new QTableWidgetItem(quantity);
-    auto* v = new QTableWidgetItem(value);
-    v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    auto* b = new QTableWidgetItem(basis);
-    b->setToolTip(basis);
-    for (auto* item : {q, v, b})
-        item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    t->setItem(row, 0, q);
-    t->setItem(row, 1, v);
-    t->setItem(row, 2, b);
+    t.rows.push_back(
+        {charts::textCell(quantity), charts::numberCell(value, std::move(number)), charts::textCell(basis)});
 }
 
-void addSection(QTableWidget* t, const QString& title)
+void addSection(charts::ResultTable& t, const QString& title)
 {
-    const int row = t->rowCount();
-    t->insertRow(row);
-    auto* item = new QTableWidgetItem(title);
-    QFont f = item->font();
-    f.setBold(true);
-    item->setFont(f);
-    item->setFlags(Qt::ItemIsEnabled);
-    t->setItem(row, 0, item);
-    t->setSpan(row, 0, 1, 3);
+    auto cell = charts::textCell(title);
+    cell.bold = true;
+    // Short enough for the quantity column: the rest of the row stays empty.
+    t.rows.push_back({std::move(cell)});
 }
 
 QString contentsText(const resilience::CheckpointContents& c)
@@ -56,12 +40,21 @@ QString contentsText(const resilience::CheckpointContents& c)
 }
 } // namespace
 
-void showResilienceFigures(QTableWidget* t, const ResilienceOutcome& o)
+std::vector<charts::ResultColumn> resilienceFigureColumns()
 {
-    t->clearSpans();
-    t->setRowCount(0);
+    return {{QObject::tr("Quantity"), QObject::tr("What the plan computes: checkpoint size, save and load times, "
+                                                  "failures and the checkpoint interval")},
+            {QObject::tr("Value"), QObject::tr("Each with its unit: bytes (B, KiB … TiB), durations (ms, s, min, h), "
+                                               "rates in GB/s, goodput in %")},
+            {QObject::tr("Basis"), QObject::tr("The memory model, session, typed value or published formula the "
+                                               "value rests on")}};
+}
+
+charts::ResultTable resilienceFigures(const ResilienceOutcome& o)
+{
+    charts::ResultTable t{resilienceFigureColumns(), {}, {}};
     if (!o.plan)
-        return;
+        return t;
     const auto& p = *o.plan;
     const auto& sz = p.size;
     const auto& tm = p.times;
@@ -70,56 +63,59 @@ void showResilienceFigures(QTableWidget* t, const ResilienceOutcome& o)
     const QString sharding = qs(sz.sharding);
 
     addSection(t, QObject::tr("Checkpoint"));
-    addRow(t, QObject::tr("GPUs and nodes"), QObject::tr("%1 GPUs on %2 nodes").arg(sz.ranks).arg(p.nodes),
+    addRow(t, QObject::tr("GPUs and nodes"), QObject::tr("%1 GPUs on %2 nodes").arg(sz.ranks).arg(p.nodes), sz.ranks,
            qs(o.subject) + QObject::tr("; %1 GPUs per node").arg(in.gpusPerNode));
-    addRow(t, QObject::tr("Held per GPU: weights"), bytes(sz.heldWeights), QObject::tr("memory model; ") + sharding);
-    addRow(t, QObject::tr("Held per GPU: gradients"), bytes(sz.heldGradients), QObject::tr("memory model; ") + sharding);
-    addRow(t, QObject::tr("Held per GPU: optimizer states"), bytes(sz.heldOptimizer),
+    addRow(t, QObject::tr("Held per GPU: weights"), bytes(sz.heldWeights), sz.heldWeights,
            QObject::tr("memory model; ") + sharding);
-    addRow(t, QObject::tr("Checkpoint per rank (busiest writer)"), bytes(sz.maxRankBytes),
+    addRow(t, QObject::tr("Held per GPU: gradients"), bytes(sz.heldGradients), sz.heldGradients,
+           QObject::tr("memory model; ") + sharding);
+    addRow(t, QObject::tr("Held per GPU: optimizer states"), bytes(sz.heldOptimizer), sz.heldOptimizer,
+           QObject::tr("memory model; ") + sharding);
+    addRow(t, QObject::tr("Checkpoint per rank (busiest writer)"), bytes(sz.maxRankBytes), sz.maxRankBytes,
            QObject::tr("saved: %1; %2").arg(contentsText(in.contents), sharding));
-    addRow(t, QObject::tr("Checkpoint per rank (mean)"), bytes(sz.meanRankBytes),
+    addRow(t, QObject::tr("Checkpoint per rank (mean)"), bytes(sz.meanRankBytes), sz.meanRankBytes,
            QObject::tr("total over %1 ranks").arg(sz.ranks));
-    addRow(t, QObject::tr("Checkpoint total"), bytes(sz.totalBytes),
+    addRow(t, QObject::tr("Checkpoint total"), bytes(sz.totalBytes), sz.totalBytes,
            QObject::tr("every saved byte once, written by %1 ranks").arg(sz.writers));
-    addRow(t, QObject::tr("Read back per rank on restart"), bytes(sz.loadRankBytes),
+    addRow(t, QObject::tr("Read back per rank on restart"), bytes(sz.loadRankBytes), sz.loadRankBytes,
            QObject::tr("every replica reads its state; %1 in total").arg(bytes(sz.loadTotalBytes)));
 
     addSection(t, QObject::tr("Save and load"));
     addRow(t, QObject::tr("Storage write / read"),
            QObject::tr("%1 / %2 aggregate").arg(rate(in.storage.writeAggregateGBs), rate(in.storage.readAggregateGBs)),
+           in.storage.writeAggregateGBs,
            storage + QObject::tr("; per rank %1 / %2")
                          .arg(rate(in.storage.writePerRankGBs), rate(in.storage.readPerRankGBs)));
-    addRow(t, QObject::tr("Save, synchronous"), duration(tm.syncSaveS),
+    addRow(t, QObject::tr("Save, synchronous"), duration(tm.syncSaveS), tm.syncSaveS,
            QObject::tr("slowest of the busiest rank at its rate and the total at the aggregate rate; ") + storage);
-    addRow(t, QObject::tr("Save, async: training blocked"), duration(tm.asyncBlockingS),
+    addRow(t, QObject::tr("Save, async: training blocked"), duration(tm.asyncBlockingS), tm.asyncBlockingS,
            QObject::tr("device-to-host snapshot at %1 per GPU (typed)").arg(rate(in.snapshotGBs)));
-    addRow(t, QObject::tr("Save, async: drain in the background"), duration(tm.asyncDrainS), storage);
-    addRow(t, QObject::tr("Async: pinned host memory per GPU"), bytes(tm.hostBytesPerRank),
+    addRow(t, QObject::tr("Save, async: drain in the background"), duration(tm.asyncDrainS), tm.asyncDrainS, storage);
+    addRow(t, QObject::tr("Async: pinned host memory per GPU"), bytes(tm.hostBytesPerRank), tm.hostBytesPerRank,
            QObject::tr("the busiest rank's snapshot"));
-    addRow(t, QObject::tr("Load on restart"), duration(tm.loadS), storage);
-    addRow(t, QObject::tr("Restart (relaunch + load)"), duration(p.restartS),
+    addRow(t, QObject::tr("Load on restart"), duration(tm.loadS), tm.loadS, storage);
+    addRow(t, QObject::tr("Restart (relaunch + load)"), duration(p.restartS), p.restartS,
            QObject::tr("relaunch %1 + load %2").arg(duration(in.relaunchS), duration(tm.loadS)));
 
     addSection(t, QObject::tr("Failures and interval"));
-    addRow(t, QObject::tr("Node MTBF"), duration(in.nodeMtbfHours * 3600), qs(in.mtbfSource));
-    addRow(t, QObject::tr("Job MTBF"), duration(p.jobMtbfS),
+    addRow(t, QObject::tr("Node MTBF"), duration(in.nodeMtbfHours * 3600), in.nodeMtbfHours * 3600, qs(in.mtbfSource));
+    addRow(t, QObject::tr("Job MTBF"), duration(p.jobMtbfS), p.jobMtbfS,
            QObject::tr("node MTBF / %1 nodes (independent exponential failures)").arg(p.nodes));
-    addRow(t, QObject::tr("Checkpoint cost C"), duration(p.checkpointCostS),
+    addRow(t, QObject::tr("Checkpoint cost C"), duration(p.checkpointCostS), p.checkpointCostS,
            in.async ? QObject::tr("async: the snapshot blocks training") : QObject::tr("sync: the save blocks training"));
-    addRow(t, QObject::tr("Young interval"), duration(p.youngS), QObject::tr("sqrt(2 C M), M = job MTBF (Young 1974)"));
-    addRow(t, QObject::tr("Daly interval"), duration(p.dalyS),
+    addRow(t, QObject::tr("Young interval"), duration(p.youngS), p.youngS,
+           QObject::tr("sqrt(2 C M), M = job MTBF (Young 1974)"));
+    addRow(t, QObject::tr("Daly interval"), duration(p.dalyS), p.dalyS,
            QObject::tr("sqrt(2CM)[1 + (1/3)sqrt(C/2M) + (1/9)(C/2M)] - C (Daly 2006)"));
-    addRow(t, QObject::tr("Interval used"), duration(p.intervalS),
+    addRow(t, QObject::tr("Interval used"), duration(p.intervalS), p.intervalS,
            p.intervalS > p.dalyS * (1 + 1e-9) ? QObject::tr("raised to the async drain time")
                                                : QObject::tr("Daly's optimum"));
-    addRow(t, QObject::tr("Expected goodput"), qs(units::formatPercent(p.goodput, 2)),
+    addRow(t, QObject::tr("Expected goodput"), qs(units::formatPercent(p.goodput, 2)), p.goodput,
            QObject::tr("useful / wall time in Daly's model at the interval used, restart %1, job MTBF %2")
                .arg(duration(p.restartS), duration(p.jobMtbfS)));
     for (const auto& n : p.notes)
-        addRow(t, QObject::tr("Note"), QString(), qs(n));
-    t->resizeColumnToContents(0);
-    t->resizeColumnToContents(1);
+        addRow(t, QObject::tr("Note"), QString(), {}, qs(n));
+    return t;
 }
 
 QString showReshape(QTreeWidget* tree, const ResilienceOutcome& o)

@@ -5,13 +5,15 @@
 #include <QString>
 
 #include "gui/resilience/resiliencejob.h"
+#include "resulttablemodel.h"
 
-class QTableWidget;
 class QTreeWidget;
 
 namespace rl {
-// Fills the table's rows from the plan (clears it when there is none).
-void showResilienceFigures(QTableWidget* table, const ResilienceOutcome& outcome);
+// The figures table's columns, and its rows from the plan (none when there is no plan): a bold
+// section title, then quantity | value (the analysis value behind it: bytes, seconds, a fraction) | basis.
+std::vector<charts::ResultColumn> resilienceFigureColumns();
+charts::ResultTable resilienceFigures(const ResilienceOutcome& outcome);
 // Fills the tree with every new rank and its shard reads; returns the summary sentence.
 QString showReshape(QTreeWidget* tree, const ResilienceOutcome& outcome);
 } // namespace rl

@@ -16,7 +16,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTableWidget>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -27,6 +26,7 @@
 #include "jobtracker.h"
 #include "resilience/failures.h"
 #include "gui/resilience/resilienceresults.h"
+#include "resulttableview.h"
 #include "gui/sizing/savedconfigs.h"
 #include "textconv.h"
 #include "units/duration.h"
@@ -78,13 +78,12 @@ ResilienceView::ResilienceView(QWidget* parent)
     scroll->setMinimumWidth(450);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-    m_results = new QTableWidget(0, 3);
+    m_results = new charts::ResultTableView;
     m_results->setObjectName(QStringLiteral("resilienceResults"));
-    m_results->setHorizontalHeaderLabels({tr("Quantity"), tr("Value"), tr("Basis")});
+    m_results->setTable(resilienceFigures({}));
+    m_results->setSortingEnabled(false); // in sections, each under its title
+    m_results->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Interactive);
     m_results->horizontalHeader()->setStretchLastSection(true);
-    m_results->verticalHeader()->setVisible(false);
-    m_results->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_results->setWordWrap(false);
     m_intervalChart = new charts::GoodputChart(views::GoodputChartKind::VsInterval);
     m_nodesChart = new charts::GoodputChart(views::GoodputChartKind::VsNodes);
     auto* chartRow = new QSplitter(Qt::Horizontal);
@@ -424,7 +423,7 @@ void ResilienceView::showOutcome(ResilienceOutcome o)
     setError(m_storageError, o.storageError);
     setError(m_mtbfError, o.mtbfError);
     setError(m_reshapeError, o.reshapeError);
-    showResilienceFigures(m_results, o);
+    m_results->setTable(resilienceFigures(o));
     if (o.plan) {
         const std::string basis = "storage: " + o.inputs.storage.source + "; MTBF: " + o.inputs.mtbfSource;
         m_intervalChart->setPlan(*o.plan, o.subject, basis);
@@ -450,17 +449,17 @@ void ResilienceView::showOutcome(ResilienceOutcome o)
 
 QString ResilienceView::resultText(const QString& quantity) const
 {
-    for (int r = 0; r < m_results->rowCount(); ++r)
-        if (m_results->item(r, 0) && m_results->item(r, 0)->text() == quantity && m_results->item(r, 1))
-            return m_results->item(r, 1)->text();
+    for (const auto& row : m_results->resultModel()->table().rows)
+        if (row.size() > 1 && row[0].text == quantity)
+            return row[1].text;
     return {};
 }
 
 QString ResilienceView::basisText(const QString& quantity) const
 {
-    for (int r = 0; r < m_results->rowCount(); ++r)
-        if (m_results->item(r, 0) && m_results->item(r, 0)->text() == quantity && m_results->item(r, 2))
-            return m_results->item(r, 2)->text();
+    for (const auto& row : m_results->resultModel()->table().rows)
+        if (row.size() > 2 && row[0].text == quantity)
+            return row[2].text;
     return {};
 }
 } // namespace rl

@@ -17,7 +17,6 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
-class QTableWidget;
 class QTabWidget;
 class QTimer;
 class QTreeWidget;
@@ -27,6 +26,7 @@ class JobTracker;
 class Settings;
 namespace charts {
 class GoodputChart;
+class ResultTableView;
 }
 
 class ResilienceView : public QWidget
@@ -82,7 +82,7 @@ private:
     QLabel *m_modelError, *m_layoutError, *m_storageError, *m_mtbfError, *m_reshapeError;
     QLabel* m_status;
     QTabWidget* m_tabs;
-    QTableWidget* m_results;
+    charts::ResultTableView* m_results;
     charts::GoodputChart* m_intervalChart;
     charts::GoodputChart* m_nodesChart;
     QLabel* m_reshapeSummary;

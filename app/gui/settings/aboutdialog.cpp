@@ -6,10 +6,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "io/libraryversions.h"
+#include "resulttableview.h"
 
 namespace rl {
 namespace {
@@ -50,17 +50,17 @@ AboutDialog::AboutDialog(const QString& workspacePath, QWidget* parent) : QDialo
     text->setOpenExternalLinks(true);
 
     const auto list = versions();
-    auto* table = new QTableWidget(int(list.size()), 2);
+    charts::ResultTable shown{{{tr("Library"), tr("A library or tool Ridgeline is built with or runs")},
+                               {tr("Version"), tr("The version this build runs with (Qt: with the one it was "
+                                                   "built with when they differ)")}},
+                              {},
+                              {}};
+    for (const auto& [library, version] : list)
+        shown.rows.push_back({charts::textCell(library), charts::textCell(version)});
+    auto* table = new charts::ResultTableView;
     table->setObjectName(QStringLiteral("aboutVersions"));
-    table->setHorizontalHeaderLabels({tr("Library"), tr("Version")});
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setTable(std::move(shown));
     table->setToolTip(tr("The libraries this build of Ridgeline runs with"));
-    for (int r = 0; r < list.size(); ++r) {
-        table->setItem(r, 0, new QTableWidgetItem(list[r].first));
-        table->setItem(r, 1, new QTableWidgetItem(list[r].second));
-    }
-    table->resizeColumnsToContents();
     table->horizontalHeader()->setStretchLastSection(true);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);

@@ -8,8 +8,9 @@
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QSet>
-#include <QTableWidget>
 #include <QVBoxLayout>
+
+#include "resulttableview.h"
 
 namespace rl {
 namespace {
@@ -67,21 +68,18 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry>& entries, QWidget* p
 {
     setObjectName(QStringLiteral("shortcutsDialog"));
     setWindowTitle(tr("Keyboard Shortcuts — Ridgeline"));
-    auto* table = new QTableWidget(int(entries.size()), 3);
+    charts::ResultTable shown{{{tr("Action"), tr("The menu and the action in it")},
+                               {tr("Shortcut"), tr("The keys, as this platform writes them")},
+                               {tr("What it does"), tr("The action's status tip")}},
+                              {},
+                              {}};
+    for (const auto& e : entries)
+        shown.rows.push_back({charts::textCell(e.where), charts::textCell(e.keys), charts::textCell(e.tip)});
+    auto* table = new charts::ResultTableView;
     table->setObjectName(QStringLiteral("shortcutsTable"));
-    table->setHorizontalHeaderLabels({tr("Action"), tr("Shortcut"), tr("What it does")});
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setWordWrap(false);
-    for (int r = 0; r < entries.size(); ++r) {
-        const auto& e = entries[r];
-        table->setItem(r, 0, new QTableWidgetItem(e.where));
-        table->setItem(r, 1, new QTableWidgetItem(e.keys));
-        auto* tip = new QTableWidgetItem(e.tip);
-        tip->setToolTip(e.tip);
-        table->setItem(r, 2, tip);
-    }
+    table->setTable(std::move(shown));
+    // Sized to the contents once, the description capped so the dialog stays within a laptop's width.
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table->resizeColumnsToContents();
     table->setColumnWidth(2, std::min(table->columnWidth(2), 660));
     table->horizontalHeader()->setStretchLastSection(true);

@@ -14,7 +14,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
-#include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -24,6 +23,7 @@
 
 #include "calibrationpicker.h"
 #include "jobtracker.h"
+#include "resulttableview.h"
 #include "gui/sizing/recipefields.h"
 #include "gui/sizing/savedconfigs.h"
 #include "wheelguard.h"
@@ -50,17 +50,25 @@ QString basisOf(const std::vector<model::FigureBasis>& bases, const char* figure
     return {};
 }
 
-QTableWidget* table(const QString& name, const QStringList& headers, const QString& tip)
+charts::ResultTableView* table(const QString& name, std::vector<charts::ResultColumn> columns, const QString& tip)
 {
-    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
+    auto* t = new charts::ResultTableView;
     t->setObjectName(name);
-    t->setHorizontalHeaderLabels(headers);
+    t->setTable({std::move(columns), {}, {}});
     t->horizontalHeader()->setStretchLastSection(true);
-    t->verticalHeader()->setVisible(false);
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setToolTip(tip);
     return t;
+}
+
+// A figure of the results with the analysis value behind it; left-aligned like the prose values
+// around it (a basis, a breakdown), which wrap in the same column.
+charts::ResultCell valueCell(const QString& text, QVariant value, const QString& tip)
+{
+    charts::ResultCell c;
+    c.text = text;
+    c.value = std::move(value);
+    c.tip = tip.isEmpty() ? text.trimmed() : tip;
+    return c;
 }
 } // namespace
 
@@ -166,9 +174,20 @@ ConfigEditor::ConfigEditor(QWidget* parent)
     m_problem->setObjectName(QStringLiteral("problem"));
     setLabelTone(m_problem, LabelTone::Error);
     m_problem->setWordWrap(true);
-    m_results = table(QStringLiteral("results"), {tr("Quantity"), tr("Value")},
+    m_results = table(QStringLiteral("results"),
+                      {{tr("Quantity"),
+                        tr("What the sizing model estimates; an indented row breaks down the one above")},
+                       {tr("Value"), tr("Each in its own unit: parameters and tokens/s as counts (k, M, B), FLOPs, "
+                                        "memory in GB (decimal, as the device's capacity is quoted) with GiB in "
+                                        "brackets, times in s, ms or µs, MFU in %; hover a value for its basis")}},
                       tr("The sizing model's estimate for this configuration"));
-    m_findings = table(QStringLiteral("findings"), {tr("Rule"), tr("Result"), tr("Finding"), tr("Nearest compliant")},
+    // The rows are a breakdown (indented rows belong to the one above): kept in the model's order.
+    m_results->setSortingEnabled(false);
+    m_findings = table(QStringLiteral("findings"),
+                       {{tr("Rule"), tr("The sizing rule checked")},
+                        {tr("Result"), tr("ok, info or warning")},
+                        {tr("Finding"), tr("What the rule found, with the figures it compared")},
+                        {tr("Nearest compliant"), tr("The closest value that passes the rule, where one fails")}},
                        tr("Sizing rules: widths and counts against the device's tiles and compute units"));
 
     // Two editors share the sizing window, so cells are narrow: values and findings wrap and rows
@@ -424,10 +443,11 @@ void ConfigEditor::showReport()
 {
     m_problem->setText(m_problemText);
     m_problem->setVisible(!m_problemText.isEmpty());
-    m_results->setRowCount(0);
-    m_findings->setRowCount(0);
-    if (!m_report)
+    if (!m_report) {
+        m_results->setTable({m_results->resultModel()->table().columns, {}, {}});
+        m_findings->setTable({m_findings->resultModel()->table().columns, {}, {}});
         return;
+    }
     const auto& r = *m_report;
     const auto& s = r.step;
     const double mem = s.memory.total();
@@ -439,40 +459,47 @@ void ConfigEditor::showReport()
     struct Row
     {
         QString quantity, value;
-        QString tip = {}; // when the value's tooltip says more than the value (a citation)
+        QString tip = {};     // when the value's tooltip says more than the value (a citation)
+        QVariant number = {}; // the analysis value behind a single figure (count, FLOP, bytes, s, fraction)
     };
     std::vector<Row> rows{
-        {tr("Total parameters"), qs(units::formatCount(r.params.total()))},
-        {tr("Active parameters per token"), qs(units::formatCount(r.params.active()))},
-        {tr("Forward FLOPs per token"), qs(units::formatFlop(r.forward.forward()))},
+        {tr("Total parameters"), qs(units::formatCount(r.params.total())), {}, r.params.total()},
+        {tr("Active parameters per token"), qs(units::formatCount(r.params.active())), {}, r.params.active()},
+        {tr("Forward FLOPs per token"), qs(units::formatFlop(r.forward.forward())), {}, r.forward.forward()},
         // Decimal GB as the device's capacity is quoted, binary in brackets as the parts below.
-        {tr("Memory per GPU"), qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) +
-                                   QStringLiteral(")") +
-                                   (noFit.empty() ? QString() : QStringLiteral(" — ") + qs(noFit))},
+        {tr("Memory per GPU"),
+         qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) + QStringLiteral(")") +
+             (noFit.empty() ? QString() : QStringLiteral(" — ") + qs(noFit)),
+         {},
+         mem},
         {tr("  weights / grads / optimizer / activations / working"),
          qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
              QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
              qs(units::formatBytes(s.memory.activations)) + QStringLiteral(" / ") +
              qs(units::formatBytes(s.memory.working))},
-        {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6)) + ifItFit},
+        {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6)) + ifItFit, {}, s.stepSeconds},
         {tr("  expected error (validation table)"), qs(model::describe(band))},
         {tr("  mean error over those runs"), qs(model::describeBias(band))},
         {tr("  compute / exposed comm / bubble"),
          qs(units::formatTime(s.computeSeconds * 1e6)) + QStringLiteral(" / ") +
              qs(units::formatTime(s.exposedCommSeconds * 1e6)) + QStringLiteral(" / ") +
              qs(units::formatTime(s.bubbleSeconds * 1e6))},
-        {tr("Training throughput"), qs(units::formatCount(s.tokensPerSecond)) + tr(" tokens/s") + ifItFit},
-        {tr("MFU"), percent(s.mfu) + ifItFit},
-        {tr("MFU vs max achievable"), percent(s.mfuMaxAchievable) + ifItFit},
+        {tr("Training throughput"), qs(units::formatCount(s.tokensPerSecond)) + tr(" tokens/s") + ifItFit, {},
+         s.tokensPerSecond},
+        {tr("MFU"), percent(s.mfu) + ifItFit, {}, s.mfu},
+        {tr("MFU vs max achievable"), percent(s.mfuMaxAchievable) + ifItFit, {}, s.mfuMaxAchievable},
         {tr("Collectives timed by"), qs(m_usedCalibration->collectiveBases(s))},
         {tr("GEMM efficiency from"), basisOf(m_bases, "GEMM efficiency")},
         // The citation goes to the tooltip; the cell keeps what timed it.
         {tr("Attention timed by"), m_attentionSummary, m_attentionBasis},
         {tr("Max achievable (GEMM cap)"), m_maxAchievable},
-        {tr("Prefill (%1 tokens)").arg(r.inference.promptTokens), qs(units::formatTime(r.prefillSeconds * 1e6))},
+        {tr("Prefill (%1 tokens)").arg(r.inference.promptTokens), qs(units::formatTime(r.prefillSeconds * 1e6)), {},
+         r.prefillSeconds},
         {tr("Decode per token (batch %1)").arg(r.inference.batch),
          qs(units::formatTime(r.decode.secondsPerToken * 1e6)) +
-             (r.decode.memoryBound() ? tr(" (memory-bound)") : tr(" (compute-bound)"))},
+             (r.decode.memoryBound() ? tr(" (memory-bound)") : tr(" (compute-bound)")),
+         {},
+         r.decode.secondsPerToken},
     };
     // Under the step time: the measured run it was calibrated from, or why the chosen run was not used.
     const auto stepRow = std::find_if(rows.begin(), rows.end(), [](const Row& row) { return row.quantity == tr("Step time"); });
@@ -493,36 +520,25 @@ void ConfigEditor::showReport()
         const QString tipText = tip.join(QLatin1Char('\n'));
         rows.insert(std::next(stepRow), {{tr("  calibrated from"), qs(k.basis), tipText},
                                          {tr("  rates moved"), factors.join(QStringLiteral("; ")), tipText},
-                                         {tr("  uncalibrated step"), qs(units::formatTime(m_uncalibratedStep * 1e6))}});
+                                         {tr("  uncalibrated step"), qs(units::formatTime(m_uncalibratedStep * 1e6)),
+                                          {}, m_uncalibratedStep}});
     } else if (stepRow != rows.end() && !m_runProblem.isEmpty()) {
         rows.insert(std::next(stepRow), Row{tr("  calibration from a run"), tr("not applied: %1").arg(m_runProblem)});
     }
-    m_results->setRowCount(static_cast<int>(rows.size()));
-    for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
-        const Row& row = rows[static_cast<size_t>(i)];
-        for (int col = 0; col < 2; ++col) {
-            const QString& text = col == 0 ? row.quantity : row.value;
-            auto* item = new QTableWidgetItem(text);
-            item->setToolTip(col == 1 && !row.tip.isEmpty() ? row.tip : text.trimmed());
-            m_results->setItem(i, col, item);
-        }
+    charts::ResultTable results{m_results->resultModel()->table().columns, {}, {}};
+    for (const Row& row : rows)
+        results.rows.push_back({valueCell(row.quantity, {}, {}), valueCell(row.value, row.number, row.tip)});
+    m_results->setTable(std::move(results));
+    charts::ResultTable findings{m_findings->resultModel()->table().columns, {}, {}};
+    for (const auto& f : r.findings) {
+        auto result = charts::textCell(QString::fromLatin1(model::toString(f.severity)));
+        result.foreground = f.severity == model::RuleSeverity::Pass   ? QColor(0x1b, 0x7f, 0x3b)
+                            : f.severity == model::RuleSeverity::Info ? QColor(0x1f, 0x5f, 0xa8)
+                                                                      : QColor(0xb0, 0x00, 0x20);
+        findings.rows.push_back({charts::textCell(qs(f.rule)), std::move(result), charts::textCell(qs(f.message)),
+                                 charts::textCell(qs(f.proposal))});
     }
-    m_findings->setRowCount(static_cast<int>(r.findings.size()));
-    for (int i = 0; i < static_cast<int>(r.findings.size()); ++i) {
-        const auto& f = r.findings[static_cast<size_t>(i)];
-        const QColor colour = f.severity == model::RuleSeverity::Pass   ? QColor(0x1b, 0x7f, 0x3b)
-                              : f.severity == model::RuleSeverity::Info ? QColor(0x1f, 0x5f, 0xa8)
-                                                                        : QColor(0xb0, 0x00, 0x20);
-        const QStringList cells{qs(f.rule), QString::fromLatin1(model::toString(f.severity)), qs(f.message),
-                                qs(f.proposal)};
-        for (int col = 0; col < cells.size(); ++col) {
-            auto* item = new QTableWidgetItem(cells[col]);
-            item->setToolTip(cells[col]);
-            if (col == 1)
-                item->setForeground(colour);
-            m_findings->setItem(i, col, item);
-        }
-    }
+    m_findings->setTable(std::move(findings));
 }
 
 model::RuleOptions ConfigEditor::ruleOptions() const
@@ -556,9 +572,9 @@ QString ConfigEditor::problem() const { return m_problemText; }
 
 QString ConfigEditor::resultText(const QString& quantity) const
 {
-    for (int i = 0; i < m_results->rowCount(); ++i)
-        if (m_results->item(i, 0)->text() == quantity)
-            return m_results->item(i, 1)->text();
+    for (const auto& row : m_results->resultModel()->table().rows)
+        if (row.size() > 1 && row[0].text == quantity)
+            return row[1].text;
     return {};
 }
 

@@ -22,12 +22,14 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
-class QTableWidget;
 class QTimer;
 
 namespace rl {
 class CalibrationPicker;
 class RecipeFields;
+namespace charts {
+class ResultTableView;
+}
 
 class ConfigEditor : public QWidget
 {
@@ -98,8 +100,8 @@ private:
     QString m_attentionSummary; // the same without it (the cell)
     QLineEdit* m_parallel;
     QLabel* m_problem;
-    QTableWidget* m_results;
-    QTableWidget* m_findings;
+    charts::ResultTableView* m_results;
+    charts::ResultTableView* m_findings;
     QTimer* m_recompute;
     class JobTracker* m_job;
     QString m_workspace;

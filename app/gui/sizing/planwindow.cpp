@@ -19,7 +19,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +34,7 @@
 #include "plan/layoutspace.h"
 #include "planparetochart.h"
 #include "planresultmodel.h"
+#include "resulttableview.h"
 #include "gui/sizing/plantext.h"
 #include "gui/sizing/savedconfigs.h"
 #include "textconv.h"
@@ -63,6 +63,17 @@ QString dimensionList()
     for (int d = 0; d < plan::kDimCount; ++d)
         names << QLatin1String(plan::dimName(plan::Dim(d)));
     return names.join(QLatin1Char(' '));
+}
+
+// The Left out tab: a row per rule broken or memory part that overflowed, with how many layouts.
+constexpr int LeftOutFollowsColumn = 2;
+std::vector<charts::ResultColumn> leftOutColumns()
+{
+    return {{PlanWindow::tr("left out because"), PlanWindow::tr("The first legality rule a layout breaks, or the "
+                                                                "largest memory part of one that does not fit")},
+            {PlanWindow::tr("layouts"),
+             PlanWindow::tr("How many combinations were left out for this reason (a count)")},
+            {PlanWindow::tr("follows"), PlanWindow::tr("The framework check or memory headroom the reason follows")}};
 }
 } // namespace
 
@@ -109,14 +120,11 @@ PlanWindow::PlanWindow(QWidget* parent)
     m_yoursLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_yoursLine->setVisible(false);
 
-    m_leftOut = new QTableWidget(0, 3);
+    m_leftOut = new charts::ResultTableView;
     m_leftOut->setObjectName(QStringLiteral("planLeftOut"));
-    m_leftOut->setHorizontalHeaderLabels({tr("left out because"), tr("layouts"), tr("follows")});
-    m_leftOut->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_leftOut->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_leftOut->setTable({leftOutColumns(), {}, {}});
+    m_leftOut->horizontalHeader()->setSectionResizeMode(LeftOutFollowsColumn, QHeaderView::Interactive);
     m_leftOut->horizontalHeader()->setStretchLastSection(true);
-    m_leftOut->verticalHeader()->setVisible(false);
-    m_leftOut->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_leftOut->setToolTip(tr("Why each combination that was not ranked was left out: the first legality rule it "
                              "breaks (with the check it follows) or the largest memory part of a layout that does "
                              "not fit"));
@@ -487,17 +495,10 @@ void PlanWindow::showResult(plan::PlanResult result)
                       (m_result.top.empty() ? tr(" No layout fits: see Left out for why.") : QString()));
     m_band->setText(plantext::bandSentence(m_result));
 
-    m_leftOut->setRowCount(0);
-    const auto add = [this](const QString& why, double n, const QString& follows) {
-        const int row = m_leftOut->rowCount();
-        m_leftOut->insertRow(row);
-        auto* count = new QTableWidgetItem(plantext::count(n));
-        count->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_leftOut->setItem(row, 0, new QTableWidgetItem(why));
-        m_leftOut->setItem(row, 1, count);
-        auto* source = new QTableWidgetItem(follows);
-        source->setToolTip(follows);
-        m_leftOut->setItem(row, 2, source);
+    charts::ResultTable leftOut{leftOutColumns(), {}, {}};
+    const auto add = [&leftOut](const QString& why, double n, const QString& follows) {
+        leftOut.rows.push_back(
+            {charts::textCell(why), charts::numberCell(plantext::count(n), n), charts::textCell(follows)});
     };
     for (int r = 0; r < plan::kRuleCount; ++r)
         if (m_result.counts.illegal[std::size_t(r)] > 0)
@@ -508,6 +509,7 @@ void PlanWindow::showResult(plan::PlanResult result)
             add(tr("out of memory, largest part: %1").arg(QLatin1String(plan::toString(plan::MemoryPart(m)))),
                 m_result.counts.outOfMemory[std::size_t(m)],
                 tr("%1 of the device's memory kept free for the framework").arg(qs(units::formatPercent(model::kMemoryHeadroom))));
+    m_leftOut->setTable(std::move(leftOut));
 
     if (m_result.yours) {
         m_yoursLine->setText(tr("Yours (%1): %2").arg(qs(plan::toSpec(m_result.yours->layout)), qs(m_result.yours->explanation)));

@@ -25,7 +25,6 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
-class QTableWidget;
 
 namespace rl {
 class CalibrationPicker;
@@ -33,6 +32,7 @@ class JobTracker;
 class PlanResultModel;
 namespace charts {
 class PlanParetoChart;
+class ResultTableView;
 }
 
 class PlanWindow : public QWidget
@@ -93,7 +93,7 @@ private:
     QLabel* m_status;
     QLabel* m_band;
     QLabel* m_yoursLine;
-    QTableWidget* m_leftOut;
+    charts::ResultTableView* m_leftOut;
     QTableView* m_table;
     PlanResultModel* m_model;
     QSortFilterProxyModel* m_proxy;
