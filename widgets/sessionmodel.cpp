@@ -89,6 +89,16 @@ QString SessionModel::kindLabel(const QString& kind)
         return tr("Traces");
     if (kind == QLatin1String(kind::TrainingLog))
         return tr("Training logs");
+    if (kind == QLatin1String(kind::Storage))
+        return tr("Storage");
+    if (kind == QLatin1String(kind::Pairs))
+        return tr("Point-to-point pairs");
+    if (kind == QLatin1String(kind::CopyBandwidth))
+        return tr("Copy bandwidth (nvbandwidth)");
+    if (kind == QLatin1String(kind::Attention))
+        return tr("Attention");
+    if (kind == QLatin1String(kind::Step))
+        return tr("Training steps");
     return kind;
 }
 

@@ -19,7 +19,7 @@ TEST(ImportSamples, EverySampleFileImportsIntoAWorkspace)
     TempDir tmp;
     store::Workspace ws((tmp.path / "w.db").string());
     const auto files = store::expandImportPaths({dir});
-    ASSERT_EQ(files.size(), 9u);
+    ASSERT_EQ(files.size(), 12u);
     std::map<std::string, std::size_t> sessions;
     for (const auto& f : files) {
         auto out = store::importIntoWorkspace(ws, f);
@@ -36,12 +36,14 @@ TEST(ImportSamples, EverySampleFileImportsIntoAWorkspace)
     EXPECT_EQ(sessions["kineto_sampled_trace_rank0_hta.json.gz"], 1u);
     EXPECT_EQ(sessions["megatron-lm_gpt-8b_16xH100_pretrain.log"], 1u);
     EXPECT_EQ(sessions["stream-5.10_2threads_kvm-vm.txt"], 1u);
-    EXPECT_EQ(ws.sessions().size(), 21u);
+    for (const char* probe : {"gemm", "membw", "attention"})
+        EXPECT_EQ(sessions[std::string("pytorch-probe_h200_") + probe + ".jsonl"], 1u) << probe;
+    EXPECT_EQ(ws.sessions().size(), 24u);
     std::map<std::string, int> kinds;
     for (const auto& s : ws.sessions())
         ++kinds[s.kind];
     EXPECT_EQ(kinds, (std::map<std::string, int>{{kind::Collectives, 18}, {kind::Trace, 1}, {kind::TrainingLog, 1},
-                                                  {kind::MemBandwidth, 1}}));
+                                                  {kind::MemBandwidth, 2}, {kind::Gemm, 1}, {kind::Attention, 1}}));
     // 8 B .. 8 GiB, out-of-place and in-place
     for (const auto& s : ws.sessions())
         if (s.tool == "rccl-tests" || s.tool == "nccl-tests") {

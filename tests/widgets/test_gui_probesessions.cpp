@@ -353,6 +353,44 @@ TEST_F(ProbeSessionsInTheWindow, CopyMatricesHaveTablesAndAMixedSelectionSaysWha
     EXPECT_EQ(views->currentWidget(), window.findChild<KernelView*>());
 }
 
+// A GPU's GEMM points without a profile had no roof: the profile of the device the session names is
+// chosen (and said so) until the user picks one; a CPU session goes back to its measured ceilings.
+TEST_F(ProbeSessionsInTheWindow, AGpuSessionGetsItsDevicesProfileUntilTheUserPicksOne)
+{
+    std::int64_t gemm = 0, stream = 0;
+    {
+        store::Workspace w(ws.toStdString());
+        const auto points = store::importIntoWorkspace(w, RIDGELINE_TEST_DATA "/probe/h200/gemm.jsonl");
+        ASSERT_TRUE(points.ok) << points.error;
+        gemm = points.sessionIds.at(0);
+        const auto outcome = store::importIntoWorkspace(w, RIDGELINE_TEST_DATA "/kernels/stream-5.10-2threads.txt");
+        ASSERT_TRUE(outcome.ok) << outcome.error;
+        stream = outcome.sessionIds.at(0);
+    }
+    rl::testing::OpenWindow open(dir, ws);
+    ASSERT_TRUE(open.loaded);
+    auto& window = open.window;
+    ASSERT_TRUE(rl::testing::waitFor([&] { return window.sessionBrowser()->session(stream).has_value(); }));
+    auto* kernels = window.findChild<KernelView*>();
+    auto* profile = kernels->findChild<QComboBox*>(QStringLiteral("kernelProfile"));
+    ASSERT_TRUE(profile);
+    QSignalSpy charts(&window, &MainWindow::chartsShown);
+    window.sessionBrowser()->selectSessions({gemm});
+    ASSERT_TRUE(rl::testing::waitFor([&] { return profile->currentData().toString() == QStringLiteral("h200"); }))
+        << profile->currentData().toString().toStdString();
+    EXPECT_TRUE(profile->toolTip().contains(QStringLiteral("the device the sessions name (H200)")))
+        << profile->toolTip().toStdString();
+    window.sessionBrowser()->selectSessions({stream});
+    ASSERT_TRUE(rl::testing::waitFor([&] { return profile->currentData().toString().isEmpty(); }))
+        << "a CPU's STREAM under the H200's roofs";
+    // The user's choice stays, whatever is selected next.
+    profile->setCurrentIndex(profile->findData(QStringLiteral("mi300x")));
+    emit profile->activated(profile->currentIndex());
+    window.sessionBrowser()->selectSessions({gemm});
+    ASSERT_TRUE(rl::testing::waitFor([&] { return kernels->tabs()->isTabEnabled(1); }));
+    EXPECT_EQ(profile->currentData().toString(), QStringLiteral("mi300x"));
+}
+
 TEST(GpuToolProbeOffer, TheDialogOffersTheProbeFirstAndHandsItsLauncherOver)
 {
     ProbeEnv env;

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "attentionchart.h"
+#include "model/measuredrun.h"
 #include "gemmefficiencychart.h"
 #include "membwchart.h"
 #include "model/hardwareprofileloader.h"
@@ -30,6 +31,7 @@ KernelView::KernelView(QWidget* parent)
                              "measured ones, its published attention rates next to the measured ones, and use "
                              "its compute units for the wave-quantisation prediction"));
     m_profile->addItem(tr("Measured ceilings only"), QString());
+    m_profileTip = m_profile->toolTip();
     m_compare->setObjectName(QStringLiteral("kernelCompareProfile"));
     m_compare->setToolTip(tr("A second hardware profile drawn dotted on the roofline, e.g. MI300X against H100"));
     m_compare->addItem(tr("No second profile"), QString());
@@ -64,6 +66,7 @@ KernelView::KernelView(QWidget* parent)
     m_note->setMinimumWidth(60);
     connect(m_profile, &QComboBox::currentIndexChanged, this,
             [this] { setHardwareProfile(m_profile->currentData().toString()); });
+    connect(m_profile, &QComboBox::activated, this, [this] { m_profileChosen = true; });
     connect(m_compare, &QComboBox::currentIndexChanged, this,
             [this] { setCompareProfile(m_compare->currentData().toString()); });
     connect(m_model, &QComboBox::currentIndexChanged, this, &KernelView::updatePredicted);
@@ -169,6 +172,43 @@ void KernelView::updatePredicted()
     }
 }
 
+// A GPU session without ceilings of its own draws its points under no roof at all: until the user
+// picks a profile, the one of the device the sessions name (the probe's "NVIDIA H200", a tool's
+// title) is chosen, and the note says so. A CPU session, or one naming no known GPU, keeps
+// "Measured ceilings only".
+void KernelView::chooseProfileOfDevice(const charts::KernelChartData& data)
+{
+    const QString current = m_profile->currentData().toString();
+    if (m_profileChosen || data.sessions.empty() || (!current.isEmpty() && current != m_autoProfile))
+        return; // the user's choice (or the caller's) stays
+    std::vector<std::string> ids;
+    for (int i = 0; i < m_profile->count(); ++i)
+        if (const QString id = m_profile->itemData(i).toString(); !id.isEmpty())
+            ids.push_back(id.toStdString());
+    std::string device;
+    for (const auto& s : data.sessions) {
+        const auto& p = s.session.params;
+        const std::string named = p.is_object() && p.contains("device_name") && p["device_name"].is_string()
+                                      ? p["device_name"].get<std::string>()
+                                      : std::string();
+        const std::string found = model::deviceInText(named + " " + s.session.title);
+        if (found.empty() || (!device.empty() && found != device)) { // none, or two: the user chooses
+            device.clear();
+            break;
+        }
+        device = found;
+    }
+    const QString id = device.empty() ? QString() : QString::fromStdString(model::matchHardwareProfile(device, ids));
+    m_autoProfile = id;
+    if (id != current)
+        setHardwareProfile(id);
+    // Said on the box, not in the note: the bar has no room for a sentence (the roofs name the device).
+    m_profile->setToolTip(id.isEmpty() ? m_profileTip
+                                       : m_profileTip + u'\n'
+                              + tr("Chosen for the device the sessions name (%1); pick another to compare.")
+                                    .arg(QString::fromStdString(device)));
+}
+
 void KernelView::setData(const charts::KernelChartData& data)
 {
     m_roofline->setData(data);
@@ -197,6 +237,8 @@ void KernelView::setData(const charts::KernelChartData& data)
     for (const auto& s : data.sessions)
         ids.push_back(s.session.id);
     const bool sameSessions = std::exchange(m_shownIds, ids) == ids;
+    if (!sameSessions)
+        chooseProfileOfDevice(data);
     const bool onlyMembw = membw && !gemm && !peak && !attention;
     if (!m_tabs->isTabEnabled(m_tabs->currentIndex()) || (!sameSessions && (onlyMembw || onlyAttention)))
         m_tabs->setCurrentIndex(onlyMembw ? 2 : onlyAttention ? 3 : 0);

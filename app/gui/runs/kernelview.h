@@ -48,6 +48,7 @@ public:
 
 private:
     void updatePredicted();
+    void chooseProfileOfDevice(const charts::KernelChartData& data);
 
     QComboBox* m_profile;
     QComboBox* m_compare;
@@ -60,5 +61,8 @@ private:
     charts::MemBwChart* m_membw;
     charts::AttentionChart* m_attention;
     std::vector<std::int64_t> m_shownIds; // the sessions of the last setData
+    bool m_profileChosen = false;         // the user picked a profile: no automatic choice after it
+    QString m_autoProfile;                // the profile chosen from the sessions' device, if any
+    QString m_profileTip;                 // the profile box's own tooltip
 };
 } // namespace rl
