@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -177,4 +179,32 @@ TEST(GuiProbe, AStepRunsTimedStepsCountAsPointsAndRefreshTheView)
     const auto step = std::find_if(sessions.begin(), sessions.end(), [](const auto& s) { return s.kind == "step"; });
     ASSERT_NE(step, sessions.end());
     EXPECT_EQ(step->params["timed_steps"].size(), 3u);
+}
+
+// Issue 24, minor list: at about 1000 px the dialog squeezed its #SBATCH field. The field keeps
+// the width of the form's other fields and room for two option lines at least.
+TEST(GuiProbe, TheSbatchFieldIsAsWideAsTheOtherFieldsAt1000Px)
+{
+    ProbeEnv env;
+    rl::test::TempDir dir;
+    rl::ProbeDialog dialog(QStringLiteral("/opt/rl/ridgeline-cli"), dir.filePath(QStringLiteral("ws.db")));
+    dialog.resize(1000, dialog.sizeHint().height());
+    dialog.show();
+    auto* sbatch = dialog.findChild<QPlainTextEdit*>(QStringLiteral("sbatchOptions"));
+    auto* title = dialog.findChild<QLineEdit*>(QStringLiteral("probeTitle"));
+    auto* options = dialog.findChild<QLineEdit*>(QStringLiteral("probeOptions"));
+    ASSERT_TRUE(sbatch && options);
+    ASSERT_TRUE(rl::testing::waitFor([&] { return sbatch->width() > 0 && dialog.width() >= 1000; }));
+    QCoreApplication::processEvents();
+    const QLineEdit* other = title ? title : options;
+    EXPECT_GE(sbatch->width(), other->width() * 9 / 10) << "sbatch " << sbatch->width() << ", field " << other->width();
+    EXPECT_GE(sbatch->viewport()->height(), sbatch->fontMetrics().lineSpacing() * 2);
+    rl::testing::shoot(&dialog, "probe-dialog-1000.png");
+    // As it opens, it fits a 1280x720 screen: at its 495 px hint it needed over 700 px of height
+    // and the #SBATCH field slid under the job folder row.
+    rl::ProbeDialog opened(QStringLiteral("/opt/rl/ridgeline-cli"), dir.filePath(QStringLiteral("ws.db")));
+    opened.show();
+    QCoreApplication::processEvents();
+    EXPECT_GE(opened.width(), 720);
+    EXPECT_LE(opened.layout()->totalHeightForWidth(opened.width()), 680) << "width " << opened.width();
 }

@@ -3,6 +3,8 @@
 // are wrong), "Collectives vs benchmark" what trace::compareWithBenchmark gives for the chosen
 // benchmark session, with a warning when the rank counts differ.
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -468,4 +470,150 @@ TEST(GuiTraceCompare, ATraceGetsABenchmarkOfItsOwnDeviceOrNone)
     panel->setBenchmark(mi300x);
     ASSERT_TRUE(rl::testing::waitFor([&] { return panel->warning().contains(QStringLiteral("Devices differ")); }))
         << panel->warning().toStdString() << " | " << status->text().toStdString();
+}
+
+// Issue 24 item 1, second half, on the bundled samples as a new user meets them: the Kineto trace
+// (an A100 recommender run that states no micro-batch, sequence or layout) viewed after the Megatron
+// log (micro-batch 2, dp=2,tp=8, h100-sxm) gets the inputs and figures it gets when it is viewed
+// first, and those of ridgeline-cli vs-measured given only the model; the panel says what it assumed.
+TEST(GuiTraceCompare, TheSampleTraceAfterTheMegatronLogIsPredictedAsWhenViewedFirst)
+{
+    const QString samples = QStringLiteral(RIDGELINE_TEST_DATA "/../../sample_data/");
+    const QString kineto = samples + QStringLiteral("kineto_sampled_trace_rank0_hta.json.gz");
+    const QString megatron = samples + QStringLiteral("megatron-lm_gpt-8b_16xH100_pretrain.log");
+    struct Seen
+    {
+        QString parallel, hardware, inputsText;
+        int microBatch = 0, seqLen = 0, zero = -1;
+        std::vector<std::string> taken, assumed;
+        std::vector<double> predicted, measured;
+    };
+    const auto look = [](Fixture& f, std::int64_t id) {
+        Seen seen;
+        rl::TraceView* view = f.select(id);
+        EXPECT_TRUE(view);
+        if (!view)
+            return seen;
+        Panel* panel = view->predictedVsMeasured();
+        view->setCurrentWidget(panel);
+        // The comparison of this session, not the one before: its source names the session.
+        const auto* source = panel->findChild<QLabel*>(QStringLiteral("vsSource"));
+        EXPECT_TRUE(rl::testing::waitFor(
+            [&] {
+                return panel->comparison().has_value() &&
+                       source->text().startsWith(QStringLiteral("Session %1,").arg(id));
+            },
+            5000))
+            << panel->problem().toStdString();
+        QCoreApplication::processEvents(); // a recompute still queued would change what is read
+        seen.parallel = panel->findChild<QLineEdit*>(QStringLiteral("vsParallel"))->text();
+        seen.hardware = panel->findChild<QComboBox*>(QStringLiteral("vsHardware"))->currentText();
+        seen.microBatch = panel->findChild<QSpinBox*>(QStringLiteral("vsMicroBatch"))->value();
+        seen.seqLen = panel->findChild<QSpinBox*>(QStringLiteral("vsSeqLen"))->value();
+        seen.zero = panel->findChild<QSpinBox*>(QStringLiteral("vsZero"))->value();
+        seen.inputsText = panel->findChild<QLabel*>(QStringLiteral("vsInputs"))->text();
+        seen.taken = panel->inputs().taken;
+        seen.assumed = panel->inputs().assumed;
+        if (panel->comparison())
+            for (const auto& r : panel->comparison()->rows) {
+                seen.predicted.push_back(r.predicted);
+                seen.measured.push_back(r.measured);
+            }
+        return seen;
+    };
+    const auto traceOf = [](const Fixture& f) {
+        rl::store::Workspace store(f.ws.toStdString());
+        for (const auto& s : store.sessions())
+            if (s.kind == rl::kind::Trace && s.title.find("kineto_sampled") != std::string::npos)
+                return s.id;
+        return std::int64_t(0);
+    };
+
+    Fixture first;
+    ASSERT_TRUE(first.open({kineto}));
+    const auto firstTrace = traceOf(first);
+    ASSERT_NE(firstTrace, 0);
+    const Seen alone = look(first, firstTrace);
+    ASSERT_FALSE(alone.predicted.empty());
+
+    Fixture after;
+    ASSERT_TRUE(after.open({megatron, kineto}));
+    const auto log = after.idOf(rl::kind::TrainingLog);
+    const auto trace = traceOf(after);
+    ASSERT_TRUE(log && trace);
+    const Seen ofLog = look(after, log);
+    EXPECT_EQ(ofLog.microBatch, 2);
+    EXPECT_EQ(ofLog.parallel, QStringLiteral("dp=2,tp=8"));
+    EXPECT_EQ(ofLog.hardware, QStringLiteral("h100-sxm"));
+    const Seen next = look(after, trace);
+    EXPECT_EQ(next.parallel.toStdString(), alone.parallel.toStdString());
+    EXPECT_EQ(next.hardware.toStdString(), alone.hardware.toStdString());
+    EXPECT_EQ(next.microBatch, alone.microBatch) << "the log's micro-batch carried over";
+    EXPECT_EQ(next.seqLen, alone.seqLen);
+    EXPECT_EQ(next.zero, alone.zero);
+    EXPECT_EQ(next.taken, alone.taken);
+    EXPECT_EQ(next.assumed, alone.assumed);
+    // The session ids differ between the two workspaces, the rest of the panel's text does not.
+    EXPECT_EQ(next.inputsText.toStdString(), alone.inputsText.toStdString());
+    ASSERT_EQ(next.predicted.size(), alone.predicted.size());
+    for (std::size_t i = 0; i < alone.predicted.size(); ++i) {
+        EXPECT_DOUBLE_EQ(next.predicted[i], alone.predicted[i]) << "row " << i;
+        if (std::isnan(alone.measured[i]))
+            EXPECT_TRUE(std::isnan(next.measured[i])) << "row " << i;
+        else
+            EXPECT_DOUBLE_EQ(next.measured[i], alone.measured[i]) << "row " << i;
+    }
+    // What a trace does not state is named as assumed, with the stated defaults.
+    for (const char* part : {"Assumed:", "micro-batch 1", "sequence length 4096", "model llama-3-8b"})
+        EXPECT_TRUE(next.inputsText.contains(QString::fromLatin1(part))) << part << " in " << next.inputsText.toStdString();
+
+    // The CLI has no history: the same session and model give the same figures.
+    const auto cli = cliVsMeasured(after.ws, trace, {QStringLiteral("llama-3-8b")});
+    ASSERT_TRUE(cli.is_object() && cli.contains("rows")) << "ridgeline-cli vs-measured failed";
+    EXPECT_EQ(QString::fromStdString(cli["parallel"].get<std::string>()), next.parallel);
+    EXPECT_EQ(QString::fromStdString(cli["hardware"].get<std::string>()), next.hardware);
+    ASSERT_EQ(cli["rows"].size(), next.predicted.size());
+    for (std::size_t i = 0; i < next.predicted.size(); ++i) {
+        const auto& row = cli["rows"][i];
+        SCOPED_TRACE(row.dump());
+        EXPECT_DOUBLE_EQ(next.predicted[i], row["predicted"].get<double>());
+        if (row["measured"].is_null())
+            EXPECT_TRUE(std::isnan(next.measured[i]));
+        else
+            EXPECT_DOUBLE_EQ(next.measured[i], row["measured"].get<double>());
+    }
+}
+
+// Issue 24, minor list: at 1280x720 the comparison's headers were clipped ("tep time", "omput")
+// and the trace's eight columns cut every figure to "86...."; the kernel view's bar made the window
+// 1388 px wide at least. The window fits, and each header and cell fits its column (the table
+// scrolls sideways when the panel is narrower than the columns).
+TEST(GuiTraceCompare, TheComparisonTableShowsWholeHeadersAndFiguresAt1280x720)
+{
+    const QString samples = QStringLiteral(RIDGELINE_TEST_DATA "/../../sample_data/");
+    Fixture f;
+    ASSERT_TRUE(f.open({samples + QStringLiteral("megatron-lm_gpt-8b_16xH100_pretrain.log"),
+                        samples + QStringLiteral("kineto_sampled_trace_rank0_hta.json.gz")}));
+    f.window->resize(1280, 720);
+    // No view may make the window wider than the screen (the kernel view's bar made it 1388 px).
+    QCoreApplication::processEvents();
+    EXPECT_LE(f.window->width(), 1280) << "minimum " << f.window->minimumSizeHint().width();
+    for (const char* kind : {rl::kind::Trace, rl::kind::TrainingLog}) {
+        SCOPED_TRACE(kind);
+        rl::TraceView* view = f.select(f.idOf(kind));
+        ASSERT_TRUE(view);
+        Panel* panel = view->predictedVsMeasured();
+        view->setCurrentWidget(panel);
+        ASSERT_TRUE(rl::testing::waitFor([&] { return panel->comparison().has_value(); }, 5000));
+        QCoreApplication::processEvents();
+        auto* table = panel->table();
+        const QHeaderView* header = table->horizontalHeader();
+        ASSERT_GT(header->count(), 0);
+        for (int col = 0; col < header->count(); ++col) {
+            SCOPED_TRACE(::header(table->resultModel(), col).toStdString());
+            EXPECT_LE(header->sectionSizeHint(col), header->sectionSize(col)) << "the header is clipped";
+            EXPECT_LE(static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(col), table->columnWidth(col)) << "a figure is cut";
+        }
+        saveShot(panel, kind == rl::kind::Trace ? "vs-measured-1280-trace.png" : "vs-measured-1280-log.png");
+    }
 }

@@ -54,10 +54,11 @@ KernelView::KernelView(QWidget* parent)
     m_parallel->setMinimumWidth(80);
     // Sized to their longest item ("h100-sxm — NVIDIA H100 SXM5 80GB ...") the combos made this bar,
     // and with it the main window, wider than the screen whenever the kernel view was built; the
-    // open list still shows the full names.
+    // open list still shows the full names. At 14 characters each the bar still held the window at
+    // 1388 px, past a 1280x720 screen; 10 shows "h100-sxm" and "llama-3-70b" whole.
     for (QComboBox* box : {m_profile, m_compare, m_model}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(14);
+        box->setMinimumContentsLength(10);
         box->view()->setMinimumWidth(box->view()->sizeHintForColumn(0) + 20);
     }
     m_note->setObjectName(QStringLiteral("kernelNote"));
@@ -91,10 +92,11 @@ KernelView::KernelView(QWidget* parent)
     bar->addWidget(new QLabel(tr("Model GEMMs:")));
     bar->addWidget(m_model);
     bar->addWidget(m_parallel);
-    bar->addWidget(m_note, 1);
+    bar->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
+    layout->addWidget(m_note); // below the bar: beside it, it kept the window past 1280 px
     layout->addWidget(m_tabs, 1);
 }
 

@@ -101,8 +101,11 @@ LauncherWidget::LauncherWidget(const QList<LaunchSettings::Mode>& modes, bool sb
                                        "rank)"));
         m_sbatchOptions->setPlaceholderText(tr("--partition=gpu\n--time=00:30:00"));
         m_sbatchOptions->setTabChangesFocus(true);
-        m_sbatchOptions->setFixedHeight(m_sbatchOptions->fontMetrics().lineSpacing() * 3 +
-                                        2 * m_sbatchOptions->frameWidth() + 8);
+        // Three lines, giving way to two when the dialog is as tall as a 720 px screen allows: a
+        // fixed height made the rows below overlap it there.
+        const int chrome = 2 * m_sbatchOptions->frameWidth() + 8;
+        m_sbatchOptions->setMaximumHeight(m_sbatchOptions->fontMetrics().lineSpacing() * 3 + chrome);
+        m_sbatchOptions->setMinimumHeight(m_sbatchOptions->fontMetrics().lineSpacing() * 2 + chrome);
         m_sbatchDir = edit(QStringLiteral("sbatchDir"),
                            tr("Folder for the job script and its output, visible to the nodes (default: the "
                               "current folder)"));

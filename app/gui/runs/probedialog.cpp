@@ -114,6 +114,10 @@ ProbeDialog::ProbeDialog(const QString& cliProgram, const QString& workspace, Se
     layout->addWidget(m_preview);
     layout->addWidget(m_problem);
     layout->addWidget(m_buttons);
+    // Wide enough that PyTorch's description and the command take two lines, not four: at its
+    // narrow hint the dialog needed more height than a 1280x720 screen has and squeezed the
+    // #SBATCH field under the job folder row.
+    setMinimumWidth(720);
 
     runs::RunRequest initial = runs::RunRequest::defaults(runs::RunKind::Probe);
     initial.probe = "gemm";

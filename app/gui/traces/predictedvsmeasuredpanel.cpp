@@ -167,7 +167,10 @@ PredictedVsMeasuredPanel::PredictedVsMeasuredPanel(QWidget* parent)
     m_table->setSortingEnabled(false); // four fixed rows: predicted, measured, their gap and ratio
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_table->verticalHeader()->setVisible(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Columns as wide as their header and figures, scrolled sideways when the panel is narrower:
+    // stretched, a 1280x720 window clipped "Step time" and cut a trace's figures to "86....".
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setToolTip(tr("The sizing model's step next to the measured one; n/a where the source does not "
                            "record a quantity (a training log has no breakdown)"));
     m_table->setMaximumHeight(m_table->verticalHeader()->defaultSectionSize() * (RowCount + 3));
