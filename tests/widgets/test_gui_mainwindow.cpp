@@ -1,6 +1,7 @@
 // The main window on a temporary workspace: imported sessions show in the browser, selecting one
 // fills the details and the charts, selecting two overlays them, the filter narrows the list,
 // notes are saved to the store.
+#include <QScreen>
 #include <QDockWidget>
 #include <QApplication>
 #include <QFile>
@@ -621,4 +622,23 @@ TEST(GuiMainWindow, TheManualIsInHelpAndNamesOnlyRealMenuEntries)
     EXPECT_TRUE(dialog->isVisible()) << "Enter in the find field does not close the dialog";
     manual->trigger(); // asked again: the same window
     EXPECT_EQ(w.findChildren<rl::ManualDialog*>().size(), 1);
+}
+
+// A first start (no saved geometry) on a screen smaller than the 1400x850 default fits the screen:
+// on a 1280x720 screen the window ran 120 px past its right and bottom edges. The offscreen
+// platform's screen is smaller still.
+TEST(GuiMainWindow, AFirstStartFitsASmallScreen)
+{
+    rl::test::TempDir dir;
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::MainWindow w{&settings};
+    w.show();
+    const QScreen* screen = w.screen();
+    ASSERT_TRUE(screen);
+    const QRect room = screen->availableGeometry();
+    if (room.width() >= 1400 && room.height() >= 850)
+        GTEST_SKIP() << "this screen has room for the default size";
+    EXPECT_LE(w.height(), room.height()) << "screen " << room.height() << " px high";
+    EXPECT_LE(w.width(), std::max(room.width(), w.minimumSizeHint().width()))
+        << "no wider than the screen, unless the window cannot be narrower";
 }

@@ -16,6 +16,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
@@ -249,8 +250,14 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
             m_run->cancel();
     });
 
-    if (!restoreGeometry(m_settings->windowGeometry()))
-        resize(1400, 850);
+    if (!restoreGeometry(m_settings->windowGeometry())) {
+        // First start: 1400x850, or what the screen has room for with its frame (a 1280x720
+        // projector or laptop showed the window 120 px past the screen's right and bottom edges).
+        QSize size(1400, 850);
+        if (const QScreen* s = screen())
+            size = size.boundedTo(s->availableGeometry().size() - QSize(16, 48));
+        resize(size);
+    }
     restoreState(m_settings->windowState(), Settings::kWindowStateVersion);
 }
 
