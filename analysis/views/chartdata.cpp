@@ -64,10 +64,11 @@ std::string fitName(const std::string& name, const fits::AlphaBeta& fit)
 
 std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double busFactor)
 {
-    std::string text = "α " + units::formatTime(fit.alphaUs) + ", β " + units::formatBandwidth(fit.betaGBs) + " algbw";
-    if (metric == BandwidthMetric::BusBw)
-        text += " = " + units::formatBandwidth(fit.betaGBs * busFactor) + " busbw";
-    return text + ", rms error " + units::formatPercent(fit.rmsRelError);
+    // β in the chart's own bandwidth only: the algbw form ("β 343 GB/s algbw = 300 GB/s busbw")
+    // cut the rms error off the legend at 1280 px; the series name and the hover keep the algbw β.
+    const bool bus = metric == BandwidthMetric::BusBw;
+    return "α " + units::formatTime(fit.alphaUs) + ", β " + units::formatBandwidth(fit.betaGBs * (bus ? busFactor : 1.0))
+        + (bus ? " busbw" : " algbw") + ", rms error " + units::formatPercent(fit.rmsRelError);
 }
 
 std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions)

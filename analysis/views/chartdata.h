@@ -74,9 +74,9 @@ std::string curveName(const std::string& sessionTitle, const std::string& op, bo
                       const std::string& group = {});
 std::string fitName(const std::string& curveName, const fits::AlphaBeta& fit);
 // The fit's legend label in the chart's own quantity. β of t = α + n/β is an algorithm bandwidth;
-// on a busbw chart it is also given as busbw (β x the curve's bus factor), the value the dashed
-// curve levels off at: "α 25 µs, β 150 GB/s algbw = 262 GB/s busbw, rms error 2.1 %". The error is
-// part of the label: a fit that misses its points by 68 % must say so where it is drawn.
+// on a busbw chart it is given as busbw (β x the curve's bus factor), the value the dashed curve
+// levels off at: "α 25 µs, β 262 GB/s busbw, rms error 2.1 %" (the series name keeps the algbw β).
+// The error is part of the label: a fit that misses its points by 68 % must say so where it is drawn.
 std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double busFactor);
 
 // "Is this number good?": the busbw ceiling of the tier a session ran on (rl::sessionTierPeak, the

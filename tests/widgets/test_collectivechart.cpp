@@ -197,9 +197,10 @@ TEST_F(ChartFixture, FitLegendGivesBetaInTheChartsBandwidth)
         return markers.isEmpty() ? QString() : markers.first()->label();
     };
     const QString busbw = label();
-    EXPECT_TRUE(busbw.startsWith(QStringLiteral("fit: α 25 µs, β 150 GB/s algbw = "))) << busbw.toStdString();
+    EXPECT_TRUE(busbw.startsWith(QStringLiteral("fit: α 25 µs, β "))) << busbw.toStdString();
     EXPECT_TRUE(busbw.endsWith(QStringLiteral(" GB/s busbw, rms error 0.0 %"))) << busbw.toStdString();
-    const double stated = busbw.section(QStringLiteral(" = "), 1).section(QLatin1Char(' '), 0, 0).toDouble();
+    EXPECT_FALSE(busbw.contains(QStringLiteral("algbw"))) << "one bandwidth, the chart's: the legend had no room for two";
+    const double stated = busbw.section(QStringLiteral("β "), 1).section(QLatin1Char(' '), 0, 0).toDouble();
     double plateau = 0;
     for (const QPointF& p : fit->points())
         plateau = std::max(plateau, p.y());
