@@ -8,6 +8,7 @@
 #include "filedialogs.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
+#include "collectivepointsortmodel.h"
 
 namespace rl {
 namespace {
@@ -31,7 +32,7 @@ const TabSpec kTabs[] = {
 } // namespace
 
 ChartArea::ChartArea(QWidget* parent)
-    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_sorted(new QSortFilterProxyModel(this)),
+    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_sorted(new CollectivePointSortModel(m_points, this)),
       m_table(new QTableView), m_data(std::make_shared<std::vector<charts::SessionCurves>>())
 {
     setObjectName(QStringLiteral("chartArea"));
@@ -44,8 +45,6 @@ ChartArea::ChartArea(QWidget* parent)
         const int i = addTab(chart, tr(tab.name));
         setTabToolTip(i, tr(tab.tip));
     }
-    m_sorted->setSourceModel(m_points);
-    m_sorted->setSortRole(CollectivePointModel::SortRole);
     m_table->setObjectName(QStringLiteral("resultsTable"));
     m_table->setToolTip(tr("Every point of the selected sessions; click a header to sort"));
     m_table->setModel(m_sorted);
