@@ -5,6 +5,7 @@
 // drawn in under 1 s with no block over 100 ms, is not asserted yet (see the issue).
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -100,6 +101,7 @@ TEST(GuiScale, TenSplitSessionsSelectedAreDrawnAsBandsAndTheGuiThreadBlockIsMeas
         QCoreApplication::processEvents();
         area->repaint();
         std::printf(" %s %lld ms", qPrintable(area->tabText(i)), static_cast<long long>(step.elapsed()));
+        rl::testing::shoot(&window, ("scale-tab-" + std::to_string(i) + ".png").c_str());
     }
     std::printf("\n");
     area->setCurrentIndex(0);
