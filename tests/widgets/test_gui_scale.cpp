@@ -11,10 +11,13 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
+#include <QTableView>
+#include <QHeaderView>
 #include <QTimer>
 
 #include "gui/window/chartarea.h"
 #include "collectivechart.h"
+#include "collectivepointmodel.h"
 #include "chartcontent.h"
 #include "gui/window/mainwindow.h"
 #include "scaleworkspace.h"
@@ -104,6 +107,18 @@ TEST(GuiScale, TenSplitSessionsSelectedAreDrawnAsBandsAndTheGuiThreadBlockIsMeas
         rl::testing::shoot(&window, ("scale-tab-" + std::to_string(i) + ".png").c_str());
     }
     std::printf("\n");
+    // The hidden table is left unsorted; shown, it is in its header's order again.
+    auto* table = area->findChild<QTableView*>(QStringLiteral("resultsTable"));
+    ASSERT_NE(table, nullptr);
+    ASSERT_EQ(area->currentWidget(), table);
+    const int column = table->horizontalHeader()->sortIndicatorSection();
+    const bool descending = table->horizontalHeader()->sortIndicatorOrder() == Qt::DescendingOrder;
+    ASSERT_EQ(table->model()->rowCount(), 77760);
+    for (int r = 1; r < table->model()->rowCount(); ++r) {
+        const auto a = table->model()->index(r - 1, column).data(rl::CollectivePointModel::SortRole).toLongLong();
+        const auto b = table->model()->index(r, column).data(rl::CollectivePointModel::SortRole).toLongLong();
+        ASSERT_TRUE(descending ? a >= b : a <= b) << "row " << r;
+    }
     area->setCurrentIndex(0);
     QCoreApplication::processEvents();
 
