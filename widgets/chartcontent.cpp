@@ -119,6 +119,20 @@ void ChartContent::setData(ChartKind kind, std::vector<SessionCurves> data, cons
     setData(kind, std::make_shared<const std::vector<SessionCurves>>(std::move(data)), options);
 }
 
+void ChartContent::setDataUndrawn(ChartKind kind, SharedSessions data, const ChartOptions& options)
+{
+    m_kind = kind;
+    m_data = data ? std::move(data) : std::make_shared<const std::vector<SessionCurves>>();
+    m_options = options;
+    // The old series would describe sessions no longer in m_data.
+    const bool hadFits = !m_fits.empty();
+    clearChart();
+    m_drawn.clear();
+    m_undrawn = true;
+    if (hadFits)
+        Q_EMIT fitsChanged();
+}
+
 void ChartContent::clearChart()
 {
     m_chart->removeAllSeries();
@@ -142,6 +156,7 @@ void ChartContent::clearChart()
 
 void ChartContent::build()
 {
+    m_undrawn = false;
     clearChart();
     m_drawn.clear();
     for (const auto& sc : *m_data)
@@ -619,8 +634,8 @@ void ChartContent::pointsAppended(std::int64_t sessionId)
 {
     const auto sit = std::find_if(m_data->begin(), m_data->end(),
                                   [&](const SessionCurves& s) { return s.session.id == sessionId; });
-    if (sit == m_data->end())
-        return;
+    if (sit == m_data->end() || m_undrawn)
+        return; // an undrawn chart reads them with the rest when it is built
     // The new points are the session's tail in the shared data set, past what this view has drawn.
     for (std::size_t k = m_drawn[sessionId]; k < sit->points.size(); ++k) {
         if (!drawAppended(sessionId, sit->points[k]))

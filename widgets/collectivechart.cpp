@@ -108,6 +108,23 @@ void CollectiveChart::setSessions(SharedSessions sessions)
     updateEmptyState();
 }
 
+void CollectiveChart::setSessionsUndrawn(SharedSessions sessions)
+{
+    callout()->hide();
+    m_content->setDataUndrawn(m_kind, std::move(sessions), m_options);
+}
+
+void CollectiveChart::drawIfUndrawn()
+{
+    if (m_content->isUndrawn())
+        rebuild();
+}
+
+bool CollectiveChart::isUndrawn() const
+{
+    return m_content->isUndrawn();
+}
+
 const std::vector<SessionCurves>& CollectiveChart::sessions() const
 {
     return m_content->data();
@@ -115,6 +132,8 @@ const std::vector<SessionCurves>& CollectiveChart::sessions() const
 
 void CollectiveChart::pointsAppended(std::int64_t sessionId)
 {
+    if (m_content->isUndrawn())
+        return; // drawn with every point when shown
     m_content->pointsAppended(sessionId);
     updateEmptyState(); // a live point can give two sessions their first common size
 }

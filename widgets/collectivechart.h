@@ -30,6 +30,12 @@ public:
     void setSessions(std::vector<SessionCurves> sessions);
     void setSessions(SharedSessions sessions);
     const std::vector<SessionCurves>& sessions() const;
+    // The sessions, drawn only by drawIfUndrawn() or any later rebuild: a tab nobody looks at is
+    // not drawn (issue 26 item 11: each of 3,240 curves' tabs took 100-250 ms of the GUI thread).
+    // sessions() and the exports read them at once; the chart, curves and fits wait.
+    void setSessionsUndrawn(SharedSessions sessions);
+    void drawIfUndrawn();
+    bool isUndrawn() const;
     // Points of a running benchmark that the shared data set's owner has just appended to a
     // session (appendLivePoint): read from the data set and drawn without a full rebuild.
     void pointsAppended(std::int64_t sessionId);

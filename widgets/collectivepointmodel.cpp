@@ -150,6 +150,39 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
+bool CollectivePointModel::lessThan(int l, int r, int column) const
+{
+    const Row& a = m_rows[static_cast<std::size_t>(l)];
+    const Row& b = m_rows[static_cast<std::size_t>(r)];
+    const charts::SessionCurves& sa = (*m_data)[a.session];
+    const charts::SessionCurves& sb = (*m_data)[b.session];
+    const CollectivePoint& p = sa.points[a.point];
+    const CollectivePoint& q = sb.points[b.point];
+    // As data()'s SortRole: the share is -1 where there is no ceiling.
+    const auto share = [this](const Session& s, const CollectivePoint& x) {
+        const auto& peak = m_tierPeaks.peakOf(s, x);
+        return peak && x.busbwGBs > 0 ? x.busbwGBs / peak->peakBusGBs : -1.0;
+    };
+    switch (static_cast<Column>(column)) {
+    case SessionLabel: return sa.session.id < sb.session.id;
+    case Op: return p.op < q.op;
+    case InPlace: return p.inPlace < q.inPlace;
+    case Ranks: return p.nranks < q.nranks;
+    case Group: return p.group < q.group;
+    case Dtype: return p.dtype < q.dtype;
+    case Redop: return p.redop < q.redop;
+    case Size: return p.bytes < q.bytes;
+    case Count: return p.count < q.count;
+    case Time: return p.timeUs < q.timeUs;
+    case AlgBw: return p.algbwGBs < q.algbwGBs;
+    case BusBw: return p.busbwGBs < q.busbwGBs;
+    case PeakShare: return share(sa.session, p) < share(sb.session, q);
+    case Wrong: return p.wrong < q.wrong;
+    case ColumnCount: break;
+    }
+    return false;
+}
+
 bool CollectivePointModel::hasGroups() const
 {
     return std::any_of(m_rows.begin(), m_rows.end(),

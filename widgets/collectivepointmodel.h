@@ -33,6 +33,9 @@ public:
     void clear();
     const charts::SharedSessions& sessions() const { return m_data; }
     const CollectivePoint& point(int row) const;
+    // row l's SortRole value below row r's in column, compared on the typed values (no QVariant):
+    // what CollectivePointSortModel sorts by.
+    bool lessThan(int l, int r, int column) const;
     // Whether some point ran in a --split group (the Group column has something to show).
     bool hasGroups() const;
 

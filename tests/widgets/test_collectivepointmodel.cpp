@@ -7,6 +7,7 @@
 
 #include "chartfixtures.h"
 #include "collectivepointmodel.h"
+#include "collectivepointsortmodel.h"
 #include "units/units.h"
 
 using namespace rl;
@@ -161,4 +162,26 @@ TEST(CollectivePointModel, ReadsLivePointsFromTheSharedDataSetWithoutCopying)
     EXPECT_EQ(inserted.count(), 2);
     EXPECT_EQ(inserted.last().at(1).toInt(), 3);
     EXPECT_EQ(inserted.last().at(2).toInt(), 4);
+}
+
+// Issue 26 item 11: the table's sort compares typed values instead of a QVariant per SortRole
+// lookup; every column must come out in the order the SortRole values give, both ways.
+TEST(CollectivePointModel, TypedSortOrdersEveryColumnAsSortRoleDoes)
+{
+    test::ChartWorkspace w;
+    CollectivePointModel model;
+    model.setSessions(dataSet(charts::loadSessionCurves(w.ws, {w.h100, w.mi300})));
+    ASSERT_GT(model.rowCount(), 50);
+    CollectivePointSortModel typed(&model);
+    QSortFilterProxyModel byRole;
+    byRole.setSourceModel(&model);
+    byRole.setSortRole(CollectivePointModel::SortRole);
+    for (int column = 0; column < CollectivePointModel::ColumnCount; ++column)
+        for (const auto order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            typed.sort(column, order);
+            byRole.sort(column, order);
+            for (int r = 0; r < model.rowCount(); ++r)
+                ASSERT_EQ(typed.mapToSource(typed.index(r, column)).row(), byRole.mapToSource(byRole.index(r, column)).row())
+                    << "column " << column << ", row " << r;
+        }
 }

@@ -376,6 +376,9 @@ TEST(GuiMainWindow, LivePointsOfARunAreStoredOnceAndEveryViewReadsThem)
         EXPECT_EQ(&chart->sessions(), dataSet) << chart->objectName().toStdString();
         if (chart->kind() != rl::charts::ChartKind::Bandwidth && chart->kind() != rl::charts::ChartKind::Latency)
             continue;
+        // A tab is drawn when it is shown (issue 26 item 11): look at it as the user would.
+        area->setCurrentWidget(chart);
+        EXPECT_FALSE(chart->isUndrawn());
         const auto drawn = drawnPerCurve(chart);
         std::map<std::string, int> expected;
         int total = 0;

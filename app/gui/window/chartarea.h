@@ -45,6 +45,11 @@ Q_SIGNALS:
     void chartExported(const QString& path); // by any chart's Export
 
 private:
+    // Draws a chart tab the first time it is shown with its data set; sizes the table's columns
+    // to their contents only while the table is shown.
+    void onCurrentChanged(int index);
+    void fitTableColumns(bool toContents);
+
     std::vector<charts::CollectiveChart*> m_charts; // in tab order
     CollectivePointModel* m_points;
     QSortFilterProxyModel* m_sorted;
