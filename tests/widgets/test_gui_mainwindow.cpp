@@ -40,6 +40,7 @@
 #include "collectives/tierpeak.h"
 #include "gui/window/importcontroller.h"
 #include "gui/window/mainwindow.h"
+#include "gui/window/toolwindow.h"
 #include "records/wireformat.h"
 #include "gui/runs/runcontroller.h"
 #include "gui/window/sessionbrowser.h"
@@ -644,4 +645,9 @@ TEST(GuiMainWindow, AFirstStartFitsASmallScreen)
     EXPECT_LE(w.height(), room.height()) << "screen " << room.height() << " px high";
     EXPECT_LE(w.width(), std::max(room.width(), w.minimumSizeHint().width()))
         << "no wider than the screen, unless the window cannot be narrower";
+    // The tool windows (Sizing, Plan, Resilience: 1500 px wide) too.
+    QWidget tool;
+    rl::makeToolWindow(&tool, QStringLiteral("Plan a run"), {1500, 1000});
+    EXPECT_LE(tool.width(), room.width());
+    EXPECT_LE(tool.height(), room.height());
 }

@@ -16,7 +16,6 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScreen>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolButton>
@@ -26,6 +25,7 @@
 
 #include "gui/runs/benchmarkdialog.h"
 #include "gui/window/chartarea.h"
+#include "gui/window/toolwindow.h"
 #include "chartframe.h"
 #include "detailspanel.h"
 #include "textconv.h"
@@ -253,10 +253,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     if (!restoreGeometry(m_settings->windowGeometry())) {
         // First start: 1400x850, or what the screen has room for with its frame (a 1280x720
         // projector or laptop showed the window 120 px past the screen's right and bottom edges).
-        QSize size(1400, 850);
-        if (const QScreen* s = screen())
-            size = size.boundedTo(s->availableGeometry().size() - QSize(16, 48));
-        resize(size);
+        resize(sizeOnScreen({1400, 850}, this));
     }
     restoreState(m_settings->windowState(), Settings::kWindowStateVersion);
 }

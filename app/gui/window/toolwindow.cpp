@@ -1,15 +1,26 @@
 #include "gui/window/toolwindow.h"
 
 #include <QAction>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QWidget>
 
 namespace rl {
+
+QSize sizeOnScreen(QSize wanted, const QWidget* widget)
+{
+    const QScreen* screen = widget ? widget->screen() : nullptr;
+    if (!screen)
+        screen = QGuiApplication::primaryScreen();
+    // Room for the frame and title bar the window manager adds around the client area.
+    return screen ? wanted.boundedTo(screen->availableGeometry().size() - QSize(16, 48)) : wanted;
+}
 
 void makeToolWindow(QWidget* widget, const QString& title, QSize size)
 {
     widget->setWindowFlag(Qt::Window);
     widget->setWindowTitle(title);
-    widget->resize(size);
+    widget->resize(sizeOnScreen(size, widget));
     auto* close = new QAction(QObject::tr("Close Window"), widget);
     close->setObjectName(QStringLiteral("closeWindowAction"));
     close->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)});
