@@ -5,6 +5,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include "gui/runs/viewlabels.h"
 #include "importers/nvbandwidth.h"
 #include "resulttableview.h"
 
@@ -37,20 +38,9 @@ charts::ResultTable tableOf(const CopyMatrix& m)
 } // namespace
 
 CopyBandwidthView::CopyBandwidthView(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel), m_summary(new QLabel), m_matrices(new QVBoxLayout)
+    : QWidget(parent), m_title(viewTitleLabel(QStringLiteral("copyBandwidthTitle"))), m_summary(viewSummaryLabel(QStringLiteral("copyBandwidthSummary"))), m_matrices(new QVBoxLayout)
 {
     setObjectName(QStringLiteral("copyBandwidthView"));
-    m_title->setObjectName(QStringLiteral("copyBandwidthTitle"));
-    m_title->setTextFormat(Qt::PlainText); // session titles are the user's text
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.2);
-    m_title->setFont(bold);
-    m_title->setWordWrap(true);
-    m_summary->setObjectName(QStringLiteral("copyBandwidthSummary"));
-    m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setWordWrap(true);
 
     auto* inner = new QWidget;
     inner->setLayout(m_matrices);

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "views/stepsessiondata.h"
+#include "gui/runs/viewlabels.h"
 
 namespace rl {
 namespace {
@@ -21,21 +22,10 @@ QStandardItem* number(double value, int decimals)
 } // namespace
 
 StepView::StepView(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel), m_summary(new QLabel), m_showTrace(new QPushButton),
+    : QWidget(parent), m_title(viewTitleLabel(QStringLiteral("stepTitle"))), m_summary(viewSummaryLabel(QStringLiteral("stepSummary"))), m_showTrace(new QPushButton),
       m_model(new QStandardItemModel(0, ColumnCount, this)), m_table(new QTableView)
 {
     setObjectName(QStringLiteral("stepView"));
-    m_title->setObjectName(QStringLiteral("stepTitle"));
-    m_title->setTextFormat(Qt::PlainText); // session titles are the user's text
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.2);
-    m_title->setFont(bold);
-    m_title->setWordWrap(true);
-    m_summary->setObjectName(QStringLiteral("stepSummary"));
-    m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setWordWrap(true);
     m_showTrace->setObjectName(QStringLiteral("showStepTrace"));
     m_showTrace->setToolTip(tr("Select the trace session the run imported the step's profiler trace as: its step "
                                "breakdown, kernels and timeline"));
