@@ -21,6 +21,7 @@
 #include "units/units.h"
 #include "views/moescatterdata.h"
 #include "textconv.h"
+#include "units/memory.h"
 
 namespace rl::charts {
 namespace {
@@ -186,7 +187,7 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
         auto* s = new QScatterSeries;
         s->setName(deviceMemoryBytes > 0
                        ? tr("does not fit %1 per GPU (%2, not on the front)")
-                             .arg(qs(units::formatMemoryGB(deviceMemoryBytes)))
+                             .arg(qs(units::formatMemory(deviceMemoryBytes)))
                              .arg(d.noFit)
                        : tr("does not fit the device's memory (%1, not on the front)").arg(d.noFit));
         s->setColor(kNoFitFill);

@@ -18,6 +18,7 @@
 #include "plan/layout.h"
 #include "textconv.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 namespace rl::charts {
 namespace {
@@ -26,7 +27,7 @@ const QColor kTie(0x2c, 0xa0, 0x2c);
 const QColor kFront(0xd6, 0x27, 0x28);
 const QColor kCapacity(0x7f, 0x7f, 0x7f);
 
-double gb(double bytes) { return bytes / 1e9; }
+double gib(double bytes) { return bytes / (units::kKiB * units::kKiB * units::kKiB); }
 
 // Axis bounds with a margin, rounded by applyNiceNumbers.
 void fit(QValueAxis* axis, double lo, double hi, bool fromZero)
@@ -82,7 +83,7 @@ QString PlanParetoChart::describe(const plan::PlanRow& r)
                        .arg(r.tieWithBest ? tr(" (tie with #1)") : QString())
                        .arg(qs(plan::degreesText(r.layout, r.parallel.dp)))
                        .arg(qs(units::formatTime(s.stepSeconds * 1e6)), qs(units::formatCount(s.tokensPerSecond)),
-                            qs(units::formatPercent(s.mfu, 1)), qs(units::formatMemoryGB(s.memory.total())));
+                            qs(units::formatPercent(s.mfu, 1)), qs(units::formatMemory(s.memory.total())));
     text += tr("micro-batch %1 x %2, recompute %3, ZeRO %4, %5")
                 .arg(r.layout.microBatch)
                 .arg(r.parallel.effectiveMicroBatches())
@@ -108,7 +109,7 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
                         .arg(r.top.size())
                         .arg(r.pareto.size()));
     auto* x = new QValueAxis;
-    x->setTitleText(tr("Memory per GPU (GB)"));
+    x->setTitleText(tr("Memory per GPU (GiB)"));
     x->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(x, Qt::AlignBottom);
     if (r.top.empty() && r.pareto.empty()) {
@@ -152,7 +153,7 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     }();
 
     double xMax = 0;
-    const auto extend = [&](const plan::PlanRow& row) { xMax = std::max(xMax, gb(row.step.memory.total())); };
+    const auto extend = [&](const plan::PlanRow& row) { xMax = std::max(xMax, gib(row.step.memory.total())); };
     auto* ranked = new QScatterSeries;
     ranked->setName(tr("ranked"));
     auto* ties = new QScatterSeries;
@@ -162,7 +163,7 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
         const auto& row = r.top[i];
         extend(row);
         auto* s = row.tieWithBest ? ties : ranked;
-        s->append(gb(row.step.memory.total()), row.step.stepSeconds);
+        s->append(gib(row.step.memory.total()), row.step.stepSeconds);
         (row.tieWithBest ? tieRows : rankedRows).push_back(i);
     }
     for (auto [s, colour, rows] : {std::tuple{ranked, kRanked, rankedRows}, std::tuple{ties, kTie, tieRows}}) {
@@ -192,18 +193,18 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     std::vector<std::size_t> frontRows;
     for (auto i : order) {
         extend(r.pareto[i]);
-        front->append(gb(r.pareto[i].step.memory.total()), r.pareto[i].step.stepSeconds);
+        front->append(gib(r.pareto[i].step.memory.total()), r.pareto[i].step.stepSeconds);
         frontRows.push_back(i);
     }
     attachSeries(chart, front, x, y);
     drawn.sets.push_back({front, false, frontRows});
 
-    const double usable = gb(usableBytes(r));
+    const double usable = gib(usableBytes(r));
     fit(x, 0, std::max(xMax, usable), true);
     if (usable > 0) {
         auto* cap = new QLineSeries;
         // Short: four legend entries share the chart's width (the chart's tooltip says the rest).
-        cap->setName(tr("usable memory %1").arg(qs(units::formatMemoryGB(usableBytes(r)))));
+        cap->setName(tr("usable memory %1").arg(qs(units::formatMemory(usableBytes(r)))));
         QPen dashed(kCapacity);
         dashed.setStyle(Qt::DashLine);
         dashed.setWidthF(1.5);
@@ -215,7 +216,7 @@ QString PlanParetoChart::populate(QChart* chart, const plan::PlanResult& r)
     return tr("plan: %1 ranked layouts shown, Pareto front of %2, usable memory %3")
         .arg(r.top.size())
         .arg(r.pareto.size())
-        .arg(qs(units::formatMemoryGB(usableBytes(r))));
+        .arg(qs(units::formatMemory(usableBytes(r))));
 }
 
 const plan::PlanRow* PlanParetoChart::rowOf(const PlanParetoDrawn::Layouts& layouts, int point) const

@@ -3,13 +3,14 @@
 #include "plan/layout.h"
 #include "textconv.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 namespace rl {
 namespace {
 QString memoryText(const model::StepEstimate& s)
 {
-    const QString used = qs(units::formatMemoryGB(s.memory.total()));
-    return s.memoryCapacity > 0 ? used + QStringLiteral(" of ") + qs(units::formatMemoryGB(s.memoryCapacity)) : used;
+    const QString used = qs(units::formatMemory(s.memory.total()));
+    return s.memoryCapacity > 0 ? used + QStringLiteral(" of ") + qs(units::formatMemory(s.memoryCapacity)) : used;
 }
 } // namespace
 
@@ -154,15 +155,15 @@ QVariant PlanResultModel::toolTip(const plan::PlanRow& r, int column) const
                              : QVariant();
     case MemoryColumn: {
         const QString parts = tr("weights %1, gradients %2, optimizer %3, activations %4, working %5")
-                                  .arg(qs(units::formatMemoryGB(s.memory.weights)), qs(units::formatMemoryGB(s.memory.gradients)),
-                                       qs(units::formatMemoryGB(s.memory.optimizer)),
-                                       qs(units::formatMemoryGB(s.memory.activations)),
-                                       qs(units::formatMemoryGB(s.memory.working)));
+                                  .arg(qs(units::formatMemory(s.memory.weights)), qs(units::formatMemory(s.memory.gradients)),
+                                       qs(units::formatMemory(s.memory.optimizer)),
+                                       qs(units::formatMemory(s.memory.activations)),
+                                       qs(units::formatMemory(s.memory.working)));
         if (s.memoryCapacity <= 0)
             return parts;
         return QString(parts + tr("; usable %1 of %2 (%3 kept free)")
-                           .arg(qs(units::formatMemoryGB(s.memoryCapacity * (1 - s.memoryHeadroom))),
-                                qs(units::formatMemoryGB(s.memoryCapacity)), qs(units::formatPercent(s.memoryHeadroom))));
+                           .arg(qs(units::formatMemory(s.memoryCapacity * (1 - s.memoryHeadroom))),
+                                qs(units::formatMemory(s.memoryCapacity)), qs(units::formatPercent(s.memoryHeadroom))));
     }
     case LayoutColumn:
         return qs(plan::toSpec(r.layout));

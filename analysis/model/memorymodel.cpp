@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "units/units.h"
+#include "units/memory.h"
 
 #include <algorithm>
 
@@ -103,8 +104,8 @@ std::string memoryFitProblem(double neededBytes, double capacityBytes, double he
 {
     if (fitsMemory(neededBytes, capacityBytes, headroom))
         return {};
-    return "does not fit: " + units::formatMemoryGB(neededBytes) + " needed, "
-           + units::formatMemoryGB(capacityBytes * (1 - headroom)) + " usable of " + units::formatMemoryGB(capacityBytes) +
+    return "does not fit: " + units::formatMemory(neededBytes) + " needed, "
+           + units::formatMemory(capacityBytes * (1 - headroom)) + " usable of " + units::formatMemory(capacityBytes) +
            " (" + units::formatPercent(headroom, 0) + " kept free)";
 }
 } // namespace rl::model

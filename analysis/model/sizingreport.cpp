@@ -4,6 +4,7 @@
 
 #include "model/memorymodel.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 namespace rl::model {
 
@@ -33,8 +34,8 @@ RuleFinding memoryFinding(const StepEstimate& step)
     const double needed = step.memory.total();
     const std::string problem = memoryFitProblem(needed, step.memoryCapacity, step.memoryHeadroom);
     if (problem.empty()) {
-        f.message = "memory per GPU " + units::formatMemoryGB(needed) + " of " +
-                    units::formatMemoryGB(step.memoryCapacity * (1 - step.memoryHeadroom)) + " usable";
+        f.message = "memory per GPU " + units::formatMemory(needed) + " of " +
+                    units::formatMemory(step.memoryCapacity * (1 - step.memoryHeadroom)) + " usable";
         return f;
     }
     f.severity = RuleSeverity::Warning;

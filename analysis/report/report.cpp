@@ -18,6 +18,7 @@
 #include "store/workspace.h"
 #include "units/units.h"
 #include "views/tracechartdata.h"
+#include "units/memory.h"
 
 namespace rl::report {
 namespace {
@@ -489,11 +490,11 @@ std::string sizingSentence(const SizingInput& in)
     std::string s = in.model + " on " + std::to_string(in.gpus) + " x " + in.device + " (" + in.layout + ", " + in.dtype
                     + "): step " + units::formatTime(st.stepSeconds * 1e6) + ", "
                     + units::formatCount(st.tokensPerSecond) + " tokens/s, MFU " + units::formatPercent(st.mfu) + ", "
-                    + units::formatMemoryGB(st.memory.total()) + " per GPU";
+                    + units::formatMemory(st.memory.total()) + " per GPU";
     if (st.memoryCapacity > 0)
         s += model::fitsMemory(st.memory.total(), st.memoryCapacity, st.memoryHeadroom)
-                 ? " (fits " + units::formatMemoryGB(st.memoryCapacity) + ")"
-                 : " (DOES NOT FIT " + units::formatMemoryGB(st.memoryCapacity) + ")";
+                 ? " (fits " + units::formatMemory(st.memoryCapacity) + ")"
+                 : " (DOES NOT FIT " + units::formatMemory(st.memoryCapacity) + ")";
     int warnings = 0;
     for (const auto& f : in.sizing.findings)
         warnings += f.severity == model::RuleSeverity::Warning;
@@ -515,8 +516,8 @@ Section sizingSection(const SizingInput& in)
     Table t{"Training step (" + in.layout + ", " + std::to_string(in.gpus) + " GPUs, " + in.dtype + ")", {"quantity", "value"}, {}};
     t.rows = {{"training recipe", in.recipe},
               {"parameters (total / active)", units::formatCount(r.params.total()) + " / " + units::formatCount(r.params.active())},
-              {"memory per GPU", units::formatMemoryGB(st.memory.total())},
-              {"device memory", st.memoryCapacity > 0 ? units::formatMemoryGB(st.memoryCapacity) : "unknown"},
+              {"memory per GPU", units::formatMemory(st.memory.total())},
+              {"device memory", st.memoryCapacity > 0 ? units::formatMemory(st.memoryCapacity) : "unknown"},
               {"compute (GEMMs + element-wise)", units::formatTime(st.computeSeconds * 1e6)},
               {"pipeline bubble", units::formatTime(st.bubbleSeconds * 1e6)},
               {"optimizer step", units::formatTime(st.optimizerSeconds * 1e6)},

@@ -82,19 +82,6 @@ std::optional<std::int64_t> parseBytes(std::string_view text)
     return static_cast<std::int64_t>(std::llround(bytes));
 }
 
-std::string formatMemoryGB(double bytes)
-{
-    char buf[64];
-    const double gb = bytes / kGB;
-    if (std::fabs(gb) < 1)
-        std::snprintf(buf, sizeof buf, "%.0f MB", bytes / 1e6);
-    else if (std::fabs(gb - std::round(gb)) < 0.05) // "192 GB", not "192.0 GB"
-        std::snprintf(buf, sizeof buf, "%.0f GB", gb);
-    else
-        std::snprintf(buf, sizeof buf, "%.1f GB", gb); // one decimal: 206 GiB is 221.4 GB, not "221 GB"
-    return buf;
-}
-
 namespace {
 std::atomic<BandwidthUnit> g_bandwidthUnit{BandwidthUnit::GBps}; // read by report and chart workers
 } // namespace

@@ -5,6 +5,7 @@
 
 #include "model/memorymodel.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 namespace rl::views {
 namespace {
@@ -79,11 +80,11 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
 
 std::string describeMoeRow(const model::MoeSweepRow& r, double deviceMemoryBytes)
 {
-    // Memory in decimal GB, the unit HBM capacities are quoted in and ridgeline-cli prints.
+    // Memory in GiB, the unit devices report HBM capacity in and ridgeline-cli prints.
     std::string s = std::to_string(r.experts) + " experts, top-" + std::to_string(r.topK) + ", " +
                     std::to_string(r.sharedExperts) + " shared, width " + std::to_string(r.expertWidth) + " · " +
                     units::formatCount(r.totalParams) + " total / " + units::formatCount(r.activeParams) +
-                    " active params · " + units::formatMemoryGB(r.memoryPerGpuBytes) + " per GPU · " +
+                    " active params · " + units::formatMemory(r.memoryPerGpuBytes) + " per GPU · " +
                     units::formatCount(r.tokensPerSecond) + " tokens/s, MFU " + units::formatPercent(r.mfu, 1) +
                     " · decode " + units::formatTime(r.decodeSecondsPerToken * 1e6) + "/token";
     if (!r.fits)

@@ -19,6 +19,7 @@
 #include "texttable.h"
 #include "store/workspace.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 namespace rl::cli {
 namespace {
@@ -117,7 +118,7 @@ void printResult(const PlanResult& res, const model::ModelConfig& c, const PlanA
             const auto& l = r.layout;
             top.addRow({std::to_string(r.rank), r.tieWithBest ? "=" : "", units::formatTime(r.step.stepSeconds * 1e6),
                         units::formatCount(r.step.tokensPerSecond), units::formatPercent(r.step.mfu, 1),
-                        units::formatMemoryGB(r.step.memory.total()), degrees(r),
+                        units::formatMemory(r.step.memory.total()), degrees(r),
                         std::to_string(l.microBatch) + " x " + std::to_string(r.parallel.effectiveMicroBatches()),
                         model::toString(l.recompute), onOff(l.sp), std::to_string(l.zero), l.dtype,
                         l.attention.empty() ? "by shape" : l.attention, switchesText(l),
@@ -127,7 +128,7 @@ void printResult(const PlanResult& res, const model::ModelConfig& c, const PlanA
         std::cout << "\nPareto front, step time against memory per GPU (" << res.pareto.size() << " layouts):\n";
         TextTable pf({"step", "memory/GPU", "vs #1", "layout", "micro-batch", "recompute", "zero"});
         for (const auto& r : res.pareto)
-            pf.addRow({units::formatTime(r.step.stepSeconds * 1e6), units::formatMemoryGB(r.step.memory.total()),
+            pf.addRow({units::formatTime(r.step.stepSeconds * 1e6), units::formatMemory(r.step.memory.total()),
                        r.gapToBest > 0 ? "+" + units::formatPercent(r.gapToBest, 1) : "#1", degrees(r),
                        std::to_string(r.layout.microBatch) + " x " + std::to_string(r.parallel.effectiveMicroBatches()),
                        model::toString(r.layout.recompute), std::to_string(r.layout.zero)});

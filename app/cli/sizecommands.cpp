@@ -26,6 +26,7 @@
 #include "texttable.h"
 #include "units/units.h"
 #include "views/exportformat.h"
+#include "units/memory.h"
 
 namespace rl::cli {
 namespace {
@@ -33,13 +34,13 @@ using namespace rl::model;
 
 std::string pct(double v) { return units::formatPercent(v, 1); }
 
-// " of 192 GB: fits (10 % headroom kept)", or how to find out.
+// " of 192 GiB: fits (10 % headroom kept)", or how to find out.
 std::string fitText(double needed, double capacity, double headroom)
 {
     if (capacity <= 0)
-        return " (capacity unknown: --hbm-gb or --hardware checks the fit)";
+        return " (capacity unknown: --hbm-gib or --hardware checks the fit)";
     char b[160];
-    std::snprintf(b, sizeof b, " of %s: %s (%.0f %% headroom kept)", units::formatMemoryGB(capacity).c_str(),
+    std::snprintf(b, sizeof b, " of %s: %s (%.0f %% headroom kept)", units::formatMemory(capacity).c_str(),
                   fitsMemory(needed, capacity, headroom) ? "fits" : "DOES NOT FIT", headroom * 100);
     return b;
 }
@@ -148,9 +149,9 @@ void addModelRows(TextTable& st, const ModelSizing& m, double capacity, double h
     st.addRow({"activations per GPU", units::formatBytes(m.memory.activations)});
     if (m.memory.working > 0) // ZeRO-3's gathered layers, the layer being recomputed
         st.addRow({"working buffers per GPU", units::formatBytes(m.memory.working)});
-    // In decimal GB like the device's capacity (and the GUI), with the fit spelled out.
+    // In GiB like the device's capacity (and the GUI), with the fit spelled out.
     const double total = m.memory.total();
-    st.addRow({"memory per GPU", units::formatMemoryGB(total) + " (" + units::formatBytes(total) + ")" +
+    st.addRow({"memory per GPU", units::formatMemory(total) +
                                      fitText(total, capacity, headroom)});
 }
 
@@ -437,7 +438,7 @@ void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceAr
                   units::formatCount(row.activeParams),
                   row.fits ? units::formatCount(row.tokensPerSecond) + " tokens/s" : std::string("does not fit"),
                   row.fits ? pct(row.mfu) : "", units::formatTime(row.decodeSecondsPerToken * 1e6),
-                  row.fits ? units::formatMemoryGB(row.memoryPerGpuBytes) : "",
+                  row.fits ? units::formatMemory(row.memoryPerGpuBytes) : "",
                   sr.best ? plan::toSpec(sr.best->layout) : std::string("-")});
     }
     t.print(std::cout);
@@ -510,12 +511,12 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
             if (row.pareto)
                 t.addRow({std::to_string(row.experts), std::to_string(row.topK), std::to_string(row.sharedExperts),
                           std::to_string(row.expertWidth), units::formatCount(row.totalParams),
-                          units::formatCount(row.activeParams), units::formatMemoryGB(row.memoryPerGpuBytes),
+                          units::formatCount(row.activeParams), units::formatMemory(row.memoryPerGpuBytes),
                           units::formatCount(row.tokensPerSecond) + " tokens/s", pct(row.mfu),
                           units::formatTime(row.decodeSecondsPerToken * 1e6)});
         t.print(std::cout);
         if (noFit > 0)
-            std::cout << noFit << " configuration(s) need more than " << units::formatMemoryGB(res.deviceMemoryBytes)
+            std::cout << noFit << " configuration(s) need more than " << units::formatMemory(res.deviceMemoryBytes)
                       << " per GPU and are left off the front\n";
         if (!s->output.empty())
             std::cout << (views::exportFormatFor(s->output) == views::ExportFormat::Csv ? "all rows written to " : "scatter of all rows drawn to ") << s->output

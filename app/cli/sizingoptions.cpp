@@ -30,7 +30,12 @@ void addDeviceOptions(CLI::App* cmd, DeviceArgs& d)
     cmd->add_option("--peak-tflops", d.peakTflops, "Peak dense TFLOP/s for the dtype (overrides the profile)");
     cmd->add_option("--max-achievable-tflops", d.maxAchievableTflops, "Max-achievable TFLOP/s (MFU denominator)");
     cmd->add_option("--hbm-gbs", d.hbmGBs, "HBM bandwidth, GB/s");
-    cmd->add_option("--hbm-gb", d.hbmGB, "HBM capacity, GB");
+    auto* gb = cmd->add_option("--hbm-gb", d.hbmGB, "HBM capacity as the device reports it, GB (1e9 B)");
+    // Devices report binary sizes (an "80GB" H100: 81,559 MiB), so the GiB figure is the one users see.
+    cmd->add_option_function<double>(
+           "--hbm-gib", [&d](const double& gib) { d.hbmGB = gib * units::kKiB * units::kKiB * units::kKiB / 1e9; },
+           "HBM capacity as nvidia-smi or rocm-smi reports it, GiB (2^30 B)")
+        ->excludes(gb);
     cmd->add_option("--cus", d.cus, "Compute units / SMs");
     cmd->add_option("--link-gbs", d.linkGBs, "Intra-node bandwidth per GPU, GB/s");
     cmd->add_option("--nic-gbs", d.nicGBs, "Scale-out bandwidth per GPU, GB/s");

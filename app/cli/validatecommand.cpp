@@ -13,6 +13,7 @@
 #include "model/validation.h"
 #include "plan/publishedrank.h"
 #include "texttable.h"
+#include "units/memory.h"
 #include "units/units.h"
 
 namespace rl::cli {
@@ -147,7 +148,7 @@ void printRanking(const CliContext& ctx, const std::string& path)
             const std::string mRank = r.run.ranOutOfMemory ? "-" : "#" + std::to_string(m.measuredRank);
             const std::string predicted = r.refused ? "refused: " + r.why : fmt("%.2f s", r.predictedStepSeconds);
             const std::string pRank = r.refused || r.run.ranOutOfMemory ? "-" : "#" + std::to_string(m.predictedRank);
-            const std::string memory = r.refused ? "" : fmt("%.1f GB", r.step.memory.total() / 1e9) + (r.step.fitsMemory() ? "" : " (does not fit)");
+            const std::string memory = r.refused ? "" : units::formatMemory(r.step.memory.total()) + (r.step.fitsMemory() ? "" : " (does not fit)");
             t.addRow({first ? g.group.id : "", r.run.id, lay, measured, mRank, predicted, pRank, memory});
             first = false;
         }
@@ -303,7 +304,7 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
                       fmt("%.3f s", r.run.measuredStepSeconds), fmt("%.3f s", r.predictedStepSeconds),
                       units::formatPercent(r.error, 1, true),
                       fmt("%.0f", r.predictedTflopsPerGpu) + " (" + fmt("%.0f", r.maxAchievableTflops) + ")",
-                      fmt("%.1f GB", r.step.memory.total() / 1e9) + (r.step.fitsMemory() ? "" : " (does not fit)")});
+                      units::formatMemory(r.step.memory.total()) + (r.step.fitsMemory() ? "" : " (does not fit)")});
         }
         t.print(std::cout);
         std::cout << '\n'

@@ -163,6 +163,10 @@ TEST(CliForgiving, SizeWithoutHardwarePrintsWhatNeedsNone)
     const auto fit = jsonOf(cli({"size", "llama-3-8b", "--parallel", "dp=1", "--hbm-gb", "80", "--json"}));
     EXPECT_EQ(fit["memory_per_gpu_bytes"]["fits"], false) << "8B with Adam on one 80 GB GPU";
     EXPECT_DOUBLE_EQ(fit["memory_per_gpu_bytes"]["capacity"].get<double>(), 80e9);
+    // --hbm-gib takes the figure nvidia-smi shows (81,559 MiB on an H100 is 79.65 GiB); not both.
+    const auto gib = jsonOf(cli({"size", "llama-3-8b", "--parallel", "dp=1", "--hbm-gib", "79.65", "--json"}));
+    EXPECT_NEAR(gib["memory_per_gpu_bytes"]["capacity"].get<double>(), 79.65 * (1ull << 30), 1);
+    EXPECT_EQ(cli({"size", "llama-3-8b", "--parallel", "dp=1", "--hbm-gb", "80", "--hbm-gib", "80"}).exitCode, 2);
 }
 
 // The common mistakes end with exit 1 and a message that names the way out, not only the fault.

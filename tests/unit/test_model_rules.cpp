@@ -167,18 +167,19 @@ TEST(SizingRules, FindFastWidthRanksByEfficiency)
 TEST(SizingRules, MemoryRuleWarnsWhenTheLayoutCannotRun)
 {
     rl::model::StepEstimate step;
-    step.memoryCapacity = 80e9; // H100 SXM, decimal GB as quoted
-    step.memory.weights = 40e9;
-    step.memory.activations = 40e9; // 80 GB needed, 72 GB usable with the 10 % headroom
+    const double gib = 1ull << 30;
+    step.memoryCapacity = 80 * gib; // an 80 GiB device
+    step.memory.weights = 40 * gib;
+    step.memory.activations = 40 * gib; // 80 GiB needed, 72 GiB usable with the 10 % headroom
     auto f = rl::model::memoryFinding(step);
     EXPECT_EQ(f.rule, "memory");
     EXPECT_EQ(f.severity, rl::model::RuleSeverity::Warning);
-    EXPECT_NE(f.message.find("does not fit: 80 GB needed, 72 GB usable of 80 GB"), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("does not fit: 80 GiB needed, 72 GiB usable of 80 GiB"), std::string::npos) << f.message;
     EXPECT_NE(f.message.find("this layout cannot run"), std::string::npos) << f.message;
     EXPECT_NE(f.proposal.find("ridgeline-cli plan"), std::string::npos);
 
-    step.memory.activations = 20e9; // 60 GB
+    step.memory.activations = 20 * gib; // 60 GiB
     f = rl::model::memoryFinding(step);
     EXPECT_TRUE(f.passed());
-    EXPECT_EQ(f.message, "memory per GPU 60 GB of 72 GB usable");
+    EXPECT_EQ(f.message, "memory per GPU 60 GiB of 72 GiB usable");
 }

@@ -167,13 +167,14 @@ TEST(MoeSweep, RowsThatDoNotFitTheDeviceAreOffTheFront)
         }
         (r.fits ? fit : over) += 1;
     }
-    EXPECT_GT(over, 0) << "mixtral's 47 B parameters on 8 GPUs need more than 192 GB with ZeRO 1";
+    EXPECT_GT(over, 0) << "mixtral's 47 B parameters on 8 GPUs need more than 192 GiB with ZeRO 1";
 }
 
 TEST(MoeSweep, NamesWhatDoesNotFitInTheDevicesUnit)
 {
-    EXPECT_EQ(memoryFitProblem(206.2 * (1ull << 30), 192e9), "does not fit: 221.4 GB needed, 172.8 GB usable of 192 GB (10 % kept free)");
-    EXPECT_EQ(memoryFitProblem(180e9, 192e9), "does not fit: 180 GB needed, 172.8 GB usable of 192 GB (10 % kept free)");
-    EXPECT_EQ(memoryFitProblem(100e9, 192e9), "");
+    const double gib = 1ull << 30;
+    EXPECT_EQ(memoryFitProblem(206.2 * gib, 192 * gib), "does not fit: 206.2 GiB needed, 172.8 GiB usable of 192 GiB (10 % kept free)");
+    EXPECT_EQ(memoryFitProblem(180 * gib, 192 * gib), "does not fit: 180 GiB needed, 172.8 GiB usable of 192 GiB (10 % kept free)");
+    EXPECT_EQ(memoryFitProblem(100 * gib, 192 * gib), "");
     EXPECT_EQ(memoryFitProblem(300e9, 0), ""); // capacity unknown: nothing to say
 }

@@ -80,7 +80,7 @@ TEST(MoeScatterData, HoverNamesTheConfigurationAndWhyItDoesNotFit)
 {
     auto row = tenRows()[1];
     EXPECT_EQ(describeMoeRow(row),
-              "16 experts, top-2, 0 shared, width 1024 · 2 B total / 1 B active params · 2 GB per GPU · "
+              "16 experts, top-2, 0 shared, width 1024 · 2 B total / 1 B active params · 1.9 GiB per GPU · "
               "2 K tokens/s, MFU 2.0 % · decode 9 ms/token");
     row.fits = false;
     EXPECT_NE(describeMoeRow(row, 1e9).find(model::memoryFitProblem(2e9, 1e9)), std::string::npos);

@@ -4,6 +4,7 @@
 
 #include "collectives/collectiveop.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 using namespace rl;
 
@@ -76,14 +77,15 @@ TEST(CollectiveOp, NamesFromEveryTool)
     EXPECT_EQ(dtypeSize("double"), 8);
 }
 
-// Memory per GPU is compared with HBM capacities quoted in decimal GB (MI300X: 192 GB), so it is
-// printed in the same unit: 206 GiB is 221.4 GB, never "222 GiB".
-TEST(Units, FormatsDeviceMemoryInDecimalGB)
+// Memory per GPU is compared with HBM capacities as devices report them, in binary units
+// (nvidia-smi: 81,559 MiB on an "80GB" H100; an MI300X's "192 GB" is 192 GiB), so it is printed
+// in GiB: never "80 GB" for a device that holds 79.6 GiB.
+TEST(Units, FormatsDeviceMemoryInGiB)
 {
-    EXPECT_EQ(units::formatMemoryGB(192e9), "192 GB");
-    EXPECT_EQ(units::formatMemoryGB(206.2 * (1ull << 30)), "221.4 GB");
-    EXPECT_EQ(units::formatMemoryGB(80e9), "80 GB");
-    EXPECT_EQ(units::formatMemoryGB(0.85e9), "850 MB");
+    EXPECT_EQ(units::formatMemory(192.0 * (1ull << 30)), "192 GiB");
+    EXPECT_EQ(units::formatMemory(206.2 * (1ull << 30)), "206.2 GiB");
+    EXPECT_EQ(units::formatMemory(81559.0 * (1 << 20)), "79.6 GiB");
+    EXPECT_EQ(units::formatMemory(850.0 * (1 << 20)), "850 MiB");
 }
 
 // GiB/s is the same rate over 2^30 instead of 1e9 bytes; the display unit changes what

@@ -20,6 +20,7 @@
 #include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 using rl::ConfigEditor;
 
@@ -240,8 +241,8 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     ASSERT_TRUE(editor->report().has_value()) << editor->problem().toStdString();
     const QString memory = editor->resultText(QStringLiteral("Memory per GPU"));
     EXPECT_TRUE(memory.contains(QStringLiteral("does not fit: "))) << memory.toStdString();
-    EXPECT_TRUE(memory.contains(QStringLiteral(" GB usable of 192 GB"))) << memory.toStdString();
-    EXPECT_TRUE(memory.startsWith(QString::fromStdString(rl::units::formatMemoryGB(editor->report()->step.memory.total()))));
+    EXPECT_TRUE(memory.contains(QStringLiteral(" GiB usable of 192 GiB"))) << memory.toStdString();
+    EXPECT_TRUE(memory.startsWith(QString::fromStdString(rl::units::formatMemory(editor->report()->step.memory.total()))));
     // Issue 24 item 8: not only the memory cell says so. The figures it would reach are marked,
     // and the rules do not all read "ok": the memory rule warns first.
     for (const char* quantity : {"Step time", "Training throughput", "MFU"})

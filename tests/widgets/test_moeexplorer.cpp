@@ -36,6 +36,7 @@
 #include "tempdir.h"
 #include "test_gui_env.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 using rl::charts::MoeScatterChart;
 using rl::model::MoeSweepRow;
@@ -371,15 +372,15 @@ TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
     EXPECT_FALSE(fitting.count(cloud->points().back().style)) << "a misfit shares no style with fitting points";
     bool legend = false;
     for (auto* s : chart.chart()->series())
-        legend = legend || s->name().startsWith(QStringLiteral("does not fit 192 GB per GPU"));
+        legend = legend || s->name().startsWith(QStringLiteral("does not fit 192 GiB per GPU"));
     EXPECT_TRUE(legend);
 
     const auto viewportPos = [&](std::size_t i) {
         return chart.view()->mapFromScene(chart.chart()->mapToScene(cloud->positionOf(i)));
     };
     QTest::mouseMove(chart.view()->viewport(), viewportPos(rows.size() - 1));
-    const QString needed = QString::fromStdString(rl::units::formatMemoryGB(222.0 * (1 << 30)));
-    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed, 172.8 GB usable of 192 GB")))
+    const QString needed = QString::fromStdString(rl::units::formatMemory(222.0 * (1 << 30)));
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed, 172.8 GiB usable of 192 GiB")))
         << chart.hoverText().toStdString();
     EXPECT_TRUE(chart.hoverText().contains(needed + QStringLiteral(" per GPU"))) << "memory in GB, as the device";
     EXPECT_FALSE(chart.hoverText().contains(QStringLiteral("GiB"))) << chart.hoverText().toStdString();

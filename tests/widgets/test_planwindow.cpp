@@ -165,7 +165,7 @@ TEST(PlanWindow, SmallSearchShowsPlansFiguresInTableAndChart)
             capacity = true;
             ASSERT_EQ(line->count(), 2);
             EXPECT_DOUBLE_EQ(line->at(0).x(), line->at(1).x());
-            EXPECT_NEAR(line->at(0).x(), 80e9 * 0.9 / 1e9, 1e-6); // H100 SXM: 80 GB less 10 %
+            EXPECT_NEAR(line->at(0).x(), 85.521e9 * 0.9 / (1ull << 30), 1e-6); // H100 SXM: 81,559 MiB less 10 %, in GiB
         }
     }
     EXPECT_EQ(points, int(r.top.size()));

@@ -36,6 +36,7 @@
 #include "units/units.h"
 #include "textconv.h"
 #include "tonelabel.h"
+#include "units/memory.h"
 
 namespace rl {
 namespace {
@@ -178,8 +179,8 @@ ConfigEditor::ConfigEditor(QWidget* parent)
                       {{tr("Quantity"),
                         tr("What the sizing model estimates; an indented row breaks down the one above")},
                        {tr("Value"), tr("Each in its own unit: parameters and tokens/s as counts (k, M, B), FLOPs, "
-                                        "memory in GB (decimal, as the device's capacity is quoted) with GiB in "
-                                        "brackets, times in s, ms or µs, MFU in %; hover a value for its basis")}},
+                                        "memory in GiB (binary, as nvidia-smi and rocm-smi report the device's), "
+                                        "times in s, ms or µs, MFU in %; hover a value for its basis")}},
                       tr("The sizing model's estimate for this configuration"));
     // The rows are a breakdown (indented rows belong to the one above): kept in the model's order.
     m_results->setSortingEnabled(false);
@@ -466,9 +467,9 @@ void ConfigEditor::showReport()
         {tr("Total parameters"), qs(units::formatCount(r.params.total())), {}, r.params.total()},
         {tr("Active parameters per token"), qs(units::formatCount(r.params.active())), {}, r.params.active()},
         {tr("Forward FLOPs per token"), qs(units::formatFlop(r.forward.forward())), {}, r.forward.forward()},
-        // Decimal GB as the device's capacity is quoted, binary in brackets as the parts below.
+        // In GiB, as the device reports its capacity and as the parts below.
         {tr("Memory per GPU"),
-         qs(units::formatMemoryGB(mem)) + QStringLiteral(" (") + qs(units::formatBytes(mem)) + QStringLiteral(")") +
+         qs(units::formatMemory(mem)) +
              (noFit.empty() ? QString() : QStringLiteral(" — ") + qs(noFit)),
          {},
          mem},

@@ -24,6 +24,7 @@
 #include "moescatterchart.h"
 #include "gui/sizing/recipefields.h"
 #include "units/units.h"
+#include "units/memory.h"
 
 namespace rl {
 namespace {
@@ -332,7 +333,7 @@ void MoeExplorer::showResult(model::MoeSweepResult result)
     const QString fit = noFit == 0 ? QString()
                                    : tr(", %1 do not fit %2 per GPU (grey, red outline; not on the front)")
                                          .arg(noFit)
-                                         .arg(QString::fromStdString(units::formatMemoryGB(m_result.deviceMemoryBytes)));
+                                         .arg(QString::fromStdString(units::formatMemory(m_result.deviceMemoryBytes)));
     m_status->setText(tr("%1 configurations, %2 on the Pareto front%3; hover a point for its figures, click to "
                          "select it. Timed with %4.")
                           .arg(rows.size())

@@ -70,7 +70,9 @@ ProfileForm::ProfileForm(QWidget* parent) : QWidget(parent), m_grid(new QGridLay
         addRow(QStringLiteral("max_achievable_tflops.") + QLatin1String(dt), QLatin1String(dt), Kind::Sourced, tflops,
                tr("Best %1 TFLOP/s a GEMM reaches; at most the peak").arg(QLatin1String(dt)));
     addSection(tr("Memory"));
-    addRow(QStringLiteral("hbm_capacity_gb"), tr("HBM capacity"), Kind::Sourced, tr("GB"), tr("Per GPU, GB (10⁹ B)"));
+    addRow(QStringLiteral("hbm_capacity_gb"), tr("HBM capacity"), Kind::Sourced, tr("GB"),
+           tr("Per GPU, GB (10⁹ B): the total the device reports (nvidia-smi's MiB × 0.001048576), not the "
+              "datasheet's binary figure (an \"80GB\" H100 reports 85.5 GB)"));
     addRow(QStringLiteral("hbm_bandwidth_gbs"), tr("HBM bandwidth"), Kind::Sourced, tr("GB/s"),
            tr("Per GPU, GB/s (10⁹ B/s)"));
     addRow(QStringLiteral("compute_units"), tr("Compute units"), Kind::Sourced, tr("CUs/SMs"),
