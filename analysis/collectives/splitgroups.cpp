@@ -138,58 +138,75 @@ std::string splitLevelOf(const std::string& group) { return group.substr(0, grou
 namespace {
 // Groups are compared with the others of their level: same op and variant, same rank count,
 // same kind of label ("node", "nodes", "ranks"); "world" has no peers.
-using LevelKey = std::tuple<std::string, bool, std::string, std::string, int, std::string>;
-LevelKey levelKey(const CollectivePoint& p)
+SplitLevelKey levelKey(const CollectivePoint& p)
 {
     return {p.op, p.inPlace, p.dtype, p.redop, p.nranks, splitLevelOf(p.group)};
 }
 } // namespace
 
+void SlowestGroupFilter::see(const CollectivePoint& p)
+{
+    const std::int64_t ordinal = m_seen++;
+    if (p.group.empty())
+        return;
+    auto [it, fresh] = m_slowest.try_emplace({levelKey(p), p.bytes}, Slowest{ordinal, p.timeUs});
+    if (!fresh && p.timeUs > it->second.timeUs)
+        it->second = {ordinal, p.timeUs};
+}
+
+bool SlowestGroupFilter::keeps(const CollectivePoint& p)
+{
+    const std::int64_t ordinal = m_asked++;
+    return p.group.empty() || m_slowest.at({levelKey(p), p.bytes}).ordinal == ordinal;
+}
+
 std::vector<CollectivePoint> slowestGroupAtEachSize(const std::vector<CollectivePoint>& points)
 {
-    std::map<std::pair<LevelKey, std::int64_t>, std::size_t> slowest; // -> index into points
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        const auto& p = points[i];
-        if (p.group.empty())
-            continue;
-        auto [it, fresh] = slowest.try_emplace({levelKey(p), p.bytes}, i);
-        if (!fresh && p.timeUs > points[it->second].timeUs)
-            it->second = i;
-    }
+    SlowestGroupFilter filter;
+    for (const auto& p : points)
+        filter.see(p);
     std::vector<CollectivePoint> out;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        const auto& p = points[i];
-        if (p.group.empty() || slowest.at({levelKey(p), p.bytes}) == i)
+    for (const auto& p : points)
+        if (filter.keeps(p))
             out.push_back(p);
-    }
     return out;
 }
 
-SlowestGroup slowestGroup(const std::vector<CollectivePoint>& points)
+void SlowestGroupFinder::add(const CollectivePoint& p)
 {
-    std::map<LevelKey, std::map<std::int64_t, std::map<std::string, const CollectivePoint*>>> byKey;
-    for (const auto& p : points)
-        if (!p.group.empty())
-            byKey[levelKey(p)][p.bytes][p.group] = &p;
+    if (!p.group.empty())
+        m_busbw[levelKey(p)][p.bytes][p.group] = p.busbwGBs;
+}
+
+SlowestGroup SlowestGroupFinder::result() const
+{
     SlowestGroup worst;
-    for (const auto& [key, sizes] : byKey) {
+    for (const auto& [key, sizes] : m_busbw) {
         // The largest size at least two groups measured (a cancelled run may miss the last one).
         auto it = std::find_if(sizes.rbegin(), sizes.rend(), [](const auto& s) { return s.second.size() >= 2; });
         if (it == sizes.rend())
             continue;
         std::vector<double> values;
-        for (const auto& [group, p] : it->second)
-            values.push_back(p->busbwGBs);
+        for (const auto& [group, busbw] : it->second)
+            values.push_back(busbw);
         std::sort(values.begin(), values.end());
         const double median = percentile(values, 0.5);
         if (median <= 0)
             continue;
-        for (const auto& [group, p] : it->second) {
-            const double fraction = p->busbwGBs / median;
+        for (const auto& [group, busbw] : it->second) {
+            const double fraction = busbw / median;
             if (worst.group.empty() || fraction < worst.fraction)
-                worst = {group, p->op, p->inPlace, p->nranks, p->bytes, p->busbwGBs, median, fraction};
+                worst = {group, std::get<0>(key), std::get<1>(key), std::get<4>(key), it->first, busbw, median, fraction};
         }
     }
     return worst;
+}
+
+SlowestGroup slowestGroup(const std::vector<CollectivePoint>& points)
+{
+    SlowestGroupFinder finder;
+    for (const auto& p : points)
+        finder.add(p);
+    return finder.result();
 }
 } // namespace rl

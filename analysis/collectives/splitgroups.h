@@ -2,8 +2,11 @@
 // `ridgeline-bench collectives --split`: which ranks run together, free of MPI so the grouping is
 // unit-tested without a launcher (nccl-tests' split mode, by node or rank block). The runner splits
 // MPI_COMM_WORLD by the colors given here; the labels name the groups in the points and charts.
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "records/collectivepoint.h"
@@ -52,6 +55,21 @@ struct SlowestGroup
 };
 SlowestGroup slowestGroup(const std::vector<CollectivePoint>& points);
 
+// What the groups of a level share: op, in-place, dtype, redop, rank count and kind of label.
+using SplitLevelKey = std::tuple<std::string, bool, std::string, std::string, int, std::string>;
+
+// The same, one point at a time, for a session too long to hold: it keeps one bus bandwidth per
+// group, size and level, not the points.
+class SlowestGroupFinder
+{
+public:
+    void add(const CollectivePoint& p);
+    SlowestGroup result() const;
+
+private:
+    std::map<SplitLevelKey, std::map<std::int64_t, std::map<std::string, double>>> m_busbw;
+};
+
 // The level a group label belongs to, its first word: "ranks" of "ranks 2-3", "node" of "node a";
 // empty for no group. Groups of one level are the ones compared with each other.
 std::string splitLevelOf(const std::string& group);
@@ -61,4 +79,24 @@ std::string splitLevelOf(const std::string& group);
 // peaks and calibration describe the slowest group, not a mixture of all of them. Points without
 // a group pass through; the order of the kept points is kept.
 std::vector<CollectivePoint> slowestGroupAtEachSize(const std::vector<CollectivePoint>& points);
+
+// The same over a session read twice in one order (a long session is not held): see() every point
+// on a first read, then keeps() says which to keep on a second. Without a group in the first read
+// every point is kept and the second read can be left out.
+class SlowestGroupFilter
+{
+public:
+    void see(const CollectivePoint& p);
+    bool anyGroup() const { return !m_slowest.empty(); }
+    bool keeps(const CollectivePoint& p);
+
+private:
+    struct Slowest
+    {
+        std::int64_t ordinal = 0; // of the point in the read
+        double timeUs = 0;
+    };
+    std::map<std::pair<SplitLevelKey, std::int64_t>, Slowest> m_slowest;
+    std::int64_t m_seen = 0, m_asked = 0;
+};
 } // namespace rl

@@ -111,42 +111,51 @@ void writeCollectiveCsv(std::ostream& out, const std::vector<CollectivePoint>& p
     w.finish();
 }
 
-CollectiveCsvWriter::CollectiveCsvWriter(std::ostream& out, bool groups) : m_buf(out), m_groups(groups)
+namespace {
+void field(io::TextBuffer& out, const std::string& text)
+{
+    // Quoting is rare (names are plain words): only then the general rule, io::csvField.
+    if (text.find_first_of(",\"\n\r") == std::string::npos && (text.empty() || (text.front() != ' ' && text.back() != ' ')))
+        out.text(text);
+    else
+        out.text(io::csvField(text));
+}
+} // namespace
+
+void writeCollectiveCsvHeader(io::TextBuffer& out, bool groups)
 {
     std::vector<std::string> header = kColumns;
     if (groups)
         header.push_back(kGroupColumn);
     for (std::size_t i = 0; i < header.size(); ++i)
-        m_buf.text(i ? "," : "").text(header[i]);
-    m_buf.ch('\n');
+        out.text(i ? "," : "").text(header[i]);
+    out.ch('\n');
 }
 
-void CollectiveCsvWriter::field(const std::string& text)
+void writeCollectiveCsvRow(io::TextBuffer& out, const CollectivePoint& p, bool groups)
 {
-    // Quoting is rare (names are plain words): only then the general rule, io::csvField.
-    if (text.find_first_of(",\"\n\r") == std::string::npos && (text.empty() || (text.front() != ' ' && text.back() != ' ')))
-        m_buf.text(text);
-    else
-        m_buf.text(io::csvField(text));
-}
-
-void CollectiveCsvWriter::write(const CollectivePoint& p)
-{
-    field(p.op);
-    m_buf.ch(',').integer(p.nranks).ch(',');
-    field(p.dtype);
-    m_buf.ch(',');
-    field(p.redop);
-    m_buf.ch(',').integer(p.bytes).ch(',').integer(p.count).ch(',').ch(p.inPlace ? '1' : '0').ch(',');
-    m_buf.integer(p.root).ch(',').real(p.timeUs).ch(',').real(p.algbwGBs).ch(',').real(p.busbwGBs).ch(',');
-    m_buf.integer(p.wrong);
-    if (m_groups) {
-        m_buf.ch(',');
-        field(p.group);
+    field(out, p.op);
+    out.ch(',').integer(p.nranks).ch(',');
+    field(out, p.dtype);
+    out.ch(',');
+    field(out, p.redop);
+    out.ch(',').integer(p.bytes).ch(',').integer(p.count).ch(',').ch(p.inPlace ? '1' : '0').ch(',');
+    out.integer(p.root).ch(',').real(p.timeUs).ch(',').real(p.algbwGBs).ch(',').real(p.busbwGBs).ch(',');
+    out.integer(p.wrong);
+    if (groups) {
+        out.ch(',');
+        field(out, p.group);
     }
-    m_buf.ch('\n');
-    m_buf.endRow();
+    out.ch('\n');
+    out.endRow();
 }
+
+CollectiveCsvWriter::CollectiveCsvWriter(std::ostream& out, bool groups) : m_buf(out), m_groups(groups)
+{
+    writeCollectiveCsvHeader(m_buf, groups);
+}
+
+void CollectiveCsvWriter::write(const CollectivePoint& p) { writeCollectiveCsvRow(m_buf, p, m_groups); }
 
 void CollectiveCsvWriter::finish() { m_buf.flush(); }
 

@@ -14,6 +14,10 @@ void writeCollectiveCsv(std::ostream& out, const std::vector<CollectivePoint>& p
 
 // The same file one row at a time, for points streamed from the store: whether there is a group
 // column must be known before the first row (Workspace::collectivePointsHaveGroups).
+void writeCollectiveCsvHeader(io::TextBuffer& out, bool groups);
+void writeCollectiveCsvRow(io::TextBuffer& out, const CollectivePoint& p, bool groups);
+
+// The same on a stream.
 class CollectiveCsvWriter
 {
 public:
@@ -22,7 +26,6 @@ public:
     void finish(); // hands the last rows to the stream; check the stream after
 
 private:
-    void field(const std::string& text);
     io::TextBuffer m_buf;
     bool m_groups;
 };

@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include "io/userpaths.h"
+#include "store/collectiverows.h"
 #include "store/kernelresults.h"
 #include "store/pairresults.h"
 #include "store/migrations.h"
@@ -251,62 +252,13 @@ void Workspace::addCollectivePoint(std::int64_t sessionId, const CollectivePoint
 void Workspace::forEachCollectivePoint(std::int64_t sessionId,
                                        const std::function<bool(const CollectivePoint&)>& visit, PointOrder order)
 {
-    const std::string columns = "SELECT op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw, "
-                                "wrong, iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us, "
-                                "time_p99_us, time_cv, imbalance, split_group FROM collective_results ";
-    std::int64_t first = 0, last = -1;
     if (order == PointOrder::Stored) {
-        // The session's rows lie in one id range (a run or an import stores them together);
-        // "+session_id" keeps SQLite on that range in id order instead of the session index,
-        // whose order would need a sort. Rows of another session inside the range are skipped.
-        Statement r(m_db, "SELECT min(id), max(id) FROM collective_results WHERE session_id = ?");
-        r.bind(1, sessionId);
-        if (r.step() && !r.isNull(0)) {
-            first = r.int64(0);
-            last = r.int64(1);
-        }
+        forEachCollectivePointInRows(m_db, sessionId, collectivePointRows(m_db, sessionId), visit);
+        return;
     }
-    Statement q(m_db, order == PointOrder::Stored
-                          ? columns + "WHERE id BETWEEN ? AND ? AND +session_id = ? ORDER BY id"
-                          : columns + "WHERE session_id = ? ORDER BY op, in_place, bytes, id");
-    if (order == PointOrder::Stored)
-        q.bind(1, first).bind(2, last).bind(3, sessionId);
-    else
-        q.bind(1, sessionId);
-    CollectivePoint p; // one object for every row: its strings keep their buffers
-    while (q.step()) {
-        p.op.assign(q.textView(0));
-        p.nranks = static_cast<int>(q.int64(1));
-        p.dtype.assign(q.textView(2));
-        p.redop.assign(q.textView(3));
-        p.bytes = q.int64(4);
-        p.count = q.int64(5);
-        p.inPlace = q.int64(6) != 0;
-        p.root = static_cast<int>(q.int64(7));
-        p.timeUs = q.real(8);
-        p.algbwGBs = q.real(9);
-        p.busbwGBs = q.real(10);
-        p.wrong = q.int64(11);
-        if (!q.isNull(12)) {
-            CallStats s;
-            s.iters = static_cast<int>(q.int64(12));
-            s.warmup = static_cast<int>(q.int64(13));
-            s.callsPerSample = static_cast<int>(q.int64(14));
-            s.meanUs = p.timeUs;
-            s.minUs = q.real(15);
-            s.maxUs = q.real(16);
-            s.p50Us = q.real(17);
-            s.p99Us = q.real(18);
-            s.cv = q.real(19);
-            p.stats = s;
-        } else {
-            p.stats.reset();
-        }
-        p.imbalance = q.real(20);
-        p.group.assign(q.textView(21));
-        if (!visit(p))
-            return;
-    }
+    Statement q(m_db, std::string(kCollectivePointColumns) + "WHERE session_id = ? ORDER BY op, in_place, bytes, id");
+    q.bind(1, sessionId);
+    visitCollectivePoints(q, visit);
 }
 
 std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
@@ -329,9 +281,9 @@ std::int64_t Workspace::collectivePointCount(std::int64_t sessionId)
 
 bool Workspace::collectivePointsHaveGroups(std::int64_t sessionId)
 {
-    Statement q(m_db, "SELECT EXISTS (SELECT 1 FROM collective_results WHERE session_id = ? AND split_group <> '')");
-    q.bind(1, sessionId);
-    return q.step() && q.int64(0) != 0;
+    // Over the session's rows in id order: through the session index, a session without groups
+    // would cost a lookup of every row, in index order.
+    return store::collectivePointsHaveGroups(m_db, sessionId, collectivePointRows(m_db, sessionId));
 }
 
 std::optional<ImportedFile> Workspace::importedFileBySha(const std::string& sha256)

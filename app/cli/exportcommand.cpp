@@ -14,6 +14,7 @@
 #include "io/atomicfile.h"
 #include "io/textbuffer.h"
 #include "records/wireformat.h"
+#include "store/parallelpoints.h"
 #include "store/storageresults.h"
 #include "store/workspace.h"
 #include "views/exportformat.h"
@@ -43,7 +44,8 @@ struct ExportArgs
 
 // Every point of the sessions in a form the importers read back: JSON lines keep sessions apart
 // (header, points, end record); CSV holds the points of one session. Points go from the store to
-// the file one at a time: a 10 M-point session is written in the memory of one point.
+// the file a block at a time, read and formatted on several threads (store/parallelpoints.h): a
+// 10 M-point session is written in the memory of a few blocks, at more than one core's speed.
 void writePoints(store::Workspace& ws, const ExportArgs& a)
 {
     const std::filesystem::path out(a.output);
@@ -54,27 +56,29 @@ void writePoints(store::Workspace& ws, const ExportArgs& a)
         throw std::runtime_error("a CSV holds one session; export several sessions to .jsonl");
     store::Workspace& workspace = ws;
     io::writeFileAtomically(a.output, [&](std::ostream& f) { // readers never see half a file
+        const auto write = [&f](std::string_view text) {
+            f.write(text.data(), static_cast<std::streamsize>(text.size()));
+            return f.good(); // a full disk stops the read too
+        };
         for (auto id : a.sessions) {
             const Session s = requireSession(workspace, id);
             const auto storage = store::storagePoints(workspace.database(), id);
             if (ext == ".csv" && !storage.empty())
                 throw std::runtime_error("session " + std::to_string(id) + " holds storage points: export them to .jsonl");
             if (ext == ".csv") {
-                CollectiveCsvWriter csv(f, workspace.collectivePointsHaveGroups(id));
-                workspace.forEachCollectivePoint(id, [&csv, &f](const CollectivePoint& p) {
-                    csv.write(p);
-                    return f.good(); // a full disk stops the read too
-                }, store::Workspace::PointOrder::Stored);
-                csv.finish();
+                const bool groups = workspace.collectivePointsHaveGroups(id);
+                io::TextBuffer header(f);
+                writeCollectiveCsvHeader(header, groups);
+                header.flush();
+                store::formatCollectivePoints(workspace, id, [groups](io::TextBuffer& text, const CollectivePoint& p) {
+                    writeCollectiveCsvRow(text, p, groups);
+                }, write);
                 continue;
             }
             f << wire::toJson(s).dump() << '\n';
-            io::TextBuffer lines(f);
-            workspace.forEachCollectivePoint(id, [&lines, &f](const CollectivePoint& p) {
-                wire::writeJsonLine(lines, p);
-                return f.good();
-            }, store::Workspace::PointOrder::Stored);
-            lines.flush();
+            store::formatCollectivePoints(workspace, id, [](io::TextBuffer& text, const CollectivePoint& p) {
+                wire::writeJsonLine(text, p);
+            }, write);
             for (const auto& p : storage)
                 f << wire::toJson(p).dump() << '\n';
             f << wire::endRecord(s.status).dump() << '\n';

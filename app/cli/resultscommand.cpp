@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
+#include "io/jsonarraywriter.h"
 #include "records/wireformat.h"
 #include "collectives/pairs.h"
 #include "collectives/referencecheck.h"
@@ -55,31 +56,38 @@ struct TierLookup
     }
 };
 
-// Per op and rank count: the tier, its ceiling with the reasoning, and the best busbw against it.
-void printTierSummary(const std::vector<CollectivePoint>& points, TierLookup& tiers)
+// Per op and rank count: the tier, its ceiling with the reasoning, and the best busbw against it,
+// one point at a time (the first of the best is kept).
+class TierSummary
 {
-    std::map<std::pair<std::string, int>, const CollectivePoint*> best;
-    for (const auto& p : points) {
-        auto& b = best[{p.op, p.nranks}];
-        if (!b || p.busbwGBs > b->busbwGBs)
-            b = &p;
+public:
+    void add(const CollectivePoint& p)
+    {
+        auto [it, fresh] = m_best.try_emplace({p.op, p.nranks}, p);
+        if (!fresh && p.busbwGBs > it->second.busbwGBs)
+            it->second = p;
     }
-    for (const auto& [key, p] : best) {
-        const auto& [tier, why] = tiers.of(*p);
-        if (!tier) {
-            std::cout << key.first << ", " << key.second << " ranks: no tier peak (" << why << ")\n";
-            continue;
+    void print(TierLookup& tiers) const
+    {
+        for (const auto& [key, p] : m_best) {
+            const auto& [tier, why] = tiers.of(p);
+            if (!tier) {
+                std::cout << key.first << ", " << key.second << " ranks: no tier peak (" << why << ")\n";
+                continue;
+            }
+            std::cout << tier->reasoning << "; " << describeShareOfPeak(*tier, p.busbwGBs) << " (at "
+                      << units::formatBytes(double(p.bytes)) << (p.group.empty() ? "" : ", " + p.group)
+                      << "). Source: " << tier->source << '\n';
         }
-        std::cout << tier->reasoning << "; " << describeShareOfPeak(*tier, p->busbwGBs) << " (at "
-                  << units::formatBytes(double(p->bytes)) << (p->group.empty() ? "" : ", " + p->group)
-                  << "). Source: " << tier->source << '\n';
     }
-}
+
+private:
+    std::map<std::pair<std::string, int>, CollectivePoint> m_best;
+};
 
 // A --split session: the group furthest below the median of its level, so a slow node stands out.
-void printSlowestGroup(const std::vector<CollectivePoint>& points)
+void printSlowestGroup(const SlowestGroup& g)
 {
-    const SlowestGroup g = slowestGroup(points);
     if (g.group.empty()) {
         std::cout << "slowest: no two groups measured the same size with a bus bandwidth to compare\n";
         return;
@@ -96,87 +104,154 @@ struct ReferenceArgs
     double below = 0.9;
 };
 
-void printCollectives(store::Workspace& ws, const Session& s, bool json, const TierArgs& tierArgs,
-                      const ReferenceArgs& ref)
+// The points' table, every optional column included; the ones no point needs are left out when
+// it is printed (collectiveColumns).
+enum CollectiveColumn : std::size_t {
+    OpColumn, GroupColumn, RanksColumn, DtypeColumn, RedopColumn, SizeColumn, CountColumn, InPlaceColumn, TimeColumn,
+    AlgbwColumn, BusbwColumn, OfPeakColumn, WrongColumn, CallsColumn, MinColumn, P50Column, P99Column, MaxColumn,
+    CvColumn, ImbalanceColumn, RefBusbwColumn, VsRefColumn, CollectiveColumnCount
+};
+
+std::vector<std::string> collectiveRow(const CollectivePoint& p, const std::optional<TierPeak>& tier,
+                                       const std::optional<ReferenceVerdict>& v)
 {
-    const auto points = ws.collectivePoints(s.id);
-    TierLookup tiers{s, tierArgs, {}};
-    std::vector<std::optional<ReferenceVerdict>> verdicts(points.size());
-    if (ref.session > 0) {
-        requireSession(ws, ref.session);
-        verdicts = compareToReference(points, ws.collectivePoints(ref.session), ref.below);
+    std::vector<std::string> row{p.op, p.group, std::to_string(p.nranks), p.dtype, p.redop,
+                                 units::formatBytes(double(p.bytes)), std::to_string(p.count), p.inPlace ? "yes" : "no",
+                                 units::formatTime(p.timeUs), units::formatBandwidth(p.algbwGBs),
+                                 units::formatBandwidth(p.busbwGBs), tierCell(tier, p.busbwGBs),
+                                 p.wrong < 0 ? "n/a" : std::to_string(p.wrong)};
+    row.reserve(CollectiveColumnCount);
+    if (const auto& c = p.stats)
+        row.insert(row.end(), {std::to_string(c->iters), us(c->minUs), us(c->p50Us), us(c->p99Us), us(c->maxUs),
+                               units::formatPercent(c->cv)});
+    else
+        row.insert(row.end(), {"n/a", "n/a", "n/a", "n/a", "n/a", "n/a"});
+    row.push_back(p.imbalance > 0 ? numberCell(p.imbalance, 3) : "");
+    row.push_back(v ? units::formatBandwidth(v->expectedBusGBs) : "n/a");
+    row.push_back(v ? units::formatPercent(v->ratio) + (v->flagged ? " BELOW" : "") : "n/a");
+    return row;
+}
+
+// Which columns a point asks for beyond the ones every table has.
+struct CollectiveColumnsNeeded
+{
+    bool stats = false; // the runner's points carry the distribution over the timed calls; imports of other tools do not
+    bool groups = false;
+    bool imbalance = false;
+    bool reference = false;
+
+    void add(const CollectivePoint& p)
+    {
+        stats = stats || p.stats.has_value();
+        groups = groups || !p.group.empty();
+        imbalance = imbalance || p.imbalance > 0;
     }
-    if (json) {
-        nlohmann::json out = nlohmann::json::array();
-        for (std::size_t i = 0; i < points.size(); ++i) {
-            const auto& p = points[i];
-            auto j = wire::toJson(p);
-            if (const auto& v = verdicts[i]) {
+    std::vector<std::size_t> columns() const
+    {
+        std::vector<std::size_t> out{OpColumn};
+        if (groups)
+            out.push_back(GroupColumn);
+        for (std::size_t c = RanksColumn; c <= WrongColumn; ++c)
+            out.push_back(c);
+        if (stats)
+            for (std::size_t c = CallsColumn; c <= CvColumn; ++c)
+                out.push_back(c);
+        if (imbalance)
+            out.push_back(ImbalanceColumn);
+        if (reference)
+            out.insert(out.end(), {RefBusbwColumn, VsRefColumn});
+        return out;
+    }
+};
+
+std::vector<std::string> pick(const std::vector<std::string>& row, const std::vector<std::size_t>& columns)
+{
+    std::vector<std::string> out;
+    out.reserve(columns.size());
+    for (auto c : columns)
+        out.push_back(row[c]);
+    return out;
+}
+
+void printCollectivesJson(store::Workspace& ws, const Session& s, TierLookup& tiers, ReferenceCheck* reference)
+{
+    io::JsonArrayWriter out(std::cout);
+    ws.forEachCollectivePoint(s.id, [&](const CollectivePoint& p) {
+        auto j = wire::toJson(p);
+        if (reference)
+            if (const auto v = reference->verdict(p)) {
                 j["reference_busbw_gbs"] = v->expectedBusGBs;
                 j["busbw_vs_reference"] = v->ratio;
                 j["below_reference"] = v->flagged;
             }
-            if (const auto& tier = tiers.of(p).first) {
-                j["tier"] = tier->interNode ? "inter-node" : "intra-node";
-                j["tier_peak_busbw_gbs"] = tier->peakBusGBs;
-                j["busbw_percent_of_tier_peak"] = 100 * p.busbwGBs / tier->peakBusGBs;
-            }
-            out.push_back(std::move(j));
+        if (const auto& tier = tiers.of(p).first) {
+            j["tier"] = tier->interNode ? "inter-node" : "intra-node";
+            j["tier_peak_busbw_gbs"] = tier->peakBusGBs;
+            j["busbw_percent_of_tier_peak"] = 100 * p.busbwGBs / tier->peakBusGBs;
         }
-        std::cout << out.dump(2) << '\n';
+        out.add(j);
+        return bool(std::cout);
+    });
+    out.finish();
+    std::cout << '\n';
+}
+
+// A session of millions of points is read twice rather than held: once to learn the columns'
+// widths, which columns are needed and the summaries, once to print the rows.
+void printCollectives(store::Workspace& ws, const Session& s, bool json, const TierArgs& tierArgs,
+                      const ReferenceArgs& ref)
+{
+    TierLookup tiers{s, tierArgs, {}};
+    std::vector<CollectivePoint> referencePoints; // a reference is one curve per op, not a long session
+    std::optional<ReferenceCheck> reference;
+    if (ref.session > 0) {
+        requireSession(ws, ref.session);
+        referencePoints = ws.collectivePoints(ref.session);
+        reference.emplace(referencePoints, ref.below);
+    }
+    if (json) {
+        printCollectivesJson(ws, s, tiers, reference ? &*reference : nullptr);
         return;
     }
-    // The runner's points carry the distribution over the timed calls; imports of other tools do not.
-    const bool stats = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.stats.has_value(); });
-    std::vector<std::string> header{"op", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw",
-                                    "of peak", "wrong"};
-    const bool groups = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
-    if (groups)
-        header.insert(header.begin() + 1, "group");
-    const bool imbalance = std::any_of(points.begin(), points.end(), [](const CollectivePoint& p) { return p.imbalance > 0; });
-    if (stats)
-        header.insert(header.end(), {"calls", "min", "p50", "p99", "max", "CV"});
-    if (imbalance)
-        header.push_back("imbalance");
-    if (ref.session > 0)
-        header.insert(header.end(), {"ref busbw", "vs ref"});
-    TextTable t(header);
+    TextTable all({"op", "group", "ranks", "dtype", "redop", "size", "count", "in-place", "time", "algbw", "busbw",
+                   "of peak", "wrong", "calls", "min", "p50", "p99", "max", "CV", "imbalance", "ref busbw", "vs ref"});
+    CollectiveColumnsNeeded needed;
+    needed.reference = reference.has_value();
+    TierSummary summary;
+    SlowestGroupFinder slowest;
     int flagged = 0, compared = 0;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        const auto& p = points[i];
-        std::vector<std::string> row{p.op, std::to_string(p.nranks), p.dtype, p.redop, units::formatBytes(double(p.bytes)),
-                                     std::to_string(p.count), p.inPlace ? "yes" : "no", units::formatTime(p.timeUs),
-                                     units::formatBandwidth(p.algbwGBs), units::formatBandwidth(p.busbwGBs),
-                                     tierCell(tiers.of(p).first, p.busbwGBs), p.wrong < 0 ? "n/a" : std::to_string(p.wrong)};
-        if (groups)
-            row.insert(row.begin() + 1, p.group);
-        if (const auto& c = p.stats)
-            row.insert(row.end(), {std::to_string(c->iters), us(c->minUs), us(c->p50Us), us(c->p99Us), us(c->maxUs),
-                                   units::formatPercent(c->cv)});
-        else if (stats)
-            row.insert(row.end(), {"n/a", "n/a", "n/a", "n/a", "n/a", "n/a"});
-        if (imbalance)
-            row.push_back(p.imbalance > 0 ? numberCell(p.imbalance, 3) : "");
-        if (ref.session > 0) {
-            const auto& v = verdicts[i];
+    std::optional<ReferenceVerdict> v;
+    ws.forEachCollectivePoint(s.id, [&](const CollectivePoint& p) {
+        if (reference) {
+            v = reference->verdict(p);
             compared += v.has_value();
             flagged += v && v->flagged;
-            row.push_back(v ? units::formatBandwidth(v->expectedBusGBs) : "n/a");
-            row.push_back(v ? units::formatPercent(v->ratio) + (v->flagged ? " BELOW" : "") : "n/a");
         }
-        t.addRow(std::move(row));
-    }
-    t.print(std::cout);
-    if (groups)
-        printSlowestGroup(points);
-    printTierSummary(points, tiers);
+        all.measure(collectiveRow(p, tiers.of(p).first, v));
+        needed.add(p);
+        summary.add(p);
+        slowest.add(p);
+        return true;
+    });
+    const auto columns = needed.columns();
+    const TextTable table = all.columns(columns);
+    table.printHeader(std::cout);
+    ws.forEachCollectivePoint(s.id, [&](const CollectivePoint& p) {
+        if (reference)
+            v = reference->verdict(p);
+        table.printRow(std::cout, pick(collectiveRow(p, tiers.of(p).first, v), columns));
+        return bool(std::cout);
+    });
+    if (needed.groups)
+        printSlowestGroup(slowest.result());
+    summary.print(tiers);
     if (ref.session > 0)
         std::cout << flagged << " of " << compared << " points below " << units::formatPercent(ref.below)
                   << " of the busbw session " << ref.session << "'s alpha-beta fit expects at their size\n";
-    if (stats)
+    if (needed.stats)
         std::cout << "time is the slowest rank's mean per call; calls = timed calls per rank; min/p50/p99/max/CV are\n"
                      "over each rank's timed samples, the largest over ranks\n";
-    if (imbalance)
+    if (needed.imbalance)
         std::cout << "imbalance (all_to_allv) = the busiest rank's bytes sent or received / the mean bytes a rank sends\n";
 }
 

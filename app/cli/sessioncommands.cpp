@@ -61,6 +61,61 @@ void addSessionsCommand(CLI::App& app, CliContext& ctx)
     });
 }
 
+// What the fits of a session take: per op and in-place flavour, the sizes and times in the order of
+// the points, not the points themselves, so a session of millions of points is fitted in a fraction
+// of their memory. Each fit is the one fits::fitCollective makes of the points.
+struct FitSamples
+{
+    struct Sample
+    {
+        fits::SizeTime sizeTime;
+        int nranks;
+    };
+    std::map<std::pair<std::string, bool>, std::vector<Sample>> byCurve;
+    std::set<std::tuple<std::string, bool, int>> keys;            // op, in-place, ranks: one fit each
+    std::map<std::pair<std::string, int>, std::string> firstGroup; // of op and ranks: its tier's nodes
+
+    // Rank count 0 (not known) fits the points of every rank count, as fitCollective does.
+    std::vector<fits::SizeTime> of(const std::string& op, bool inPlace, int ranks) const
+    {
+        std::vector<fits::SizeTime> out;
+        if (const auto it = byCurve.find({op, inPlace}); it != byCurve.end())
+            for (const auto& s : it->second)
+                if (ranks == 0 || s.nranks == ranks)
+                    out.push_back(s.sizeTime);
+        return out;
+    }
+};
+
+FitSamples fitSamples(store::Workspace& ws, std::int64_t id, const std::string& op, std::int64_t lo, std::int64_t hi)
+{
+    FitSamples out;
+    const auto add = [&](const CollectivePoint& p) {
+        if (!op.empty() && p.op != op)
+            return;
+        out.keys.insert({p.op, p.inPlace, p.nranks});
+        if (p.bytes >= lo && p.bytes <= hi)
+            out.byCurve[{p.op, p.inPlace}].push_back({{double(p.bytes), p.timeUs}, p.nranks});
+        out.firstGroup.try_emplace({p.op, p.nranks}, p.group);
+    };
+    // A --split session is read again to keep only the slowest group at each size.
+    SlowestGroupFilter groups;
+    ws.forEachCollectivePoint(id, [&](const CollectivePoint& p) {
+        groups.see(p);
+        add(p);
+        return true;
+    });
+    if (!groups.anyGroup())
+        return out;
+    out = {};
+    ws.forEachCollectivePoint(id, [&](const CollectivePoint& p) {
+        if (groups.keeps(p))
+            add(p);
+        return true;
+    });
+    return out;
+}
+
 // What fit takes, said in both of its errors.
 const char* const kFittable = "fit takes a collective benchmark session (nccl-tests, rccl-tests, OSU, IMB, "
                               "`ridgeline-cli run collectives`) with two or more message sizes per op";
@@ -92,30 +147,21 @@ void addFitCommand(CLI::App& app, CliContext& ctx)
             throw std::runtime_error("session " + std::to_string(a->id) + " is a '" + session.kind + "' session: " +
                                      kFittable + "; " + listSessionsHint(ws));
         // A --split session: one fit per rank count, of the slowest group at each size.
-        const auto points = slowestGroupAtEachSize(ws.collectivePoints(a->id));
-        std::set<std::tuple<std::string, bool, int>> keys;
-        for (const auto& p : points)
-            if (a->op.empty() || p.op == a->op)
-                keys.insert({p.op, p.inPlace, p.nranks});
+        const FitSamples samples = fitSamples(ws, a->id, a->op, *lo, *hi);
         nlohmann::json out = nlohmann::json::array();
         // beta is an algorithm bandwidth; against the tier's busbw ceiling it is first put in busbw terms.
         TextTable t({"op", "ranks", "in-place", "alpha", "beta", "beta as busbw, of tier peak", "rms error", "points",
                      "sizes"});
         std::vector<std::string> tierNotes;
-        for (const auto& [op, inPlace, ranks] : keys) {
-            auto f = fits::fitCollective(points, op, inPlace, *lo, *hi, ranks);
+        for (const auto& [op, inPlace, ranks] : samples.keys) {
+            auto f = fits::fitAlphaBeta(samples.of(op, inPlace, ranks));
             if (!f)
                 continue;
             nlohmann::json row{{"op", op}, {"ranks", ranks}, {"in_place", inPlace}, {"alpha_us", f->alphaUs},
                                {"beta_gbs", f->betaGBs}, {"rms_rel_error", f->rmsRelError}, {"points", f->points},
                                {"min_bytes", f->minBytes}, {"max_bytes", f->maxBytes}};
-            const std::string& opName = op; // clang 14 cannot capture structured bindings
-            const int rankCount = ranks;
-            const auto sample = std::find_if(points.begin(), points.end(), [&](const CollectivePoint& p) {
-                return p.op == opName && p.nranks == rankCount;
-            });
             std::string why, ofPeak;
-            if (const auto tier = resolveTier(session, op, ranks, *tierArgs, &why, sample->group)) {
+            if (const auto tier = resolveTier(session, op, ranks, *tierArgs, &why, samples.firstGroup.at({op, ranks}))) {
                 const auto parsed = collectiveOpFromString(op);
                 const double betaBus = f->betaGBs * (parsed ? busFactor(*parsed, ranks) : 1.0);
                 row["beta_busbw_gbs"] = betaBus;

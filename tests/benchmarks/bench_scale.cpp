@@ -1,12 +1,15 @@
-// Scale of the CLI's point paths (issue 26 item 11): `ridgeline-cli export --points` of a
-// 10 M-point collective session, against references measured in this process on the same file:
-//   scan      - the store's own row loop (Workspace::forEachCollectivePoint in stored order, nothing
-//               written):
-//               the floor any export of these points sits on;
+// Scale of the CLI's point paths (issue 26 item 11): `ridgeline-cli export --points`, `results`
+// and `fit` of a 10 M-point collective session, against references measured in this process on
+// the same file:
+//   scan      - the store's own row loop on one connection (Workspace::forEachCollectivePoint in
+//               stored order, nothing written): what one thread's export sits on;
+//   scan, N threads - the same rows read on N connections at once (store::formatCollectivePoints
+//               formatting nothing): what the export, which reads that way, sits on;
 //   vector    - the former path: every point read into one std::vector, then one
 //               nlohmann::json per point (what export, results and fit did before).
 // Each is run in a child process so its peak RSS (wait4) is its own. Not a ctest test: run by hand,
 //   bench_scale [points, default 10000000] [folder for the workspace, default /tmp]
+// (the former path only up to 3 M points unless RIDGELINE_BENCH_FORMER is set).
 // It prints points/s (target > 1 M points/s for the export) and peak RSS against the points'
 // size in memory (N x sizeof(CollectivePoint); target < 3x). The workspace is kept for a rerun
 // (delete it when done: 10 M points are ~1.3 GB).
@@ -14,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,9 +25,12 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "records/wireformat.h"
 #include "scaleworkspace.h"
+#include "store/parallelpoints.h"
 #include "store/workspace.h"
 #include "units/units.h"
 
@@ -41,6 +48,7 @@ struct Measured
 // fn runs in a child; its wall time and peak RSS come back.
 Measured inChild(const std::function<int()>& fn)
 {
+    std::fflush(stdout); // else a child that reopens stdout prints the parent's pending lines again
     const auto t0 = Clock::now();
     const pid_t pid = fork();
     if (pid == 0)
@@ -55,27 +63,30 @@ Measured inChild(const std::function<int()>& fn)
     return m;
 }
 
-Measured runCli(const std::string& db, std::int64_t session, const std::string& out)
+// ridgeline-cli with its stdout to `out` (a file, or /dev/null for results and fit).
+Measured runCli(const std::string& db, std::vector<std::string> args, const std::string& out = "/dev/null")
 {
     return inChild([&] {
-        const std::string id = std::to_string(session);
-        if (!std::freopen("/dev/null", "w", stdout))
+        if (!std::freopen(out.c_str(), "w", stdout))
             return 1;
-        execl(RIDGELINE_CLI, "ridgeline-cli", "--db", db.c_str(), "export", id.c_str(), "--points", "-o",
-              out.c_str(), static_cast<char*>(nullptr));
+        std::vector<char*> argv{const_cast<char*>("ridgeline-cli"), const_cast<char*>("--db"), const_cast<char*>(db.c_str())};
+        for (auto& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(RIDGELINE_CLI, argv.data());
         return 127;
     });
 }
 
-void report(const char* what, const Measured& m, std::int64_t points, const Measured* ref = nullptr)
+void report(const std::string& what, const Measured& m, std::int64_t points, const Measured* ref = nullptr)
 {
     if (!m.ok) {
-        std::printf("%-26s FAILED\n", what);
+        std::printf("%-26s FAILED\n", what.c_str());
         return;
     }
     const double rate = double(points) / m.seconds;
     const double pointsSize = double(rl::scale::pointBytes(points));
-    std::printf("%-26s %7.2f s  %6.2f M points/s  peak RSS %9s = %5.2fx the points' size", what, m.seconds, rate / 1e6,
+    std::printf("%-26s %7.2f s  %6.2f M points/s  peak RSS %9s = %5.2fx the points' size", what.c_str(), m.seconds, rate / 1e6,
                 rl::units::formatBytes(m.peakBytes).c_str(), m.peakBytes / pointsSize);
     if (ref && ref->ok)
         std::printf("  (%.2fx the time of %s)", m.seconds / ref->seconds, "scan");
@@ -112,29 +123,49 @@ int main(int argc, char** argv)
     });
     report("scan (reference)", scan, points);
 
+    const Measured parallelScan = inChild([&] {
+        rl::store::Workspace ws(db);
+        const auto n = rl::store::formatCollectivePoints(
+            ws, session, [](rl::io::TextBuffer&, const rl::CollectivePoint&) {}, [](std::string_view) { return true; });
+        return n == points ? 0 : 1;
+    });
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    report("scan, " + std::to_string(threads) + " threads", parallelScan, points, &scan);
+
+    const std::string id = std::to_string(session);
     const std::string jsonl = (dir / "ridgeline-scale-export.jsonl").string();
     const std::string csv = (dir / "ridgeline-scale-export.csv").string();
-    const Measured json = runCli(db, session, jsonl);
+    const Measured json = runCli(db, {"export", id, "--points", "-o", jsonl});
     const double jsonBytes = fs::exists(jsonl) ? double(fs::file_size(jsonl)) : 0;
     report("ridgeline-cli export jsonl", json, points, &scan);
-    const Measured csvRun = runCli(db, session, csv);
+    const Measured csvRun = runCli(db, {"export", id, "--points", "-o", csv});
     const double csvBytes = fs::exists(csv) ? double(fs::file_size(csv)) : 0;
     report("ridgeline-cli export csv", csvRun, points, &scan);
     std::printf("%-26s %s JSON lines, %s CSV\n", "files", rl::units::formatBytes(jsonBytes).c_str(),
                 rl::units::formatBytes(csvBytes).c_str());
     fs::remove(jsonl);
     fs::remove(csv);
+    // results reads the session twice (the table's widths, then its rows) in curve order, which
+    // SQLite sorts; fit reads it once and keeps each point's size and time.
+    report("ridgeline-cli results", runCli(db, {"results", id}), points, &scan);
+    report("ridgeline-cli fit", runCli(db, {"fit", id}), points, &scan);
 
-    const Measured vec = inChild([&] {
-        rl::store::Workspace ws(db);
-        const auto all = ws.collectivePoints(session);
-        std::ofstream out(jsonl);
-        for (const auto& p : all)
-            out << rl::wire::toJson(p).dump() << '\n';
-        return out.good() ? 0 : 1;
-    });
-    report("vector + nlohmann (former)", vec, points, &scan);
-    fs::remove(jsonl);
+    // The former path holds every point (3 GB at 10 M) and runs at ~0.1 M points/s: measured at
+    // 1 M points, left out above 3 M unless asked for.
+    if (points > 3'000'000 && !std::getenv("RIDGELINE_BENCH_FORMER")) {
+        std::printf("%-26s left out above 3 M points (RIDGELINE_BENCH_FORMER=1 runs it)\n", "vector + nlohmann (former)");
+    } else {
+        const Measured vec = inChild([&] {
+            rl::store::Workspace ws(db);
+            const auto all = ws.collectivePoints(session);
+            std::ofstream out(jsonl);
+            for (const auto& p : all)
+                out << rl::wire::toJson(p).dump() << '\n';
+            return out.good() ? 0 : 1;
+        });
+        report("vector + nlohmann (former)", vec, points, &scan);
+        fs::remove(jsonl);
+    }
     if (json.ok)
         std::printf("export target: > 1 M points/s: %s; peak RSS < 3x the points' size: %s\n",
                     double(points) / json.seconds > 1e6 ? "met" : "NOT met",

@@ -1,13 +1,16 @@
 // Issue 26 item 11: `ridgeline-cli export --points` of a long session streams its points from the
 // store to the file: its peak resident memory stays well below what the points take in memory (the
 // former export read them all into one vector first: about 1x their size), every point arrives,
-// and the file reads back.
+// and the file reads back. `results` and `fit` read the points as they come too (results twice:
+// the table's widths, then its rows; fit keeps each point's size and time, 24 bytes).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "childprocess.h"
 #include "scaleworkspace.h"
@@ -66,6 +69,14 @@ std::vector<std::string> measured(std::vector<std::string> argv, const fs::path&
     return argv;
 }
 
+// argv with its stdout counted in lines rather than collected: the count is the output, the
+// program's exit status the status.
+std::vector<std::string> linesCounted(std::vector<std::string> argv)
+{
+    argv.insert(argv.begin(), {"/bin/bash", "-c", "set -o pipefail; \"$@\" | wc -l", "bash"});
+    return argv;
+}
+
 std::int64_t peakRssBytes(const fs::path& rssFile)
 {
     std::ifstream in(rssFile);
@@ -75,6 +86,14 @@ std::int64_t peakRssBytes(const fs::path& rssFile)
 }
 } // namespace
 
+std::int64_t addLongSession(const fs::path& db)
+{
+    store::Workspace ws(db.string());
+    scale::LongSession spec;
+    spec.points = kPoints;
+    return scale::addLongSession(ws, spec);
+}
+
 TEST(CliScale, ExportOfAMillionPointsStreamsInBoundedMemory)
 {
     if (!fs::exists("/usr/bin/time"))
@@ -82,13 +101,7 @@ TEST(CliScale, ExportOfAMillionPointsStreamsInBoundedMemory)
     ASSERT_GE(scale::pointBytes(kPoints), kRssLimit) << "the limit must not be above the points' size";
     test::TempDir dir;
     const auto db = dir.path / "long.db";
-    std::int64_t id = 0;
-    {
-        store::Workspace ws(db.string());
-        scale::LongSession spec;
-        spec.points = kPoints;
-        id = scale::addLongSession(ws, spec);
-    }
+    const std::int64_t id = addLongSession(db);
     const auto jsonl = dir.path / "long.jsonl";
     const auto rss = dir.path / "rss";
     auto r = test::runToEnd(measured(cli(db, {"export", std::to_string(id), "--points", "-o", jsonl.string()}), rss), 300);
@@ -103,6 +116,37 @@ TEST(CliScale, ExportOfAMillionPointsStreamsInBoundedMemory)
     EXPECT_EQ(lines(csv), kPoints + 1); // header and points
     EXPECT_GT(peakRssBytes(rss), 0);
     EXPECT_LT(peakRssBytes(rss), kRssLimit) << "CSV: the peak RSS grows with the points";
+}
+
+TEST(CliScale, ResultsAndFitOfAMillionPointsStayInBoundedMemory)
+{
+    if (!fs::exists("/usr/bin/time") || !fs::exists("/bin/bash"))
+        GTEST_SKIP() << "GNU time (package time) or bash not available";
+    test::TempDir dir;
+    const auto db = dir.path / "long.db";
+    const std::string id = std::to_string(addLongSession(db));
+    const auto rss = dir.path / "rss";
+
+    // The table: a header and a row per point, then a line per op and rank count on its tier.
+    auto r = test::runToEnd(linesCounted(measured(cli(db, {"results", id}), rss)), 300);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_GE(std::stoll(r.out), kPoints + 1);
+    EXPECT_GT(peakRssBytes(rss), 0);
+    EXPECT_LT(peakRssBytes(rss), kRssLimit) << "results: the peak RSS grows with the points";
+
+    r = test::runToEnd(linesCounted(measured(cli(db, {"--json", "results", id}), rss)), 600);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_GT(std::stoll(r.out), 10 * kPoints); // a line per field of each point
+    EXPECT_LT(peakRssBytes(rss), kRssLimit) << "results --json: the peak RSS grows with the points";
+
+    // 4 ops x in-place or not on 16 ranks: 8 fits.
+    r = test::runToEnd(measured(cli(db, {"--json", "fit", id}), rss), 300);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto fits = nlohmann::json::parse(r.out);
+    ASSERT_EQ(fits.size(), 8u) << r.out;
+    for (const auto& f : fits)
+        EXPECT_EQ(f.at("points").get<std::int64_t>(), kPoints / 8) << f.dump();
+    EXPECT_LT(peakRssBytes(rss), kRssLimit) << "fit: the peak RSS grows with the points";
 }
 
 // A streamed export is the same file the importer reads back: a --split session through both

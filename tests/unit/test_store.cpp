@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -9,8 +10,10 @@
 
 #include "store/database.h"
 #include "store/migrations.h"
+#include "store/parallelpoints.h"
 #include "store/workspace.h"
 #include "tempdir.h"
+#include "io/textbuffer.h"
 
 using namespace rl;
 using rl::store::Workspace;
@@ -254,4 +257,42 @@ TEST(Store, SplitGroupRoundTripsAndPointsOfAVersionSevenWorkspaceHaveNone)
     pts = ws.collectivePoints(1);
     ASSERT_EQ(pts.size(), 2u);
     EXPECT_EQ(pts[1], grouped);
+}
+
+// Issue 26 item 11: an export reads a long session's rows in blocks on several connections; the
+// text arrives in stored order, rows of another session inside the range left out, and a block
+// of only such rows or of none is no gap.
+TEST(Store, PointsReadInParallelBlocksArriveInStoredOrder)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    Session s;
+    s.kind = kind::Collectives;
+    const auto a = ws.createSession(s);
+    const auto b = ws.createSession(s);
+    std::string want;
+    for (int i = 0; i < 200; ++i) {
+        const bool other = i % 7 == 3 || (i >= 50 && i < 70); // a run of other rows fills whole blocks
+        ws.addCollectivePoint(other ? b : a, point(8 + i, 1.0 + i));
+        if (!other)
+            want += std::to_string(8 + i) + "\n";
+    }
+    for (int threads : {1, 3}) {
+        std::string got;
+        const auto n = store::formatCollectivePoints(
+            ws, a, [](io::TextBuffer& text, const CollectivePoint& p) { text.integer(p.bytes).ch('\n'); },
+            [&got](std::string_view block) {
+                got += block;
+                return true;
+            },
+            {threads, 4});
+        EXPECT_EQ(got, want) << threads << " threads";
+        EXPECT_EQ(n, std::count(want.begin(), want.end(), '\n'));
+    }
+    // A write that fails stops the read: no more blocks are asked for.
+    int blocks = 0;
+    store::formatCollectivePoints(
+        ws, a, [](io::TextBuffer& text, const CollectivePoint& p) { text.integer(p.bytes).ch('\n'); },
+        [&blocks](std::string_view) { return ++blocks < 2; }, {2, 4});
+    EXPECT_EQ(blocks, 2);
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "importers/importerregistry.h"
+#include "io/jsonarraywriter.h"
 #include "records/wireformat.h"
 #include "tempdir.h"
 
@@ -138,4 +139,23 @@ TEST(WireFormat, FastJsonLineReadsBackAsTheJsonPath)
     wire::writeJsonLine(buf, full);
     buf.flush();
     EXPECT_EQ(out.str(), wire::toJson(full).dump() + "\n");
+}
+
+// `results --json` of a long session prints its array one element at a time (issue 26 item 11):
+// the same bytes as dump(2) of the whole array, empty or not, nested or holding escaped newlines.
+TEST(WireFormat, JsonArrayWriterPrintsWhatDumpPrints)
+{
+    const nlohmann::json nested{{"a", 1},
+                                {"list", {1, 2, {{"x", "line\nbreak"}}}},
+                                {"empty", nlohmann::json::object()},
+                                {"none", nlohmann::json::array()}};
+    for (const auto& array : {nlohmann::json::array(), nlohmann::json::array({1}),
+                              nlohmann::json::array({nested, "text", nullptr, nested})}) {
+        std::ostringstream out;
+        io::JsonArrayWriter writer(out);
+        for (const auto& element : array)
+            writer.add(element);
+        writer.finish();
+        EXPECT_EQ(out.str(), array.dump(2));
+    }
 }

@@ -1,0 +1,169 @@
+#include "store/parallelpoints.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/textbuffer.h"
+#include "store/collectiverows.h"
+#include "store/workspace.h"
+
+namespace rl::store {
+namespace {
+struct Block
+{
+    std::string text;
+    std::int64_t points = 0;
+};
+
+// What the workers and the writer share: the next block to read, the blocks read and not yet
+// written, and why everything stops early.
+class BlockQueue
+{
+public:
+    BlockQueue(std::int64_t blocks, std::int64_t window) : m_blocks(blocks), m_window(window) {}
+
+    // The next block to read, or -1 when there is none or the writer stopped. Waits while the
+    // writer is `window` blocks behind, so memory stays bounded however slow the disk is.
+    std::int64_t take()
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_stop || m_next >= m_blocks || m_next < m_written + m_window; });
+        if (m_stop || m_next >= m_blocks)
+            return -1;
+        return m_next++;
+    }
+    void done(std::int64_t k, Block b)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_done.emplace(k, std::move(b));
+        }
+        m_changed.notify_all();
+    }
+    void fail(std::exception_ptr e)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_error)
+                m_error = e;
+            m_stop = true;
+        }
+        m_changed.notify_all();
+    }
+    void stop()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_changed.notify_all();
+    }
+    // Block k once read; false when a worker failed.
+    bool next(std::int64_t k, Block& out)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_error || m_done.count(k); });
+        if (m_error)
+            return false;
+        auto it = m_done.find(k);
+        out = std::move(it->second);
+        m_done.erase(it);
+        m_written = k + 1;
+        lock.unlock();
+        m_changed.notify_all();
+        return true;
+    }
+    std::exception_ptr error()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_error;
+    }
+
+private:
+    const std::int64_t m_blocks, m_window;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::int64_t m_next = 0, m_written = 0;
+    std::map<std::int64_t, Block> m_done;
+    bool m_stop = false;
+    std::exception_ptr m_error;
+};
+
+int threadCount(int wanted)
+{
+    if (wanted > 0)
+        return wanted;
+    return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 8);
+}
+} // namespace
+
+std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
+                                    const std::function<void(io::TextBuffer&, const CollectivePoint&)>& format,
+                                    const std::function<bool(std::string_view)>& write, ParallelRead how)
+{
+    const RowIds rows = collectivePointRows(ws.database(), sessionId);
+    if (rows.first > rows.last)
+        return 0;
+    const std::int64_t expected = collectivePointCount(ws.database(), sessionId, rows);
+    const std::int64_t blockRows = std::max<std::int64_t>(how.blockRows, 1);
+    const std::int64_t blocks = (rows.last - rows.first) / blockRows + 1;
+    const int threads = static_cast<int>(std::min<std::int64_t>(threadCount(how.threads), blocks));
+    BlockQueue queue(blocks, 2 * std::int64_t(threads));
+
+    const auto work = [&] {
+        try {
+            Workspace own(ws.path()); // a connection is used by one thread at a time
+            std::ostringstream blockText;
+            io::TextBuffer text(blockText);
+            for (std::int64_t k; (k = queue.take()) >= 0;) {
+                const std::int64_t first = rows.first + k * blockRows;
+                const RowIds block{first, std::min(rows.last, first + blockRows - 1)};
+                Block b;
+                forEachCollectivePointInRows(own.database(), sessionId, block, [&](const CollectivePoint& p) {
+                    format(text, p);
+                    ++b.points;
+                    return true;
+                });
+                text.flush();
+                b.text = std::move(blockText).str();
+                blockText.str({});
+                queue.done(k, std::move(b));
+            }
+        } catch (...) {
+            queue.fail(std::current_exception());
+        }
+    };
+    std::vector<std::thread> workers;
+    workers.reserve(std::size_t(threads));
+    for (int i = 0; i < threads; ++i)
+        workers.emplace_back(work);
+
+    std::int64_t written = 0;
+    bool complete = true;
+    Block b;
+    for (std::int64_t k = 0; k < blocks; ++k) {
+        if (!queue.next(k, b) || !write(b.text)) {
+            complete = false;
+            break;
+        }
+        written += b.points;
+    }
+    queue.stop();
+    for (auto& w : workers)
+        w.join();
+    if (const auto e = queue.error())
+        std::rethrow_exception(e);
+    if (complete && written != expected)
+        throw StoreError(ws.path() + ": session " + std::to_string(sessionId) + " changed while its points were read (" +
+                         std::to_string(expected) + " points at the start, " + std::to_string(written) +
+                         " read): read it again");
+    return written;
+}
+} // namespace rl::store
