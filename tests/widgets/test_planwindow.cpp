@@ -211,6 +211,8 @@ TEST(PlanWindow, ASmallScreenShowsFiveRowsOfTheTableAndTheChart)
     auto* chart = window.findChild<rl::charts::PlanParetoChart*>();
     ASSERT_TRUE(chart);
     EXPECT_TRUE(window.rect().contains(QRect(chart->mapTo(&window, QPoint(0, 0)), chart->size())));
+    auto* band = child<QLabel>(window, "planBand");
+    EXPECT_GE(band->height(), band->heightForWidth(band->width())) << "the error band's lines are cut";
     rl::testing::shoot(&window, "plan-window-1280x720.png");
 }
 

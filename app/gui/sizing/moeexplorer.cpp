@@ -193,23 +193,23 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     leftLayout->addLayout(buttons); // Run stays in sight however far the form is scrolled
     leftLayout->addWidget(m_progress);
 
-    auto* right = new QWidget;
-    auto* rightLayout = marginless(right);
-    rightLayout->addWidget(m_status);
-    rightLayout->addWidget(m_verdict);
     // Tall enough for the y-axis title with its unit: QtCharts elides a title longer than its axis.
     m_chart->setMinimumHeight(360);
-    rightLayout->addWidget(m_chart, 1);
-    rightLayout->addWidget(m_selected);
-
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->setObjectName(QStringLiteral("moeSplitter"));
     splitter->addWidget(left);
-    splitter->addWidget(right);
+    splitter->addWidget(m_chart);
     splitter->setChildrenCollapsible(false);
     splitter->setStretchFactor(1, 1); // a wider window widens the chart
+    // The status keeps three lines: at the window's smallest height the layout gave its wrapped text
+    // one and cut it (a layout's minimum does not follow a wrapped label's height for its width).
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_status->setMinimumHeight(3 * m_status->fontMetrics().lineSpacing());
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(splitter);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(m_verdict);
+    layout->addWidget(m_selected);
 
     connect(m_run, &QPushButton::clicked, this, &MoeExplorer::runSweep);
     // A shown sweep is re-run under the new calibration, so its points never carry a stale basis.

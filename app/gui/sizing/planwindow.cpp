@@ -174,8 +174,8 @@ PlanWindow::PlanWindow(QWidget* parent)
     results->setStretchFactor(0, 2);
     results->setStretchFactor(1, 3);
 
-    // The inputs scroll above the results, whose table keeps a few rows in sight: at 720 px high the
-    // inputs, all shown, left it two. The splitter gives the form more room when wanted.
+    // The inputs scroll above the results, whose table keeps five rows in sight: at 720 px high the
+    // inputs, all shown, left it two. A taller window shows the inputs whole.
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
                               5 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     auto* inputs = new QScrollArea;
@@ -183,22 +183,17 @@ PlanWindow::PlanWindow(QWidget* parent)
     inputs->setWidget(buildInputs());
     inputs->setWidgetResizable(true);
     inputs->setFrameShape(QFrame::NoFrame);
-    auto* outcome = new QWidget;
-    auto* outcomeLayout = new QVBoxLayout(outcome);
-    outcomeLayout->setContentsMargins(0, 0, 0, 0);
-    outcomeLayout->addLayout(buttons);
-    outcomeLayout->addWidget(m_status);
-    outcomeLayout->addWidget(m_band);
-    outcomeLayout->addWidget(m_yoursLine);
-    outcomeLayout->addWidget(results, 1);
-    auto* page = new QSplitter(Qt::Vertical);
-    page->setObjectName(QStringLiteral("planSplitter"));
-    page->addWidget(inputs);
-    page->addWidget(outcome);
-    page->setChildrenCollapsible(false);
-    page->setStretchFactor(1, 1); // a taller window lengthens the table and the chart
+    // The error band keeps its two lines: at the window's smallest height the layout gave its wrapped
+    // text one and cut it (a layout's minimum does not follow a wrapped label's height for its width).
+    m_band->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_band->setMinimumHeight(2 * m_band->fontMetrics().lineSpacing());
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(page);
+    layout->addWidget(inputs);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(m_band);
+    layout->addWidget(m_yoursLine);
+    layout->addWidget(results, 1);
 
     connect(m_run, &QPushButton::clicked, this, &PlanWindow::runSearch);
     connect(m_cancel, &QPushButton::clicked, this, &PlanWindow::cancel);
