@@ -143,10 +143,14 @@ void DetailsPanel::setSession(const std::optional<Session>& session)
     updateSaveButton();
 }
 
-void DetailsPanel::setMultipleSelected(int count)
+void DetailsPanel::setMultipleSelected(int selected, int shown)
 {
     setSession(std::nullopt);
-    m_title->setText(tr("%1 sessions selected (overlaid in the charts)").arg(count));
+    m_title->setText(shown >= selected ? tr("%1 sessions selected (overlaid in the charts)").arg(selected)
+                                       : tr("%1 sessions selected (the view shows %2 of them; select the others "
+                                            "alone)")
+                                             .arg(selected)
+                                             .arg(shown));
     m_title->setToolTip(tr("Session title"));
 }
 

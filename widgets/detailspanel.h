@@ -22,7 +22,8 @@ public:
     explicit DetailsPanel(QWidget* parent = nullptr);
 
     void setSession(const std::optional<Session>& session); // nullopt: nothing selected
-    void setMultipleSelected(int count);
+    // `shown` of the `selected` sessions are in the view (the others have views of their own).
+    void setMultipleSelected(int selected, int shown);
     std::optional<std::int64_t> sessionId() const;
     void markNotesSaved(std::int64_t sessionId, const QString& notes);
 

@@ -115,7 +115,8 @@ TEST(GuiMainWindow, ShowsSessionsDetailsAndCharts)
     ASSERT_TRUE(charts.wait(15000));
     EXPECT_EQ(w.chartArea()->data().size(), 2u) << "two selected sessions are overlaid";
     EXPECT_EQ(w.chartArea()->pointCount(), 24);
-    EXPECT_TRUE(w.findChild<QLabel*>(QStringLiteral("detailsTitle"))->text().startsWith(QStringLiteral("2 sessions")));
+    EXPECT_EQ(w.findChild<QLabel*>(QStringLiteral("detailsTitle"))->text(),
+              QStringLiteral("2 sessions selected (overlaid in the charts)"));
 
     auto* search = w.findChild<QLineEdit*>(QStringLiteral("sessionSearch"));
     auto* view = w.findChild<QTreeView*>(QStringLiteral("sessionView"));

@@ -345,6 +345,10 @@ TEST_F(ProbeSessionsInTheWindow, CopyMatricesHaveTablesAndAMixedSelectionSaysWha
     ASSERT_TRUE(rl::testing::waitFor([&] { return views->currentWidget() == window.findChild<StepView*>(); }));
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("Showing 1 of the 2 selected sessions")))
         << window.statusBar()->currentMessage().toStdString();
+    // The Details dock says the same: it said "(overlaid in the charts)" of the left-out matrices too.
+    const QString details = window.findChild<QLabel*>(QStringLiteral("detailsTitle"))->text();
+    EXPECT_EQ(details, QStringLiteral("2 sessions selected (the view shows 1 of them; select the others alone)"))
+        << details.toStdString();
     EXPECT_NE(views->currentWidget(), window.chartArea());
     // An attention session with a step: the kernel view (the attention tab), the step left out.
     QSignalSpy charts(&window, &MainWindow::chartsShown);

@@ -250,6 +250,48 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_FALSE(explorer.exportTo(dir.filePath(QStringLiteral("sweep.bmpx"))).isEmpty());
 }
 
+// Issue 24: the form above the chart was taller than a 1280x720 screen: the chart's x axis lay below
+// the screen's edge and the window could not be made smaller. In both layout modes the window fits
+// such a screen less its frame (sizeOnScreen's 16 x 48 px), with the whole chart and Run in sight.
+TEST(MoeExplorer, FitsASmallScreenWithTheWholeChartInSight)
+{
+    const QSize room = QSize(1280, 720) - QSize(16, 48);
+    rl::MoeExplorer explorer;
+    for (const auto mode : {rl::MoeExplorer::LayoutMode::BestPerShape, rl::MoeExplorer::LayoutMode::Fixed}) {
+        explorer.setLayoutMode(mode); // best per shape has three more rows
+        const QSize least = explorer.minimumSizeHint();
+        EXPECT_LE(least.width(), room.width()) << "layout mode " << int(mode);
+        EXPECT_LE(least.height(), room.height()) << "layout mode " << int(mode);
+    }
+    explorer.findChild<QLineEdit*>(QStringLiteral("moeExperts"))->setText(QStringLiteral("8,16,32"));
+    explorer.findChild<QLineEdit*>(QStringLiteral("moeTopK"))->setText(QStringLiteral("1,2"));
+    explorer.resize(room);
+    explorer.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&explorer));
+    EXPECT_EQ(explorer.size(), room) << "the window is no larger than the screen has room for";
+    QSignalSpy done(&explorer, &rl::MoeExplorer::sweepFinished);
+    QSignalSpy failed(&explorer, &rl::MoeExplorer::sweepFailed);
+    explorer.runSweep();
+    ASSERT_TRUE(rl::testing::waitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, 60000));
+    ASSERT_TRUE(failed.isEmpty()) << failed.first().first().toString().toStdString();
+    ASSERT_TRUE(rl::testing::waitForChartsLaidOut(&explorer));
+
+    const auto onWindow = [&](const QWidget* w) { return QRect(w->mapTo(&explorer, QPoint(0, 0)), w->size()); };
+    auto* view = explorer.chart()->view();
+    EXPECT_TRUE(explorer.rect().contains(onWindow(view))) << "the chart, its x axis included, is inside the window";
+    const QRectF plot = explorer.chart()->chart()->plotArea();
+    EXPECT_GE(plot.height(), 300) << "a plot area tall enough to tell the points apart";
+    EXPECT_GE(plot.width(), 300);
+    auto* run = explorer.findChild<QPushButton*>(QStringLiteral("moeRun"));
+    ASSERT_TRUE(run);
+    EXPECT_TRUE(explorer.rect().contains(onWindow(run))) << "Run is in sight with the form at its top";
+    EXPECT_FALSE(run->visibleRegion().isEmpty());
+    auto* status = explorer.findChild<QLabel*>(QStringLiteral("moeStatus"));
+    ASSERT_TRUE(status);
+    EXPECT_GE(status->height(), status->heightForWidth(status->width())) << "the status's lines are cut";
+    rl::testing::shoot(&explorer, "moe-explorer-1280x720.png");
+}
+
 // Holding nothing makes expert width a fourth swept axis; the axes are typed as lists or ranges.
 TEST(MoeExplorer, HoldingNothingSweepsTheTypedExpertWidths)
 {

@@ -189,6 +189,33 @@ TEST(PlanWindow, SmallSearchShowsPlansFiguresInTableAndChart)
     rl::testing::shoot(&window, "plan-window.png");
 }
 
+// Issue 24: at 720 px high the inputs above the results left the table two rows. On a 1280x720
+// screen less the window frame, five rows of a search's table are in sight, and so is the chart.
+TEST(PlanWindow, ASmallScreenShowsFiveRowsOfTheTableAndTheChart)
+{
+    const QSize room = QSize(1280, 720) - QSize(16, 48);
+    PlanWindow window;
+    window.resize(room);
+    setSmallSearch(window);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    EXPECT_EQ(window.size(), room) << "the window is no larger than the screen has room for";
+    ASSERT_TRUE(runAndWait(window));
+    auto* table = child<QTableView>(window, "planTable");
+    ASSERT_TRUE(table && table->model()->rowCount() >= 5);
+    const QRect viewport(table->viewport()->mapTo(&window, QPoint(0, 0)), table->viewport()->size());
+    ASSERT_TRUE(window.rect().contains(viewport));
+    for (int row = 0; row < 5; ++row)
+        EXPECT_TRUE(table->viewport()->rect().contains(table->visualRect(table->model()->index(row, 0))))
+            << "row " << row << " of the table is out of sight";
+    auto* chart = window.findChild<rl::charts::PlanParetoChart*>();
+    ASSERT_TRUE(chart);
+    EXPECT_TRUE(window.rect().contains(QRect(chart->mapTo(&window, QPoint(0, 0)), chart->size())));
+    auto* band = child<QLabel>(window, "planBand");
+    EXPECT_GE(band->height(), band->heightForWidth(band->width())) << "the error band's lines are cut";
+    rl::testing::shoot(&window, "plan-window-1280x720.png");
+}
+
 TEST(PlanWindow, ChartSaysWhatWillAppearBeforeASearch)
 {
     rl::charts::PlanParetoChart chart;

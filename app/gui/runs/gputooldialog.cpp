@@ -1,5 +1,4 @@
 #include "gui/runs/gputooldialog.h"
-#include "gui/runs/jsonreaders.h"
 #include "gui/runs/formfields.h"
 
 #include <QApplication>
@@ -13,19 +12,15 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cstdint>
-#include <optional>
 #include <stdexcept>
 
 #include "gui/runs/benchmarkconfig.h" // shellJoin
@@ -33,9 +28,7 @@
 #include "gui/runs/probeoffer.h"
 #include "model/modelconfig.h"
 #include "settings.h"
-#include "tools/gemmrecipes.h"
 #include "tools/gputools.h"
-#include "units/units.h"
 #include "tonelabel.h"
 
 namespace rl {
@@ -58,376 +51,19 @@ const QStringList kNcclRedops{QStringLiteral("sum"), QStringLiteral("prod"), QSt
 const QStringList kGemmDtypes{QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp8"),
                               QStringLiteral("bf8"),  QStringLiteral("fp32"), QStringLiteral("tf32"),
                               QStringLiteral("int8"), QStringLiteral("fp64")};
-const QStringList kRecipeNames{QStringLiteral("shapes"), QStringLiteral("square"), QStringLiteral("max-achievable"),
-                               QStringLiteral("model")};
-
-std::optional<std::int64_t> bytes(const QString& text)
-{
-    const auto v = units::parseBytes(text.trimmed().toStdString());
-    if (!v || *v <= 0)
-        return std::nullopt;
-    return v;
-}
-
-
 } // namespace
 
-// ------------------------------------------------------------------------------------ GpuToolConfig
-runs::RunKind GpuToolConfig::kind() const
-{
-    const auto* k = runs::runKindOfTool(tool.toStdString());
-    return k ? k->kind : runs::RunKind::NcclTests;
-}
-
-QString GpuToolConfig::subcommand() const { return QString::fromLatin1(runs::info(kind()).subcommand); }
-
-QStringList GpuToolConfig::environmentList() const { return form::settingLines(environment); }
-
-QStringList GpuToolConfig::shapeList() const
-{
-    return shapes.split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts);
-}
-
-QString GpuToolConfig::validate() const
-{
-    if (!tools::toolKind(tool.toStdString()))
-        return QObject::tr("Unknown tool '%1'.").arg(tool);
-    // What only the form can get wrong (its text fields); the rest is the request's to say.
-    if (isNcclTests()) {
-        if (!bytes(minBytes))
-            return QObject::tr("Minimum size '%1' is not a size such as 8, 1K or 256M.").arg(minBytes);
-        if (!bytes(maxBytes))
-            return QObject::tr("Maximum size '%1' is not a size such as 8, 1K or 256M.").arg(maxBytes);
-        if (useIncrement && !bytes(increment))
-            return QObject::tr("Increment '%1' is not a size such as 1M.").arg(increment);
-        if (!useIncrement && factor < 2)
-            return QObject::tr("The size factor must be at least 2.");
-        if (dtype.trimmed().isEmpty() || dtype.contains(u' '))
-            return QObject::tr("Choose a data type (-d).");
-    } else if (recipe == Recipe::Square) {
-        const auto from = units::parseInt(squareFrom.trimmed().toStdString());
-        const auto to = units::parseInt(squareTo.trimmed().toStdString());
-        if (!from || *from < 1)
-            return QObject::tr("Square sweep start '%1' is not a positive number.").arg(squareFrom);
-        if (!to || *to < *from)
-            return QObject::tr("Square sweep end '%1' is not a number at least the start.").arg(squareTo);
-    } else if (recipe == Recipe::Shapes && shapeList().isEmpty()) {
-        return QObject::tr("Give at least one shape, e.g. 4096x4096x4096 or 8192x1024x4096xNT.");
-    }
-    if (pointTimeout < 1)
-        return QObject::tr("The point timeout must be at least one second.");
-    return sentence(request().validate());
-}
-
-int GpuToolConfig::expectedPoints() const { return validate().isEmpty() ? request().expectedPoints() : 0; }
-
-runs::RunRequest GpuToolConfig::request() const
-{
-    runs::RunRequest r = runs::RunRequest::defaults(kind());
-    const auto text = [](const QString& s) { return s.trimmed().toStdString(); };
-    if (isNcclTests()) {
-        r.ops.clear();
-        for (const auto& op : ops)
-            r.ops.push_back(op.toStdString());
-        r.args = {"-b", text(minBytes), "-e", text(maxBytes)};
-        if (useIncrement)
-            r.args.insert(r.args.end(), {"-i", text(increment)});
-        else
-            r.args.insert(r.args.end(), {"-f", std::to_string(factor)});
-        r.args.insert(r.args.end(), {"-g", std::to_string(gpus), "-n", std::to_string(iters), "-w",
-                                     std::to_string(warmup), "-d", text(dtype), "-o", text(redop), "-c",
-                                     check ? "1" : "0", "-z", blocking ? "1" : "0", "-G", std::to_string(graph)});
-    } else {
-        runs::GemmSelection& g = r.gemm;
-        switch (recipe) {
-        case Recipe::Shapes:
-            for (const auto& s : shapeList())
-                g.shapes.push_back(s.toStdString());
-            break;
-        case Recipe::Square: g.square = text(squareFrom) + ":" + text(squareTo); break;
-        case Recipe::MaxAchievable:
-            g.recipe = "max-achievable";
-            g.cus = cus;
-            break;
-        case Recipe::Model:
-            g.recipe = "model";
-            g.config = text(modelConfig);
-            g.parallel = text(parallel);
-            break;
-        }
-        g.dtype = text(gemmDtype);
-        g.iters = gemmIters;
-        g.coldIters = coldIters;
-    }
-    for (const auto& a : form::words(extraArgs))
-        r.args.push_back(a.toStdString());
-    r.launch = launch.toLaunch();
-    for (const auto& e : environmentList())
-        r.env.push_back(e.toStdString());
-    r.pointTimeoutS = pointTimeout;
-    r.title = title.toStdString();
-    return r;
-}
-
-QStringList GpuToolConfig::cliArguments(const QString& workspace) const { return rl::cliArguments(workspace, request()); }
-
-QJsonObject GpuToolConfig::toJson() const
-{
-    QJsonObject json{{QStringLiteral("version"), kJsonVersion},
-                       {QStringLiteral("tool"), tool},
-                       {QStringLiteral("ops"), QJsonArray::fromStringList(ops)},
-                       {QStringLiteral("minBytes"), minBytes},
-                       {QStringLiteral("maxBytes"), maxBytes},
-                       {QStringLiteral("useIncrement"), useIncrement},
-                       {QStringLiteral("factor"), factor},
-                       {QStringLiteral("increment"), increment},
-                       {QStringLiteral("gpus"), gpus},
-                       {QStringLiteral("iters"), iters},
-                       {QStringLiteral("warmup"), warmup},
-                       {QStringLiteral("dtype"), dtype},
-                       {QStringLiteral("redop"), redop},
-                       {QStringLiteral("check"), check},
-                       {QStringLiteral("blocking"), blocking},
-                       {QStringLiteral("graph"), graph},
-                       {QStringLiteral("gemmDtype"), gemmDtype},
-                       {QStringLiteral("recipe"), kRecipeNames.value(static_cast<int>(recipe))},
-                       {QStringLiteral("shapes"), shapes},
-                       {QStringLiteral("squareFrom"), squareFrom},
-                       {QStringLiteral("squareTo"), squareTo},
-                       {QStringLiteral("cus"), cus},
-                       {QStringLiteral("modelConfig"), modelConfig},
-                       {QStringLiteral("parallel"), parallel},
-                       {QStringLiteral("gemmIters"), gemmIters},
-                       {QStringLiteral("coldIters"), coldIters},
-                       {QStringLiteral("environment"), environment},
-                       {QStringLiteral("extraArgs"), extraArgs},
-                       {QStringLiteral("pointTimeout"), pointTimeout},
-                       {QStringLiteral("title"), title}};
-    const QJsonObject l = launch.toJson(); // the launch keys at the top level, as before
-    for (auto it = l.begin(); it != l.end(); ++it)
-        json.insert(it.key(), it.value());
-    return json;
-}
-
-using jsonread::read;
-
-GpuToolConfig GpuToolConfig::fromJson(const QJsonObject& json)
-{
-    GpuToolConfig c;
-    if (json.value(QStringLiteral("version")).toInt() != kJsonVersion)
-        return c;
-    read(json, "tool", c.tool);
-    if (!tools::toolKind(c.tool.toStdString()))
-        c.tool = GpuToolConfig{}.tool;
-    read(json, "ops", c.ops);
-    read(json, "minBytes", c.minBytes);
-    read(json, "maxBytes", c.maxBytes);
-    read(json, "useIncrement", c.useIncrement);
-    read(json, "factor", c.factor);
-    read(json, "increment", c.increment);
-    read(json, "gpus", c.gpus);
-    read(json, "iters", c.iters);
-    read(json, "warmup", c.warmup);
-    read(json, "dtype", c.dtype);
-    read(json, "redop", c.redop);
-    read(json, "check", c.check);
-    read(json, "blocking", c.blocking);
-    read(json, "graph", c.graph);
-    read(json, "gemmDtype", c.gemmDtype);
-    if (const int r = kRecipeNames.indexOf(json.value(QStringLiteral("recipe")).toString()); r >= 0)
-        c.recipe = static_cast<Recipe>(r);
-    read(json, "shapes", c.shapes);
-    read(json, "squareFrom", c.squareFrom);
-    read(json, "squareTo", c.squareTo);
-    read(json, "cus", c.cus);
-    read(json, "modelConfig", c.modelConfig);
-    read(json, "parallel", c.parallel);
-    read(json, "gemmIters", c.gemmIters);
-    read(json, "coldIters", c.coldIters);
-    read(json, "environment", c.environment);
-    read(json, "extraArgs", c.extraArgs);
-    c.launch = LaunchSettings::fromJson(json, c.launch);
-    read(json, "pointTimeout", c.pointTimeout);
-    read(json, "title", c.title);
-    return c;
-}
-
-// ------------------------------------------------------------------------------------ GpuToolDialog
 GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace, Settings* settings, QWidget* parent)
     : QDialog(parent), m_cli(cliProgram), m_workspace(workspace), m_settings(settings)
 {
     setObjectName(QStringLiteral("gpuToolDialog"));
     setWindowTitle(tr("New GPU tool benchmark"));
 
-    // ---- the tool and where it is
-    m_tool = new QComboBox;
-    m_tool->setObjectName(QStringLiteral("tool"));
-    // The tools this form can set up: a collectives page and a GEMM shapes page (BabelStream and
-    // nvbandwidth, which take only their own flags, run from `ridgeline-cli run`).
-    for (const auto& k : tools::knownTools())
-        if (const auto* run = runs::runKindOfTool(k.id); run && (k.collectives || run->gemmShapes))
-            m_tool->addItem(QString::fromStdString(k.name), QString::fromStdString(k.id));
-    m_tool->setToolTip(tr("The benchmark program to run; Ridgeline stores each point as it prints it"));
-    m_toolLocation = new QLabel;
-    m_toolLocation->setObjectName(QStringLiteral("toolLocation"));
-    m_toolLocation->setWordWrap(true); // a path has no spaces: refreshTool() adds break points after each /
-    m_toolLocation->setToolTip(tr("Where the tool was found (tools.json folders, then PATH, then /opt/rocm/bin) "
-                                  "and the version it reported"));
-    m_addFolder = new QPushButton(tr("Add folder…"));
-    m_addFolder->setObjectName(QStringLiteral("addToolFolder"));
-    m_addFolder->setToolTip(tr("Choose the folder holding the tool's programs (e.g. an nccl-tests build/ folder); "
-                               "it is remembered in tools.json, shared with `ridgeline-cli tools`"));
-    m_askVersion = new QPushButton(tr("Ask version"));
-    m_askVersion->setObjectName(QStringLiteral("askToolVersion"));
-    m_askVersion->setToolTip(tr("Run the tool once to learn its version (--version, or nccl-tests' header of a "
-                                "one-size run) and remember it"));
-    auto* toolBox = new QGroupBox(tr("Tool"));
-    auto* toolForm = new QFormLayout(toolBox);
-    auto* toolRow = new QHBoxLayout;
-    toolRow->addWidget(m_tool, 1);
-    toolRow->addWidget(m_askVersion);
-    toolRow->addWidget(m_addFolder);
-    toolForm->addRow(tr("Tool:"), toolRow);
-    toolForm->addRow(tr("Found:"), m_toolLocation);
-
-    // ---- nccl-tests page
-    auto* ncclPage = new QWidget;
-    auto* opsBox = new QGroupBox(tr("Operations"));
-    auto* opsGrid = new QGridLayout(opsBox);
-    for (int i = 0; i < kNcclOps.size(); ++i) {
-        auto* c = new QCheckBox(kNcclOps[i]);
-        c->setObjectName(QStringLiteral("op_") + kNcclOps[i]);
-        c->setToolTip(tr("Run %1 (one session per operation)")
-                          .arg(QString::fromStdString(tools::ncclTestsProgram(kNcclOps[i].toStdString()))));
-        opsGrid->addWidget(c, i / 4, i % 4);
-        m_ops << c;
-    }
-    m_minBytes = edit(QStringLiteral("minBytes"), tr("Smallest message size (-b), e.g. 8, 1K, 256M"));
-    m_maxBytes = edit(QStringLiteral("maxBytes"), tr("Largest message size (-e), e.g. 128M, 8G"));
-    m_stepMode = combo(QStringLiteral("stepMode"), {tr("× factor (-f)"), tr("+ increment (-i)")},
-                       tr("Grow the size by a factor (-f) or by a fixed increment (-i)"));
-    m_factor = spin(QStringLiteral("factor"), 2, 1024, QString(), tr("Size multiplier between steps (-f)"));
-    m_increment = edit(QStringLiteral("increment"), tr("Size added between steps (-i), e.g. 1M"));
-    m_gpus = spin(QStringLiteral("gpus"), 1, 64, tr(" per process"), tr("GPUs per process (-g)"));
-    m_iters = spin(QStringLiteral("iters"), 1, 1000000, QString(), tr("Timed iterations per size (-n)"));
-    m_warmup = spin(QStringLiteral("warmup"), 0, 1000000, QString(), tr("Warm-up iterations per size (-w)"));
-    m_dtype = combo(QStringLiteral("dtype"), kNcclDtypes, tr("Data type (-d); type another name if your build has it"),
-                    true);
-    m_redop = combo(QStringLiteral("redop"), kNcclRedops, tr("Reduction operation (-o) for reducing collectives"));
-    m_check = new QCheckBox(tr("Check results (-c 1)"));
-    m_check->setObjectName(QStringLiteral("check"));
-    m_check->setToolTip(tr("Verify the results (#wrong); a run with wrong elements ends failed"));
-    m_blocking = new QCheckBox(tr("Blocking (-z 1)"));
-    m_blocking->setObjectName(QStringLiteral("blocking"));
-    m_blocking->setToolTip(tr("Make NCCL collectives blocking (-z): the CPU waits for each to finish"));
-    m_graph = spin(QStringLiteral("graph"), 0, 100000, QString(),
-                   tr("CUDA/HIP graph launches per iteration (-G); 0: no graphs"));
-    m_graph->setSpecialValueText(tr("off"));
-    auto* ncclForm = new QFormLayout;
-    auto* sizes = new QHBoxLayout;
-    sizes->addWidget(m_minBytes);
-    sizes->addWidget(new QLabel(tr("to")));
-    sizes->addWidget(m_maxBytes);
-    ncclForm->addRow(tr("Sizes (-b, -e):"), sizes);
-    auto* step = new QHBoxLayout;
-    step->addWidget(m_stepMode);
-    step->addWidget(m_factor);
-    step->addWidget(m_increment);
-    ncclForm->addRow(tr("Step:"), step);
-    auto* iters = new QHBoxLayout;
-    iters->addWidget(m_iters);
-    iters->addWidget(new QLabel(tr("warm-up (-w)")));
-    iters->addWidget(m_warmup);
-    ncclForm->addRow(tr("Iterations (-n):"), iters);
-    auto* types = new QHBoxLayout;
-    types->addWidget(m_dtype, 1);
-    types->addWidget(new QLabel(tr("reduction (-o)")));
-    types->addWidget(m_redop, 1);
-    ncclForm->addRow(tr("Data type (-d):"), types);
-    ncclForm->addRow(tr("GPUs (-g):"), m_gpus);
-    auto* flags = new QHBoxLayout;
-    flags->addWidget(m_check);
-    flags->addWidget(m_blocking);
-    flags->addStretch();
-    ncclForm->addRow(tr("Options:"), flags);
-    ncclForm->addRow(tr("Graphs (-G):"), m_graph);
-    auto* ncclLayout = new QVBoxLayout(ncclPage);
-    ncclLayout->setContentsMargins(0, 0, 0, 0);
-    ncclLayout->addWidget(opsBox);
-    ncclLayout->addLayout(ncclForm);
-    ncclLayout->addStretch();
-
-    // ---- GEMM page
-    auto* gemmPage = new QWidget;
-    m_gemmDtype = combo(QStringLiteral("gemmDtype"), kGemmDtypes,
-                        tr("Input type of A and B (and C, D); the bench's type names (bf16_r, ...) work too"), true);
-    m_recipe = combo(QStringLiteral("recipe"),
-                     {tr("Given shapes"), tr("Square sweep"), tr("Max achievable (AMD's recipe)"),
-                      tr("A model's training step")},
-                     tr("Where the shapes come from"));
-    m_shapes = edit(QStringLiteral("shapes"), tr("MxNxK or MxNxKxTT (transposes of A and B), separated by commas or "
-                                                 "spaces, e.g. 4096x4096x4096, 8192x1024x4096xNT"));
-    m_squareFrom = edit(QStringLiteral("squareFrom"), tr("Smallest M = N = K of the square sweep (powers of two)"));
-    m_squareTo = edit(QStringLiteral("squareTo"), tr("Largest M = N = K of the square sweep"));
-    m_cus = spin(QStringLiteral("cus"), 1, 100000, QString(),
-                 tr("The GPU's compute units: whole waves of 256x256 tiles over them (MI300X: 304, MI355X: 256)"));
-    m_modelConfig = combo(QStringLiteral("modelConfig"), {},
-                          tr("The model whose training-step GEMMs are run: a preset, a configuration saved in the "
-                             "workspace or a config.json path"),
-                          true);
-    for (const auto& p : model::presetNames())
-        m_modelConfig->addItem(QString::fromStdString(p));
-    m_parallel = edit(QStringLiteral("parallel"), tr("Parallel layout of the model's step, e.g. tp=8,pp=1,dp=16"));
-    m_gemmIters = spin(QStringLiteral("gemmIters"), 0, 1000000, QString(), tr("Timed iterations (-i); default: the tool's"));
-    m_gemmIters->setSpecialValueText(tr("tool default"));
-    m_coldIters = spin(QStringLiteral("coldIters"), 0, 1000000, QString(),
-                       tr("Warm-up (cold) iterations (-j); default: the tool's"));
-    m_coldIters->setSpecialValueText(tr("tool default"));
-    auto* gemmForm = new QFormLayout(gemmPage);
-    gemmForm->setContentsMargins(0, 0, 0, 0);
-    gemmForm->addRow(tr("Data type:"), m_gemmDtype);
-    gemmForm->addRow(tr("Shapes from:"), m_recipe);
-    gemmForm->addRow(tr("Shapes:"), m_shapes);
-    auto* square = new QHBoxLayout;
-    square->addWidget(m_squareFrom);
-    square->addWidget(new QLabel(tr("to")));
-    square->addWidget(m_squareTo);
-    gemmForm->addRow(tr("Square M=N=K:"), square);
-    gemmForm->addRow(tr("Compute units:"), m_cus);
-    gemmForm->addRow(tr("Model:"), m_modelConfig);
-    gemmForm->addRow(tr("Layout:"), m_parallel);
-    auto* gemmIters = new QHBoxLayout;
-    gemmIters->addWidget(m_gemmIters);
-    gemmIters->addWidget(new QLabel(tr("warm-up (-j)")));
-    gemmIters->addWidget(m_coldIters);
-    gemmForm->addRow(tr("Iterations (-i):"), gemmIters);
-
+    auto* toolBox = buildToolBox();
     m_pages = new QStackedWidget;
-    m_pages->addWidget(ncclPage);
-    m_pages->addWidget(gemmPage);
-
-    // ---- what both share
-    m_environment = new QPlainTextEdit;
-    m_environment->setObjectName(QStringLiteral("environment"));
-    m_environment->setToolTip(tr("Environment for the tool, NAME=VALUE per line (e.g. NCCL_ALGO=Ring, "
-                                 "NCCL_PROTO=Simple, RCCL_MSCCL_ENABLE=0); kept with the session and forwarded "
-                                 "with -x under a hostfile"));
-    m_environment->setPlaceholderText(tr("NCCL_ALGO=Ring\nNCCL_DEBUG=WARN"));
-    m_environment->setTabChangesFocus(true);
-    m_environment->setFixedHeight(m_environment->fontMetrics().lineSpacing() * 4 + 2 * m_environment->frameWidth() + 8);
-    m_extraArgs = edit(QStringLiteral("extraArgs"), tr("More flags for the tool itself, passed after --"));
-    m_launch = new LauncherWidget({LaunchSettings::Mode::Local, LaunchSettings::Mode::LocalMpirun,
-                                   LaunchSettings::Mode::Hostfile, LaunchSettings::Mode::Template},
-                                  true, m_settings);
-    m_pointTimeout = spin(QStringLiteral("pointTimeout"), 1, 86400, tr(" s"),
-                          tr("Seconds without a new output line after which the tool counts as hung and is stopped "
-                             "(the session ends failed, its points stay)"));
-    m_title = edit(QStringLiteral("title"), tr("Session title (optional; default: the program and its processes)"));
-    auto* common = new QFormLayout;
-    common->addRow(tr("Environment:"), m_environment);
-    common->addRow(tr("Tool flags:"), m_extraArgs);
-    common->addRow(tr("Point timeout:"), m_pointTimeout);
-    common->addRow(tr("Title:"), m_title);
+    m_pages->addWidget(buildNcclPage());
+    m_pages->addWidget(buildGemmPage());
+    auto* common = buildCommonFields();
 
     m_summary = new QLabel;
     m_summary->setTextFormat(Qt::PlainText); // names tools and paths
@@ -511,6 +147,184 @@ GpuToolDialog::GpuToolDialog(const QString& cliProgram, const QString& workspace
     connect(m_launch, &LauncherWidget::changed, this, &GpuToolDialog::updatePreview);
     refreshTool();
     updatePreview();
+}
+
+QGroupBox* GpuToolDialog::buildToolBox()
+{
+    m_tool = new QComboBox;
+    m_tool->setObjectName(QStringLiteral("tool"));
+    // The tools this form can set up: a collectives page and a GEMM shapes page (BabelStream and
+    // nvbandwidth, which take only their own flags, run from `ridgeline-cli run`).
+    for (const auto& k : tools::knownTools())
+        if (const auto* run = runs::runKindOfTool(k.id); run && (k.collectives || run->gemmShapes))
+            m_tool->addItem(QString::fromStdString(k.name), QString::fromStdString(k.id));
+    m_tool->setToolTip(tr("The benchmark program to run; Ridgeline stores each point as it prints it"));
+    m_toolLocation = new QLabel;
+    m_toolLocation->setObjectName(QStringLiteral("toolLocation"));
+    m_toolLocation->setWordWrap(true); // a path has no spaces: refreshTool() adds break points after each /
+    m_toolLocation->setToolTip(tr("Where the tool was found (tools.json folders, then PATH, then /opt/rocm/bin) "
+                                  "and the version it reported"));
+    m_addFolder = new QPushButton(tr("Add folder…"));
+    m_addFolder->setObjectName(QStringLiteral("addToolFolder"));
+    m_addFolder->setToolTip(tr("Choose the folder holding the tool's programs (e.g. an nccl-tests build/ folder); "
+                               "it is remembered in tools.json, shared with `ridgeline-cli tools`"));
+    m_askVersion = new QPushButton(tr("Ask version"));
+    m_askVersion->setObjectName(QStringLiteral("askToolVersion"));
+    m_askVersion->setToolTip(tr("Run the tool once to learn its version (--version, or nccl-tests' header of a "
+                                "one-size run) and remember it"));
+    auto* toolBox = new QGroupBox(tr("Tool"));
+    auto* toolForm = new QFormLayout(toolBox);
+    auto* toolRow = new QHBoxLayout;
+    toolRow->addWidget(m_tool, 1);
+    toolRow->addWidget(m_askVersion);
+    toolRow->addWidget(m_addFolder);
+    toolForm->addRow(tr("Tool:"), toolRow);
+    toolForm->addRow(tr("Found:"), m_toolLocation);
+    return toolBox;
+}
+
+QWidget* GpuToolDialog::buildNcclPage()
+{
+    auto* ncclPage = new QWidget;
+    auto* opsBox = new QGroupBox(tr("Operations"));
+    auto* opsGrid = new QGridLayout(opsBox);
+    for (int i = 0; i < kNcclOps.size(); ++i) {
+        auto* c = new QCheckBox(kNcclOps[i]);
+        c->setObjectName(QStringLiteral("op_") + kNcclOps[i]);
+        c->setToolTip(tr("Run %1 (one session per operation)")
+                          .arg(QString::fromStdString(tools::ncclTestsProgram(kNcclOps[i].toStdString()))));
+        opsGrid->addWidget(c, i / 4, i % 4);
+        m_ops << c;
+    }
+    m_minBytes = edit(QStringLiteral("minBytes"), tr("Smallest message size (-b), e.g. 8, 1K, 256M"));
+    m_maxBytes = edit(QStringLiteral("maxBytes"), tr("Largest message size (-e), e.g. 128M, 8G"));
+    m_stepMode = combo(QStringLiteral("stepMode"), {tr("× factor (-f)"), tr("+ increment (-i)")},
+                       tr("Grow the size by a factor (-f) or by a fixed increment (-i)"));
+    m_factor = spin(QStringLiteral("factor"), 2, 1024, QString(), tr("Size multiplier between steps (-f)"));
+    m_increment = edit(QStringLiteral("increment"), tr("Size added between steps (-i), e.g. 1M"));
+    m_gpus = spin(QStringLiteral("gpus"), 1, 64, tr(" per process"), tr("GPUs per process (-g)"));
+    m_iters = spin(QStringLiteral("iters"), 1, 1000000, QString(), tr("Timed iterations per size (-n)"));
+    m_warmup = spin(QStringLiteral("warmup"), 0, 1000000, QString(), tr("Warm-up iterations per size (-w)"));
+    m_dtype = combo(QStringLiteral("dtype"), kNcclDtypes, tr("Data type (-d); type another name if your build has it"),
+                    true);
+    m_redop = combo(QStringLiteral("redop"), kNcclRedops, tr("Reduction operation (-o) for reducing collectives"));
+    m_check = new QCheckBox(tr("Check results (-c 1)"));
+    m_check->setObjectName(QStringLiteral("check"));
+    m_check->setToolTip(tr("Verify the results (#wrong); a run with wrong elements ends failed"));
+    m_blocking = new QCheckBox(tr("Blocking (-z 1)"));
+    m_blocking->setObjectName(QStringLiteral("blocking"));
+    m_blocking->setToolTip(tr("Make NCCL collectives blocking (-z): the CPU waits for each to finish"));
+    m_graph = spin(QStringLiteral("graph"), 0, 100000, QString(),
+                   tr("CUDA/HIP graph launches per iteration (-G); 0: no graphs"));
+    m_graph->setSpecialValueText(tr("off"));
+    auto* ncclForm = new QFormLayout;
+    auto* sizes = new QHBoxLayout;
+    sizes->addWidget(m_minBytes);
+    sizes->addWidget(new QLabel(tr("to")));
+    sizes->addWidget(m_maxBytes);
+    ncclForm->addRow(tr("Sizes (-b, -e):"), sizes);
+    auto* step = new QHBoxLayout;
+    step->addWidget(m_stepMode);
+    step->addWidget(m_factor);
+    step->addWidget(m_increment);
+    ncclForm->addRow(tr("Step:"), step);
+    auto* iters = new QHBoxLayout;
+    iters->addWidget(m_iters);
+    iters->addWidget(new QLabel(tr("warm-up (-w)")));
+    iters->addWidget(m_warmup);
+    ncclForm->addRow(tr("Iterations (-n):"), iters);
+    auto* types = new QHBoxLayout;
+    types->addWidget(m_dtype, 1);
+    types->addWidget(new QLabel(tr("reduction (-o)")));
+    types->addWidget(m_redop, 1);
+    ncclForm->addRow(tr("Data type (-d):"), types);
+    ncclForm->addRow(tr("GPUs (-g):"), m_gpus);
+    auto* flags = new QHBoxLayout;
+    flags->addWidget(m_check);
+    flags->addWidget(m_blocking);
+    flags->addStretch();
+    ncclForm->addRow(tr("Options:"), flags);
+    ncclForm->addRow(tr("Graphs (-G):"), m_graph);
+    auto* ncclLayout = new QVBoxLayout(ncclPage);
+    ncclLayout->setContentsMargins(0, 0, 0, 0);
+    ncclLayout->addWidget(opsBox);
+    ncclLayout->addLayout(ncclForm);
+    ncclLayout->addStretch();
+    return ncclPage;
+}
+
+QWidget* GpuToolDialog::buildGemmPage()
+{
+    auto* gemmPage = new QWidget;
+    m_gemmDtype = combo(QStringLiteral("gemmDtype"), kGemmDtypes,
+                        tr("Input type of A and B (and C, D); the bench's type names (bf16_r, ...) work too"), true);
+    m_recipe = combo(QStringLiteral("recipe"),
+                     {tr("Given shapes"), tr("Square sweep"), tr("Max achievable (AMD's recipe)"),
+                      tr("A model's training step")},
+                     tr("Where the shapes come from"));
+    m_shapes = edit(QStringLiteral("shapes"), tr("MxNxK or MxNxKxTT (transposes of A and B), separated by commas or "
+                                                 "spaces, e.g. 4096x4096x4096, 8192x1024x4096xNT"));
+    m_squareFrom = edit(QStringLiteral("squareFrom"), tr("Smallest M = N = K of the square sweep (powers of two)"));
+    m_squareTo = edit(QStringLiteral("squareTo"), tr("Largest M = N = K of the square sweep"));
+    m_cus = spin(QStringLiteral("cus"), 1, 100000, QString(),
+                 tr("The GPU's compute units: whole waves of 256x256 tiles over them (MI300X: 304, MI355X: 256)"));
+    m_modelConfig = combo(QStringLiteral("modelConfig"), {},
+                          tr("The model whose training-step GEMMs are run: a preset, a configuration saved in the "
+                             "workspace or a config.json path"),
+                          true);
+    for (const auto& p : model::presetNames())
+        m_modelConfig->addItem(QString::fromStdString(p));
+    m_parallel = edit(QStringLiteral("parallel"), tr("Parallel layout of the model's step, e.g. tp=8,pp=1,dp=16"));
+    m_gemmIters = spin(QStringLiteral("gemmIters"), 0, 1000000, QString(), tr("Timed iterations (-i); default: the tool's"));
+    m_gemmIters->setSpecialValueText(tr("tool default"));
+    m_coldIters = spin(QStringLiteral("coldIters"), 0, 1000000, QString(),
+                       tr("Warm-up (cold) iterations (-j); default: the tool's"));
+    m_coldIters->setSpecialValueText(tr("tool default"));
+    auto* gemmForm = new QFormLayout(gemmPage);
+    gemmForm->setContentsMargins(0, 0, 0, 0);
+    gemmForm->addRow(tr("Data type:"), m_gemmDtype);
+    gemmForm->addRow(tr("Shapes from:"), m_recipe);
+    gemmForm->addRow(tr("Shapes:"), m_shapes);
+    auto* square = new QHBoxLayout;
+    square->addWidget(m_squareFrom);
+    square->addWidget(new QLabel(tr("to")));
+    square->addWidget(m_squareTo);
+    gemmForm->addRow(tr("Square M=N=K:"), square);
+    gemmForm->addRow(tr("Compute units:"), m_cus);
+    gemmForm->addRow(tr("Model:"), m_modelConfig);
+    gemmForm->addRow(tr("Layout:"), m_parallel);
+    auto* gemmIters = new QHBoxLayout;
+    gemmIters->addWidget(m_gemmIters);
+    gemmIters->addWidget(new QLabel(tr("warm-up (-j)")));
+    gemmIters->addWidget(m_coldIters);
+    gemmForm->addRow(tr("Iterations (-i):"), gemmIters);
+    return gemmPage;
+}
+
+QFormLayout* GpuToolDialog::buildCommonFields()
+{
+    m_environment = new QPlainTextEdit;
+    m_environment->setObjectName(QStringLiteral("environment"));
+    m_environment->setToolTip(tr("Environment for the tool, NAME=VALUE per line (e.g. NCCL_ALGO=Ring, "
+                                 "NCCL_PROTO=Simple, RCCL_MSCCL_ENABLE=0); kept with the session and forwarded "
+                                 "with -x under a hostfile"));
+    m_environment->setPlaceholderText(tr("NCCL_ALGO=Ring\nNCCL_DEBUG=WARN"));
+    m_environment->setTabChangesFocus(true);
+    m_environment->setFixedHeight(m_environment->fontMetrics().lineSpacing() * 4 + 2 * m_environment->frameWidth() + 8);
+    m_extraArgs = edit(QStringLiteral("extraArgs"), tr("More flags for the tool itself, passed after --"));
+    m_launch = new LauncherWidget({LaunchSettings::Mode::Local, LaunchSettings::Mode::LocalMpirun,
+                                   LaunchSettings::Mode::Hostfile, LaunchSettings::Mode::Template},
+                                  true, m_settings);
+    m_pointTimeout = spin(QStringLiteral("pointTimeout"), 1, 86400, tr(" s"),
+                          tr("Seconds without a new output line after which the tool counts as hung and is stopped "
+                             "(the session ends failed, its points stay)"));
+    m_title = edit(QStringLiteral("title"), tr("Session title (optional; default: the program and its processes)"));
+    auto* common = new QFormLayout;
+    common->addRow(tr("Environment:"), m_environment);
+    common->addRow(tr("Tool flags:"), m_extraArgs);
+    common->addRow(tr("Point timeout:"), m_pointTimeout);
+    common->addRow(tr("Title:"), m_title);
+    return common;
 }
 
 GpuToolConfig GpuToolDialog::config() const

@@ -5,17 +5,18 @@
 // The tool's location and version come from the tools registry (tools.json, shared with
 // `ridgeline-cli tools`); a missing tool's folder can be added here.
 #include <QDialog>
-#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
+#include "gui/runs/gputoolconfig.h"
 #include "gui/runs/launcherwidget.h"
-#include "runs/runrequest.h"
 
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -27,65 +28,6 @@ namespace rl {
 class CommandPreview;
 class ProbeOffer;
 class Settings;
-
-struct GpuToolConfig
-{
-    QString tool = QStringLiteral("nccl-tests"); // the registry id: nccl-tests, hipblaslt-bench, rocblas-bench
-    // nccl-tests / rccl-tests: the tool's own flags
-    QStringList ops{QStringLiteral("all_reduce")};
-    QString minBytes = QStringLiteral("8");    // -b
-    QString maxBytes = QStringLiteral("128M"); // -e
-    bool useIncrement = false;                 // -i instead of -f
-    int factor = 2;                            // -f
-    QString increment = QStringLiteral("1M");  // -i
-    int gpus = 1;                              // -g
-    int iters = 20;                            // -n
-    int warmup = 5;                            // -w
-    QString dtype = QStringLiteral("float");   // -d
-    QString redop = QStringLiteral("sum");     // -o
-    bool check = true;                         // -c
-    bool blocking = false;                     // -z
-    int graph = 0;                             // -G (CUDA/HIP graph launches; 0 = off)
-    // hipblaslt-bench / rocblas-bench
-    enum class Recipe { Shapes, Square, MaxAchievable, Model };
-    QString gemmDtype = QStringLiteral("bf16");
-    Recipe recipe = Recipe::Square;
-    QString shapes = QStringLiteral("4096x4096x4096"); // MxNxK[xTT], comma / space / line separated
-    QString squareFrom = QStringLiteral("256"), squareTo = QStringLiteral("16384");
-    int cus = 304;
-    QString modelConfig = QStringLiteral("llama-3-8b");
-    QString parallel = QStringLiteral("tp=1,pp=1,dp=8");
-    int gemmIters = 0, coldIters = 0; // 0: the tool's default
-    // both
-    QString environment; // NAME=VALUE per line (# starts a comment)
-    QString extraArgs;   // more flags for the tool, whitespace separated
-    LaunchSettings launch = [] {
-        LaunchSettings l;
-        l.mode = LaunchSettings::Mode::Local;
-        l.np = 1;
-        return l;
-    }();
-    int pointTimeout = 300; // seconds without output after which the tool counts as hung
-    QString title;
-
-    bool isNcclTests() const { return tool == QLatin1String("nccl-tests"); }
-    runs::RunKind kind() const;
-    QString subcommand() const; // of `ridgeline-cli run`
-    // Empty when valid, else what is wrong (for the dialog's message line).
-    QString validate() const;
-    QStringList environmentList() const; // NAME=VALUE, in order
-    QStringList shapeList() const;
-    // Points the CLI will report: ops x sizes x 2 (out-of-place and in-place) for nccl-tests, one
-    // per shape for the GEMM benches; 0 when not known beforehand (the model recipe: the CLI says).
-    int expectedPoints() const;
-    // The run the form asks for; after --db, its arguments are what the preview shows and Run starts.
-    runs::RunRequest request() const;
-    QStringList cliArguments(const QString& workspace) const;
-
-    static constexpr int kJsonVersion = 1;
-    QJsonObject toJson() const;
-    static GpuToolConfig fromJson(const QJsonObject& json); // another version: the defaults
-};
 
 class GpuToolDialog : public QDialog
 {
@@ -109,6 +51,11 @@ public:
     void done(int result) override; // an accepted (run) configuration is remembered
 
 private:
+    // The form's parts, in the order the constructor lays them out.
+    QGroupBox* buildToolBox();         // the tool and where it was found
+    QWidget* buildNcclPage();          // nccl-tests / rccl-tests flags
+    QWidget* buildGemmPage();          // hipblaslt-bench / rocblas-bench shapes
+    QFormLayout* buildCommonFields();  // environment, tool flags, launch, point timeout, title
     void refreshTool();
     void askVersion();
     void updatePreview();

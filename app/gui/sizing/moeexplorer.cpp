@@ -2,12 +2,16 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -45,6 +49,13 @@ QStringList moePresets()
     return names;
 }
 
+// A column of the window: its own margins would add to the splitter's.
+QVBoxLayout* marginless(QWidget* column)
+{
+    auto* layout = new QVBoxLayout(column);
+    layout->setContentsMargins(0, 0, 0, 0);
+    return layout;
+}
 } // namespace
 
 MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracker(this))
@@ -139,34 +150,66 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     // --micro-batches, --sp, --ep-overlap, --ep-dispatcher: the same controls as the config editor's.
     m_recipe = new RecipeFields(form, QStringLiteral("moe"), this);
     connect(m_recipe, &RecipeFields::dtypeChanged, m_calibration, &CalibrationPicker::setDtype);
-    auto* axes = new QHBoxLayout;
-    for (auto [label, edit] : {std::pair{tr("experts"), m_experts}, std::pair{tr("top-k"), m_topK},
-                               std::pair{tr("shared"), m_shared}, std::pair{tr("expert width"), m_widths}}) {
-        axes->addWidget(new QLabel(label));
-        axes->addWidget(edit, 1);
+    // The four axes two by two: in one row they made the form wider than its column.
+    auto* axes = new QGridLayout;
+    axes->setContentsMargins(0, 0, 0, 0);
+    const std::pair<QString, QLineEdit*> axisFields[] = {
+        {tr("experts"), m_experts}, {tr("top-k"), m_topK}, {tr("shared"), m_shared}, {tr("expert width"), m_widths}};
+    for (int i = 0; i < 4; ++i) {
+        axes->addWidget(new QLabel(axisFields[i].first), i / 2, 2 * (i % 2));
+        axes->addWidget(axisFields[i].second, i / 2, 2 * (i % 2) + 1);
     }
+    axes->setColumnStretch(1, 1);
+    axes->setColumnStretch(3, 1);
     form->addRow(tr("Sweep:"), axes);
     form->addRow(tr("Y axis:"), m_metric);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_cancel);
-    buttons->addWidget(m_open);
-    buttons->addWidget(m_progress, 1);
     auto* calibrationBox = new QGroupBox(tr("Calibration"));
     auto* calibrationLayout = new QVBoxLayout(calibrationBox);
     calibrationLayout->setContentsMargins(4, 4, 4, 4);
     calibrationLayout->addWidget(m_calibration);
-    auto* top = new QHBoxLayout;
-    top->addLayout(form, 3);
-    top->addWidget(calibrationBox, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(buttons);
-    layout->addWidget(m_status);
-    layout->addWidget(m_verdict);
+
+    // The form and the calibration scroll in a column beside the chart, which keeps the window's
+    // height: one above the other were taller than a 1280x720 screen, the chart's x axis below it.
+    auto* inputs = new QWidget;
+    auto* inputsLayout = marginless(inputs);
+    inputsLayout->addLayout(form);
+    inputsLayout->addWidget(calibrationBox);
+    inputsLayout->addStretch();
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("moeInputs"));
+    scroll->setWidget(inputs);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the form needs beside its scroll bar, so only its height scrolls.
+    scroll->setMinimumWidth(inputs->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_open);
+    buttons->addStretch();
+    auto* left = new QWidget;
+    auto* leftLayout = marginless(left);
+    leftLayout->addWidget(scroll, 1);
+    leftLayout->addLayout(buttons); // Run stays in sight however far the form is scrolled
+    leftLayout->addWidget(m_progress);
+
     // Tall enough for the y-axis title with its unit: QtCharts elides a title longer than its axis.
     m_chart->setMinimumHeight(360);
-    layout->addWidget(m_chart, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("moeSplitter"));
+    splitter->addWidget(left);
+    splitter->addWidget(m_chart);
+    splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(1, 1); // a wider window widens the chart
+    // The status keeps three lines: at the window's smallest height the layout gave its wrapped text
+    // one and cut it (a layout's minimum does not follow a wrapped label's height for its width).
+    m_status->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_status->setMinimumHeight(3 * m_status->fontMetrics().lineSpacing());
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(m_verdict);
     layout->addWidget(m_selected);
 
     connect(m_run, &QPushButton::clicked, this, &MoeExplorer::runSweep);
@@ -199,12 +242,7 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
             return;
         }
         try {
-            auto c = model::loadPreset(m_sweptPreset);
-            c.moe.experts = m_chosen->experts;
-            c.moe.topK = m_chosen->topK;
-            c.moe.sharedExperts = m_chosen->sharedExperts;
-            c.moe.expertWidth = m_chosen->expertWidth;
-            c.name += " (" + std::to_string(m_chosen->experts) + " experts, top-" + std::to_string(m_chosen->topK) + ")";
+            auto c = sweptModel(*m_chosen, true);
             c.seqLen = m_sweptRecipe.seqLen; // the editor sizes at the model's sequence length
             Q_EMIT configChosen(c, m_sweptRecipe, m_sweptParallel, m_sweptHardware, m_sweptAttention);
         } catch (const std::exception& e) {
@@ -340,6 +378,18 @@ void MoeExplorer::showResult(model::MoeSweepResult result)
                           .arg(m_chart->paretoOrder().size())
                           .arg(fit, m_sweptBasis));
     Q_EMIT sweepFinished(static_cast<int>(rows.size()));
+}
+
+model::ModelConfig MoeExplorer::sweptModel(const model::MoeSweepRow& row, bool renamed) const
+{
+    auto c = model::loadPreset(m_sweptPreset);
+    c.moe.experts = row.experts;
+    c.moe.topK = row.topK;
+    c.moe.sharedExperts = row.sharedExperts;
+    c.moe.expertWidth = row.expertWidth;
+    if (renamed)
+        c.name += " (" + std::to_string(row.experts) + " experts, top-" + std::to_string(row.topK) + ")";
+    return c;
 }
 
 QString MoeExplorer::exportTo(const QString& fileName) const

@@ -84,6 +84,9 @@ private:
     std::optional<model::MoeSweepSpec> sweepAxes(model::SweepHold hold);
     void showShapes(plan::ShapeSearchResult result);
     void selectShape(const model::MoeSweepRow& row);
+    // The swept preset with the row's experts, top-k, shared experts and expert width; `renamed`
+    // adds them to its name. Throws as model::loadPreset does.
+    model::ModelConfig sweptModel(const model::MoeSweepRow& row, bool renamed) const;
     void openShape();
 
     QFormLayout* m_form;
@@ -100,7 +103,6 @@ private:
     QSpinBox* m_globalBatch;
     QLineEdit* m_fix;
     QLabel* m_fixError;
-    QWidget* m_clusterRow;
     QWidget* m_fixRow;
     RecipeFields* m_recipe; // the training recipe (GEMM dtype, recompute, micro-batches, ...)
     QLineEdit* m_experts;

@@ -4,7 +4,6 @@
 // config editor with its best layout.
 #include <QComboBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -14,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <initializer_list>
 #include <variant>
 
 #include "calibrationpicker.h"
@@ -113,15 +113,10 @@ void MoeExplorer::buildBestLayoutFields(QFormLayout* form)
     updatePerNode();
     connect(m_hardware, &QComboBox::currentTextChanged, this, updatePerNode);
 
-    m_clusterRow = new QWidget;
-    auto* cluster = new QHBoxLayout(m_clusterRow);
-    cluster->setContentsMargins(0, 0, 0, 0);
-    cluster->addWidget(m_gpus, 1);
-    cluster->addWidget(new QLabel(tr("per node:")));
-    cluster->addWidget(m_gpusPerNode, 1);
-    cluster->addWidget(new QLabel(tr("global batch:")));
-    cluster->addWidget(m_globalBatch, 1);
-    form->addRow(tr("Cluster:"), m_clusterRow);
+    // A row each: side by side they set the width of the form's column beside the chart.
+    form->addRow(tr("Cluster:"), m_gpus);
+    form->addRow(tr("GPUs per node:"), m_gpusPerNode);
+    form->addRow(tr("Global batch:"), m_globalBatch);
 
     QStringList dims;
     for (int d = 0; d < plan::kDimCount; ++d)
@@ -164,7 +159,8 @@ void MoeExplorer::updateLayoutMode()
 {
     const bool best = layoutMode() == LayoutMode::BestPerShape;
     m_form->setRowVisible(m_parallel, !best);
-    m_form->setRowVisible(m_clusterRow, best);
+    for (QWidget* cluster : std::initializer_list<QWidget*>{m_gpus, m_gpusPerNode, m_globalBatch})
+        m_form->setRowVisible(cluster, best);
     m_form->setRowVisible(m_fixRow, best);
     m_parallel->setEnabled(!best);
     m_recipe->setSearched(best);
@@ -338,13 +334,7 @@ void MoeExplorer::openShape()
     if (it == m_shapes->rows.end() || !it->best)
         return;
     try {
-        auto c = model::loadPreset(m_sweptPreset);
-        c.moe.experts = it->row.experts;
-        c.moe.topK = it->row.topK;
-        c.moe.sharedExperts = it->row.sharedExperts;
-        c.moe.expertWidth = it->row.expertWidth;
-        if (!it->base)
-            c.name += " (" + std::to_string(it->row.experts) + " experts, top-" + std::to_string(it->row.topK) + ")";
+        auto c = sweptModel(it->row, !it->base);
         const auto& p = it->best->parallel;
         c.seqLen = p.seqLen; // the editor sizes at the model's sequence length
         // The editor has no field for an uneven stage split or DP overlap switched off: say so rather

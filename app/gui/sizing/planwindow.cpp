@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -173,8 +174,21 @@ PlanWindow::PlanWindow(QWidget* parent)
     results->setStretchFactor(0, 2);
     results->setStretchFactor(1, 3);
 
+    // The inputs scroll above the results, whose table keeps five rows in sight: at 720 px high the
+    // inputs, all shown, left it two. A taller window shows the inputs whole.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              5 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+    auto* inputs = new QScrollArea;
+    inputs->setObjectName(QStringLiteral("planInputs"));
+    inputs->setWidget(buildInputs());
+    inputs->setWidgetResizable(true);
+    inputs->setFrameShape(QFrame::NoFrame);
+    // The error band keeps its two lines: at the window's smallest height the layout gave its wrapped
+    // text one and cut it (a layout's minimum does not follow a wrapped label's height for its width).
+    m_band->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_band->setMinimumHeight(2 * m_band->fontMetrics().lineSpacing());
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(buildInputs());
+    layout->addWidget(inputs);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
     layout->addWidget(m_band);

@@ -325,8 +325,6 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
         m_details->setSession(m_browser->session(ids.front()));
     else if (ids.empty())
         m_details->setSession(std::nullopt);
-    else
-        m_details->setMultipleSelected(static_cast<int>(ids.size()));
     m_shownIds = ids;
     m_settings->setLastSelection(m_workspace->path(), ids);
     if (ids.empty()) {
@@ -375,11 +373,15 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     std::vector<std::int64_t> shown;
     std::vector<Session> shownSessions;
     for (const auto& s : selected)
-        if (view == View::Curves || shownIn(view, s)) {
+        if (shownIn(view, s) && !(view == View::Pairs && !shown.empty())) { // one pairs matrix at a time
             shown.push_back(s.id);
             shownSessions.push_back(s);
         }
-    if (shown.size() < ids.size() && view != View::Curves)
+    // The Details dock and the status bar say how many the view shows: "overlaid in the charts" for a
+    // selection the view left sessions out of was untrue.
+    if (ids.size() > 1)
+        m_details->setMultipleSelected(static_cast<int>(ids.size()), static_cast<int>(shown.size()));
+    if (shown.size() < ids.size())
         statusBar()->showMessage(tr("Showing %1 of the %2 selected sessions; the others have views of their own: "
                                     "select them alone")
                                      .arg(shown.size())

@@ -556,7 +556,7 @@ void MainWindow::showMoeExplorer()
     if (!m_moeExplorer) {
         m_moeExplorer = new MoeExplorer(this);
         m_moeExplorer->chart()->setSettings(m_settings);
-        makeToolWindow(m_moeExplorer, tr("MoE explorer — Ridgeline"), {1200, 900});
+        makeToolWindow(m_moeExplorer, tr("MoE explorer — Ridgeline"), {1400, 900});
         connect(m_moeExplorer, &MoeExplorer::configChosen, this,
                 [this](const model::ModelConfig& c, const model::ParallelConfig& recipe, const QString& parallel,
                        const QString& hardware, const QString& attention) {
