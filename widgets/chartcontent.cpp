@@ -106,10 +106,17 @@ QString ChartContent::emptyReason() const
     return {};
 }
 
-void ChartContent::setData(ChartKind kind, SharedSessions data, const ChartOptions& options)
+void ChartContent::setData(ChartKind kind, SharedSessions data, const ChartOptions& options,
+                           std::optional<SizeChartData> prepared)
 {
+    if (!data)
+        data = std::make_shared<const std::vector<SessionCurves>>();
+    // A rebuild of the same data set (a hidden tab first shown, another kind or option) keeps the
+    // data prepared for it: build() uses it only where it still answers the chart.
+    if (prepared || data != m_data)
+        m_prepared = std::move(prepared);
     m_kind = kind;
-    m_data = data ? std::move(data) : std::make_shared<const std::vector<SessionCurves>>();
+    m_data = std::move(data);
     m_options = options;
     build();
 }
@@ -119,11 +126,13 @@ void ChartContent::setData(ChartKind kind, std::vector<SessionCurves> data, cons
     setData(kind, std::make_shared<const std::vector<SessionCurves>>(std::move(data)), options);
 }
 
-void ChartContent::setDataUndrawn(ChartKind kind, SharedSessions data, const ChartOptions& options)
+void ChartContent::setDataUndrawn(ChartKind kind, SharedSessions data, const ChartOptions& options,
+                                  std::optional<SizeChartData> prepared)
 {
     m_kind = kind;
     m_data = data ? std::move(data) : std::make_shared<const std::vector<SessionCurves>>();
     m_options = options;
+    m_prepared = std::move(prepared);
     // The old series would describe sessions no longer in m_data.
     const bool hadFits = !m_fits.empty();
     clearChart();
@@ -131,6 +140,11 @@ void ChartContent::setDataUndrawn(ChartKind kind, SharedSessions data, const Cha
     m_undrawn = true;
     if (hadFits)
         Q_EMIT fitsChanged();
+}
+
+SizeChartRequest ChartContent::sizeChartRequest() const
+{
+    return {m_kind, m_options, units::displayBandwidthUnit(), plotPixels()};
 }
 
 void ChartContent::clearChart()
@@ -141,7 +155,8 @@ void ChartContent::clearChart()
         m_chart->removeAxis(a);
         delete a;
     }
-    m_curves.clear();
+    m_curves = std::make_shared<const std::vector<Curve>>();
+    m_ownCurves.reset();
     m_fits.clear();
     m_scaling.clear();
     m_ratios.clear();
@@ -215,19 +230,7 @@ void ChartContent::toggleSeries()
 
 double ChartContent::plottedY(const CollectivePoint& p) const
 {
-    return m_kind == ChartKind::Latency ? p.timeUs : units::displayBandwidth(metricValue(p, m_options.metric));
-}
-
-std::vector<PlotPoint> ChartContent::plotPoints(const Curve& curve) const
-{
-    std::vector<PlotPoint> pts;
-    pts.reserve(curve.points.size());
-    for (const auto& p : curve.points) {
-        const double y = plottedY(p);
-        if (p.bytes > 0 && (m_kind != ChartKind::Latency || y > 0))
-            pts.push_back({std::log2(static_cast<double>(p.bytes)), y});
-    }
-    return pts;
+    return charts::plottedY(p, m_kind, m_options.metric, units::displayBandwidthUnit());
 }
 
 int ChartContent::plotPixels() const
@@ -241,7 +244,7 @@ int ChartContent::plotPixels() const
 // line. A zoom into a long curve shows the decimated line; the hover still reads exact values.
 QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
 {
-    const auto all = plotPoints(curve);
+    const auto all = plotPoints(curve, m_kind, m_options.metric, units::displayBandwidthUnit());
     const auto thin = all.empty() ? all : decimateToPixels(all, all.front().x, all.back().x, plotPixels());
     QList<QPointF> pts;
     pts.reserve(static_cast<qsizetype>(thin.size()));
@@ -250,43 +253,17 @@ QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
     return pts;
 }
 
-void ChartContent::groupIntoBands()
+std::vector<Curve>& ChartContent::ownCurves()
 {
-    m_bands.clear();
-    if (m_curves.size() <= kMaxDrawnCurves)
-        return;
-    std::map<std::tuple<std::int64_t, std::string, bool>, std::size_t> bandOf;
-    for (std::size_t i = 0; i < m_curves.size(); ++i) {
-        const CurveKey& k = m_curves[i].key;
-        if (k.group.empty())
-            continue; // one curve per op: stays a curve
-        auto [it, fresh] = bandOf.try_emplace({k.sessionId, k.op, k.inPlace}, m_bands.size());
-        if (fresh)
-            m_bands.push_back({});
-        m_bands[it->second].curves.push_back(i);
+    if (!m_ownCurves) {
+        m_ownCurves = std::make_shared<std::vector<Curve>>(*m_curves);
+        m_curves = m_ownCurves;
     }
-    std::vector<GroupBand> kept;
-    for (auto& b : m_bands) {
-        if (b.curves.size() < 2)
-            continue; // a single group is drawn as its curve
-        std::vector<std::vector<PlotPoint>> pts;
-        for (std::size_t i : b.curves)
-            pts.push_back(plotPoints(m_curves[i]));
-        b.points = aggregateBand(pts);
-        const Curve& first = m_curves[b.curves.front()];
-        const SessionCurves* s = nullptr;
-        for (const auto& d : *m_data)
-            if (d.session.id == first.key.sessionId)
-                s = &d;
-        b.name = curveName(s ? s->session.title : std::to_string(first.key.sessionId), first.key.op, first.key.inPlace) +
-                 " · " + std::to_string(b.curves.size()) + " groups";
-        kept.push_back(std::move(b));
-    }
-    m_bands = std::move(kept);
+    return *m_ownCurves;
 }
 
-// A band per session, op and in-place: its groups' slowest to fastest as a light area, their
-// median as the line the legend names.
+// A band (of a session's groups, or of sessions): its curves' slowest to fastest as a light area,
+// their median as the line the legend names.
 void ChartContent::addGroupBands()
 {
     for (std::size_t bi = 0; bi < m_bands.size(); ++bi) {
@@ -303,12 +280,15 @@ void ChartContent::addGroupBands()
             m_yMax = std::max(m_yMax, p.max);
         }
         median->replace(mid);
-        auto* up = new QLineSeries(this);
-        auto* low = new QLineSeries(this);
+        auto* up = new QLineSeries;
+        auto* low = new QLineSeries;
         up->replace(upper);
         low->replace(lower);
         auto* area = new QAreaSeries(up, low);
-        area->setName(chartText(qs(b.name) + QStringLiteral(": slowest to fastest group")));
+        // The area does not own its edges; they go with it.
+        up->setParent(area);
+        low->setParent(area);
+        area->setName(chartText(qs(b.name) + QStringLiteral(": slowest to fastest ") + qs(b.member)));
         QColor c = median->color();
         c.setAlphaF(0.25);
         area->setBrush(c);
@@ -362,7 +342,13 @@ void ChartContent::capBandLegend()
 
 void ChartContent::buildSizeChart()
 {
-    m_curves = collectCurves(*m_data);
+    // The data computed with the points off the GUI thread, when it is still what this chart
+    // shows; else (another metric, a fit range, a resize) computed here.
+    const SizeChartRequest wanted = sizeChartRequest();
+    SizeChartData d = m_prepared && m_prepared->answers(wanted) ? std::move(*m_prepared) : sizeChartData(*m_data, wanted);
+    m_prepared.reset();
+    m_curves = d.curves;
+    m_bands = std::move(d.bands);
     m_xMin = m_yMin = kInf;
     m_xMax = m_yMax = -kInf;
     m_budget = labelBudget();
@@ -383,43 +369,41 @@ void ChartContent::buildSizeChart()
     }
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
-    groupIntoBands();
-    m_curveSeries.assign(m_curves.size(), nullptr);
-    std::vector<bool> banded(m_curves.size(), false);
-    for (const auto& b : m_bands)
-        for (std::size_t i : b.curves)
-            banded[i] = true;
-    for (std::size_t i = 0; i < m_curves.size(); ++i) {
-        if (banded[i])
+    const auto& curves = *m_curves;
+    m_curveSeries.assign(curves.size(), nullptr);
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        if (d.banded[i])
             continue;
-        QLineSeries* s = addSeries(qs(m_curves[i].name), Role::Curve, i, m_xAxis, m_yAxis);
-        const QList<QPointF> pts = curvePoints(m_curves[i]);
+        QLineSeries* s = addSeries(qs(curves[i].name), Role::Curve, i, m_xAxis, m_yAxis);
+        QList<QPointF> pts;
+        pts.reserve(static_cast<qsizetype>(d.drawn[i].size()));
+        for (const PlotPoint& p : d.drawn[i]) {
+            pts.append({p.x, p.y});
+            m_xMin = std::min(m_xMin, p.x);
+            m_xMax = std::max(m_xMax, p.x);
+            m_yMin = std::min(m_yMin, p.y);
+            m_yMax = std::max(m_yMax, p.y);
+        }
         s->setPointsVisible(pts.size() < plotPixels() / 4); // markers only where they stand apart
         s->replace(pts);
-        for (const QPointF& p : pts) {
-            m_xMin = std::min(m_xMin, p.x());
-            m_xMax = std::max(m_xMax, p.x());
-            m_yMin = std::min(m_yMin, p.y());
-            m_yMax = std::max(m_yMax, p.y());
-        }
         m_curveSeries[i] = s;
     }
     addGroupBands();
     if (m_kind == ChartKind::Bandwidth)
-        addSpreadBands();
+        addSpreadBands(d.spreads);
     if (m_options.showFits)
-        for (std::size_t i = 0; i < m_curves.size(); ++i)
+        for (std::size_t i = 0; i < curves.size(); ++i)
             if (m_curveSeries[i])
-                updateFit(i);
+                updateFit(i, d.fits[i]);
     if (m_kind == ChartKind::Bandwidth && m_options.metric == BandwidthMetric::BusBw)
-        addPeakLines();
+        addPeakLines(std::move(d.peaks));
     capBandLegend();
     updateSizeAxes();
 }
 
-void ChartContent::addPeakLines()
+void ChartContent::addPeakLines(std::vector<PeakLine> peaks)
 {
-    m_peaks = tierPeakLines(*m_data);
+    m_peaks = std::move(peaks);
     if (m_peaks.empty() || m_xMin > m_xMax)
         return;
     for (std::size_t i = 0; i < m_peaks.size(); ++i) {
@@ -434,30 +418,33 @@ void ChartContent::addPeakLines()
     }
 }
 
+namespace {
+QList<QPointF> toQPoints(const std::vector<PlotPoint>& points)
+{
+    QList<QPointF> out;
+    out.reserve(static_cast<qsizetype>(points.size()));
+    for (const PlotPoint& p : points)
+        out.append({p.x, p.y});
+    return out;
+}
+} // namespace
+
 // The spread of each point's calls (the runner's per-call statistics: fastest to slowest call) as a
 // light band in the curve's colour; points of tools that report one time per size have none.
-void ChartContent::addSpreadBands()
+void ChartContent::addSpreadBands(const std::vector<CallSpread>& spreads)
 {
-    for (std::size_t i = 0; i < m_curves.size(); ++i) {
-        if (!m_curveSeries[i])
-            continue; // drawn in a band
-        QList<QPointF> upper, lower;
-        for (const auto& p : m_curves[i].points) {
-            if (!p.stats || p.bytes <= 0 || p.timeUs <= 0 || p.stats->minUs <= 0 || p.stats->maxUs <= 0)
-                continue;
-            const double value = plottedY(p);
-            const double x = std::log2(static_cast<double>(p.bytes));
-            upper.append({x, value * p.timeUs / p.stats->minUs}); // the fastest call's bandwidth
-            lower.append({x, value * p.timeUs / p.stats->maxUs}); // the slowest call's
-        }
-        if (upper.size() < 2)
-            continue;
-        auto* up = new QLineSeries(this);
-        auto* low = new QLineSeries(this);
-        up->replace(upper);
-        low->replace(lower);
+    for (std::size_t i = 0; i < spreads.size() && i < m_curveSeries.size(); ++i) {
+        if (!m_curveSeries[i] || spreads[i].upper.size() < 2)
+            continue; // drawn in a band, or without call statistics
+        auto* up = new QLineSeries;
+        auto* low = new QLineSeries;
+        up->replace(toQPoints(spreads[i].upper)); // the fastest call's bandwidth
+        low->replace(toQPoints(spreads[i].lower)); // the slowest call's
         auto* band = new QAreaSeries(up, low);
-        band->setName(chartText(qs(m_curves[i].name) + QStringLiteral(": fastest to slowest call")));
+        // The area does not own its edges; they go with it.
+        up->setParent(band);
+        low->setParent(band);
+        band->setName(chartText(qs((*m_curves)[i].name) + QStringLiteral(": fastest to slowest call")));
         QColor c = m_curveSeries[i]->color();
         c.setAlphaF(0.18);
         band->setBrush(c);
@@ -468,15 +455,20 @@ void ChartContent::addSpreadBands()
         m_info[band] = {Role::Spread, i};
         for (QLegendMarker* m : m_chart->legend()->markers(band))
             m->setVisible(false); // the band belongs to its curve; the hover says what it is
-        for (const QPointF& p : upper)
-            m_yMax = std::max(m_yMax, p.y());
+        for (const PlotPoint& p : spreads[i].upper)
+            m_yMax = std::max(m_yMax, p.y);
     }
 }
 
 void ChartContent::updateFit(std::size_t ci)
 {
-    const Curve& c = m_curves[ci];
-    auto fit = fits::fitCollective(c.points, c.key.op, c.key.inPlace, m_options.fitMinBytes, m_options.fitMaxBytes);
+    const Curve& c = (*m_curves)[ci];
+    updateFit(ci, fits::fitCollective(c.points, c.key.op, c.key.inPlace, m_options.fitMinBytes, m_options.fitMaxBytes));
+}
+
+void ChartContent::updateFit(std::size_t ci, const std::optional<fits::AlphaBeta>& fit)
+{
+    const Curve& c = (*m_curves)[ci];
     auto it = std::find_if(m_fits.begin(), m_fits.end(), [&](const FitCurve& f) { return f.key == c.key; });
     if (!fit) {
         if (it != m_fits.end())
@@ -634,8 +626,12 @@ void ChartContent::pointsAppended(std::int64_t sessionId)
 {
     const auto sit = std::find_if(m_data->begin(), m_data->end(),
                                   [&](const SessionCurves& s) { return s.session.id == sessionId; });
-    if (sit == m_data->end() || m_undrawn)
-        return; // an undrawn chart reads them with the rest when it is built
+    if (sit == m_data->end())
+        return;
+    if (m_undrawn) {
+        m_prepared.reset(); // computed without them
+        return;             // an undrawn chart reads them with the rest when it is built
+    }
     // The new points are the session's tail in the shared data set, past what this view has drawn.
     for (std::size_t k = m_drawn[sessionId]; k < sit->points.size(); ++k) {
         if (!drawAppended(sessionId, sit->points[k]))
@@ -647,19 +643,21 @@ void ChartContent::pointsAppended(std::int64_t sessionId)
 bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& point)
 {
     const CurveKey key{sessionId, point.op, point.inPlace, point.group};
-    auto cit = std::find_if(m_curves.begin(), m_curves.end(), [&](const Curve& c) { return c.key == key; });
+    const auto& curves = *m_curves;
+    const auto found = std::find_if(curves.begin(), curves.end(), [&](const Curve& c) { return c.key == key; });
     const bool sizeView = m_kind == ChartKind::Bandwidth || m_kind == ChartKind::Latency;
-    if (!sizeView || cit == m_curves.end()) {
+    if (!sizeView || found == curves.end()) {
         // A new curve changes colours and legend order; rebuilding keeps them consistent.
         build();
         return false;
     }
-    const std::size_t ci = static_cast<std::size_t>(cit - m_curves.begin());
+    const std::size_t ci = static_cast<std::size_t>(found - curves.begin());
     if (!m_curveSeries[ci]) {
         build(); // a point of a banded group moves its band
         return false;
     }
-    auto& pts = cit->points;
+    Curve& curve = ownCurves()[ci];
+    auto& pts = curve.points;
     const bool atEnd = pts.empty() || pts.back().bytes <= point.bytes;
     pts.insert(std::upper_bound(pts.begin(), pts.end(), point,
                                 [](const CollectivePoint& a, const CollectivePoint& b) { return a.bytes < b.bytes; }),
@@ -670,7 +668,7 @@ bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& p
         if (atEnd && pts.size() <= 4 * static_cast<std::size_t>(plotPixels()))
             m_curveSeries[ci]->append(p); // a sweep runs small to large: the common case is one append
         else
-            m_curveSeries[ci]->replace(curvePoints(*cit));
+            m_curveSeries[ci]->replace(curvePoints(curve));
         const bool grows = p.x() < m_xMin || p.x() > m_xMax || p.y() < m_yMin || p.y() > m_yMax;
         m_xMin = std::min(m_xMin, p.x());
         m_xMax = std::max(m_xMax, p.x());
@@ -695,7 +693,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
     const SeriesInfo& info = it->second;
     switch (info.role) {
     case Role::Curve: {
-        const Curve& c = m_curves[info.index];
+        const Curve& c = (*m_curves)[info.index];
         // Series points skip non-positive sizes, so map back through the same filter.
         std::vector<const CollectivePoint*> shown;
         for (const auto& p : c.points) {
@@ -728,7 +726,7 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
         return qs(describeCurvePoint(p, s ? s->session.title : std::to_string(c.key.sessionId)));
     }
     case Role::Fit: {
-        const Curve& c = m_curves[info.index];
+        const Curve& c = (*m_curves)[info.index];
         auto f = std::find_if(m_fits.begin(), m_fits.end(), [&](const FitCurve& x) { return x.key == c.key; });
         if (f == m_fits.end())
             return {};

@@ -10,8 +10,11 @@
 #include <QPointF>
 #include <QString>
 
+#include <optional>
+
 #include "views/chartdata.h"
 #include "views/curvelod.h"
+#include "views/sizechartdata.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -35,13 +38,19 @@ public:
     explicit ChartContent(QChart* chart, QObject* parent = nullptr);
 
     // data is shared with the other views of the same sessions (the chart tabs and the table); its
-    // owner appends live points to it and then calls pointsAppended().
-    void setData(ChartKind kind, SharedSessions data, const ChartOptions& options);
+    // owner appends live points to it and then calls pointsAppended(). prepared: this chart's
+    // data computed off the GUI thread (sizeChartData); used when it answers sizeChartRequest()
+    // at build time, else the chart computes it itself.
+    void setData(ChartKind kind, SharedSessions data, const ChartOptions& options,
+                 std::optional<SizeChartData> prepared = std::nullopt);
     void setData(ChartKind kind, std::vector<SessionCurves> data, const ChartOptions& options);
     // Takes the data set and options but leaves the chart empty until build(): a view nobody
     // looks at (a hidden tab) is not drawn; a 3,240-curve selection costs 100-250 ms per chart
     // (issue 26 item 11). Until then curves() and fits() are empty and appended points wait.
-    void setDataUndrawn(ChartKind kind, SharedSessions data, const ChartOptions& options);
+    void setDataUndrawn(ChartKind kind, SharedSessions data, const ChartOptions& options,
+                        std::optional<SizeChartData> prepared = std::nullopt);
+    // What a bandwidth or latency view of this chart draws from: kind, options, unit, plot width.
+    SizeChartRequest sizeChartRequest() const;
     bool isUndrawn() const { return m_undrawn; }
     void build();
     // The owner of the shared data has appended live points to a session (appendLivePoint): they
@@ -56,18 +65,13 @@ public:
     const ChartOptions& options() const { return m_options; }
     const std::vector<SessionCurves>& data() const { return *m_data; }
     const SharedSessions& sharedData() const { return m_data; }
-    const std::vector<Curve>& curves() const { return m_curves; }
+    const std::vector<Curve>& curves() const { return *m_curves; }
     // Fits of the curves drawn one by one (curves drawn as part of a band have none).
     const std::vector<FitCurve>& fits() const { return m_fits; }
-    // Level of detail (curvelod.h): curves of a selection beyond kMaxDrawnCurves drawn as bands,
-    // one per session, op and in-place over its --split groups, and each drawn curve thinned to
-    // the plot's pixel columns.
-    struct GroupBand
-    {
-        std::string name;                 // "<session> · <op>[ in-place] · 81 groups"
-        std::vector<std::size_t> curves;  // indices into curves()
-        std::vector<BandPoint> points;
-    };
+    // Level of detail (curvelod.h, sizechartdata.h): curves of a selection beyond kMaxDrawnCurves
+    // drawn as bands, one per session, op and in-place over its --split groups (then per op and
+    // in-place over the sessions when still too many), and each drawn curve thinned to the plot's
+    // pixel columns.
     const std::vector<GroupBand>& bands() const { return m_bands; }
     // Bands whose legend entry did not fit ("… and 6 more bands"); 0 when all are named.
     int bandsNotInLegend() const { return m_bandsNotInLegend; }
@@ -99,12 +103,12 @@ private:
     void buildCompare();
     QLineSeries* addSeries(const QString& name, Role role, std::size_t index, QAbstractAxis* x, QAbstractAxis* y);
     void updateFit(std::size_t curveIndex);
-    void addPeakLines();
-    void addSpreadBands();
+    void updateFit(std::size_t curveIndex, const std::optional<fits::AlphaBeta>& fit);
+    void addPeakLines(std::vector<PeakLine> peaks);
+    void addSpreadBands(const std::vector<CallSpread>& spreads);
     QList<QPointF> curvePoints(const Curve& curve) const;
-    std::vector<PlotPoint> plotPoints(const Curve& curve) const;
     int plotPixels() const; // the plot's width in pixels, or the export width's share of it
-    void groupIntoBands();  // fills m_bands when there are too many curves to draw one by one
+    std::vector<Curve>& ownCurves(); // m_curves, copied first when other charts share them
     void addGroupBands();
     void capBandLegend();
     // A point's y as plotted: its time on the latency view, else its bandwidth in the display unit.
@@ -118,7 +122,10 @@ private:
     ChartOptions m_options;
     SharedSessions m_data = std::make_shared<const std::vector<SessionCurves>>();
     std::map<std::int64_t, std::size_t> m_drawn; // per session: how many of its points are drawn
-    std::vector<Curve> m_curves;
+    // Shared with the other tabs' charts of the same data set until a live point changes them.
+    std::shared_ptr<const std::vector<Curve>> m_curves = std::make_shared<const std::vector<Curve>>();
+    std::shared_ptr<std::vector<Curve>> m_ownCurves; // m_curves when this chart owns them alone
+    std::optional<SizeChartData> m_prepared;         // for the next build, when it still answers it
     std::vector<FitCurve> m_fits;
     std::vector<ScalingLine> m_scaling;
     std::vector<RatioCurve> m_ratios;

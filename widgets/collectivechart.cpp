@@ -100,18 +100,26 @@ void CollectiveChart::setSessions(std::vector<SessionCurves> sessions)
     setSessions(std::make_shared<const std::vector<SessionCurves>>(std::move(sessions)));
 }
 
-void CollectiveChart::setSessions(SharedSessions sessions)
+void CollectiveChart::setSessions(SharedSessions sessions, std::optional<SizeChartData> prepared)
 {
     callout()->hide();
     chart()->zoomReset();
-    m_content->setData(m_kind, std::move(sessions), m_options);
+    m_content->setData(m_kind, std::move(sessions), m_options, std::move(prepared));
     updateEmptyState();
 }
 
-void CollectiveChart::setSessionsUndrawn(SharedSessions sessions)
+void CollectiveChart::setSessionsUndrawn(SharedSessions sessions, std::optional<SizeChartData> prepared)
 {
     callout()->hide();
-    m_content->setDataUndrawn(m_kind, std::move(sessions), m_options);
+    m_content->setDataUndrawn(m_kind, std::move(sessions), m_options, std::move(prepared));
+}
+
+SizeChartRequest CollectiveChart::sizeChartRequest() const
+{
+    SizeChartRequest r = m_content->sizeChartRequest();
+    r.kind = m_kind;
+    r.options = m_options;
+    return r;
 }
 
 void CollectiveChart::drawIfUndrawn()

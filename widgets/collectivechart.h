@@ -3,6 +3,7 @@
 // sessions, alpha-beta fit overlays, hover callouts, rubber-band zoom and live appends. A thin
 // view: the numbers come from chartdata.h, the drawing from ChartContent, export from chartexport.h.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "views/chartdata.h"
@@ -28,12 +29,15 @@ public:
     // The sessions to draw; for the compare view the first is A and the second B. The shared form
     // is the data set other views of the same sessions read too (ChartArea's tabs).
     void setSessions(std::vector<SessionCurves> sessions);
-    void setSessions(SharedSessions sessions);
+    // prepared: this chart's data built off the GUI thread for sizeChartRequest() (prepareCurves).
+    void setSessions(SharedSessions sessions, std::optional<SizeChartData> prepared = std::nullopt);
     const std::vector<SessionCurves>& sessions() const;
     // The sessions, drawn only by drawIfUndrawn() or any later rebuild: a tab nobody looks at is
     // not drawn (issue 26 item 11: each of 3,240 curves' tabs took 100-250 ms of the GUI thread).
     // sessions() and the exports read them at once; the chart, curves and fits wait.
-    void setSessionsUndrawn(SharedSessions sessions);
+    void setSessionsUndrawn(SharedSessions sessions, std::optional<SizeChartData> prepared = std::nullopt);
+    // What this chart's bandwidth or latency view is drawn from (kind, options, unit, plot width).
+    SizeChartRequest sizeChartRequest() const;
     void drawIfUndrawn();
     bool isUndrawn() const;
     // Points of a running benchmark that the shared data set's owner has just appended to a

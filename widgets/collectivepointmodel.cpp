@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <tuple>
 
 #include "units/units.h"
 #include "textconv.h"
@@ -16,19 +18,78 @@ CollectivePointModel::CollectivePointModel(QObject* parent)
 {
 }
 
-void CollectivePointModel::setSessions(charts::SharedSessions sessions)
+std::vector<CollectivePointModel::Row> CollectivePointModel::sortedRows(const std::vector<charts::SessionCurves>& sessions,
+                                                                        int column, Qt::SortOrder order)
+{
+    std::vector<Row> rows;
+    for (std::size_t s = 0; s < sessions.size(); ++s)
+        for (std::size_t k = 0; k < sessions[s].points.size(); ++k)
+            rows.push_back({s, k});
+    if (column < 0 || column >= ColumnCount)
+        return rows;
+    charts::TierPeakCache peaks;
+    // Stable both ways, as QSortFilterProxyModel sorts: equal rows keep their arrival order.
+    std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+        return order == Qt::AscendingOrder ? rowLess(sessions, peaks, a, b, column) : rowLess(sessions, peaks, b, a, column);
+    });
+    return rows;
+}
+
+void CollectivePointModel::setSessions(charts::SharedSessions sessions, std::optional<std::vector<Row>> rows)
 {
     beginResetModel();
     m_data = sessions ? std::move(sessions) : std::make_shared<const std::vector<charts::SessionCurves>>();
-    m_rows.clear();
+    m_rows = rows ? std::move(*rows) : sortedRows(*m_data, m_sortColumn, m_sortOrder);
     m_indexed.assign(m_data->size(), 0);
-    for (std::size_t s = 0; s < m_data->size(); ++s) {
-        const std::size_t n = (*m_data)[s].points.size();
-        for (std::size_t k = 0; k < n; ++k)
-            m_rows.push_back({s, k});
-        m_indexed[s] = n;
-    }
+    for (std::size_t s = 0; s < m_data->size(); ++s)
+        m_indexed[s] = (*m_data)[s].points.size();
     endResetModel();
+}
+
+void CollectivePointModel::sort(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column >= 0 && column < ColumnCount ? column : -1;
+    m_sortOrder = order;
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    // Sorted as a permutation, so persistent indexes (the selection, the current cell) follow
+    // their rows.
+    std::vector<std::size_t> perm(m_rows.size());
+    std::iota(perm.begin(), perm.end(), std::size_t{0});
+    if (m_sortColumn < 0) {
+        std::stable_sort(perm.begin(), perm.end(), [this](std::size_t a, std::size_t b) {
+            return std::tie(m_rows[a].session, m_rows[a].point) < std::tie(m_rows[b].session, m_rows[b].point);
+        });
+    } else {
+        std::stable_sort(perm.begin(), perm.end(), [this, order](std::size_t a, std::size_t b) {
+            return order == Qt::AscendingOrder ? rowLess(*m_data, m_tierPeaks, m_rows[a], m_rows[b], m_sortColumn)
+                                               : rowLess(*m_data, m_tierPeaks, m_rows[b], m_rows[a], m_sortColumn);
+        });
+    }
+    std::vector<Row> rows(m_rows.size());
+    std::vector<int> newRow(m_rows.size());
+    for (std::size_t i = 0; i < perm.size(); ++i) {
+        rows[i] = m_rows[perm[i]];
+        newRow[perm[i]] = static_cast<int>(i);
+    }
+    m_rows = std::move(rows);
+    const QModelIndexList from = persistentIndexList();
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex& i : from)
+        to.append(index(newRow[static_cast<std::size_t>(i.row())], i.column()));
+    changePersistentIndexList(from, to);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+std::size_t CollectivePointModel::sortedPosition(const Row& row) const
+{
+    if (m_sortColumn < 0)
+        return m_rows.size();
+    const auto after = [&](const Row& a, const Row& b) {
+        return m_sortOrder == Qt::AscendingOrder ? rowLess(*m_data, m_tierPeaks, a, b, m_sortColumn)
+                                                 : rowLess(*m_data, m_tierPeaks, b, a, m_sortColumn);
+    };
+    return static_cast<std::size_t>(std::upper_bound(m_rows.begin(), m_rows.end(), row, after) - m_rows.begin());
 }
 
 void CollectivePointModel::pointsAppended()
@@ -41,12 +102,22 @@ void CollectivePointModel::pointsAppended()
             added.push_back({s, k});
     if (added.empty())
         return;
-    const int first = static_cast<int>(m_rows.size());
-    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
-    m_rows.insert(m_rows.end(), added.begin(), added.end());
     for (std::size_t s = 0; s < m_indexed.size(); ++s)
         m_indexed[s] = (*m_data)[s].points.size();
-    endInsertRows();
+    if (m_sortColumn < 0) {
+        const int first = static_cast<int>(m_rows.size());
+        beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+        m_rows.insert(m_rows.end(), added.begin(), added.end());
+        endInsertRows();
+        return;
+    }
+    // A live point goes where the table's order puts it, as a sorting proxy would place it.
+    for (const Row& r : added) {
+        const auto at = sortedPosition(r);
+        beginInsertRows({}, static_cast<int>(at), static_cast<int>(at));
+        m_rows.insert(m_rows.begin() + static_cast<std::ptrdiff_t>(at), r);
+        endInsertRows();
+    }
 }
 
 void CollectivePointModel::clear()
@@ -152,15 +223,19 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
 
 bool CollectivePointModel::lessThan(int l, int r, int column) const
 {
-    const Row& a = m_rows[static_cast<std::size_t>(l)];
-    const Row& b = m_rows[static_cast<std::size_t>(r)];
-    const charts::SessionCurves& sa = (*m_data)[a.session];
-    const charts::SessionCurves& sb = (*m_data)[b.session];
+    return rowLess(*m_data, m_tierPeaks, m_rows[static_cast<std::size_t>(l)], m_rows[static_cast<std::size_t>(r)], column);
+}
+
+bool CollectivePointModel::rowLess(const std::vector<charts::SessionCurves>& sessions, charts::TierPeakCache& peaks,
+                                   const Row& a, const Row& b, int column)
+{
+    const charts::SessionCurves& sa = sessions[a.session];
+    const charts::SessionCurves& sb = sessions[b.session];
     const CollectivePoint& p = sa.points[a.point];
     const CollectivePoint& q = sb.points[b.point];
     // As data()'s SortRole: the share is -1 where there is no ceiling.
-    const auto share = [this](const Session& s, const CollectivePoint& x) {
-        const auto& peak = m_tierPeaks.peakOf(s, x);
+    const auto share = [&peaks](const Session& s, const CollectivePoint& x) {
+        const auto& peak = peaks.peakOf(s, x);
         return peak && x.busbwGBs > 0 ? x.busbwGBs / peak->peakBusGBs : -1.0;
     };
     switch (static_cast<Column>(column)) {

@@ -641,6 +641,36 @@ TEST_F(ChartFixture, ThousandsOfGroupCurvesAreDrawnAsOneBandPerSessionOpAndInPla
     EXPECT_EQ(chart.chart()->series().size(), 16 + 16); // 16 curves, each with its fit
 }
 
+// A selection of many plain sessions (no --split groups) is banded too: per op and in-place over
+// the sessions, so 240 curves are 4 bands, not 240 series and a legend that names nothing.
+TEST_F(ChartFixture, ManyPlainSessionsAreDrawnAsOneBandPerOpAndInPlace)
+{
+    auto plain = splitSelection(60, 1, 24);
+    for (auto& s : plain)
+        for (auto& p : s.points)
+            p.group.clear();
+    chart.setSessions(plain);
+    ChartContent* content = chart.findChild<ChartContent*>();
+    ASSERT_NE(content, nullptr);
+    EXPECT_EQ(content->curves().size(), 240u);
+    ASSERT_EQ(content->bands().size(), 4u);
+    QAreaSeries* area = nullptr;
+    int areas = 0;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (auto* a = qobject_cast<QAreaSeries*>(s)) {
+            ++areas;
+            if (a->name() == QStringLiteral("all_reduce · 60 sessions: slowest to fastest session"))
+                area = a;
+        }
+    EXPECT_EQ(areas, 4);
+    ASSERT_NE(area, nullptr) << names(chart.chart()).join(u'\n').toStdString();
+    const auto& band = content->bands().front();
+    Q_EMIT area->hovered(QPointF(band.points[10].x, band.points[10].median), true);
+    EXPECT_TRUE(chart.hoverText().startsWith(QStringLiteral("all_reduce · 60 sessions\nsize: 8 KiB\nbusbw of 60 points: slowest ")))
+        << chart.hoverText().toStdString();
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral(" GB/s"))) << chart.hoverText().toStdString();
+}
+
 TEST_F(ChartFixture, ALongCurveIsDrawnWithAtMostFourPointsPerPixelColumn)
 {
     chart.setShowFits(false);

@@ -7,7 +7,6 @@
 
 #include "chartfixtures.h"
 #include "collectivepointmodel.h"
-#include "collectivepointsortmodel.h"
 #include "units/units.h"
 
 using namespace rl;
@@ -164,24 +163,57 @@ TEST(CollectivePointModel, ReadsLivePointsFromTheSharedDataSetWithoutCopying)
     EXPECT_EQ(inserted.last().at(2).toInt(), 4);
 }
 
-// Issue 26 item 11: the table's sort compares typed values instead of a QVariant per SortRole
-// lookup; every column must come out in the order the SortRole values give, both ways.
+// Issue 26 item 11: the model sorts itself on typed values (no sorting proxy, no QVariant per
+// compare), and the window sorts a selection's rows off the GUI thread with sortedRows(). Every
+// column must come out in the order the SortRole values give, both ways, and the rows handed in
+// must be in that order too.
 TEST(CollectivePointModel, TypedSortOrdersEveryColumnAsSortRoleDoes)
 {
     test::ChartWorkspace w;
     CollectivePointModel model;
-    model.setSessions(dataSet(charts::loadSessionCurves(w.ws, {w.h100, w.mi300})));
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const auto data = dataSet(charts::loadSessionCurves(w.ws, {w.h100, w.mi300}));
+    model.setSessions(data);
     ASSERT_GT(model.rowCount(), 50);
-    CollectivePointSortModel typed(&model);
+    CollectivePointModel unsorted;
+    unsorted.setSessions(data);
     QSortFilterProxyModel byRole;
-    byRole.setSourceModel(&model);
+    byRole.setSourceModel(&unsorted);
     byRole.setSortRole(CollectivePointModel::SortRole);
     for (int column = 0; column < CollectivePointModel::ColumnCount; ++column)
         for (const auto order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
-            typed.sort(column, order);
+            model.sort(column, order);
             byRole.sort(column, order);
             for (int r = 0; r < model.rowCount(); ++r)
-                ASSERT_EQ(typed.mapToSource(typed.index(r, column)).row(), byRole.mapToSource(byRole.index(r, column)).row())
+                ASSERT_EQ(model.index(r, column).data(CollectivePointModel::SortRole),
+                          byRole.index(r, column).data(CollectivePointModel::SortRole))
+                    << "column " << column << ", row " << r;
+            CollectivePointModel handed;
+            handed.sort(column, order);
+            handed.setSessions(data, CollectivePointModel::sortedRows(*data, column, order));
+            for (int r = 0; r < model.rowCount(); ++r)
+                ASSERT_EQ(handed.index(r, column).data(CollectivePointModel::SortRole),
+                          byRole.index(r, column).data(CollectivePointModel::SortRole))
                     << "column " << column << ", row " << r;
         }
+}
+
+// A live point of a sorted table is one inserted row where the order puts it, as a sorting proxy
+// placed it.
+TEST(CollectivePointModel, ALivePointOfASortedTableIsInsertedInOrder)
+{
+    CollectivePointModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    auto data = dataSet({sessionOf(3, "h100-node07", "H100",
+                                   {test::modelPoint("all_reduce", 8, 1024, 25.0, 150.0),
+                                    test::modelPoint("all_reduce", 8, 1 << 20, 25.0, 150.0)})});
+    model.sort(CollectivePointModel::Size, Qt::DescendingOrder);
+    model.setSessions(data);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    ASSERT_TRUE(charts::appendLivePoint(*data, 3, test::modelPoint("all_reduce", 8, 64 << 10, 25.0, 150.0)));
+    model.pointsAppended();
+    ASSERT_EQ(inserted.count(), 1);
+    EXPECT_EQ(inserted.first().at(1).toInt(), 1);
+    EXPECT_EQ(model.index(1, CollectivePointModel::Size).data(CollectivePointModel::SortRole).toLongLong(), 64 << 10);
+    EXPECT_EQ(model.index(2, CollectivePointModel::Size).data(CollectivePointModel::SortRole).toLongLong(), 1024);
 }

@@ -1,14 +1,12 @@
 #include "gui/window/chartarea.h"
 
 #include <QHeaderView>
-#include <QSortFilterProxyModel>
 #include <QTableView>
 
 #include "chartexport.h"
 #include "filedialogs.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
-#include "collectivepointsortmodel.h"
 
 namespace rl {
 namespace {
@@ -32,8 +30,8 @@ const TabSpec kTabs[] = {
 } // namespace
 
 ChartArea::ChartArea(QWidget* parent)
-    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_sorted(new CollectivePointSortModel(m_points, this)),
-      m_table(new QTableView), m_data(std::make_shared<std::vector<charts::SessionCurves>>())
+    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_table(new QTableView),
+      m_data(std::make_shared<std::vector<charts::SessionCurves>>())
 {
     setObjectName(QStringLiteral("chartArea"));
     for (const auto& tab : kTabs) {
@@ -47,7 +45,7 @@ ChartArea::ChartArea(QWidget* parent)
     }
     m_table->setObjectName(QStringLiteral("resultsTable"));
     m_table->setToolTip(tr("Every point of the selected sessions; click a header to sort"));
-    m_table->setModel(m_sorted);
+    m_table->setModel(m_points);
     m_table->setSortingEnabled(true);
     fitTableColumns(false);
     m_table->setColumnWidth(CollectivePointModel::SessionLabel, 200);
@@ -78,14 +76,59 @@ void ChartArea::fitTableColumns(bool toContents)
 
 void ChartArea::setData(std::vector<charts::SessionCurves> data)
 {
-    m_data = std::make_shared<std::vector<charts::SessionCurves>>(std::move(data));
+    Loaded loaded;
+    loaded.curves.sessions = std::make_shared<std::vector<charts::SessionCurves>>(std::move(data));
+    setLoaded(std::move(loaded));
+}
+
+ChartArea::LoadRequest ChartArea::loadRequest() const
+{
+    LoadRequest r;
+    // The tabs share one size: the hidden ones are asked at the plot width of the one on screen.
+    const auto* shown = currentChart() ? currentChart() : m_charts.front();
+    const int pixels = shown->sizeChartRequest().pixels;
+    for (const auto* c : m_charts) {
+        r.charts.push_back(c->sizeChartRequest());
+        r.charts.back().pixels = pixels;
+    }
+    r.sortColumn = m_points->sortColumn();
+    r.sortOrder = m_points->sortOrder();
+    return r;
+}
+
+ChartArea::Loaded ChartArea::prepare(std::vector<charts::SessionCurves> sessions, const LoadRequest& request,
+                                     const std::function<bool()>& cancelled)
+{
+    Loaded out;
+    out.curves = charts::prepareCurves(std::move(sessions), request.charts, cancelled);
+    if (cancelled && cancelled())
+        return out;
+    out.tableRows = CollectivePointModel::sortedRows(*out.curves.sessions, request.sortColumn, request.sortOrder);
+    out.sortColumn = request.sortColumn;
+    out.sortOrder = request.sortOrder;
+    return out;
+}
+
+void ChartArea::setLoaded(Loaded loaded)
+{
+    charts::PreparedCurves& prepared = loaded.curves;
+    m_data = prepared.sessions ? std::move(prepared.sessions) : std::make_shared<std::vector<charts::SessionCurves>>();
     // Only the chart on screen is drawn now; the other tabs when they are shown.
-    for (auto* c : m_charts)
+    for (std::size_t i = 0; i < m_charts.size(); ++i) {
+        auto* c = m_charts[i];
+        std::optional<charts::SizeChartData> data;
+        if (i < prepared.charts.size())
+            data = std::move(prepared.charts[i]);
         if (c == currentWidget())
-            c->setSessions(m_data);
+            c->setSessions(m_data, std::move(data));
         else
-            c->setSessionsUndrawn(m_data);
-    m_points->setSessions(m_data);
+            c->setSessionsUndrawn(m_data, std::move(data));
+    }
+    // Rows sorted for another order (the user clicked a header meanwhile), or none (setData), are
+    // sorted here.
+    const bool rowsFit = loaded.sortColumn == m_points->sortColumn() && loaded.sortOrder == m_points->sortOrder() &&
+                         loaded.tableRows.size() == static_cast<std::size_t>(pointCount());
+    m_points->setSessions(m_data, rowsFit ? std::optional(std::move(loaded.tableRows)) : std::nullopt);
     // The session column tells overlaid sessions apart; with one session it would repeat one value.
     m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data->size() < 2);
     // Only --split runs have groups; elsewhere the column would stand empty.

@@ -4,13 +4,14 @@
 // benchmark points are appended as they arrive.
 #include <QTabWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "collectivepointmodel.h"
 #include "views/chartdata.h"
+#include "views/sizechartdata.h"
 
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace rl {
@@ -26,6 +27,31 @@ public:
     explicit ChartArea(QWidget* parent = nullptr);
 
     void setData(std::vector<charts::SessionCurves> data);
+
+    // A selection's data built off the GUI thread with the points' load (issue 26 item 11), so the
+    // GUI thread only hands finished data to the tabs and the table: each chart tab's size chart
+    // data (prepareCurves) and the table's rows in its sort order.
+    struct LoadRequest
+    {
+        std::vector<charts::SizeChartRequest> charts; // per chart tab, at the shown tab's plot width
+        int sortColumn = -1;
+        Qt::SortOrder sortOrder = Qt::AscendingOrder;
+    };
+    struct Loaded
+    {
+        charts::PreparedCurves curves;
+        std::vector<CollectivePointModel::Row> tableRows; // for the request's sort
+        int sortColumn = -1;
+        Qt::SortOrder sortOrder = Qt::AscendingOrder;
+    };
+    LoadRequest loadRequest() const;
+    // Runs on a worker: pure, reads nothing of a ChartArea. cancelled is asked between steps.
+    static Loaded prepare(std::vector<charts::SessionCurves> sessions, const LoadRequest& request,
+                          const std::function<bool()>& cancelled = {});
+    // What a data set whose owner has not changed since the request was prepared for is shown with:
+    // parts made for other options (a chart's metric, the table's sort changed meanwhile) are
+    // computed again here.
+    void setLoaded(Loaded loaded);
     // A point of a running session, appended to the data set every tab and the table read; ignored
     // when the session is not shown or the point is there.
     void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
@@ -51,8 +77,7 @@ private:
     void fitTableColumns(bool toContents);
 
     std::vector<charts::CollectiveChart*> m_charts; // in tab order
-    CollectivePointModel* m_points;
-    QSortFilterProxyModel* m_sorted;
+    CollectivePointModel* m_points; // sorts itself: the rows come sorted from the worker
     QTableView* m_table;
     // The one data set the chart tabs and the table read; live points are appended here once.
     std::shared_ptr<std::vector<charts::SessionCurves>> m_data;

@@ -153,9 +153,9 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     });
     connect(m_workspace, &WorkspaceController::readOnlyChanged, this, &MainWindow::updateWindowTitle);
     connect(m_workspace, &WorkspaceController::curvesAvailable, this,
-            [this](const std::vector<charts::SessionCurves>& curves) {
-                m_charts->setData(curves);
-                emit chartsShown(static_cast<int>(curves.size()));
+            [this](const ChartArea::Loaded& curves) {
+                m_charts->setLoaded(curves);
+                emit chartsShown(static_cast<int>(m_charts->data().size()));
             });
     connect(m_workspace, &WorkspaceController::traceChartsAvailable, this,
             [this](const std::vector<charts::TraceChartData>& sessions) {
@@ -417,7 +417,7 @@ void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
     case View::Curves: break;
     }
     m_views->setCurrentWidget(m_charts);
-    m_workspace->loadCurves(ids);
+    m_workspace->loadCurves(ids, m_charts->loadRequest());
 }
 
 void MainWindow::reloadStoredView()

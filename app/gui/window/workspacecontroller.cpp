@@ -66,16 +66,16 @@ void WorkspaceController::reloadSessions()
         });
 }
 
-void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds)
+void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds, const ChartArea::LoadRequest& request)
 {
-    using Curves = std::vector<charts::SessionCurves>;
-    readWorkspace<Curves>(
+    readWorkspace<ChartArea::Loaded>(
         m_curvesJob,
-        [sessionIds](store::Workspace& ws, auto& control) {
-            return charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip,
-                                             [&control] { return control.isCanceled(); });
+        [sessionIds, request](store::Workspace& ws, auto& control) {
+            const std::function<bool()> cancelled = [&control] { return control.isCanceled(); };
+            return ChartArea::prepare(charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip, cancelled),
+                                      request, cancelled);
         },
-        [this](const Curves& curves) { emit curvesAvailable(curves); });
+        [this](const ChartArea::Loaded& curves) { emit curvesAvailable(curves); });
 }
 
 void WorkspaceController::loadTraceCharts(const std::vector<std::int64_t>& sessionIds)

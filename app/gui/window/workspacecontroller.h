@@ -8,6 +8,7 @@
 
 #include "pairsheatmapchart.h"
 #include "storagechart.h"
+#include "gui/window/chartarea.h"
 #include "views/chartdata.h"
 #include "views/kernelchartdata.h"
 #include "views/tracechartdata.h"
@@ -30,7 +31,9 @@ public:
     // Opens (creating if needed) and loads the session list.
     void open(const QString& path);
     void reloadSessions();
-    void loadCurves(const std::vector<std::int64_t>& sessionIds);
+    // The sessions' points and what the chart area draws from them, built on the worker
+    // (ChartArea::prepare): the GUI thread only hands finished data to the tabs and the table.
+    void loadCurves(const std::vector<std::int64_t>& sessionIds, const ChartArea::LoadRequest& request);
     void loadTraceCharts(const std::vector<std::int64_t>& sessionIds);
     void loadKernelCharts(const std::vector<std::int64_t>& sessionIds);
     void loadPairs(std::int64_t sessionId);
@@ -41,7 +44,7 @@ signals:
     void workspaceChanged(const QString& path);
     void readOnlyChanged(bool readOnly);
     void sessionsAvailable(const std::vector<rl::Session>& sessions);
-    void curvesAvailable(const std::vector<rl::charts::SessionCurves>& curves);
+    void curvesAvailable(const rl::ChartArea::Loaded& curves);
     void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
     void kernelChartsAvailable(const rl::charts::KernelChartData& data);
     void pairsAvailable(const rl::views::PairsSessionData& data);

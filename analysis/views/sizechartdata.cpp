@@ -1,0 +1,196 @@
+#include "views/sizechartdata.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace rl::charts {
+
+bool SizeChartData::answers(const SizeChartRequest& r) const
+{
+    const ChartOptions& a = request.options;
+    const ChartOptions& b = r.options;
+    if (request.kind != r.kind || a.metric != b.metric || a.showFits != b.showFits || a.fitMinBytes != b.fitMinBytes ||
+        a.fitMaxBytes != b.fitMaxBytes || request.unit != r.unit)
+        return false;
+    // Thinning keeps every point of a curve of at most 4 points per pixel column.
+    const auto whole = [this](int pixels) { return longestDrawn <= 4 * static_cast<std::size_t>(std::max(1, pixels)); };
+    return request.pixels == r.pixels || (whole(request.pixels) && whole(r.pixels));
+}
+
+double plottedY(const CollectivePoint& p, ChartKind kind, BandwidthMetric metric, units::BandwidthUnit unit)
+{
+    return kind == ChartKind::Latency ? p.timeUs : units::bandwidthIn(metricValue(p, metric), unit);
+}
+
+std::vector<PlotPoint> plotPoints(const Curve& curve, ChartKind kind, BandwidthMetric metric, units::BandwidthUnit unit)
+{
+    std::vector<PlotPoint> pts;
+    pts.reserve(curve.points.size());
+    for (const auto& p : curve.points) {
+        const double y = plottedY(p, kind, metric, unit);
+        if (p.bytes > 0 && (kind != ChartKind::Latency || y > 0))
+            pts.push_back({std::log2(static_cast<double>(p.bytes)), y});
+    }
+    return pts;
+}
+
+namespace {
+const std::string& sessionTitle(const std::vector<SessionCurves>& sessions, std::int64_t id, std::string& fallback)
+{
+    for (const auto& s : sessions)
+        if (s.session.id == id)
+            return s.session.title;
+    fallback = std::to_string(id);
+    return fallback;
+}
+
+// Bands of curves sharing a key, in the order of each key's first curve; a key of one curve is
+// no band. Marks the banded curves.
+template <typename Key, typename KeyOf>
+std::vector<GroupBand> bandBy(const std::vector<Curve>& curves, std::vector<bool>& banded, KeyOf keyOf)
+{
+    std::map<Key, std::size_t> bandOf;
+    std::vector<GroupBand> bands;
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        if (banded[i])
+            continue;
+        const std::optional<Key> key = keyOf(curves[i]);
+        if (!key)
+            continue;
+        auto [it, fresh] = bandOf.try_emplace(*key, bands.size());
+        if (fresh)
+            bands.push_back({});
+        bands[it->second].curves.push_back(i);
+    }
+    std::erase_if(bands, [](const GroupBand& b) { return b.curves.size() < 2; }); // a lone curve stays a curve
+    for (const auto& b : bands)
+        for (std::size_t i : b.curves)
+            banded[i] = true;
+    return bands;
+}
+
+// Beyond kMaxDrawnCurves: first the groups of each --split session per op and in-place; when the
+// curves left are still too many to draw one by one (a selection of many plain sessions), the
+// rest per op and in-place across sessions.
+std::vector<GroupBand> groupIntoBands(const std::vector<SessionCurves>& sessions, const std::vector<Curve>& curves,
+                                      std::vector<bool>& banded)
+{
+    banded.assign(curves.size(), false);
+    if (curves.size() <= kMaxDrawnCurves)
+        return {};
+    using SplitKey = std::tuple<std::int64_t, std::string, bool>;
+    auto bands = bandBy<SplitKey>(curves, banded, [](const Curve& c) -> std::optional<SplitKey> {
+        if (c.key.group.empty())
+            return std::nullopt; // one curve per op: stays a curve
+        return SplitKey{c.key.sessionId, c.key.op, c.key.inPlace};
+    });
+    std::string fallback;
+    for (auto& b : bands) {
+        const CurveKey& k = curves[b.curves.front()].key;
+        b.name = curveName(sessionTitle(sessions, k.sessionId, fallback), k.op, k.inPlace) + " · " +
+                 std::to_string(b.curves.size()) + " groups";
+    }
+    const auto left = static_cast<std::size_t>(std::count(banded.begin(), banded.end(), false));
+    if (left <= kMaxDrawnCurves)
+        return bands;
+    using OpKey = std::pair<std::string, bool>;
+    auto across = bandBy<OpKey>(curves, banded, [](const Curve& c) { return std::optional<OpKey>{{c.key.op, c.key.inPlace}}; });
+    for (auto& b : across) {
+        const CurveKey& k = curves[b.curves.front()].key;
+        std::set<std::int64_t> ids;
+        for (std::size_t i : b.curves)
+            ids.insert(curves[i].key.sessionId);
+        // One curve per session reads as sessions; groups left over from --split runs as curves.
+        const bool perSession = ids.size() == b.curves.size();
+        b.member = perSession ? "session" : "curve";
+        b.name = k.op + (k.inPlace ? " in-place" : "") + " · " + std::to_string(b.curves.size()) +
+                 (perSession ? " sessions" : " curves of " + std::to_string(ids.size()) + " sessions");
+        bands.push_back(std::move(b));
+    }
+    return bands;
+}
+
+// The fastest and slowest call's value per size, for points that carry call statistics.
+CallSpread callSpread(const Curve& curve, const SizeChartRequest& r)
+{
+    CallSpread out;
+    for (const auto& p : curve.points) {
+        if (!p.stats || p.bytes <= 0 || p.timeUs <= 0 || p.stats->minUs <= 0 || p.stats->maxUs <= 0)
+            continue;
+        const double value = plottedY(p, r.kind, r.options.metric, r.unit);
+        const double x = std::log2(static_cast<double>(p.bytes));
+        out.upper.push_back({x, value * p.timeUs / p.stats->minUs});
+        out.lower.push_back({x, value * p.timeUs / p.stats->maxUs});
+    }
+    if (out.upper.size() < 2)
+        return {};
+    const double lo = out.upper.front().x, hi = out.upper.back().x;
+    out.upper = decimateToPixels(out.upper, lo, hi, r.pixels);
+    out.lower = decimateToPixels(out.lower, lo, hi, r.pixels);
+    return out;
+}
+} // namespace
+
+SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const SizeChartRequest& request,
+                            std::shared_ptr<const std::vector<Curve>> curves)
+{
+    SizeChartData d;
+    d.request = request;
+    d.curves = curves ? std::move(curves) : std::make_shared<const std::vector<Curve>>(collectCurves(sessions));
+    const auto& all = *d.curves;
+    const ChartKind kind = request.kind;
+    const BandwidthMetric metric = request.options.metric;
+    d.bands = groupIntoBands(sessions, all, d.banded);
+    for (auto& b : d.bands) {
+        std::vector<std::vector<PlotPoint>> pts;
+        pts.reserve(b.curves.size());
+        for (std::size_t i : b.curves)
+            pts.push_back(plotPoints(all[i], kind, metric, request.unit));
+        b.points = aggregateBand(pts);
+    }
+    d.drawn.resize(all.size());
+    d.fits.resize(all.size());
+    if (kind == ChartKind::Bandwidth)
+        d.spreads.resize(all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (d.banded[i])
+            continue;
+        const auto pts = plotPoints(all[i], kind, metric, request.unit);
+        d.longestDrawn = std::max(d.longestDrawn, pts.size());
+        d.drawn[i] = pts.empty() ? pts : decimateToPixels(pts, pts.front().x, pts.back().x, request.pixels);
+        if (kind == ChartKind::Bandwidth)
+            d.spreads[i] = callSpread(all[i], request);
+        if (request.options.showFits)
+            d.fits[i] = fits::fitCollective(all[i].points, all[i].key.op, all[i].key.inPlace, request.options.fitMinBytes,
+                                            request.options.fitMaxBytes);
+    }
+    if (kind == ChartKind::Bandwidth && metric == BandwidthMetric::BusBw)
+        d.peaks = tierPeakLines(sessions);
+    return d;
+}
+
+PreparedCurves prepareCurves(std::vector<SessionCurves> sessions, const std::vector<SizeChartRequest>& requests,
+                             const std::function<bool()>& cancelled)
+{
+    PreparedCurves out;
+    out.sessions = std::make_shared<std::vector<SessionCurves>>(std::move(sessions));
+    std::shared_ptr<const std::vector<Curve>> curves; // the same for every kind: collected once
+    for (const auto& r : requests) {
+        if (cancelled && cancelled()) {
+            out.charts.clear();
+            break;
+        }
+        if (r.kind != ChartKind::Bandwidth && r.kind != ChartKind::Latency) {
+            out.charts.emplace_back();
+            continue;
+        }
+        if (!curves)
+            curves = std::make_shared<const std::vector<Curve>>(collectCurves(*out.sessions));
+        out.charts.push_back(sizeChartData(*out.sessions, r, curves));
+    }
+    return out;
+}
+} // namespace rl::charts

@@ -1,0 +1,142 @@
+// What a size chart draws, computed off the GUI thread (issue 26 item 11): the bands of a
+// --split selection and of a selection of many plain sessions, the drawn curves with their fits,
+// one set of curves shared by the bandwidth and latency charts, and when the prepared data still
+// answers a chart whose options or width changed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "views/sizechartdata.h"
+
+using namespace rl;
+using namespace rl::charts;
+
+namespace {
+// sessions x 2 ops x in-place or not x sizes, each size once per group; no group: a plain run.
+std::vector<SessionCurves> selection(int sessions, int groups, int sizes)
+{
+    std::vector<SessionCurves> out;
+    for (int s = 0; s < sessions; ++s) {
+        SessionCurves sc;
+        sc.session.id = s + 1;
+        sc.session.title = "run " + std::to_string(s + 1);
+        for (const char* op : {"all_reduce", "all_gather"})
+            for (bool inPlace : {false, true})
+                for (int k = 0; k < sizes; ++k)
+                    for (int g = 0; g < std::max(1, groups); ++g) {
+                        CollectivePoint p{op, 2, "float32", "sum", std::int64_t{8} << k, 2 << k, inPlace, -1, 0, 0, 0, 0};
+                        p.timeUs = (20 + double(p.bytes) / 180e3) * (1.0 + 0.01 * g + 0.001 * s);
+                        p.algbwGBs = double(p.bytes) / (p.timeUs * 1e3);
+                        p.busbwGBs = p.algbwGBs;
+                        if (groups > 0)
+                            p.group = "ranks " + std::to_string(2 * g) + "-" + std::to_string(2 * g + 1);
+                        sc.points.push_back(p);
+                    }
+        out.push_back(std::move(sc));
+    }
+    return out;
+}
+
+SizeChartRequest request(ChartKind kind, int pixels = 1000)
+{
+    SizeChartRequest r;
+    r.kind = kind;
+    r.pixels = pixels;
+    return r;
+}
+
+std::size_t drawnCount(const SizeChartData& d)
+{
+    return static_cast<std::size_t>(std::count(d.banded.begin(), d.banded.end(), false));
+}
+} // namespace
+
+TEST(SizeChartData, SplitGroupsBecomeOneBandPerSessionOpAndInPlace)
+{
+    const auto sessions = selection(10, 81, 24);
+    const auto d = sizeChartData(sessions, request(ChartKind::Bandwidth));
+    ASSERT_EQ(d.curves->size(), 3240u);
+    ASSERT_EQ(d.bands.size(), 40u);
+    EXPECT_EQ(drawnCount(d), 0u);
+    EXPECT_EQ(d.bands.front().name, "run 1 · all_gather · 81 groups"); // curves in op order
+    EXPECT_EQ(d.bands.front().member, "group");
+    EXPECT_EQ(d.bands.front().points.size(), 24u);
+    EXPECT_EQ(d.bands.front().points.front().values, 81);
+    for (const auto& f : d.fits)
+        EXPECT_FALSE(f) << "a banded curve has no fit drawn";
+}
+
+TEST(SizeChartData, ManyPlainSessionsAreBandedPerOpAndInPlaceAcrossSessions)
+{
+    // 60 sessions x 4 curves, none with a --split group: 240 series would name nothing.
+    const auto sessions = selection(60, 0, 24);
+    const auto d = sizeChartData(sessions, request(ChartKind::Latency));
+    ASSERT_EQ(d.curves->size(), 240u);
+    ASSERT_EQ(d.bands.size(), 4u);
+    EXPECT_EQ(drawnCount(d), 0u);
+    EXPECT_EQ(d.bands[0].name, "all_gather · 60 sessions");
+    EXPECT_EQ(d.bands[1].name, "all_gather in-place · 60 sessions");
+    EXPECT_EQ(d.bands[2].name, "all_reduce · 60 sessions");
+    EXPECT_EQ(d.bands[0].member, "session");
+    // Latency in µs: the slowest session (the last) is the band's top at every size.
+    const auto& last = (*d.curves)[d.bands[0].curves.back()].points;
+    for (std::size_t k = 0; k < d.bands[0].points.size(); ++k)
+        EXPECT_DOUBLE_EQ(d.bands[0].points[k].max, last[k].timeUs) << k;
+}
+
+TEST(SizeChartData, AFewCurvesAreDrawnOneByOneWithTheirFits)
+{
+    const auto sessions = selection(2, 0, 24);
+    const auto d = sizeChartData(sessions, request(ChartKind::Bandwidth));
+    ASSERT_EQ(d.curves->size(), 8u);
+    EXPECT_TRUE(d.bands.empty());
+    for (std::size_t i = 0; i < d.curves->size(); ++i) {
+        EXPECT_EQ(d.drawn[i], plotPoints((*d.curves)[i], ChartKind::Bandwidth, BandwidthMetric::BusBw,
+                                         units::BandwidthUnit::GBps));
+        EXPECT_TRUE(d.fits[i]) << i;
+    }
+    EXPECT_EQ(d.longestDrawn, 24u);
+}
+
+TEST(SizeChartData, TheBandwidthAndLatencyChartsShareOneSetOfCurves)
+{
+    const std::vector<SizeChartRequest> requests{request(ChartKind::Bandwidth), request(ChartKind::Latency),
+                                                 request(ChartKind::Scaling), request(ChartKind::Compare)};
+    const auto prepared = prepareCurves(selection(10, 81, 24), requests);
+    ASSERT_EQ(prepared.sessions->size(), 10u);
+    ASSERT_EQ(prepared.charts.size(), 4u);
+    ASSERT_TRUE(prepared.charts[0] && prepared.charts[1]);
+    EXPECT_FALSE(prepared.charts[2]);
+    EXPECT_FALSE(prepared.charts[3]);
+    EXPECT_EQ(prepared.charts[0]->curves, prepared.charts[1]->curves);
+    EXPECT_EQ(prepared.charts[1]->request.kind, ChartKind::Latency);
+    // Cancelled: the sessions, no chart data.
+    const auto cancelled = prepareCurves(selection(1, 0, 4), requests, [] { return true; });
+    EXPECT_EQ(cancelled.sessions->size(), 1u);
+    EXPECT_TRUE(cancelled.charts.empty());
+}
+
+TEST(SizeChartData, PreparedDataAnswersOnlyTheChartItWasMadeFor)
+{
+    const auto sessions = selection(1, 0, 24);
+    const auto d = sizeChartData(sessions, request(ChartKind::Bandwidth, 1000));
+    EXPECT_TRUE(d.answers(request(ChartKind::Bandwidth, 1000)));
+    // 24 points per curve are drawn whole at either width.
+    EXPECT_TRUE(d.answers(request(ChartKind::Bandwidth, 700)));
+    EXPECT_FALSE(d.answers(request(ChartKind::Latency, 1000)));
+    auto algbw = request(ChartKind::Bandwidth, 1000);
+    algbw.options.metric = BandwidthMetric::AlgBw;
+    EXPECT_FALSE(d.answers(algbw));
+    auto gib = request(ChartKind::Bandwidth, 1000);
+    gib.unit = units::BandwidthUnit::GiBps;
+    EXPECT_FALSE(d.answers(gib));
+    auto range = request(ChartKind::Bandwidth, 1000);
+    range.options.fitMinBytes = 1024;
+    EXPECT_FALSE(d.answers(range));
+    // 24 points thinned to 5 pixel columns are drawn differently at 1,000.
+    const auto thinned = sizeChartData(selection(1, 0, 24), request(ChartKind::Bandwidth, 5));
+    EXPECT_EQ(thinned.longestDrawn, 24u);
+    EXPECT_TRUE(thinned.answers(request(ChartKind::Bandwidth, 5)));
+    EXPECT_FALSE(thinned.answers(request(ChartKind::Bandwidth, 1000)));
+}
