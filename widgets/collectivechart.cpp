@@ -140,9 +140,11 @@ const std::vector<SessionCurves>& CollectiveChart::sessions() const
 
 void CollectiveChart::pointsAppended(std::int64_t sessionId)
 {
-    if (m_content->isUndrawn())
-        return; // drawn with every point when shown
+    // An undrawn tab only drops the data prepared without these points; it reads them when shown.
+    const bool undrawn = m_content->isUndrawn();
     m_content->pointsAppended(sessionId);
+    if (undrawn)
+        return;
     updateEmptyState(); // a live point can give two sessions their first common size
 }
 

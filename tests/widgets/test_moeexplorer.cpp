@@ -193,8 +193,8 @@ TEST(MoeExplorer, SweepsAPresetInTheBackgroundAndExportsCsv)
     EXPECT_EQ(explorer.result().rows.size(), static_cast<size_t>(n));
     EXPECT_FALSE(explorer.chart()->paretoOrder().empty());
     // ZeRO 1 as the CLI's default, so memory per GPU matches `ridgeline-cli moe-sweep`; mixtral's
-    // wider configurations need more than the MI300X's 192 GB and are off the front.
-    EXPECT_DOUBLE_EQ(explorer.result().deviceMemoryBytes, 192e9);
+    // wider configurations need more than the MI300X's 192 GiB and are off the front.
+    EXPECT_DOUBLE_EQ(explorer.result().deviceMemoryBytes, 206.142e9); // as rocminfo reports it
     for (const auto& r : explorer.result().rows)
         EXPECT_FALSE(r.pareto && !r.fits) << r.experts << "x" << r.topK;
     if (!qgetenv("RIDGELINE_TEST_SCREENSHOT_DIR").isEmpty()) {
@@ -395,7 +395,7 @@ rl::charts::Callout* calloutOf(QChart* chart)
 TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
 {
     auto rows = handChecked();
-    rows.push_back(row(256, 8, 200e3, 0.5, 80e9, 222)); // fastest, lowest latency, 238 GB per GPU
+    rows.push_back(row(256, 8, 200e3, 0.5, 80e9, 222)); // fastest, lowest latency, 222 GiB per GPU
     rows.back().fits = false;
     rl::model::markParetoFront(rows);
     EXPECT_FALSE(rows.back().pareto);
@@ -403,7 +403,7 @@ TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
     chart.resize(900, 600);
     chart.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
-    chart.setRows(rows, 192e9);
+    chart.setRows(rows, 192.0 * (1ull << 30)); // an MI300X: 192 GiB
     ASSERT_TRUE(rl::testing::waitForLayout(chart.chart())) << "the chart never laid out its axes";
     EXPECT_EQ(chart.paretoOrder().size(), 3u); // the hand-checked front; the misfit is not on it
     auto* cloud = rl::charts::PointCloud::of(chart.chart());
@@ -424,8 +424,8 @@ TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
     const QString needed = QString::fromStdString(rl::units::formatMemory(222.0 * (1 << 30)));
     EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed, 172.8 GiB usable of 192 GiB")))
         << chart.hoverText().toStdString();
-    EXPECT_TRUE(chart.hoverText().contains(needed + QStringLiteral(" per GPU"))) << "memory in GB, as the device";
-    EXPECT_FALSE(chart.hoverText().contains(QStringLiteral("GiB"))) << chart.hoverText().toStdString();
+    EXPECT_TRUE(chart.hoverText().contains(needed + QStringLiteral(" per GPU"))) << "memory in GiB, as the device reports it";
+    EXPECT_FALSE(chart.hoverText().contains(QStringLiteral(" GB"))) << chart.hoverText().toStdString();
 }
 
 // The hover label of every point stays inside the plot area (it flips to the other side of the

@@ -133,7 +133,7 @@ TEST(PlanWindow, SmallSearchShowsPlansFiguresInTableAndChart)
     EXPECT_DOUBLE_EQ(view->index(0, 0).data(PlanResultModel::StepSecondsRole).toDouble(), r.top.front().step.stepSeconds);
     const QString stepText = view->index(0, PlanResultModel::StepColumn).data().toString();
     EXPECT_TRUE(stepText.endsWith(QStringLiteral(" s")) || stepText.endsWith(QStringLiteral("ms"))) << stepText.toStdString();
-    EXPECT_TRUE(view->index(0, PlanResultModel::MemoryColumn).data().toString().contains(QStringLiteral(" GB of ")));
+    EXPECT_TRUE(view->index(0, PlanResultModel::MemoryColumn).data().toString().contains(QStringLiteral(" GiB of ")));
     EXPECT_TRUE(view->index(0, PlanResultModel::TokensColumn).data().toString().endsWith(QStringLiteral("tokens/s")));
     EXPECT_TRUE(view->index(0, PlanResultModel::MfuColumn).data().toString().endsWith(QStringLiteral("%")));
     // Sorting by memory goes by bytes, not text.
@@ -174,7 +174,7 @@ TEST(PlanWindow, SmallSearchShowsPlansFiguresInTableAndChart)
     auto* x = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Horizontal).value(0));
     auto* y = chart->chart()->axes(Qt::Vertical).value(0); // linear here; log when the front spans a decade
     ASSERT_TRUE(x && y);
-    EXPECT_EQ(x->titleText(), QStringLiteral("Memory per GPU (GB)"));
+    EXPECT_EQ(x->titleText(), QStringLiteral("Memory per GPU (GiB)"));
     EXPECT_EQ(y->titleText(), QStringLiteral("Step time (s)"));
 
     // CSV export writes plan::toCsv: its header, then the rows.

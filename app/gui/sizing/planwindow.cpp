@@ -17,6 +17,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -176,8 +177,10 @@ PlanWindow::PlanWindow(QWidget* parent)
 
     // The inputs scroll above the results, whose table keeps five rows in sight: at 720 px high the
     // inputs, all shown, left it two. A taller window shows the inputs whole.
+    // The horizontal scroll bar's height is kept too: wide figures (memory in GiB, long layouts) bring it.
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
-                              5 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+                              5 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth() +
+                              m_table->horizontalScrollBar()->sizeHint().height());
     auto* inputs = new QScrollArea;
     inputs->setObjectName(QStringLiteral("planInputs"));
     inputs->setWidget(buildInputs());
