@@ -47,7 +47,7 @@ inline constexpr double kMemoryHeadroom = 0.10;
 // The one fit rule: `neededBytes` within capacity x (1 - headroom); an unknown capacity (<= 0) fits.
 bool fitsMemory(double neededBytes, double capacityBytes, double headroom = kMemoryHeadroom);
 
-// Empty when it fits, otherwise "does not fit: 221.4 GB needed, 172.8 GB usable of 192 GB
-// (10 % kept free)", in the decimal GB HBM capacities are quoted in.
+// Empty when it fits, otherwise "does not fit: 206.2 GiB needed, 172.8 GiB usable of 192 GiB
+// (10 % kept free)", in GiB as devices report their HBM (units/memory.h).
 std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom = kMemoryHeadroom);
 } // namespace rl::model

@@ -15,9 +15,7 @@ std::string formatBytes(double bytes);
 // "256M", "1G", "8", "4K", "1.5GiB", "64KB" (K/M/G/T are binary, as in nccl-tests' -b/-e).
 std::optional<std::int64_t> parseBytes(std::string_view text);
 
-// Memory of a device or needed per GPU, in decimal GB as vendors quote HBM capacity ("192 GB"), so
-// a requirement reads against the device directly: "221.4 GB", "192 GB", "850 MB".
-std::string formatMemoryGB(double bytes);
+// Memory of a device or needed per GPU: units/memory.h (binary GiB, as devices report HBM).
 
 // Bandwidth is measured and stored in GB/s; a display may show GiB/s (2^30 B/s) instead. The unit
 // is chosen once per process (the GUI's Preferences; the CLI and reports keep GB/s unless set), so
