@@ -30,7 +30,7 @@ std::vector<CollectivePointModel::Row> CollectivePointModel::sortedRows(const st
     charts::TierPeakCache peaks;
     // Stable both ways, as QSortFilterProxyModel sorts: equal rows keep their arrival order.
     std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
-        return order == Qt::AscendingOrder ? rowLess(sessions, peaks, a, b, column) : rowLess(sessions, peaks, b, a, column);
+        return rowBefore(sessions, peaks, a, b, column, order);
     });
     return rows;
 }
@@ -61,8 +61,7 @@ void CollectivePointModel::sort(int column, Qt::SortOrder order)
         });
     } else {
         std::stable_sort(perm.begin(), perm.end(), [this, order](std::size_t a, std::size_t b) {
-            return order == Qt::AscendingOrder ? rowLess(*m_data, m_tierPeaks, m_rows[a], m_rows[b], m_sortColumn)
-                                               : rowLess(*m_data, m_tierPeaks, m_rows[b], m_rows[a], m_sortColumn);
+            return rowBefore(*m_data, m_tierPeaks, m_rows[a], m_rows[b], m_sortColumn, order);
         });
     }
     std::vector<Row> rows(m_rows.size());
@@ -86,8 +85,7 @@ std::size_t CollectivePointModel::sortedPosition(const Row& row) const
     if (m_sortColumn < 0)
         return m_rows.size();
     const auto after = [&](const Row& a, const Row& b) {
-        return m_sortOrder == Qt::AscendingOrder ? rowLess(*m_data, m_tierPeaks, a, b, m_sortColumn)
-                                                 : rowLess(*m_data, m_tierPeaks, b, a, m_sortColumn);
+        return rowBefore(*m_data, m_tierPeaks, a, b, m_sortColumn, m_sortOrder);
     };
     return static_cast<std::size_t>(std::upper_bound(m_rows.begin(), m_rows.end(), row, after) - m_rows.begin());
 }
@@ -221,9 +219,10 @@ QVariant CollectivePointModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-bool CollectivePointModel::lessThan(int l, int r, int column) const
+bool CollectivePointModel::rowBefore(const std::vector<charts::SessionCurves>& sessions, charts::TierPeakCache& peaks,
+                                     const Row& a, const Row& b, int column, Qt::SortOrder order)
 {
-    return rowLess(*m_data, m_tierPeaks, m_rows[static_cast<std::size_t>(l)], m_rows[static_cast<std::size_t>(r)], column);
+    return order == Qt::AscendingOrder ? rowLess(sessions, peaks, a, b, column) : rowLess(sessions, peaks, b, a, column);
 }
 
 bool CollectivePointModel::rowLess(const std::vector<charts::SessionCurves>& sessions, charts::TierPeakCache& peaks,

@@ -40,21 +40,19 @@ public:
     // Shows every point of the data set (a model reset) in the current sort order; rows, when
     // given, are sortedRows() of these sessions for sortColumn() and sortOrder().
     void setSessions(charts::SharedSessions sessions, std::optional<std::vector<Row>> rows = std::nullopt);
-    // The model sorts itself (the table needs no sorting proxy), on the same typed values as
-    // lessThan(); appended points are inserted where the order puts them.
+    // The model sorts itself (the table needs no sorting proxy), on the typed values (rowLess(), no
+    // QVariant); appended points are inserted where the order puts them.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return m_sortColumn; } // -1: session by session, as they arrived
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
     // The data set's owner appended points to its sessions (charts::appendLivePoint): they become
-    // rows at the end (session by session when several grew since the last call), without a
-    // reset. The model reads them from the data set; it is never handed a point.
+    // rows, without a reset: at the end (session by session when several grew since the last call)
+    // while unsorted, else where the order puts them. The model reads them from the data set; it is
+    // never handed a point.
     void pointsAppended();
     void clear();
     const charts::SharedSessions& sessions() const { return m_data; }
     const CollectivePoint& point(int row) const;
-    // row l's SortRole value below row r's in column, compared on the typed values (no QVariant):
-    // what sort() sorts by.
-    bool lessThan(int l, int r, int column) const;
     // Whether some point ran in a --split group (the Group column has something to show).
     bool hasGroups() const;
 
@@ -64,8 +62,12 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    // Row a's SortRole value below row b's in column, compared on the typed values: what sort() sorts by.
     static bool rowLess(const std::vector<charts::SessionCurves>& sessions, charts::TierPeakCache& peaks, const Row& a,
                         const Row& b, int column);
+    // Whether a comes before b in column's order (rowLess, turned round for a descending one).
+    static bool rowBefore(const std::vector<charts::SessionCurves>& sessions, charts::TierPeakCache& peaks, const Row& a,
+                          const Row& b, int column, Qt::SortOrder order);
     // Where row belongs in the current order (after its equals: a live point goes last among them).
     std::size_t sortedPosition(const Row& row) const;
 
