@@ -4,6 +4,16 @@
 
 namespace rl::model {
 
+double ringLatencyUs(int ranks, int ranksPerNode)
+{
+    if (ranks <= 1)
+        return 0;
+    const int g = std::clamp(ranksPerNode, 1, ranks);
+    const int nodes = (ranks + g - 1) / g;
+    const int steps = ranks - 1, netSteps = nodes - 1;
+    return kRingBaseLatencyUs + (steps - netSteps) * kRingNvlinkHopUs + netSteps * kRingNetHopUs;
+}
+
 double ProfileCollectiveTime::timeUs(CollectiveOp op, double bytes, int ranks, bool crossNode) const
 {
     const int perNode = crossNode ? std::clamp(std::min(m_rates.gpusPerNode, ranks / 2), 1, ranks) : ranks;
@@ -35,7 +45,9 @@ double ProfileCollectiveTime::groupTimeUs(CollectiveOp op, double bytes, int ran
         const int k = (ranks + g - 1) / g;
         const double in = inNode ? bytes * busFactor(op, g) / intra : 0;
         const double out = bytes / g * busFactor(op, k) / nic;
-        return m_interUs + std::max(in, out) * 1e6;
+        // all_reduce crosses nodes by tree at scale (latency in log k); the other two only by ring.
+        const double latency = op == CollectiveOp::AllReduce ? m_interUs : std::max(m_interUs, ringLatencyUs(ranks, g));
+        return latency + std::max(in, out) * 1e6;
     }
     return m_interUs + bytes * busFactor(op, ranks) / nic * 1e6;
 }

@@ -44,6 +44,15 @@ inline constexpr double kIntraLinkEfficiency = 0.82;
 // 369.06 GB/s, the same within 3 %). A floor: the in-node phases overlap it.
 inline constexpr double kNicEfficiency = 0.73;
 
+// NCCL's own latency model for a ring all_gather or reduce_scatter across nodes (the only algorithm
+// NCCL has for them with several GPUs per node: PAT serves one GPU per node; src/graph/tuning.cc,
+// ncclTopoTuneModel): the ring's n-1 steps each wait one hop, k-1 of them across the network and the
+// rest over NVLink, Simple protocol (the one it picks for the megabyte buffers that cost): base
+// 8.4 µs, an NVLink hop 3.4 µs, a network hop 14 µs (its default tuner constants). A call over 1,536
+// ranks on 192 nodes waits 7.2 ms however small its buffer: what a fully sharded step pays per layer.
+inline constexpr double kRingBaseLatencyUs = 8.4, kRingNvlinkHopUs = 3.4, kRingNetHopUs = 14.0;
+double ringLatencyUs(int ranks, int ranksPerNode);
+
 class ProfileCollectiveTime : public CollectiveTimeSource
 {
 public:

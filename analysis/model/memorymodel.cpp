@@ -23,7 +23,8 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
         return sharded ? bytesPerParam * (dense / dp + expert / edp) : bytesPerParam * (dense + expert);
     };
     m.optimizer = shard(12, p.zeroStage >= 1);
-    m.gradients = shard(wb, p.zeroStage >= 2);
+    const double fp32Grads = fp32GradientBytes(p.framework, p.dtype, p.zeroStage);
+    m.gradients = shard(fp32Grads > 0 ? fp32Grads : wb, p.zeroStage >= 2);
     m.weights = shard(wb, p.zeroStage >= 3);
     // 1F1B: the first stage holds min(pp, m) micro-batches of its layers; interleaving adds
     // (pp-1)/(pp·vpp) of a stage (Narayanan et al. 2021, §2.2.2; Korthikanti et al. 2022, §4.2.3).
@@ -50,9 +51,13 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
     // the one prefetched are whole ("the next all-gather's output tensor must be allocated while the
     // current one is still in use", PyTorch FSDP notes, Prefetch Nuances), and a layer's gradients
     // are whole until reduce-scattered.
+    // The unit is the framework's (a layer for FSDP; a weight matrix for DeepSpeed, which gathers and
+    // frees each sub-module's parameters). A framework that reduces in fp32 (torchtitan) casts the
+    // unit's gradients first: an fp32 copy.
     if (p.zeroStage >= 3) {
-        const double layers = std::max(1.0, share * c.layers);
-        m.working += 3 * wb * (dense + expert) / layers;
+        const auto sharding = shardingTraits(p.framework);
+        const double units = std::max(1.0, share * c.layers) * sharding.callsPerLayer;
+        m.working += (3 * wb + (sharding.reduceBytes > wb ? sharding.reduceBytes : 0)) * (dense + expert) / units;
     }
     return m;
 }

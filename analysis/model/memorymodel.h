@@ -12,9 +12,10 @@ struct TrainingMemory
 {
     double params = 0; // parameters held by this GPU before ZeRO-3 sharding
     double weights = 0, gradients = 0, optimizer = 0, activations = 0; // bytes
-    // Working buffers alive at the peak beside the stored state: ZeRO-3's gathered layers (the one
-    // computing and the one prefetched) and one layer's unsharded gradients before their
-    // reduce-scatter; with full recompute, the activations of the layer being recomputed.
+    // Working buffers alive at the peak beside the stored state: ZeRO-3's gathered units (the one
+    // computing and the one prefetched: a layer, or a weight matrix under DeepSpeed) and one unit's
+    // unsharded gradients before their reduce-scatter; with full recompute, the activations of the
+    // layer being recomputed.
     double working = 0;
     double total() const { return weights + gradients + optimizer + activations + working; }
 };

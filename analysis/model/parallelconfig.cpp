@@ -37,6 +37,9 @@ std::string recipeSummary(const ParallelConfig& p)
         s += ", last stage " + std::to_string(p.lastStageLayers) + " layers";
     if (p.dropout)
         s += ", dropout";
+    // The default stack goes unsaid, so the summaries of Megatron layouts read as before.
+    if (p.framework != Framework::MegatronCore)
+        s += std::string(", ") + displayName(p.framework);
     return s;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/framework.h"
 #include "model/modelcounts.h"
 
 namespace rl::model {
@@ -57,6 +58,7 @@ struct ParallelConfig
     bool gradAccumulationFusion = true;
     std::string dtype = "bf16";
     int weightBytes = 2;    // bf16 weights and gradients, fp32 optimizer states (12 B/param)
+    Framework framework = Framework::MegatronCore; // the stack that runs it (model/framework.h)
 
     int worldSize() const { return dp * tp * pp * cp; } // EP is carved out of TP x CP x DP
     int effectiveMicroBatches() const { return microBatches > 0 ? microBatches : (pp > 1 ? 4 * pp : 1); }

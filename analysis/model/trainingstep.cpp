@@ -225,8 +225,12 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     const int edp = p.expertDataParallel();
     const int dpPerNode = perNodeAt(p.tp);
     const int edpPerNode = perNodeAt(int(etp) * p.ep); // expert order etp-ep-edp-pp
-    const int shardedUnits = std::max(1, int(std::lround(layersOnStage)));
-    ShardedUnitTimes unit; // ZeRO-3: one layer's gather and reduce-scatter
+    // ZeRO-3's units: each layer is gathered and reduce-scattered in as many calls as the framework
+    // makes (one FSDP unit per block; DeepSpeed one per weight matrix), each carrying an even share.
+    const ShardingTraits sharding = shardingTraits(p.framework);
+    const int shardedUnits = std::max(1, int(std::lround(layersOnStage))) * sharding.callsPerLayer;
+    const double reduceScale = double(sharding.reduceBytes) / wb; // gradients reduced in fp32: twice the bytes
+    ShardedUnitTimes unit; // ZeRO-3: one unit's gather and reduce-scatter
     if (p.zeroStage == 0) {
         add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, dpRanks, dpPerNode, 1, &dpSeconds);
         add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, edp, edpPerNode, 1, &dpSeconds);
@@ -239,22 +243,25 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         // communication analysis of the parameter partitioning).
         // ZeRO-3 moves them a layer at a time (one FSDP unit per transformer layer), so each call
         // carries one layer's share and is timed at that size.
-        const double units = p.zeroStage == 3 ? shardedUnits : 1;
-        const double moeUnits = p.zeroStage == 3 ? std::max(1.0, moeOnStage) : 1;
-        const double passes = (p.zeroStage == 3 ? mb : 1) * units;
-        const double gathers = (p.zeroStage == 3 ? 2 * mb : 1) * units;
-        const double expertPasses = (p.zeroStage == 3 ? mb : 1) * moeUnits;
-        const double expertGathers = (p.zeroStage == 3 ? 2 * mb : 1) * moeUnits;
-        const double rs = add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes / units, dpRanks,
-                              dpPerNode, passes, &dpSeconds);
+        const bool full = p.zeroStage == 3;
+        const double units = full ? shardedUnits : 1;
+        const double moeUnits = full ? std::max(1.0, moeOnStage) * sharding.callsPerLayer : 1;
+        // A block kept gathered after its forward (torchtitan's last) needs no gather for its backward.
+        const double kept = full && sharding.keepsLastLayer ? double(sharding.callsPerLayer) : 0;
+        const double passes = (full ? mb : 1) * units;
+        const double gathers = full ? mb * (2 * units - std::min(kept, units)) : 1;
+        const double expertPasses = (full ? mb : 1) * moeUnits;
+        const double expertGathers = (full ? 2 * mb : 1) * moeUnits;
+        const double rs = add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes / units * reduceScale,
+                              dpRanks, dpPerNode, passes, &dpSeconds);
         const double ag = add("dp param all_gather", CollectiveOp::AllGather, denseBytes / units, dpRanks, dpPerNode,
                               gathers, &dpSeconds);
-        const double expertRs = add("expert grad reduce_scatter", CollectiveOp::ReduceScatter, expertBytes / moeUnits,
-                                    edp, edpPerNode, expertPasses, &dpSeconds);
+        const double expertRs = add("expert grad reduce_scatter", CollectiveOp::ReduceScatter,
+                                    expertBytes / moeUnits * reduceScale, edp, edpPerNode, expertPasses, &dpSeconds);
         const double expertAg = add("expert param all_gather", CollectiveOp::AllGather, expertBytes / moeUnits, edp,
                                     edpPerNode, expertGathers, &dpSeconds);
         // An average unit's calls: its dense share, and its experts' on the MoE share of the layers.
-        const double moeShare = moeOnStage / shardedUnits;
+        const double moeShare = moeOnStage * sharding.callsPerLayer / shardedUnits;
         unit.gather = ag + moeShare * expertAg;
         unit.reduceScatter = rs + moeShare * expertRs;
     }
@@ -311,8 +318,8 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     double dpExposed = 0;
     if (p.dpOverlapFraction() < 0 && p.zeroStage == 3) {
         // Layer by layer, as FSDP and DeepSpeed stage 3 prefetch (model/shardedschedule.h).
-        unit.forward = perLayer - perLayerBwd;
-        unit.backward = perLayerBwd;
+        unit.forward = (perLayer - perLayerBwd) / sharding.callsPerLayer;
+        unit.backward = perLayerBwd / sharding.callsPerLayer;
         dpExposed = shardedExposure(shardedUnits, mb, unit).total();
     } else if (p.dpOverlapFraction() < 0) {
         dpExposed = std::max(0.0, dpSeconds - stageLayersUsed * perLayerBwd);

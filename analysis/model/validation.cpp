@@ -89,6 +89,10 @@ std::vector<ValidationRun> validationRunsOf(const json& root, const std::string&
         r.model = fromJson(m, where + ".model");
         r.model.name = r.id;
         ParallelConfig& p = r.parallel;
+        const auto framework = parseFramework(r.framework);
+        if (!framework)
+            fail(where, "unknown framework \"" + r.framework + "\" (known: " + frameworkNames() + ")");
+        p.framework = *framework;
         p.tp = std::max(1, intField(j, "tp", 1, where));
         p.pp = std::max(1, intField(j, "pp", 1, where));
         p.dp = std::max(1, intField(j, "dp", 1, where));
@@ -229,6 +233,7 @@ struct BandRow
 {
     bool moe;
     std::string device;
+    Framework framework;
     double error;
 };
 
@@ -240,7 +245,7 @@ const std::vector<BandRow>& bandRows()
             try {
                 for (const auto& row : runValidation(loadValidationRuns(path)).rows)
                     if (!row.refused)
-                        out.push_back({row.run.model.isMoe(), row.run.hardware, row.error});
+                        out.push_back({row.run.model.isMoe(), row.run.hardware, row.run.parallel.framework, row.error});
             } catch (const std::exception&) {
                 // A missing table leaves its rows out; describe() says when nothing is left.
             }
@@ -251,20 +256,28 @@ const std::vector<BandRow>& bandRows()
 }
 } // namespace
 
-ErrorBand modelErrorBand(bool moe, const std::string& device)
+ErrorBand modelErrorBand(bool moe, const std::string& device, std::optional<Framework> framework)
 {
     ErrorBand band;
     band.moe = moe;
     band.asked = device;
-    for (const auto& r : bandRows())
-        band.askedRows += r.moe == moe && !device.empty() && r.device == device;
+    band.askedFramework = framework;
+    const auto& all = bandRows();
+    // The framework narrows first (its stack's costs are what the rows test), then the device.
+    for (const auto& r : all)
+        band.askedFrameworkRows += r.moe == moe && framework && r.framework == *framework;
+    if (band.askedFrameworkRows >= kMinDeviceRows)
+        band.framework = framework;
+    auto inFramework = [&](const BandRow& r) { return !band.framework || r.framework == *band.framework; };
+    for (const auto& r : all)
+        band.askedRows += r.moe == moe && inFramework(r) && !device.empty() && r.device == device;
     const bool ownDevice = band.askedRows >= kMinDeviceRows;
     if (ownDevice)
         band.device = device;
     std::vector<double> abs;
     double signedSum = 0;
-    for (const auto& r : bandRows())
-        if (r.moe == moe && (!ownDevice || r.device == device)) {
+    for (const auto& r : all)
+        if (r.moe == moe && inFramework(r) && (!ownDevice || r.device == device)) {
             abs.push_back(std::fabs(r.error));
             signedSum += r.error;
         }
@@ -281,11 +294,18 @@ std::string describe(const ErrorBand& band)
         return "unknown (validation tables missing)";
     std::string s = "median " + units::formatPercent(band.median, 0) + ", max " + units::formatPercent(band.max, 0) +
                     " over " + std::to_string(band.rows) + " published " + (band.moe ? "MoE" : "dense") + " runs";
+    if (band.framework)
+        s += std::string(" of ") + displayName(*band.framework);
     if (!band.device.empty())
         s += " on " + band.device;
     else if (!band.asked.empty())
         s += band.askedRows == 0 ? ", none on " + band.asked
                                  : ", " + std::to_string(band.askedRows) + " of them on " + band.asked;
+    // Too few runs of the asked stack for a band of its own: the band is every stack's, and says so.
+    if (band.askedFramework && !band.framework)
+        s += band.askedFrameworkRows == 0
+                 ? std::string(", none run with ") + displayName(*band.askedFramework)
+                 : ", " + std::to_string(band.askedFrameworkRows) + " run with " + displayName(*band.askedFramework);
     return s;
 }
 

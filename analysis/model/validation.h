@@ -3,6 +3,7 @@
 // (resources/validation/published_runs.json, every row with its paper, table and row) is run
 // through the same model `ridgeline-cli size` uses, uncalibrated, and compared step time by step
 // time. The summary (median and maximum absolute error) is also the model's stated error band.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,10 +118,15 @@ struct ErrorBand
     bool moe = false;
     std::string device;     // the device the rows were measured on; empty: every device
     std::string asked;      // the device asked about ("" for none)
-    int askedRows = 0;      // rows of that kind measured on it
+    int askedRows = 0;      // rows of that kind (and framework, when narrowed) measured on it
+    std::optional<Framework> framework;      // the stack the rows ran with; none: every stack
+    std::optional<Framework> askedFramework; // the stack asked about (none: not asked)
+    int askedFrameworkRows = 0;              // rows of that kind run with it
 };
-ErrorBand modelErrorBand(bool moe, const std::string& device = {});
-// "median 10 %, max 35 % over 22 published dense runs on h100-sxm";
+// Narrowed to `framework`'s runs first when at least kMinDeviceRows of that kind ran with it (a
+// prediction for a DeepSpeed layout is held to DeepSpeed runs), then to the device as above.
+ErrorBand modelErrorBand(bool moe, const std::string& device = {}, std::optional<Framework> framework = std::nullopt);
+// "median 10 %, max 35 % over 22 published dense runs of Megatron-Core on h100-sxm";
 // "median 7 %, max 35 % over 42 published dense runs, none on mi300x";
 // "unknown (validation tables missing)".
 std::string describe(const ErrorBand& band);

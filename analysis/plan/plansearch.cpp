@@ -492,7 +492,7 @@ PlanResult runPlan(const PlanRequest& req, const model::Calibration& cal, const 
     const auto started = std::chrono::steady_clock::now();
     Search search(req, hw, cal);
     PlanResult result;
-    result.band = model::modelErrorBand(req.base.model.isMoe(), hw.id);
+    result.band = model::modelErrorBand(req.base.model.isMoe(), hw.id, req.base.layout.framework);
 
     // "Yours" first: its step time is what the search counts the faster layouts against.
     if (req.yours) {

@@ -34,7 +34,7 @@ ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const model::Cal
     // The base shape first, once.
     std::erase_if(shapes, [&](const auto& s) { return sameShape(s, req.sweep.base); });
     shapes.insert(shapes.begin(), req.sweep.base);
-    out.band = model::modelErrorBand(true, hw.id);
+    out.band = model::modelErrorBand(true, hw.id, req.plan.base.layout.framework);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const auto& c = shapes[i];
         PlanRequest plan = req.plan;

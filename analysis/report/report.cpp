@@ -509,7 +509,7 @@ Section sizingSection(const SizingInput& in)
     const auto& st = r.step;
     Section sec{"Sizing: " + in.model + " on " + in.device, {sizingSentence(in)}, {}, {}};
     // How far the model has been off on published runs of this kind (on this device when it has enough).
-    const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, in.device);
+    const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, in.device, in.framework);
     sec.charts.push_back({"roofline", {}, "The GEMMs of one training step of " + in.model + " (" + in.layout
                                               + ") as predicted on " + in.device + ", under its ceilings",
                           true});

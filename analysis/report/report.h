@@ -98,6 +98,7 @@ struct SizingInput
     std::string device;     // profile id or name
     std::string dtype = "bf16";
     std::string recipe;     // model::recipeSummary of the layout, and the attention kernel
+    model::Framework framework = model::Framework::MegatronCore; // whose published runs give the error band
     model::SizingReport sizing;
 };
 // The prediction for one trace or training-log session, made with the run's own layout, batch,

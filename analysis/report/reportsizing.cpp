@@ -82,6 +82,7 @@ std::optional<charts::GemmScatter> applySizing(store::Workspace& ws, const std::
     in.gpus = p.worldSize();
     in.device = hw.id; // the profile's id, also when it was named by its file
     in.dtype = p.dtype;
+    in.framework = p.framework;
     in.recipe = recipeSummary(p) + "; attention " + attentionSummary(r, c, p);
     in.sizing = sized.report;
     options.sizing = std::move(in);

@@ -63,7 +63,7 @@ std::string validationCsv(const model::ValidationSummary& summary)
     io::writeCsvRow(out, {"run", "source", "hardware", "gpus", "measured_step_s", "predicted_step_s", "error",
                           "expected_median_abs_error", "expected_max_abs_error", "refused", "attention"});
     for (const auto& r : summary.rows) {
-        const auto band = model::modelErrorBand(r.run.model.isMoe(), r.run.hardware);
+        const auto band = model::modelErrorBand(r.run.model.isMoe(), r.run.hardware, r.run.parallel.framework);
         io::writeCsvRow(out, {io::csvText(r.run.id), io::csvText(r.run.source), io::csvText(r.run.hardware), std::to_string(r.run.parallel.worldSize()),
                               io::csvNumber(r.run.measuredStepSeconds),
                               r.refused ? std::string() : io::csvNumber(r.predictedStepSeconds),

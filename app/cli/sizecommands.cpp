@@ -47,9 +47,9 @@ std::string fitText(double needed, double capacity, double headroom)
 
 // The band rows of the training-step table: the error over the published runs of this kind (on this
 // device when it has enough; deviceId is the profile's id) and their mean signed error.
-void addBandRows(TextTable& t, const ModelConfig& c, const std::string& deviceId)
+void addBandRows(TextTable& t, const ModelConfig& c, const std::string& deviceId, Framework framework)
 {
-    const auto band = modelErrorBand(c.isMoe(), deviceId);
+    const auto band = modelErrorBand(c.isMoe(), deviceId, framework);
     if (band.rows == 0)
         return;
     t.addRow({"  expected error (ridgeline-cli validate)", describe(band)});
@@ -237,7 +237,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
 
         if (ctx.json) {
             auto j = modelJson(c, m, step.memoryCapacity, step.memoryHeadroom);
-            const auto band = modelErrorBand(c.isMoe(), deviceId);
+            const auto band = modelErrorBand(c.isMoe(), deviceId, p.framework);
             j["device"] = {{"peak_tflops", r.peakFlops / 1e12}, {"max_achievable_tflops", r.maxAchievableFlops / 1e12},
                            {"max_achievable_source", r.maxAchievableSource},
                            {"nic_gbs_per_gpu", r.nicBytesPerSec / 1e9}, {"nic_source", r.nicSource},
@@ -271,6 +271,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                               {"decode_memory_bound", dec.memoryBound()}, {"distinct_experts", dec.distinctExperts}};
             if (*gemms)
                 j["gemms"] = gemmsJson(c, p, a->dtype, &r, timing);
+            if (p.framework != Framework::MegatronCore) // the default stays unsaid: Megatron outputs as before
+                j["framework"] = toString(p.framework);
             if (fromRun) {
                 j["run_calibration"] = runCalibrationJson(*fromRun);
                 j["run_calibration"]["uncalibrated_step_s"] = uncalibrated.stepSeconds;
@@ -278,7 +280,8 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
             std::cout << j.dump(2) << '\n';
             return;
         }
-        std::cout << c.name << " (" << c.family << "), " << p.worldSize() << " GPUs, " << a->dtype << "\n\n";
+        std::cout << c.name << " (" << c.family << "), " << p.worldSize() << " GPUs, " << a->dtype
+                  << (p.framework != Framework::MegatronCore ? std::string(", ") + displayName(p.framework) : "") << "\n\n";
         printParams(c, m.params);
         TextTable st({"training step", "value"});
         addModelRows(st, m, step.memoryCapacity, step.memoryHeadroom);
@@ -295,7 +298,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         st.addRow({"step time", units::formatTime(step.stepSeconds * 1e6) + ifItFit});
         if (fromRun)
             st.addRow({"  uncalibrated (see below)", units::formatTime(uncalibrated.stepSeconds * 1e6)});
-        addBandRows(st, c, deviceId);
+        addBandRows(st, c, deviceId, p.framework);
         st.addRow({"tokens per second", units::formatCount(step.tokensPerSecond) + " tokens/s" + ifItFit});
         st.addRow({"model TFLOP/s per GPU", units::formatFlops(step.modelTflopsPerGpu * 1e12) + ifItFit});
         st.addRow({"MFU (peak / max achievable)", pct(step.mfu) + " / " + pct(step.mfuMaxAchievable) + ifItFit});

@@ -213,6 +213,20 @@ void addRecipeOptions(CLI::App* cmd, StepArgs& a)
     cmd->add_option("--last-stage-layers", a.lastStageLayers, "Layers on the last pipeline stage (uneven PP)");
     cmd->add_flag("--dropout", a.dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
     cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs (bf16, fp16, fp8)")->capture_default_str();
+    addFrameworkOption(cmd, a.framework);
+}
+
+void addFrameworkOption(CLI::App* cmd, std::string& framework)
+{
+    cmd->add_option("--framework", framework,
+                    "The training stack that runs the layout: megatron (Megatron-Core), deepspeed (ZeRO), torchtitan "
+                    "(FSDP2), composer (llm-foundry FSDP). It decides how ZeRO-3 gathers and reduces, the gradient "
+                    "buffers, and whose published runs give the error band")
+        ->capture_default_str()
+        ->check([](const std::string& v) {
+            return parseFramework(v) ? std::string()
+                                     : "unknown framework '" + v + "' (known: " + frameworkNames() + ")";
+        });
 }
 
 ModelConfig loadConfigFor(const StepArgs& a, const CliContext& ctx)
@@ -232,6 +246,7 @@ ParallelConfig recipeOf(const StepArgs& a)
     p.microBatches = a.microBatches;
     p.seqLen = a.seq;
     p.zeroStage = a.zero;
+    p.framework = model::parseFramework(a.framework).value_or(model::Framework::MegatronCore); // checked by the option
     p.recompute = recomputeFromString(a.recompute);
     p.sequenceParallel = a.sp;
     p.flashAttention = !a.noFlash;

@@ -408,3 +408,39 @@ TEST(CliForgiving, DbInAMissingFolderFailsExceptForCommandsThatCreateTheWorkspac
     const auto listed = jsonOf(cli({"sessions", "--db", db, "--json"}));
     EXPECT_EQ(listed.size(), 1u);
 }
+
+TEST(CliForgiving, TheFrameworkIsPartOfTheRecipeAndAnUnknownOneIsBadUsage)
+{
+    TempDir dir;
+    const std::string db = (dir.path / "w.db").string();
+    const std::vector<std::string> base = {"size", "llama-3-8b", "--hardware", "a100-80gb", "--parallel", "dp=64",
+                                           "--zero", "3", "--db", db};
+    auto with = [&](std::vector<std::string> extra) {
+        auto args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return cli(args);
+    };
+    const auto megatron = jsonOf(with({"--json"}));
+    const auto titan = jsonOf(with({"--framework", "torchtitan", "--json"}));
+    EXPECT_FALSE(megatron.contains("framework")) << "the default stays unsaid, as before";
+    EXPECT_EQ(titan["framework"], "torchtitan");
+    // torchtitan reduce-scatters its gradients in fp32 and keeps an fp32 copy of a unit's gradients.
+    EXPECT_GT(titan["memory_per_gpu_bytes"]["total"].get<double>(), megatron["memory_per_gpu_bytes"]["total"].get<double>());
+    const auto text = with({"--framework", "deepspeed"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find(", DeepSpeed\n"), std::string::npos) << text.out;
+    // No DeepSpeed run is in the band tables: the band is every stack's and says so.
+    EXPECT_NE(row(text.out, "  expected error (ridgeline-cli validate)").find("none run with DeepSpeed"),
+              std::string::npos)
+        << text.out;
+    const auto bad = with({"--framework", "jax"});
+    EXPECT_EQ(bad.exitCode, 2) << bad.err;
+    EXPECT_NE(bad.err.find("unknown framework 'jax' (known: megatron, deepspeed, torchtitan, composer)"),
+              std::string::npos)
+        << bad.err;
+    const auto plan = cli({"plan", "llama-3-8b", "--hardware", "a100-80gb", "--gpus", "16", "--global-batch", "64",
+                           "--seq", "2048", "--fix", "zero=3,tp=1,pp=1,cp=1", "--framework", "composer", "--top", "3",
+                           "--db", db});
+    ASSERT_EQ(plan.exitCode, 0) << plan.err;
+    EXPECT_NE(plan.out.find("of Composer (FSDP)"), std::string::npos) << plan.out; // its own runs' band
+}

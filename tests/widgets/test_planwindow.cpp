@@ -318,3 +318,22 @@ TEST(PlanWindow, YoursIsPlacedAndOpenInSizingShowsTheSameStepTime)
         EXPECT_NEAR(editor.report()->step.memory.total(), row.step.memory.total(), 1e-9 * row.step.memory.total());
     }
 }
+
+TEST(PlanWindow, TheFrameworkPickedRunsEveryLayoutAndGivesItsBand)
+{
+    PlanWindow window;
+    window.resize(1500, 1000);
+    setSmallSearch(window);
+    auto* framework = child<QComboBox>(window, "planFramework");
+    ASSERT_TRUE(framework);
+    EXPECT_EQ(framework->currentData().toString(), QStringLiteral("megatron")); // the CLI's default
+    EXPECT_FALSE(framework->toolTip().isEmpty());
+    framework->setCurrentIndex(framework->findData(QStringLiteral("composer")));
+    ASSERT_TRUE(runAndWait(window));
+    const auto& r = window.result();
+    ASSERT_FALSE(r.top.empty());
+    EXPECT_EQ(r.top.front().parallel.framework, rl::model::Framework::Composer);
+    // Composer's own published runs give the band (7 llm-foundry runs in the holdout).
+    EXPECT_TRUE(child<QLabel>(window, "planBand")->text().contains(QStringLiteral("Composer (FSDP)")))
+        << child<QLabel>(window, "planBand")->text().toStdString();
+}

@@ -456,7 +456,8 @@ void ConfigEditor::showReport()
     // A layout that does not fit cannot run: what it would reach must not read as a result.
     const QString ifItFit = noFit.empty() ? QString() : tr(" — cannot run: does not fit in memory");
     // The model's stated error band on this device, as ridgeline-cli size prints it.
-    const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, m_calibration->hardwareId().toStdString());
+    const model::ErrorBand band = model::modelErrorBand(r.params.experts > 0, m_calibration->hardwareId().toStdString(),
+                                                          m_recipe->framework());
     struct Row
     {
         QString quantity, value;

@@ -37,6 +37,7 @@
 #include "planparetochart.h"
 #include "planresultmodel.h"
 #include "resulttableview.h"
+#include "gui/sizing/frameworkcombo.h"
 #include "gui/sizing/plantext.h"
 #include "gui/sizing/savedconfigs.h"
 #include "textconv.h"
@@ -284,6 +285,7 @@ QWidget* PlanWindow::buildInputs()
     m_globalBatch = spin("planGlobalBatch", 1, 100'000'000, 512, tr(" sequences"),
                          tr("Sequences per optimizer step over the whole cluster (--global-batch)"));
     m_seq = spin("planSeq", 1, 10'000'000, 4096, tr(" tokens"), tr("Sequence length in tokens (--seq)"));
+    m_framework = newFrameworkCombo(QStringLiteral("planFramework"));
     m_top = spin("planTop", 1, 10'000, 20, tr(" layouts"), tr("How many of the fastest layouts to list (--top)"));
     const auto profileNode = [this] {
         try {
@@ -345,6 +347,7 @@ QWidget* PlanWindow::buildInputs()
     form->addRow(tr("Model:"), modelRow);
     form->addRow(tr("Cluster:"), cluster);
     form->addRow(tr("Global batch:"), batch);
+    form->addRow(tr("Framework:"), m_framework);
     form->addRow(tr("Fix:"), fixColumn);
     form->addRow(tr("Allow:"), allow);
     form->addRow(tr("Show:"), m_top);
@@ -449,6 +452,7 @@ void PlanWindow::runSearch()
     req.allow.tpAcrossNodes = m_tpAcrossNodes->isChecked();
     req.allow.tpOverlap = m_tpOverlap->isChecked();
     req.top = m_top->value();
+    req.base.layout.framework = frameworkOf(m_framework);
     const std::string fix = m_fix->text().trimmed().toStdString();
     const std::string yours = m_yours->text().trimmed().toStdString();
     const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();

@@ -82,6 +82,7 @@ private:
     int m_presetCount = 0;
     CalibrationPicker* m_calibration;
     QComboBox* m_hardware; // the picker's profile combo
+    QComboBox* m_framework; // the stack every layout runs with
     QSpinBox *m_gpus, *m_gpusPerNode, *m_globalBatch, *m_seq, *m_top;
     QLineEdit* m_fix;
     QLabel* m_fixError;

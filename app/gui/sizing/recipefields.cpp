@@ -7,6 +7,7 @@
 
 #include <initializer_list>
 
+#include "gui/sizing/frameworkcombo.h"
 #include "model/modelcounts.h"
 #include "textconv.h"
 
@@ -20,6 +21,7 @@ const auto kRecompute = QStringLiteral("recompute");
 const auto kSequenceParallel = QStringLiteral("sequenceParallel");
 const auto kEpOverlap = QStringLiteral("epOverlap");
 const auto kFlexDispatch = QStringLiteral("flexDispatch");
+const auto kFramework = QStringLiteral("framework");
 
 QString nameOf(const QString& prefix, const QString& field)
 {
@@ -82,6 +84,9 @@ RecipeFields::RecipeFields(QFormLayout* form, const QString& prefix, QObject* pa
                             tr("A token crosses to another node once, however many of its experts live there "
                                "(Megatron-Core moe_token_dispatcher_type flex); off: the all-to-all dispatcher, one "
                                "copy per expert"));
+    m_framework = newFrameworkCombo(nameOf(prefix, kFramework));
+    connect(m_framework, &QComboBox::currentIndexChanged, this, &RecipeFields::changed);
+    form->addRow(tr("Framework:"), m_framework);
     // ridgeline-cli size's defaults.
     m_microBatch->setValue(1);
     m_zero->setValue(1);
@@ -97,6 +102,7 @@ void RecipeFields::applyTo(model::ParallelConfig& p) const
     p.sequenceParallel = m_sequenceParallel->isChecked();
     p.epOverlap = m_epOverlap->isChecked();
     p.flexDispatch = m_flexDispatch->isChecked();
+    p.framework = framework();
 }
 
 void RecipeFields::setSearched(bool searched)
@@ -116,6 +122,7 @@ void RecipeFields::set(const model::ParallelConfig& p)
     m_sequenceParallel->setChecked(p.sequenceParallel);
     m_epOverlap->setChecked(p.epOverlap);
     m_flexDispatch->setChecked(p.flexDispatch);
+    setFramework(m_framework, p.framework);
 }
 
 QJsonObject RecipeFields::toJson() const
@@ -127,7 +134,8 @@ QJsonObject RecipeFields::toJson() const
             {kRecompute, m_recompute->currentText()},
             {kSequenceParallel, m_sequenceParallel->isChecked()},
             {kEpOverlap, m_epOverlap->isChecked()},
-            {kFlexDispatch, m_flexDispatch->isChecked()}};
+            {kFlexDispatch, m_flexDispatch->isChecked()},
+            {kFramework, m_framework->currentData().toString()}};
 }
 
 void RecipeFields::fromJson(const QJsonObject& o)
@@ -140,8 +148,12 @@ void RecipeFields::fromJson(const QJsonObject& o)
     m_sequenceParallel->setChecked(o.value(kSequenceParallel).toBool(m_sequenceParallel->isChecked()));
     m_epOverlap->setChecked(o.value(kEpOverlap).toBool(m_epOverlap->isChecked()));
     m_flexDispatch->setChecked(o.value(kFlexDispatch).toBool(m_flexDispatch->isChecked()));
+    // An unknown name (a settings file from elsewhere) keeps the current stack.
+    if (const auto f = model::parseFramework(o.value(kFramework).toString().toStdString()))
+        setFramework(m_framework, *f);
 }
 
 int RecipeFields::microBatch() const { return m_microBatch->value(); }
 QString RecipeFields::dtype() const { return m_dtype->currentText(); }
+model::Framework RecipeFields::framework() const { return frameworkOf(m_framework); }
 } // namespace rl

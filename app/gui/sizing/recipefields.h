@@ -1,6 +1,6 @@
 #pragma once
 // The training recipe's controls, as ridgeline-cli size and report take them (--micro-batch, --zero,
-// --micro-batches, --dtype, --recompute, --sp, --ep-overlap, --ep-dispatcher), added as rows of a
+// --micro-batches, --dtype, --recompute, --sp, --ep-overlap, --ep-dispatcher, --framework), added as rows of a
 // host's form: one set of controls, names and tooltips for the Sizing window's config editor and
 // the Report options dialog. The degrees and the sequence length stay with the host.
 #include <QJsonObject>
@@ -37,6 +37,7 @@ public:
 
     int microBatch() const;
     QString dtype() const;
+    model::Framework framework() const;
 
 Q_SIGNALS:
     void changed();
@@ -44,7 +45,7 @@ Q_SIGNALS:
 
 private:
     QSpinBox *m_microBatch, *m_zero, *m_microBatches;
-    QComboBox *m_dtype, *m_recompute;
+    QComboBox *m_dtype, *m_recompute, *m_framework;
     QCheckBox *m_sequenceParallel, *m_epOverlap, *m_flexDispatch;
 };
 } // namespace rl

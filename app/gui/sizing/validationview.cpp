@@ -169,7 +169,7 @@ void ValidationView::showSummary()
         return;
     }
     auto bandText = [](const model::ValidationRun& run) {
-        const auto band = model::modelErrorBand(run.model.isMoe(), run.hardware);
+        const auto band = model::modelErrorBand(run.model.isMoe(), run.hardware, run.parallel.framework);
         return band.rows > 0 ? tr("median %1, max %2").arg(pct(band.median), pct(band.max)) : tr("unknown");
     };
     QStringList refused;
