@@ -75,6 +75,8 @@ MoeSweepRow evaluateMoeConfig(const ModelConfig& work, const ParallelConfig& p, 
 // fit the device; exact, O(n log n).
 void markParetoFront(std::vector<MoeSweepRow>& rows);
 
+// One line per row; rows that are all dense shapes (experts 0, dModel set) give hidden, ffn_width,
+// layers, heads and kv_heads in place of the four MoE columns.
 std::string toCsv(const MoeSweepResult& r);
 
 // One sweep axis as typed by a user: "8,16,32", ranges "512:4096:256" (kernels/sizelist.h) or a

@@ -181,3 +181,21 @@ TEST(DenseShapeSweep, DescribesTheShape)
 {
     EXPECT_EQ(describeDenseShape(4096, 14336, 32, 32, 8), "hidden 4096, FFN 14336, 32 layers, 32/8 heads");
 }
+
+// The CSV of a dense shape search's rows names their dimensions, not the MoE columns.
+TEST(DenseShapeSweep, CsvOfDenseRowsHasTheirDimensions)
+{
+    MoeSweepResult r;
+    MoeSweepRow row;
+    row.dModel = 4096;
+    row.ffnWidth = 14336;
+    row.layers = 32;
+    row.heads = 32;
+    row.kvHeads = 8;
+    r.rows = {row};
+    const auto csv = toCsv(r);
+    EXPECT_EQ(csv.rfind(R"("hidden","ffn_width","layers","heads","kv_heads","total_params",)", 0), 0u) << csv;
+    EXPECT_NE(csv.find("\r\n\"4096\",\"14336\",\"32\",\"32\",\"8\","), std::string::npos) << csv;
+    r.rows.front().experts = 8; // a MoE row: the MoE columns as before
+    EXPECT_EQ(toCsv(r).rfind(R"("experts","top_k","shared_experts","expert_width","total_params",)", 0), 0u);
+}
