@@ -182,19 +182,26 @@ std::string num(double v)
 
 std::string toCsv(const MoeSweepResult& r)
 {
+    // The rows of a dense shape search (plan/shapesearch.h) say their own dimensions instead.
+    const bool dense = !r.rows.empty() && std::all_of(r.rows.begin(), r.rows.end(), [](const MoeSweepRow& row) {
+        return row.experts == 0 && row.dModel > 0;
+    });
     std::string out;
     std::string line;
-    for (const char* h : {"experts", "top_k", "shared_experts", "expert_width", "total_params", "active_params",
-                          "fwd_flops_per_token", "memory_per_gpu_GB", "step_time_s", "tokens_per_s", "mfu_percent",
-                          "decode_ms_per_token", "fits_device", "pareto"})
+    const auto shape = dense ? std::vector<const char*>{"hidden", "ffn_width", "layers", "heads", "kv_heads"}
+                             : std::vector<const char*>{"experts", "top_k", "shared_experts", "expert_width"};
+    for (const char* h : shape)
+        csvField(line, h);
+    for (const char* h : {"total_params", "active_params", "fwd_flops_per_token", "memory_per_gpu_GB", "step_time_s",
+                          "tokens_per_s", "mfu_percent", "decode_ms_per_token", "fits_device", "pareto"})
         csvField(line, h);
     out += line + "\r\n";
     for (const auto& row : r.rows) {
         line.clear();
-        csvField(line, std::to_string(row.experts));
-        csvField(line, std::to_string(row.topK));
-        csvField(line, std::to_string(row.sharedExperts));
-        csvField(line, std::to_string(row.expertWidth));
+        const auto cells = dense ? std::vector<int>{row.dModel, row.ffnWidth, row.layers, row.heads, row.kvHeads}
+                                 : std::vector<int>{row.experts, row.topK, row.sharedExperts, row.expertWidth};
+        for (int v : cells)
+            csvField(line, std::to_string(v));
         csvField(line, num(row.totalParams));
         csvField(line, num(row.activeParams));
         csvField(line, num(row.flopsPerToken));

@@ -3,25 +3,44 @@
 #include <chrono>
 #include <cstdio>
 
+#include "model/densesweep.h"
 #include "model/inference.h"
 #include "model/modelcounts.h"
 #include "model/sizingrequest.h"
 
 namespace rl::plan {
 namespace {
-std::string shapeName(const model::MoeSweepRow& r)
+bool sameShape(const model::ModelConfig& a, const model::ModelConfig& b)
 {
+    return a.moe.experts == b.moe.experts && a.moe.topK == b.moe.topK && a.moe.sharedExperts == b.moe.sharedExperts &&
+           a.moe.expertWidth == b.moe.expertWidth && a.sharedWidth() == b.sharedWidth() && a.dModel == b.dModel &&
+           a.mlpWidth == b.mlpWidth && a.layers == b.layers && a.heads == b.heads && a.kvHeads == b.kvHeads;
+}
+
+// The one place the two kinds differ: which shapes, and the base's value of what they hold.
+struct ShapeList
+{
+    const model::ModelConfig& base;
+    std::vector<model::ModelConfig> shapes;
+    double heldValue = 0;
+};
+
+ShapeList shapeList(const ShapeSearchRequest& req)
+{
+    if (req.dense)
+        return {req.dense->base, model::denseSweepShapes(*req.dense), model::denseHeldValue(*req.dense)};
+    return {req.sweep.base, model::moeSweepShapes(req.sweep), model::sweepHeldValue(req.sweep)};
+}
+} // namespace
+
+std::string describeShape(const model::MoeSweepRow& r)
+{
+    if (r.experts == 0)
+        return model::describeDenseShape(r.dModel, r.ffnWidth, r.layers, r.heads, r.kvHeads);
     return std::to_string(r.experts) + " experts top-" + std::to_string(r.topK) +
            (r.sharedExperts > 0 ? " + " + std::to_string(r.sharedExperts) + " shared" : "") + " (width " +
            std::to_string(r.expertWidth) + ")";
 }
-
-bool sameShape(const model::ModelConfig& a, const model::ModelConfig& b)
-{
-    return a.moe.experts == b.moe.experts && a.moe.topK == b.moe.topK && a.moe.sharedExperts == b.moe.sharedExperts &&
-           a.moe.expertWidth == b.moe.expertWidth && a.sharedWidth() == b.sharedWidth();
-}
-} // namespace
 
 ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const model::Calibration& cal,
                                  const ShapeProgress& progress)
@@ -29,12 +48,13 @@ ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const model::Cal
     const HardwareProfile& hw = req.plan.base.hardware;
     const auto started = std::chrono::steady_clock::now();
     ShapeSearchResult out;
-    auto shapes = model::moeSweepShapes(req.sweep);
-    out.heldValue = model::sweepHeldValue(req.sweep);
+    auto list = shapeList(req);
+    auto& shapes = list.shapes;
+    out.heldValue = list.heldValue;
     // The base shape first, once.
-    std::erase_if(shapes, [&](const auto& s) { return sameShape(s, req.sweep.base); });
-    shapes.insert(shapes.begin(), req.sweep.base);
-    out.band = model::modelErrorBand(true, hw.id, req.plan.base.layout.framework);
+    std::erase_if(shapes, [&](const auto& s) { return sameShape(s, list.base); });
+    shapes.insert(shapes.begin(), list.base);
+    out.band = model::modelErrorBand(list.base.isMoe(), hw.id, req.plan.base.layout.framework);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const auto& c = shapes[i];
         PlanRequest plan = req.plan;
@@ -52,6 +72,11 @@ ShapeSearchResult runShapeSearch(const ShapeSearchRequest& req, const model::Cal
         r.topK = c.moe.topK;
         r.sharedExperts = c.moe.sharedExperts;
         r.expertWidth = c.moe.expertWidth;
+        r.dModel = c.dModel;
+        r.ffnWidth = c.mlpWidth;
+        r.layers = c.layers;
+        r.heads = c.heads;
+        r.kvHeads = c.kvHeads;
         const auto params = model::countParams(c);
         r.totalParams = params.total();
         r.activeParams = params.active();
@@ -115,6 +140,6 @@ std::string placeBase(const ShapeSearchResult& r)
     char b[160];
     std::snprintf(b, sizeof b, ": %.2fx the training tokens/s at %.2fx the decode latency",
                   by->tokensPerSecond / base.tokensPerSecond, by->decodeSecondsPerToken / base.decodeSecondsPerToken);
-    return "dominated by " + shapeName(*by) + b;
+    return "dominated by " + describeShape(*by) + b;
 }
 } // namespace rl::plan

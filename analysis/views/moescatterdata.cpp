@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/densesweep.h"
 #include "model/memorymodel.h"
 #include "units/units.h"
 #include "units/memory.h"
@@ -31,7 +32,11 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
     const bool mfu = metric == MoeThroughput::Mfu;
     d.yTitle = mfu ? "MFU (%)" : "Throughput (tokens/s)"; // short: QtCharts elides a title longer than the axis, and the unit would go first
     d.xTitle = "Decode latency per token (ms)";
-    d.title = std::string("MoE trade-off: ") + (mfu ? "MFU" : "tokens/s") +
+    // A dense shape search (plan/shapesearch.h) draws dense rows only: its title says so.
+    const bool dense = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& r) {
+        return r.experts == 0 && r.dModel > 0;
+    });
+    d.title = std::string(dense ? "Dense shape trade-off: " : "MoE trade-off: ") + (mfu ? "MFU" : "tokens/s") +
               " vs decode latency · colour: total parameters · marker size: memory per GPU";
     const auto yValue = [mfu](const model::MoeSweepRow& r) { return mfu ? r.mfu * 100 : r.tokensPerSecond; };
 
@@ -73,7 +78,7 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
     }
     if (!rows.empty())
         d.yMin = yLo, d.yMax = yHi;
-    d.description = "MoE sweep: " + std::to_string(rows.size()) + " configurations, " +
+    d.description = (dense ? "Dense shape search: " : "MoE sweep: ") + std::to_string(rows.size()) + " configurations, " +
                     std::to_string(d.pareto.size()) + " on the Pareto front; y: " + d.yTitle;
     return d;
 }
@@ -81,9 +86,12 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
 std::string describeMoeRow(const model::MoeSweepRow& r, double deviceMemoryBytes)
 {
     // Memory in GiB, the unit devices report HBM capacity in and ridgeline-cli prints.
-    std::string s = std::to_string(r.experts) + " experts, top-" + std::to_string(r.topK) + ", " +
-                    std::to_string(r.sharedExperts) + " shared, width " + std::to_string(r.expertWidth) + " · " +
-                    units::formatCount(r.totalParams) + " total / " + units::formatCount(r.activeParams) +
+    const std::string shape = r.experts == 0 && r.dModel > 0
+                                  ? model::describeDenseShape(r.dModel, r.ffnWidth, r.layers, r.heads, r.kvHeads)
+                                  : std::to_string(r.experts) + " experts, top-" + std::to_string(r.topK) + ", " +
+                                        std::to_string(r.sharedExperts) + " shared, width " +
+                                        std::to_string(r.expertWidth);
+    std::string s = shape + " · " + units::formatCount(r.totalParams) + " total / " + units::formatCount(r.activeParams) +
                     " active params · " + units::formatMemory(r.memoryPerGpuBytes) + " per GPU · " +
                     units::formatCount(r.tokensPerSecond) + " tokens/s, MFU " + units::formatPercent(r.mfu, 1) +
                     " · decode " + units::formatTime(r.decodeSecondsPerToken * 1e6) + "/token";

@@ -5,12 +5,14 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "chartimages.h"
 #include "chartoutput.h"
 #include "clicommands.h"
+#include "denseshapesearch.h"
 #include "sizingoptions.h"
 #include "model/attentionkernel.h"
 #include "model/hardwareprofileloader.h"
@@ -365,31 +367,54 @@ struct BestLayoutArgs
     std::string fix, allow;
 };
 
+SweepHold holdOf(const SweepArgs& s)
+{
+    return s.hold == "total" ? SweepHold::TotalParams : s.hold == "flops" ? SweepHold::FlopsPerToken
+           : s.hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
+}
+
+// The decode question and the hold; the MoE axes only for a MoE base (a dense base's are denseSpecOf's).
 MoeSweepSpec sweepSpecOf(const StepArgs& a, const SweepArgs& s, const ModelConfig& base)
 {
     MoeSweepSpec spec;
     spec.base = base;
-    spec.experts = parseSweepValues(s.experts, "--experts");
-    spec.topK = parseSweepValues(s.topK, "--top-k");
-    spec.sharedExperts = parseSweepValues(s.shared, "--shared");
-    spec.hold = s.hold == "total" ? SweepHold::TotalParams : s.hold == "flops" ? SweepHold::FlopsPerToken
-                : s.hold == "none" ? SweepHold::None : SweepHold::ActiveParams;
-    if (spec.hold == SweepHold::None)
-        spec.expertWidths = parseSweepValues(s.widths, "--widths");
+    spec.hold = holdOf(s);
+    if (base.isMoe()) {
+        spec.experts = parseSweepValues(s.experts, "--experts");
+        spec.topK = parseSweepValues(s.topK, "--top-k");
+        spec.sharedExperts = parseSweepValues(s.shared, "--shared");
+        if (spec.hold == SweepHold::None)
+            spec.expertWidths = parseSweepValues(s.widths, "--widths");
+    }
     spec.decode.batch = a.decodeBatch;
     spec.decode.contextTokens = a.context;
     return spec;
 }
 
+bool moeAxesGiven(const CLI::App* cmd)
+{
+    return cmd->count("--experts") + cmd->count("--top-k") + cmd->count("--shared") + cmd->count("--widths") > 0;
+}
+
 // moe-sweep --best-layout: each shape at its own best layout (plan/shapesearch.h).
+// A dense base sweeps its hidden and FFN widths (denseshapesearch.h) through the same search.
 void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceArgs& d, const SweepArgs& s,
-                        const BestLayoutArgs& b)
+                        const BestLayoutArgs& b, const DenseAxesArgs& denseAxes, const CLI::App* cmd)
 {
     if (d.hardware.empty() || b.gpus <= 0 || b.globalBatch <= 0)
         throw UsageError("--best-layout needs --hardware PROFILE, --gpus N and --global-batch B");
+    const auto base = loadConfigFor(a, ctx);
+    if (base.isMoe() && denseAxesGiven(cmd))
+        throw UsageError("--hidden, --ffn, --ffn-mult and --layers sweep a dense base; " + base.name +
+                         " is MoE: sweep --experts, --top-k, --shared (and --widths)");
+    if (!base.isMoe() && moeAxesGiven(cmd))
+        throw UsageError("--experts, --top-k, --shared and --widths sweep a MoE base; " + base.name +
+                         " is dense: sweep --hidden with --ffn-mult or --ffn (or --layers)");
     const auto hw = findHardwareProfile(d.hardware);
     plan::ShapeSearchRequest req;
-    req.sweep = sweepSpecOf(a, s, loadConfigFor(a, ctx));
+    req.sweep = sweepSpecOf(a, s, base);
+    if (!base.isMoe())
+        req.dense = denseSpecOf(denseAxes, base, req.sweep.hold);
     req.sweep.parallel.dtype = a.dtype;
     req.sweep.decode.tp = 1;
     req.plan.base.hardware = hw;
@@ -405,6 +430,13 @@ void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceAr
         std::fprintf(stderr, "moe-sweep --best-layout: shape %zu of %zu\n", done, total);
         return true;
     });
+    if (req.dense) {
+        std::ostringstream where;
+        where << "each at its best layout on " << b.gpus << " x " << hw.id << " (global batch " << b.globalBatch << " x "
+              << a.seq << "); decode at batch " << a.decodeBatch << ", context " << a.context << ", one GPU";
+        printDenseShapeSearch(res, *req.dense, ctx.json, s.hold, where.str());
+        return;
+    }
     const auto verdict = plan::placeBase(res);
     if (ctx.json) {
         nlohmann::json rows = nlohmann::json::array();
@@ -451,11 +483,13 @@ void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceAr
 
 void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
 {
-    auto* cmd = app.add_subcommand("moe-sweep", "Sweep experts, top-k, shared experts; print the Pareto front");
+    auto* cmd = app.add_subcommand("moe-sweep", "Sweep experts, top-k, shared experts (with --best-layout, a dense "
+                                                "base's hidden and FFN widths); print the Pareto front");
     auto a = std::make_shared<StepArgs>();
     auto d = std::make_shared<DeviceArgs>();
     auto s = std::make_shared<SweepArgs>();
     auto best = std::make_shared<BestLayoutArgs>();
+    auto dense = std::make_shared<DenseAxesArgs>();
     addStepOptions(cmd, *a);
     addDeviceOptions(cmd, *d);
     cmd->add_flag("--best-layout", best->on,
@@ -477,13 +511,21 @@ void addMoeSweepCommand(CLI::App& app, CliContext& ctx)
                     "Pareto front) to FILE.png|svg|pdf");
     cmd->add_option("--metric", s->metric, "Scatter y axis: tokens (tokens/s) or mfu")
         ->capture_default_str()->check(CLI::IsMember({"tokens", "mfu"}));
+    addDenseAxesOptions(cmd, *dense);
     addImageSizeOptions(cmd, s->size);
-    cmd->callback([&ctx, a, d, s, best] {
+    cmd->callback([&ctx, a, d, s, best, dense, cmd] {
         if (best->on) {
-            runBestLayoutSweep(ctx, *a, *d, *s, *best);
+            runBestLayoutSweep(ctx, *a, *d, *s, *best, *dense, cmd);
             return;
         }
-        const auto req = sizingRequestOf(*a, *d, loadConfigFor(*a, ctx));
+        if (denseAxesGiven(cmd))
+            throw UsageError("--hidden, --ffn, --ffn-mult and --layers need --best-layout: every dense shape is sized "
+                             "at its own best layout");
+        const auto base = loadConfigFor(*a, ctx);
+        if (!base.isMoe())
+            throw UsageError(base.name + " is dense: its hidden and FFN widths are swept with --best-layout "
+                             "(--gpus, --global-batch; --hidden, --ffn-mult)");
+        const auto req = sizingRequestOf(*a, *d, base);
         auto spec = sweepSpecOf(*a, *s, req.model);
         spec.parallel = req.layout;
         spec.decode.tp = spec.parallel.tp;

@@ -193,3 +193,89 @@ TEST(CliPlan, MoeSweepAtBestLayoutsPlacesTheBaseShape)
     EXPECT_EQ(missing.exitCode, 2) << missing.err;
     EXPECT_NE(missing.err.find("--gpus"), std::string::npos) << missing.err;
 }
+
+// moe-sweep --best-layout on a dense preset: hidden x FFN multiple, the layer count solved for the
+// total parameters, every shape at its own best layout, rows that say what they are, the base placed.
+TEST(CliPlan, DenseShapeSearchAtBestLayoutsPlacesTheBaseShape)
+{
+    TempDir dir;
+    const std::vector<std::string> args{"moe-sweep", "llama-3-8b", "--hardware", "h100-sxm", "--best-layout",
+                                        "--gpus", "64", "--global-batch", "256", "--hidden", "2048,4096",
+                                        "--ffn-mult", "2.5,3.5", "--fix", "cp=1,pp=1,micro-batch=1,zero=1"};
+    auto withJson = args;
+    withJson.push_back("--json");
+    const auto r = cli(dir, withJson);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("shape 1 of 4"), std::string::npos) << r.err; // progress on stderr
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["kind"], "dense");
+    EXPECT_EQ(j["solved"], "layers");
+    ASSERT_EQ(j["rows"].size(), 4u); // 4096 x 3.5 is the base itself, listed once, first
+    const auto& base = j["rows"][0];
+    EXPECT_TRUE(base["base"].get<bool>());
+    EXPECT_EQ(base["hidden"], 4096);
+    EXPECT_EQ(base["ffn_width"], 14336);
+    EXPECT_EQ(base["layers"], 32);
+    EXPECT_EQ(base["heads"], 32);
+    EXPECT_EQ(base["kv_heads"], 8);
+    EXPECT_EQ(base["shape"], "hidden 4096, FFN 14336, 32 layers, 32/8 heads");
+    const double held = j["held_value"].get<double>();
+    int front = 0;
+    for (const auto& row : j["rows"]) {
+        for (const char* key : {"hidden", "ffn_width", "layers", "heads", "kv_heads"})
+            EXPECT_GT(row[key].get<int>(), 0) << key << ": " << row.dump();
+        EXPECT_EQ(row["heads"].get<int>(), 4 * row["kv_heads"].get<int>()) << row.dump();
+        EXPECT_NEAR(row["total_params"].get<double>(), held, 0.03 * held) << row.dump();
+        EXPECT_FALSE(row["best_layout"].is_null()) << row.dump();
+        EXPECT_GT(row["tokens_per_s"].get<double>(), 0);
+        EXPECT_GT(row["decode_s_per_token"].get<double>(), 0);
+        EXPECT_FALSE(row.contains("experts")) << "a dense row has no experts";
+        front += row["pareto"].get<bool>();
+    }
+    EXPECT_GE(front, 1);
+    const auto verdict = j["base"].get<std::string>();
+    EXPECT_TRUE(verdict == "on the Pareto front" || verdict.rfind("dominated by hidden ", 0) == 0) << verdict;
+
+    // The table: every shape ranked, its dimensions and the front marked, then the verdict.
+    const auto text = cli(dir, args);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    for (const char* column : {"hidden", "FFN", "layers", "heads (q/kv)", "tokens/s", "decode/token", "Pareto",
+                               "best layout"})
+        EXPECT_NE(text.out.find(column), std::string::npos) << column << "\n" << text.out;
+    EXPECT_NE(text.out.find("4 dense shapes of llama-3-8b"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("The base shape (llama-3-8b): " + verdict + "."), std::string::npos) << text.out;
+}
+
+// Bad dense axes are usage errors (exit 2) that name the option.
+TEST(CliPlan, DenseShapeSearchSaysWhatIsWrongWithTheAxes)
+{
+    TempDir dir;
+    const std::vector<std::string> search{"moe-sweep", "llama-3-8b", "--hardware", "h100-sxm", "--best-layout",
+                                          "--gpus", "8", "--global-batch", "64"};
+    const struct
+    {
+        std::vector<std::string> extra;
+        const char* says;
+    } bad[] = {
+        {{"--hidden", "3000"}, "--hidden: hidden 3000 is not a multiple of 512"},
+        {{"--hidden", "4096", "--ffn-mult", "x"}, "--ffn-mult: 'x' is not a number"},
+        {{"--hidden", "4096", "--ffn-mult", "3", "--ffn", "8192"}, "--ffn and --ffn-mult"},
+        {{"--hidden", "4096", "--ffn-mult", "3", "--layers", "16"}, "--layers solves the FFN width"},
+        {{"--experts", "8,16"}, "llama-3-8b is dense"},
+    };
+    for (const auto& b : bad) {
+        auto args = search;
+        args.insert(args.end(), b.extra.begin(), b.extra.end());
+        const auto r = cli(dir, args);
+        EXPECT_EQ(r.exitCode, 2) << b.says << ": " << r.err;
+        EXPECT_NE(r.err.find(b.says), std::string::npos) << r.err;
+    }
+    // MoE axes of a dense base, dense axes of a MoE base, and a dense base without --best-layout.
+    const auto moe = cli(dir, {"moe-sweep", "olmoe-1b-7b", "--hardware", "h100-sxm", "--best-layout", "--gpus", "8",
+                               "--global-batch", "64", "--hidden", "2048"});
+    EXPECT_EQ(moe.exitCode, 2) << moe.err;
+    EXPECT_NE(moe.err.find("olmoe-1b-7b is MoE"), std::string::npos) << moe.err;
+    const auto fixed = cli(dir, {"moe-sweep", "llama-3-8b", "--hardware", "h100-sxm"});
+    EXPECT_EQ(fixed.exitCode, 2) << fixed.err;
+    EXPECT_NE(fixed.err.find("--best-layout"), std::string::npos) << fixed.err;
+}

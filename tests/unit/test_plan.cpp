@@ -374,3 +374,55 @@ TEST(Plan, ShapeSearchSizesEveryShapeAtItsBestLayout)
     const auto verdict = placeBase(res);
     EXPECT_TRUE(verdict == "on the Pareto front" || verdict.rfind("dominated by ", 0) == 0) << verdict;
 }
+
+// A dense base through the same search: hidden x FFN multiple with the layer count solved, the base
+// shape first and once, every row saying its hidden, FFN, layers and heads, and the verdict naming a
+// dense shape when the base is dominated.
+TEST(Plan, ShapeSearchTakesADenseBase)
+{
+    const auto hw = device(80);
+    ShapeSearchRequest req;
+    req.sweep.base = loadPreset("llama-3-8b"); // hidden 4096, FFN 14336 (3.5x), 32 layers, 32/8 heads
+    req.sweep.decode.batch = 8;
+    DenseSweepSpec dense;
+    dense.base = req.sweep.base;
+    dense.hidden = {2048, 4096};
+    dense.ffnMultiples = {2.5, 3.5};
+    dense.hold = SweepHold::TotalParams;
+    req.dense = dense;
+    req.plan.base.hardware = hw;
+    req.plan.cluster = {64, 8, 256, 4096};
+    req.fix = "cp=1,pp=1,vpp=1,micro-batch=1,recompute=none,zero=1,dp-overlap=on";
+    std::size_t ticks = 0;
+    const auto res = runShapeSearch(req, Calibration{}, [&](std::size_t, std::size_t) { return ++ticks > 0; });
+    // 4 shapes; 4096 x 3.5 solves to the base's own 32 layers and is the base row.
+    ASSERT_EQ(res.rows.size(), 4u);
+    EXPECT_EQ(ticks, 4u);
+    EXPECT_DOUBLE_EQ(res.heldValue, countParams(req.sweep.base).total());
+    const auto& base = res.rows.front();
+    EXPECT_TRUE(base.base);
+    EXPECT_EQ(base.row.dModel, 4096);
+    EXPECT_EQ(base.row.ffnWidth, 14336);
+    EXPECT_EQ(base.row.layers, 32);
+    EXPECT_EQ(base.row.heads, 32);
+    EXPECT_EQ(base.row.kvHeads, 8);
+    std::vector<MoeSweepRow> rows;
+    for (const auto& r : res.rows) {
+        rows.push_back(r.row);
+        EXPECT_EQ(r.row.experts, 0);
+        EXPECT_EQ(r.row.heads * 128, r.row.dModel);
+        EXPECT_EQ(r.row.heads, 4 * r.row.kvHeads);
+        EXPECT_NEAR(r.row.totalParams, res.heldValue, 0.03 * res.heldValue) << describeShape(r.row);
+        ASSERT_TRUE(r.best) << describeShape(r.row);
+        EXPECT_GT(r.row.tokensPerSecond, 0);
+        EXPECT_GT(r.row.decodeSecondsPerToken, 0);
+    }
+    EXPECT_EQ(describeShape(base.row), "hidden 4096, FFN 14336, 32 layers, 32/8 heads");
+    // The narrow shapes are deeper.
+    EXPECT_GT(res.rows[1].row.layers, 32);
+    markParetoFront(rows);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        EXPECT_EQ(rows[i].pareto, res.rows[i].row.pareto);
+    const auto verdict = placeBase(res);
+    EXPECT_TRUE(verdict == "on the Pareto front" || verdict.rfind("dominated by hidden ", 0) == 0) << verdict;
+}

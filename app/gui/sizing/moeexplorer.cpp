@@ -18,6 +18,7 @@
 #include <variant>
 
 #include "calibrationpicker.h"
+#include "gui/sizing/denseaxesfields.h"
 #include "jobtracker.h"
 #include "model/calibration.h"
 #include "model/devicerates.h"
@@ -34,19 +35,19 @@ namespace rl {
 namespace {
 using Outcome = std::variant<model::MoeSweepResult, QString>;
 
-// The presets a MoE sweep can start from (dense models have no experts to vary).
-QStringList moePresets()
+// The presets a sweep can start from: the MoE ones first (their experts are swept), then the dense
+// ones (their hidden and FFN widths are).
+QStringList sweepPresets()
 {
-    QStringList names;
+    QStringList moe, dense;
     for (const auto& name : model::presetNames()) {
         try {
-            if (model::loadPreset(name).isMoe())
-                names << QString::fromStdString(name);
+            (model::loadPreset(name).isMoe() ? moe : dense) << QString::fromStdString(name);
         } catch (const std::exception&) {
             // a broken preset file is reported where presets are edited, not here
         }
     }
-    return names;
+    return moe + dense;
 }
 
 // A column of the window: its own margins would add to the splitter's.
@@ -62,10 +63,11 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
 {
     m_model = new QComboBox;
     m_model->setObjectName(QStringLiteral("moeModel"));
-    m_model->addItems(moePresets());
+    m_model->addItems(sweepPresets());
     m_model->setCurrentText(QStringLiteral("mixtral-8x7b")); // small and well known; the first preset otherwise
-    m_model->setToolTip(tr("Base MoE model: its layers, widths and attention stay; experts, top-k, shared "
-                           "experts and expert width are swept"));
+    m_model->setToolTip(tr("Base model. MoE: its layers, widths and attention stay; experts, top-k, shared experts "
+                           "and expert width are swept. Dense: hidden size and FFN width are swept, the layer count "
+                           "(or the FFN width) solved for the held quantity, each shape at its best layout"));
     m_calibration = new CalibrationPicker;
     m_hardware = m_calibration->hardwareCombo();
     m_hardware->setObjectName(QStringLiteral("moeHardware"));
@@ -162,6 +164,10 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
     axes->setColumnStretch(1, 1);
     axes->setColumnStretch(3, 1);
     form->addRow(tr("Sweep:"), axes);
+    m_moeAxes = axes;
+    m_dense = new DenseAxesFields;
+    m_dense->setObjectName(QStringLiteral("moeDenseAxes"));
+    form->addRow(tr("Sweep:"), m_dense);
     form->addRow(tr("Y axis:"), m_metric);
     auto* calibrationBox = new QGroupBox(tr("Calibration"));
     auto* calibrationLayout = new QVBoxLayout(calibrationBox);
@@ -261,7 +267,30 @@ MoeExplorer::MoeExplorer(QWidget* parent) : QWidget(parent), m_job(new JobTracke
         m_progress->setValue(permille);
         m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral(" (%p%)"));
     });
+    connect(m_model, &QComboBox::currentTextChanged, this, &MoeExplorer::updateModelKind);
     updateLayoutMode();
+    updateModelKind();
+}
+
+void MoeExplorer::updateModelKind()
+{
+    std::optional<model::ModelConfig> base;
+    try {
+        base = model::loadPreset(m_model->currentText().toStdString());
+    } catch (const std::exception&) {
+        // an unreadable preset is reported when the sweep runs
+    }
+    m_denseBase = base && !base->isMoe();
+    if (m_denseBase)
+        m_dense->setBase(*base);
+    m_form->setRowVisible(m_moeAxes, !m_denseBase);
+    m_form->setRowVisible(m_dense, m_denseBase);
+    // A dense base has no fixed-layout sweep: its shapes change the layers and heads a layout divides.
+    if (m_denseBase)
+        setLayoutMode(LayoutMode::BestPerShape);
+    m_layoutMode->setEnabled(!m_denseBase);
+    m_hold->setItemText(0, m_denseBase ? tr("Parameters (active = total)") : tr("Active parameters"));
+    m_hold->setItemText(3, m_denseBase ? tr("Nothing (sweep layers too)") : tr("Nothing (sweep expert width)"));
 }
 
 bool MoeExplorer::isRunning() const { return m_job->isRunning(); }
@@ -383,6 +412,17 @@ void MoeExplorer::showResult(model::MoeSweepResult result)
 model::ModelConfig MoeExplorer::sweptModel(const model::MoeSweepRow& row, bool renamed) const
 {
     auto c = model::loadPreset(m_sweptPreset);
+    if (row.experts == 0 && row.dModel > 0) { // a dense shape
+        c.dModel = row.dModel;
+        c.mlpWidth = row.ffnWidth;
+        c.layers = row.layers;
+        c.heads = row.heads;
+        c.kvHeads = row.kvHeads;
+        if (renamed)
+            c.name += " (hidden " + std::to_string(row.dModel) + ", FFN " + std::to_string(row.ffnWidth) + ", " +
+                      std::to_string(row.layers) + " layers)";
+        return c;
+    }
     c.moe.experts = row.experts;
     c.moe.topK = row.topK;
     c.moe.sharedExperts = row.sharedExperts;

@@ -6,7 +6,8 @@
 // the device and the measured sessions the sweep is timed with; changing it re-runs a shown sweep.
 // Layout "best per shape on a cluster" sizes every shape at its own best layout instead
 // (plan/shapesearch.h, as `ridgeline-cli moe-sweep --best-layout`) and says where the base shape
-// stands against the Pareto front.
+// stands against the Pareto front. A dense base model sweeps its hidden and FFN widths instead
+// (DenseAxesFields, model/densesweep.h), always each shape at its best layout.
 #include <QWidget>
 
 #include <optional>
@@ -27,6 +28,7 @@ class QSpinBox;
 
 namespace rl {
 class CalibrationPicker;
+class DenseAxesFields;
 class JobTracker;
 class RecipeFields;
 namespace charts {
@@ -74,6 +76,8 @@ Q_SIGNALS:
 
 private:
     void showResult(model::MoeSweepResult result);
+    // A dense base shows the dense axes and searches best per shape; a MoE base the MoE axes.
+    void updateModelKind();
     // Best per shape (moeexplorerbestlayout.cpp).
     void buildBestLayoutFields(QFormLayout* form);
     void updateLayoutMode();
@@ -84,8 +88,9 @@ private:
     std::optional<model::MoeSweepSpec> sweepAxes(model::SweepHold hold);
     void showShapes(plan::ShapeSearchResult result);
     void selectShape(const model::MoeSweepRow& row);
-    // The swept preset with the row's experts, top-k, shared experts and expert width; `renamed`
-    // adds them to its name. Throws as model::loadPreset does.
+    // The swept preset with the row's experts, top-k, shared experts and expert width (a dense row:
+    // its hidden size, FFN width, layers and heads); `renamed` adds them to its name. Throws as
+    // model::loadPreset does.
     model::ModelConfig sweptModel(const model::MoeSweepRow& row, bool renamed) const;
     void openShape();
 
@@ -109,6 +114,9 @@ private:
     QLineEdit* m_topK;
     QLineEdit* m_shared;
     QLineEdit* m_widths; // only with "hold nothing": the expert widths are then a swept axis
+    QLayout* m_moeAxes;      // the four fields above, one form row
+    DenseAxesFields* m_dense; // a dense base's axes, in their place
+    bool m_denseBase = false;
     QPushButton* m_run;
     QPushButton* m_cancel;
     QPushButton* m_open;

@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "calibrationpicker.h"
+#include "gui/sizing/denseaxesfields.h"
 #include "jobtracker.h"
 #include "model/calibration.h"
 #include "model/hardwareprofileloader.h"
@@ -64,7 +65,8 @@ QString wrappedSpec(const std::string& spec, int width = 44)
 
 bool sameShape(const model::MoeSweepRow& a, const model::MoeSweepRow& b)
 {
-    return a.experts == b.experts && a.topK == b.topK && a.sharedExperts == b.sharedExperts && a.expertWidth == b.expertWidth;
+    return a.experts == b.experts && a.topK == b.topK && a.sharedExperts == b.sharedExperts &&
+           a.expertWidth == b.expertWidth && a.dModel == b.dModel && a.ffnWidth == b.ffnWidth && a.layers == b.layers;
 }
 
 // The degrees as the config editor's "Parallel layout" field takes them (parseParallelSpec).
@@ -202,7 +204,18 @@ void MoeExplorer::runShapeSearch()
     const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
     const int gpus = m_gpus->value(), perNode = m_gpusPerNode->value(), globalBatch = m_globalBatch->value();
-    const auto parsed = sweepAxes(hold);
+    // A dense base's axes (denseaxesfields.h), or the MoE ones.
+    std::optional<model::DenseSweepSpec> dense;
+    if (m_denseBase) {
+        QString error;
+        dense = m_dense->axes(hold, &error);
+        if (!dense) {
+            m_status->setText(error);
+            Q_EMIT sweepFailed(error);
+            return;
+        }
+    }
+    const auto parsed = m_denseBase ? std::optional<model::MoeSweepSpec>(model::MoeSweepSpec{}) : sweepAxes(hold);
     if (!parsed)
         return;
     const model::MoeSweepSpec axes = *parsed;
@@ -220,7 +233,7 @@ void MoeExplorer::runShapeSearch()
                           .arg(gpus)
                           .arg(m_hardware->currentText()));
     m_job->start<ShapeOutcome>(
-        [preset, hardware, fix, dtype, calibration, hold, axes, gpus, perNode,
+        [preset, hardware, fix, dtype, calibration, hold, axes, dense, gpus, perNode,
          globalBatch](JobControl<ShapeOutcome>& control) -> ShapeOutcome {
             try {
                 // The request ridgeline-cli moe-sweep --best-layout builds (runBestLayoutSweep).
@@ -229,6 +242,10 @@ void MoeExplorer::runShapeSearch()
                 req.sweep = axes;
                 req.sweep.base = model::loadPreset(preset);
                 req.sweep.hold = hold;
+                if (dense) {
+                    req.dense = dense;
+                    req.dense->base = req.sweep.base;
+                }
                 req.sweep.parallel.dtype = dtype;
                 req.sweep.decode.batch = kDecodeBatch;
                 req.sweep.decode.contextTokens = kDecodeContext;
