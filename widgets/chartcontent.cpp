@@ -17,6 +17,7 @@
 #include <QPen>
 #include <QValueAxis>
 
+#include "bandlayer.h"
 #include "chartimage.h"
 #include "log2axis.h"
 #include "units/units.h"
@@ -149,6 +150,9 @@ SizeChartRequest ChartContent::sizeChartRequest() const
 
 void ChartContent::clearChart()
 {
+    delete m_bandLayer; // before the series it maps its bands through
+    m_bandLayer = nullptr;
+    m_bandMedians.clear();
     m_chart->removeAllSeries();
     const auto axes = m_chart->axes();
     for (QAbstractAxis* a : axes) {
@@ -263,47 +267,46 @@ std::vector<Curve>& ChartContent::ownCurves()
 }
 
 // A band (of a session's groups, or of sessions): its curves' slowest to fastest as a light area,
-// their median as the line the legend names.
+// their median as the line the legend names. The areas are one BandLayer (bandlayer.h), not a
+// QAreaSeries each: QtCharts filled 40 of them on every paint of a 3,240-curve selection.
 void ChartContent::addGroupBands()
 {
+    std::vector<BandLayer::Band> areas;
+    m_bandMedians.assign(m_bands.size(), nullptr);
     for (std::size_t bi = 0; bi < m_bands.size(); ++bi) {
         const GroupBand& b = m_bands[bi];
         QLineSeries* median = addSeries(qs(b.name), Role::BandMedian, bi, m_xAxis, m_yAxis);
-        QList<QPointF> mid, upper, lower;
+        QList<QPointF> mid;
+        BandLayer::Band area;
         for (const auto& p : b.points) {
             mid.append({p.x, p.median});
-            upper.append({p.x, p.max});
-            lower.append({p.x, p.min});
+            area.upper.append({p.x, p.max});
+            area.lower.append({p.x, p.min});
             m_xMin = std::min(m_xMin, p.x);
             m_xMax = std::max(m_xMax, p.x);
             m_yMin = std::min(m_yMin, p.min);
             m_yMax = std::max(m_yMax, p.max);
         }
         median->replace(mid);
-        auto* up = new QLineSeries;
-        auto* low = new QLineSeries;
-        up->replace(upper);
-        low->replace(lower);
-        auto* area = new QAreaSeries(up, low);
-        // The area does not own its edges; they go with it.
-        up->setParent(area);
-        low->setParent(area);
-        area->setName(chartText(qs(b.name) + QStringLiteral(": slowest to fastest ") + qs(b.member)));
-        QColor c = median->color();
-        c.setAlphaF(0.25);
-        area->setBrush(c);
-        area->setPen(Qt::NoPen);
-        m_chart->addSeries(area);
-        area->attachAxis(m_xAxis);
-        area->attachAxis(m_yAxis);
-        m_info[area] = {Role::Band, bi};
-        // The median is a thin line; anywhere inside the band says what the band holds.
-        connect(area, &QAreaSeries::hovered, this, [this, area](const QPointF& p, bool state) {
-            Q_EMIT hoverChanged(state ? describePoint(area, p) : QString(), p, area, state);
-        });
-        for (QLegendMarker* m : m_chart->legend()->markers(area))
-            m->setVisible(false); // the median's legend entry names the band
+        area.color = median->color();
+        area.color.setAlphaF(0.25);
+        areas.push_back(std::move(area));
+        m_bandMedians[bi] = median;
     }
+    if (m_bands.empty())
+        return;
+    m_bandLayer = new BandLayer(m_chart, m_bandMedians.front(), std::move(areas));
+    // Anywhere inside a band says what it holds (the median is a thin line); the callout points
+    // from the band's median series, which has the band's axes.
+    connect(m_bandLayer, &BandLayer::hovered, this, [this](int band, QPointF value, bool state) {
+        QLineSeries* median = m_bandMedians[static_cast<std::size_t>(band)];
+        Q_EMIT hoverChanged(state ? describePoint(median, value) : QString(), value, median, state);
+    });
+    connect(m_bandLayer, &BandLayer::rendered, this, &ChartContent::bandsRendered);
+    // A median hidden from its legend entry takes its band with it.
+    for (std::size_t bi = 0; bi < m_bandMedians.size(); ++bi)
+        connect(m_bandMedians[bi], &QAbstractSeries::visibleChanged, m_bandLayer,
+                [layer = m_bandLayer, median = m_bandMedians[bi], bi] { layer->setBandVisible(bi, median->isVisible()); });
 }
 
 // QtCharts cuts a legend taller than the chart off without a word: 40 bands of 10 --split sessions
@@ -759,7 +762,6 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
     case Role::Reference: return QStringLiteral("B / A = 1.0: both sessions equally fast");
     case Role::Peak: return qs(m_peaks[info.index].label) % QStringLiteral("\n") % qs(m_peaks[info.index].reasoning);
     case Role::Spread: return QStringLiteral("band: the fastest and the slowest call's bandwidth at each size");
-    case Role::Band:
     case Role::BandMedian: {
         const GroupBand& b = m_bands[info.index];
         if (b.points.empty())
