@@ -51,6 +51,7 @@ ChartContent::ChartContent(QChart* chart, QObject* parent)
 
 void ChartContent::fitLabelsToPlotArea()
 {
+    capBandLegend(); // as many band names as the laid-out legend has rows for
     if (!m_xAxis || labelBudget() == m_budget)
         return;
     m_budget = labelBudget();
@@ -311,36 +312,66 @@ void ChartContent::addGroupBands()
 
 // QtCharts cuts a legend taller than the chart off without a word: 40 bands of 10 --split sessions
 // do not fit beside a 700-pixel plot. Name as many bands as fit and say how many more there are;
-// the hover names each band.
+// the hover names each band. Run at build time with an estimate and again once the chart is laid
+// out (fitLabelsToPlotArea): a tab built while hidden sized its legend for a chart it never had,
+// and the estimate's row was 3 px short of QtCharts' (its text box has margins), so 33 names
+// pushed the "… and N more" line out of sight.
 void ChartContent::capBandLegend()
 {
-    if (m_bands.empty())
+    if (m_bandMedians.empty())
         return;
-    // The legend is as tall as the plot; a row is a line of its font and the marker's spacing.
-    const double height = m_chart->plotArea().height() > 50 ? m_chart->plotArea().height() : m_options.height - 130.0;
-    const QFontMetricsF fm(m_chart->legend()->font());
-    const int rows = std::max(2, static_cast<int>(height / (fm.height() + 7)));
-    // Every line series has a legend row (the band areas' are hidden).
+    QLegend* legend = m_chart->legend();
     const auto all = m_chart->series();
-    const auto shown = std::count_if(all.begin(), all.end(),
-                                     [](const QAbstractSeries* s) { return s->type() == QAbstractSeries::SeriesTypeLine; });
-    if (shown <= rows)
-        return;
-    std::vector<QAbstractSeries*> medians(m_bands.size(), nullptr);
+    // The line the legend ends with when not every band is named: the one line series that is
+    // none of this chart's curves, medians, fits or peaks.
+    QLineSeries* more = nullptr;
     for (QAbstractSeries* s : all)
-        if (const auto it = m_info.find(s); it != m_info.end() && it->second.role == Role::BandMedian)
-            medians[it->second.index] = s;
-    const auto hide = std::min<std::size_t>(medians.size(), static_cast<std::size_t>(shown - rows + 1));
-    for (std::size_t k = 0; k < hide; ++k)
-        for (QLegendMarker* m : m_chart->legend()->markers(medians[medians.size() - 1 - k]))
-            m->setVisible(false);
-    auto* more = new QLineSeries;
+        if (s->type() == QAbstractSeries::SeriesTypeLine && !m_info.contains(s))
+            more = static_cast<QLineSeries*>(s);
+    const auto markerShown = [&](QAbstractSeries* s) {
+        const auto markers = legend->markers(s);
+        return !markers.isEmpty() && markers.front()->isVisible();
+    };
+    // Rows other than the medians' (curves drawn one by one, fits, tier peaks).
+    int others = 0;
+    for (QAbstractSeries* s : all)
+        if (s->type() == QAbstractSeries::SeriesTypeLine && s != more && markerShown(s)) {
+            const auto it = m_info.find(s);
+            others += it == m_info.end() || it->second.role != Role::BandMedian;
+        }
+    const int wanted = others + static_cast<int>(m_bandMedians.size());
+    // A row as QtCharts lays it out is at most a line of the legend's font, its text box's margins
+    // (2 px a side) and the marker's (3 px a side): 20 px where the old estimate said 18.6. The
+    // legend is as tall as the laid-out chart lets it be; before the first layout, the plot's height.
+    const QFontMetricsF fm(legend->font());
+    const double row = fm.height() + 10;
+    double height = m_chart->plotArea().height() > 50 ? m_chart->plotArea().height() : m_options.height - 130.0;
+    if (legend->isVisible() && legend->geometry().height() > 50)
+        height = legend->geometry().height();
+    const int rows = std::max(2, static_cast<int>(height / row));
+    const int hide = wanted <= rows ? 0 : static_cast<int>(std::min<std::size_t>(m_bandMedians.size(), static_cast<std::size_t>(wanted - rows + 1)));
+    if (hide == m_bandsNotInLegend && (hide == 0 || more))
+        return; // as it is: a layout pass after this one does not change it again
+    m_bandsNotInLegend = hide;
+    for (std::size_t k = 0; k < m_bandMedians.size(); ++k)
+        for (QLegendMarker* m : legend->markers(m_bandMedians[k]))
+            m->setVisible(k + static_cast<std::size_t>(hide) < m_bandMedians.size());
+    if (hide == 0) {
+        if (more)
+            for (QLegendMarker* m : legend->markers(more))
+                m->setVisible(false);
+        return;
+    }
+    if (!more) {
+        more = new QLineSeries;
+        more->setPen(Qt::NoPen);
+        m_chart->addSeries(more);
+        more->attachAxis(m_xAxis);
+        more->attachAxis(m_yAxis);
+    }
     more->setName(QStringLiteral("… and %1 more bands: hover one to name it").arg(hide));
-    more->setPen(Qt::NoPen);
-    m_chart->addSeries(more);
-    more->attachAxis(m_xAxis);
-    more->attachAxis(m_yAxis);
-    m_bandsNotInLegend = static_cast<int>(hide);
+    for (QLegendMarker* m : legend->markers(more))
+        m->setVisible(true);
 }
 
 void ChartContent::buildSizeChart()

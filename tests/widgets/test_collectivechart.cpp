@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <QAreaSeries>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QTabWidget>
 #include <QCategoryAxis>
 #include <QCoreApplication>
 #include <QChart>
@@ -745,4 +748,49 @@ TEST_F(ChartFixture, LatencyTicksFromBelowAMicrosecondToSecondsAreOnePlainFormat
         const QString label = QString::asprintf(format.constData(), tick);
         EXPECT_FALSE(label.contains(QLatin1Char('e'))) << label.toStdString();
     }
+}
+
+// A Latency tab drawn when first shown (ChartArea draws hidden tabs then) sized its legend for a
+// chart it never had: at 1280x720 it listed 33 band names and its "… and N more" line was below
+// the legend's bottom, out of sight. Each visible legend line, that one included, is inside the
+// legend once the chart is laid out.
+TEST(CollectiveChartLegend, AHiddenTabShownLaterEndsItsLegendWithTheMoreLineInSight)
+{
+    test::ChartWorkspace w;
+    QTabWidget tabs;
+    auto* bandwidth = new CollectiveChart;
+    auto* latency = new CollectiveChart;
+    latency->setKind(ChartKind::Latency);
+    tabs.addTab(bandwidth, QStringLiteral("Bandwidth"));
+    tabs.addTab(latency, QStringLiteral("Latency"));
+    tabs.resize(1000, 620);
+    tabs.show();
+    const auto data = std::make_shared<const std::vector<SessionCurves>>(splitSelection(10, 81, 24));
+    bandwidth->setSessions(data);
+    latency->setSessionsUndrawn(data);
+    QCoreApplication::processEvents();
+    tabs.setCurrentWidget(latency);
+    latency->drawIfUndrawn();
+    ASSERT_TRUE(rl::testing::waitForLayout(latency->chart()));
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(rl::testing::waitForLayout(latency->chart()));
+    ChartContent* content = latency->findChild<ChartContent*>();
+    ASSERT_NE(content, nullptr);
+    ASSERT_GT(content->bandsNotInLegend(), 0) << "40 bands do not fit beside a 620-pixel chart";
+    const QRectF legend = latency->chart()->legend()->sceneBoundingRect();
+    int lines = 0;
+    bool moreSeen = false;
+    for (QGraphicsItem* item : latency->chart()->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!text || !text->isVisible() || !legend.contains(text->sceneBoundingRect().center().x(), legend.center().y()))
+            continue;
+        if (text->parentItem() == latency->chart() || text->toPlainText().isEmpty())
+            continue; // the chart's title and axis titles
+        ++lines;
+        const QRectF r = text->sceneBoundingRect();
+        EXPECT_LE(r.bottom(), legend.bottom() + 1) << text->toPlainText().toStdString() << " is below the legend";
+        moreSeen |= text->toPlainText().startsWith(QStringLiteral("… and %1 more bands").arg(content->bandsNotInLegend()));
+    }
+    EXPECT_TRUE(moreSeen);
+    EXPECT_EQ(lines, 40 - content->bandsNotInLegend() + 1);
 }
