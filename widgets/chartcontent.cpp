@@ -17,6 +17,7 @@
 #include <QPen>
 #include <QValueAxis>
 
+#include "bandlayer.h"
 #include "chartimage.h"
 #include "log2axis.h"
 #include "units/units.h"
@@ -50,6 +51,7 @@ ChartContent::ChartContent(QChart* chart, QObject* parent)
 
 void ChartContent::fitLabelsToPlotArea()
 {
+    capBandLegend(); // as many band names as the laid-out legend has rows for
     if (!m_xAxis || labelBudget() == m_budget)
         return;
     m_budget = labelBudget();
@@ -149,6 +151,9 @@ SizeChartRequest ChartContent::sizeChartRequest() const
 
 void ChartContent::clearChart()
 {
+    delete m_bandLayer; // before the series it maps its bands through
+    m_bandLayer = nullptr;
+    m_bandMedians.clear();
     m_chart->removeAllSeries();
     const auto axes = m_chart->axes();
     for (QAbstractAxis* a : axes) {
@@ -263,81 +268,110 @@ std::vector<Curve>& ChartContent::ownCurves()
 }
 
 // A band (of a session's groups, or of sessions): its curves' slowest to fastest as a light area,
-// their median as the line the legend names.
+// their median as the line the legend names. The areas are one BandLayer (bandlayer.h), not a
+// QAreaSeries each: QtCharts filled 40 of them on every paint of a 3,240-curve selection.
 void ChartContent::addGroupBands()
 {
+    std::vector<BandLayer::Band> areas;
+    m_bandMedians.assign(m_bands.size(), nullptr);
     for (std::size_t bi = 0; bi < m_bands.size(); ++bi) {
         const GroupBand& b = m_bands[bi];
         QLineSeries* median = addSeries(qs(b.name), Role::BandMedian, bi, m_xAxis, m_yAxis);
-        QList<QPointF> mid, upper, lower;
+        QList<QPointF> mid;
+        BandLayer::Band area;
         for (const auto& p : b.points) {
             mid.append({p.x, p.median});
-            upper.append({p.x, p.max});
-            lower.append({p.x, p.min});
+            area.upper.append({p.x, p.max});
+            area.lower.append({p.x, p.min});
             m_xMin = std::min(m_xMin, p.x);
             m_xMax = std::max(m_xMax, p.x);
             m_yMin = std::min(m_yMin, p.min);
             m_yMax = std::max(m_yMax, p.max);
         }
         median->replace(mid);
-        auto* up = new QLineSeries;
-        auto* low = new QLineSeries;
-        up->replace(upper);
-        low->replace(lower);
-        auto* area = new QAreaSeries(up, low);
-        // The area does not own its edges; they go with it.
-        up->setParent(area);
-        low->setParent(area);
-        area->setName(chartText(qs(b.name) + QStringLiteral(": slowest to fastest ") + qs(b.member)));
-        QColor c = median->color();
-        c.setAlphaF(0.25);
-        area->setBrush(c);
-        area->setPen(Qt::NoPen);
-        m_chart->addSeries(area);
-        area->attachAxis(m_xAxis);
-        area->attachAxis(m_yAxis);
-        m_info[area] = {Role::Band, bi};
-        // The median is a thin line; anywhere inside the band says what the band holds.
-        connect(area, &QAreaSeries::hovered, this, [this, area](const QPointF& p, bool state) {
-            Q_EMIT hoverChanged(state ? describePoint(area, p) : QString(), p, area, state);
-        });
-        for (QLegendMarker* m : m_chart->legend()->markers(area))
-            m->setVisible(false); // the median's legend entry names the band
+        area.color = median->color();
+        area.color.setAlphaF(0.25);
+        areas.push_back(std::move(area));
+        m_bandMedians[bi] = median;
     }
+    if (m_bands.empty())
+        return;
+    m_bandLayer = new BandLayer(m_chart, m_bandMedians.front(), std::move(areas));
+    // Anywhere inside a band says what it holds (the median is a thin line); the callout points
+    // from the band's median series, which has the band's axes.
+    connect(m_bandLayer, &BandLayer::hovered, this, [this](int band, QPointF value, bool state) {
+        QLineSeries* median = m_bandMedians[static_cast<std::size_t>(band)];
+        Q_EMIT hoverChanged(state ? describePoint(median, value) : QString(), value, median, state);
+    });
+    connect(m_bandLayer, &BandLayer::rendered, this, &ChartContent::bandsRendered);
+    // A median hidden from its legend entry takes its band with it.
+    for (std::size_t bi = 0; bi < m_bandMedians.size(); ++bi)
+        connect(m_bandMedians[bi], &QAbstractSeries::visibleChanged, m_bandLayer,
+                [layer = m_bandLayer, median = m_bandMedians[bi], bi] { layer->setBandVisible(bi, median->isVisible()); });
 }
 
 // QtCharts cuts a legend taller than the chart off without a word: 40 bands of 10 --split sessions
 // do not fit beside a 700-pixel plot. Name as many bands as fit and say how many more there are;
-// the hover names each band.
+// the hover names each band. Run at build time with an estimate and again once the chart is laid
+// out (fitLabelsToPlotArea): a tab built while hidden sized its legend for a chart it never had,
+// and the estimate's row was 3 px short of QtCharts' (its text box has margins), so 33 names
+// pushed the "… and N more" line out of sight.
 void ChartContent::capBandLegend()
 {
-    if (m_bands.empty())
+    if (m_bandMedians.empty())
         return;
-    // The legend is as tall as the plot; a row is a line of its font and the marker's spacing.
-    const double height = m_chart->plotArea().height() > 50 ? m_chart->plotArea().height() : m_options.height - 130.0;
-    const QFontMetricsF fm(m_chart->legend()->font());
-    const int rows = std::max(2, static_cast<int>(height / (fm.height() + 7)));
-    // Every line series has a legend row (the band areas' are hidden).
+    QLegend* legend = m_chart->legend();
     const auto all = m_chart->series();
-    const auto shown = std::count_if(all.begin(), all.end(),
-                                     [](const QAbstractSeries* s) { return s->type() == QAbstractSeries::SeriesTypeLine; });
-    if (shown <= rows)
-        return;
-    std::vector<QAbstractSeries*> medians(m_bands.size(), nullptr);
+    // The line the legend ends with when not every band is named: the one line series that is
+    // none of this chart's curves, medians, fits or peaks.
+    QLineSeries* more = nullptr;
     for (QAbstractSeries* s : all)
-        if (const auto it = m_info.find(s); it != m_info.end() && it->second.role == Role::BandMedian)
-            medians[it->second.index] = s;
-    const auto hide = std::min<std::size_t>(medians.size(), static_cast<std::size_t>(shown - rows + 1));
-    for (std::size_t k = 0; k < hide; ++k)
-        for (QLegendMarker* m : m_chart->legend()->markers(medians[medians.size() - 1 - k]))
-            m->setVisible(false);
-    auto* more = new QLineSeries;
+        if (s->type() == QAbstractSeries::SeriesTypeLine && !m_info.contains(s))
+            more = static_cast<QLineSeries*>(s);
+    const auto markerShown = [&](QAbstractSeries* s) {
+        const auto markers = legend->markers(s);
+        return !markers.isEmpty() && markers.front()->isVisible();
+    };
+    // Rows other than the medians' (curves drawn one by one, fits, tier peaks).
+    int others = 0;
+    for (QAbstractSeries* s : all)
+        if (s->type() == QAbstractSeries::SeriesTypeLine && s != more && markerShown(s)) {
+            const auto it = m_info.find(s);
+            others += it == m_info.end() || it->second.role != Role::BandMedian;
+        }
+    const int wanted = others + static_cast<int>(m_bandMedians.size());
+    // A row as QtCharts lays it out is at most a line of the legend's font, its text box's margins
+    // (2 px a side) and the marker's (3 px a side): 20 px where the old estimate said 18.6. The
+    // legend is as tall as the laid-out chart lets it be; before the first layout, the plot's height.
+    const QFontMetricsF fm(legend->font());
+    const double row = fm.height() + 10;
+    double height = m_chart->plotArea().height() > 50 ? m_chart->plotArea().height() : m_options.height - 130.0;
+    if (legend->isVisible() && legend->geometry().height() > 50)
+        height = legend->geometry().height();
+    const int rows = std::max(2, static_cast<int>(height / row));
+    const int hide = wanted <= rows ? 0 : static_cast<int>(std::min<std::size_t>(m_bandMedians.size(), static_cast<std::size_t>(wanted - rows + 1)));
+    if (hide == m_bandsNotInLegend && (hide == 0 || more))
+        return; // as it is: a layout pass after this one does not change it again
+    m_bandsNotInLegend = hide;
+    for (std::size_t k = 0; k < m_bandMedians.size(); ++k)
+        for (QLegendMarker* m : legend->markers(m_bandMedians[k]))
+            m->setVisible(k + static_cast<std::size_t>(hide) < m_bandMedians.size());
+    if (hide == 0) {
+        if (more)
+            for (QLegendMarker* m : legend->markers(more))
+                m->setVisible(false);
+        return;
+    }
+    if (!more) {
+        more = new QLineSeries;
+        more->setPen(Qt::NoPen);
+        m_chart->addSeries(more);
+        more->attachAxis(m_xAxis);
+        more->attachAxis(m_yAxis);
+    }
     more->setName(QStringLiteral("… and %1 more bands: hover one to name it").arg(hide));
-    more->setPen(Qt::NoPen);
-    m_chart->addSeries(more);
-    more->attachAxis(m_xAxis);
-    more->attachAxis(m_yAxis);
-    m_bandsNotInLegend = static_cast<int>(hide);
+    for (QLegendMarker* m : legend->markers(more))
+        m->setVisible(true);
 }
 
 void ChartContent::buildSizeChart()
@@ -759,7 +793,6 @@ QString ChartContent::describePoint(const QAbstractSeries* series, QPointF value
     case Role::Reference: return QStringLiteral("B / A = 1.0: both sessions equally fast");
     case Role::Peak: return qs(m_peaks[info.index].label) % QStringLiteral("\n") % qs(m_peaks[info.index].reasoning);
     case Role::Spread: return QStringLiteral("band: the fastest and the slowest call's bandwidth at each size");
-    case Role::Band:
     case Role::BandMedian: {
         const GroupBand& b = m_bands[info.index];
         if (b.points.empty())

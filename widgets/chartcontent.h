@@ -27,6 +27,8 @@ QT_END_NAMESPACE
 
 namespace rl::charts {
 
+class BandLayer;
+
 // The sessions a set of views shows, read by all of them and appended to by one owner.
 using SharedSessions = std::shared_ptr<const std::vector<SessionCurves>>;
 
@@ -75,6 +77,8 @@ public:
     const std::vector<GroupBand>& bands() const { return m_bands; }
     // Bands whose legend entry did not fit ("… and 6 more bands"); 0 when all are named.
     int bandsNotInLegend() const { return m_bandsNotInLegend; }
+    // The bands' areas (slowest to fastest), under the series; null when there are no bands.
+    const BandLayer* bandLayer() const { return m_bandLayer; }
     QString title() const;
     // Why the current view has nothing to draw (the compare view with a session count it cannot
     // handle, or two sessions without a common op and size); empty when there is a chart.
@@ -86,9 +90,11 @@ public:
 Q_SIGNALS:
     void hoverChanged(const QString& text, QPointF value, QAbstractSeries* series, bool visible);
     void fitsChanged();
+    // The band layer's image for the plot's current size and ranges is drawn (BandLayer::rendered).
+    void bandsRendered();
 
 private:
-    enum class Role { Curve, Fit, Scaling, Ratio, Reference, Peak, Spread, Band, BandMedian };
+    enum class Role { Curve, Fit, Scaling, Ratio, Reference, Peak, Spread, BandMedian };
     struct SeriesInfo
     {
         Role role;
@@ -131,6 +137,8 @@ private:
     std::vector<RatioCurve> m_ratios;
     std::vector<QLineSeries*> m_curveSeries;            // parallel to m_curves; nullptr when in a band
     std::vector<GroupBand> m_bands;
+    std::vector<QLineSeries*> m_bandMedians; // parallel to m_bands
+    BandLayer* m_bandLayer = nullptr;        // the bands' areas; null without bands
     int m_bandsNotInLegend = 0;
     std::map<std::size_t, QLineSeries*> m_fitSeries;    // curve index -> fit series
     std::vector<PeakLine> m_peaks;                      // busbw chart: the tiers' ceilings

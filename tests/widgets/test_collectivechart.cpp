@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <QAreaSeries>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QTabWidget>
 #include <QCategoryAxis>
 #include <QCoreApplication>
 #include <QChart>
@@ -17,11 +20,13 @@
 #include <QPushButton>
 #include <QValueAxis>
 
+#include "bandlayer.h"
 #include "chartfixtures.h"
 #include "collectivechart.h"
 #include "collectives/tierpeak.h"
 #include "importers/importerregistry.h"
 #include "plotpixels.h"
+#include "test_gui_env.h"
 #include "units/units.h"
 
 using namespace rl;
@@ -579,7 +584,11 @@ TEST_F(ChartFixture, ThousandsOfGroupCurvesAreDrawnAsOneBandPerSessionOpAndInPla
         areas += qobject_cast<QAreaSeries*>(s) != nullptr;
         lines += qobject_cast<QLineSeries*>(s) != nullptr;
     }
-    EXPECT_EQ(areas, 40);
+    // The areas are one layer under the series, not a QAreaSeries each (QtCharts filled each on
+    // every paint).
+    EXPECT_EQ(areas, 0);
+    ASSERT_NE(content->bandLayer(), nullptr);
+    EXPECT_EQ(content->bandLayer()->bands().size(), 40u);
     // The medians, and the legend's "… and N more bands" line when not all fit; no curve drawn
     // one by one, no fits.
     EXPECT_EQ(lines, 40 + (content->bandsNotInLegend() > 0));
@@ -605,15 +614,31 @@ TEST_F(ChartFixture, ThousandsOfGroupCurvesAreDrawnAsOneBandPerSessionOpAndInPla
     EXPECT_TRUE(chart.hoverText().endsWith(QStringLiteral(", fastest ") %
                                            QString::fromStdString(units::formatBandwidth(fast[10].busbwGBs))))
         << chart.hoverText().toStdString();
-    QAreaSeries* area = nullptr;
-    for (QAbstractSeries* s : all)
-        if (s->name() == QStringLiteral("split 1 · all_reduce · 81 groups: slowest to fastest group"))
-            area = qobject_cast<QAreaSeries*>(s);
-    ASSERT_NE(area, nullptr);
     Q_EMIT median->hovered(QPointF(band.points[10].x, band.points[10].median), false);
     EXPECT_TRUE(chart.hoverText().isEmpty());
-    Q_EMIT area->hovered(QPointF(band.points[10].x - 0.1, band.points[10].median), true);
-    EXPECT_TRUE(chart.hoverText().startsWith(expected)) << chart.hoverText().toStdString();
+    // Inside the band, off its median: the layer names the band under the pointer (the last
+    // drawn of those there, on top).
+    const QPointF inside(band.points[10].x - 0.1, (band.points[10].min + band.points[10].median) / 2);
+    const int under = content->bandLayer()->bandAt(inside);
+    ASSERT_GE(under, 0);
+    const BandLayer* layer = content->bandLayer();
+    Q_EMIT const_cast<BandLayer*>(layer)->hovered(under, inside, true);
+    EXPECT_TRUE(chart.hoverText().startsWith(QString::fromStdString(content->bands()[std::size_t(under)].name) %
+                                             QStringLiteral("\nsize: 8 KiB\nbusbw of 81 points: slowest ")))
+        << chart.hoverText().toStdString();
+    EXPECT_EQ(layer->bandAt(QPointF(band.points[10].x, band.points[10].max * 50)), -1) << "above every band";
+    Q_EMIT const_cast<BandLayer*>(layer)->hovered(under, inside, false);
+    EXPECT_TRUE(chart.hoverText().isEmpty());
+
+    // On screen the areas are one image rendered off the GUI thread for the plot's size; with a
+    // real pointer over a band, the view's hover names it.
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart()));
+    chart.view()->viewport()->repaint();
+    ASSERT_TRUE(rl::testing::waitFor([&] { return layer->isRendered(); }));
+    const QPoint at = chart.view()->mapFromScene(chart.chart()->mapToScene(chart.chart()->mapToPosition(inside, median)));
+    QTest::mouseMove(chart.view()->viewport(), at);
+    EXPECT_TRUE(rl::testing::waitFor([&] { return chart.hoverText().contains(QStringLiteral(" of 81 points: slowest ")); }))
+        << chart.hoverText().toStdString();
 
     // Every band is named in the legend, or counted in its last line: QtCharts would cut a legend
     // taller than the chart off without a word.
@@ -654,18 +679,14 @@ TEST_F(ChartFixture, ManyPlainSessionsAreDrawnAsOneBandPerOpAndInPlace)
     ASSERT_NE(content, nullptr);
     EXPECT_EQ(content->curves().size(), 240u);
     ASSERT_EQ(content->bands().size(), 4u);
-    QAreaSeries* area = nullptr;
-    int areas = 0;
-    for (QAbstractSeries* s : chart.chart()->series())
-        if (auto* a = qobject_cast<QAreaSeries*>(s)) {
-            ++areas;
-            if (a->name() == QStringLiteral("all_reduce · 60 sessions: slowest to fastest session"))
-                area = a;
-        }
-    EXPECT_EQ(areas, 4);
-    ASSERT_NE(area, nullptr) << names(chart.chart()).join(u'\n').toStdString();
-    const auto& band = content->bands().front();
-    Q_EMIT area->hovered(QPointF(band.points[10].x, band.points[10].median), true);
+    ASSERT_NE(content->bandLayer(), nullptr);
+    EXPECT_EQ(content->bandLayer()->bands().size(), 4u);
+    const auto& bands = content->bands();
+    const auto it = std::find_if(bands.begin(), bands.end(), [](const GroupBand& b) { return b.name == "all_reduce · 60 sessions"; });
+    ASSERT_NE(it, bands.end());
+    const auto& band = *it;
+    auto* layer = const_cast<BandLayer*>(content->bandLayer());
+    Q_EMIT layer->hovered(int(it - bands.begin()), QPointF(band.points[10].x, band.points[10].median), true);
     EXPECT_TRUE(chart.hoverText().startsWith(QStringLiteral("all_reduce · 60 sessions\nsize: 8 KiB\nbusbw of 60 points: slowest ")))
         << chart.hoverText().toStdString();
     EXPECT_TRUE(chart.hoverText().contains(QStringLiteral(" GB/s"))) << chart.hoverText().toStdString();
@@ -727,4 +748,49 @@ TEST_F(ChartFixture, LatencyTicksFromBelowAMicrosecondToSecondsAreOnePlainFormat
         const QString label = QString::asprintf(format.constData(), tick);
         EXPECT_FALSE(label.contains(QLatin1Char('e'))) << label.toStdString();
     }
+}
+
+// A Latency tab drawn when first shown (ChartArea draws hidden tabs then) sized its legend for a
+// chart it never had: at 1280x720 it listed 33 band names and its "… and N more" line was below
+// the legend's bottom, out of sight. Each visible legend line, that one included, is inside the
+// legend once the chart is laid out.
+TEST(CollectiveChartLegend, AHiddenTabShownLaterEndsItsLegendWithTheMoreLineInSight)
+{
+    test::ChartWorkspace w;
+    QTabWidget tabs;
+    auto* bandwidth = new CollectiveChart;
+    auto* latency = new CollectiveChart;
+    latency->setKind(ChartKind::Latency);
+    tabs.addTab(bandwidth, QStringLiteral("Bandwidth"));
+    tabs.addTab(latency, QStringLiteral("Latency"));
+    tabs.resize(1000, 620);
+    tabs.show();
+    const auto data = std::make_shared<const std::vector<SessionCurves>>(splitSelection(10, 81, 24));
+    bandwidth->setSessions(data);
+    latency->setSessionsUndrawn(data);
+    QCoreApplication::processEvents();
+    tabs.setCurrentWidget(latency);
+    latency->drawIfUndrawn();
+    ASSERT_TRUE(rl::testing::waitForLayout(latency->chart()));
+    QCoreApplication::processEvents();
+    ASSERT_TRUE(rl::testing::waitForLayout(latency->chart()));
+    ChartContent* content = latency->findChild<ChartContent*>();
+    ASSERT_NE(content, nullptr);
+    ASSERT_GT(content->bandsNotInLegend(), 0) << "40 bands do not fit beside a 620-pixel chart";
+    const QRectF legend = latency->chart()->legend()->sceneBoundingRect();
+    int lines = 0;
+    bool moreSeen = false;
+    for (QGraphicsItem* item : latency->chart()->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!text || !text->isVisible() || !legend.contains(text->sceneBoundingRect().center().x(), legend.center().y()))
+            continue;
+        if (text->parentItem() == latency->chart() || text->toPlainText().isEmpty())
+            continue; // the chart's title and axis titles
+        ++lines;
+        const QRectF r = text->sceneBoundingRect();
+        EXPECT_LE(r.bottom(), legend.bottom() + 1) << text->toPlainText().toStdString() << " is below the legend";
+        moreSeen |= text->toPlainText().startsWith(QStringLiteral("… and %1 more bands").arg(content->bandsNotInLegend()));
+    }
+    EXPECT_TRUE(moreSeen);
+    EXPECT_EQ(lines, 40 - content->bandsNotInLegend() + 1);
 }
