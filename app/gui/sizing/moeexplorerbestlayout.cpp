@@ -201,6 +201,7 @@ void MoeExplorer::runShapeSearch()
     const std::string hardware = m_hardware->currentText().toStdString();
     const std::string fix = m_fix->text().trimmed().toStdString();
     const std::string dtype = m_recipe->dtype().toStdString();
+    const model::Framework framework = m_recipe->framework(); // not searched: the user's stack
     const std::shared_ptr<const model::Calibration> calibration = m_calibration->calibration();
     const auto hold = static_cast<model::SweepHold>(m_hold->currentData().toInt());
     const int gpus = m_gpus->value(), perNode = m_gpusPerNode->value(), globalBatch = m_globalBatch->value();
@@ -233,7 +234,7 @@ void MoeExplorer::runShapeSearch()
                           .arg(gpus)
                           .arg(m_hardware->currentText()));
     m_job->start<ShapeOutcome>(
-        [preset, hardware, fix, dtype, calibration, hold, axes, dense, gpus, perNode,
+        [preset, hardware, fix, dtype, framework, calibration, hold, axes, dense, gpus, perNode,
          globalBatch](JobControl<ShapeOutcome>& control) -> ShapeOutcome {
             try {
                 // The request ridgeline-cli moe-sweep --best-layout builds (runBestLayoutSweep).
@@ -251,6 +252,7 @@ void MoeExplorer::runShapeSearch()
                 req.sweep.decode.contextTokens = kDecodeContext;
                 req.sweep.decode.tp = 1;
                 req.plan.base.hardware = hw;
+                req.plan.base.layout.framework = framework;
                 req.plan.base.calibration = calibration->choice();
                 req.plan.cluster = {gpus, perNode > 0 ? perNode : hw.gpusPerNode, globalBatch, kSeqLen};
                 req.fix = fix;
