@@ -266,7 +266,7 @@ void addValidateCommand(CLI::App& app, CliContext& ctx)
                                  {"dtype", r.run.dtype}, {"gpus", r.run.parallel.worldSize()}, {"moe", r.run.model.isMoe()},
                                  {"layout", layout(r.run.parallel)}, {"measured_step_s", r.run.measuredStepSeconds},
                                  {"measured_how", r.run.measuredHow}, {"refused", r.refused},
-                                 {"attention", r.attentionBasis}};
+                                 {"attention", r.attentionBasis}, {"framework", toString(r.run.parallel.framework)}};
                 if (r.refused)
                     j["why"] = r.why;
                 else

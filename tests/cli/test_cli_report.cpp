@@ -134,7 +134,7 @@ TEST(CliReport, HtmlIsOneFileWithInlineSvgChartsAndNoRemoteResources)
                         "attention fused, timed as GEMMs by shape (no kernel named)"),
               std::string::npos);
     // The prediction states how far the model has been off on published runs on this device.
-    EXPECT_TRUE(std::regex_search(text, std::regex(R"(<td>expected error \(ridgeline-cli validate\)</td><td>median [0-9]+ %, max [0-9]+ % over [0-9]+ published dense runs on h100-sxm</td>)")));
+    EXPECT_TRUE(std::regex_search(text, std::regex(R"(<td>expected error \(ridgeline-cli validate\)</td><td>median [0-9]+ %, max [0-9]+ % over [0-9]+ published dense runs of Megatron-Core on h100-sxm</td>)")));
     EXPECT_TRUE(std::regex_search(text, std::regex(R"(<td>mean error over those runs</td><td>[-+][0-9]+ % \((optimistic|pessimistic)\)</td>)")));
     // size's training-recipe options size it as `size` does with the same options: the same step.
     const std::vector<std::string> recipe{"--dtype", "fp8", "--recompute", "full", "--micro-batches", "16", "--sp",

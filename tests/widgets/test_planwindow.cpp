@@ -220,10 +220,12 @@ TEST(PlanWindow, ASmallScreenShowsFiveRowsOfTheTableAndTheChart)
     // the frame's first small size, left their ticks, grid and labels cut to "..." behind when a
     // search replaced them. Every text the chart shows is whole.
     ASSERT_TRUE(rl::testing::waitForLayout(chart->chart()));
-    for (QGraphicsItem* item : chart->chart()->scene()->items())
-        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+    for (QGraphicsItem* item : chart->chart()->scene()->items()) {
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible()) {
             EXPECT_FALSE(text->toPlainText() == QStringLiteral("...") || text->toPlainText() == QStringLiteral("…"))
                 << "a label cut to nothing at " << text->sceneBoundingRect().x() << "," << text->sceneBoundingRect().y();
+        }
+    }
 }
 
 TEST(PlanWindow, ChartSaysWhatWillAppearBeforeASearch)
