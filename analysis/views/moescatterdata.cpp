@@ -37,12 +37,15 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
         return r.experts == 0 && r.dModel > 0;
     });
     d.title = std::string(dense ? "Dense shape trade-off: " : "MoE trade-off: ") + (mfu ? "MFU" : "tokens/s") +
-              " vs decode latency · colour: total parameters · marker size: memory per GPU";
+              " vs decode latency · colour: " + (dense ? "hidden size" : "total parameters") +
+              " · marker size: memory per GPU";
     const auto yValue = [mfu](const model::MoeSweepRow& r) { return mfu ? r.mfu * 100 : r.tokensPerSecond; };
 
+    // A dense search holds the parameters (every band would read "8.03 B"): its colour is the hidden
+    // size, the axis it sweeps.
     std::vector<double> params, memory;
     for (const auto& r : rows)
-        params.push_back(r.totalParams), memory.push_back(r.memoryPerGpuBytes);
+        params.push_back(dense ? double(r.dModel) : r.totalParams), memory.push_back(r.memoryPerGpuBytes);
     const auto paramEdges = quantileEdges(params, kMoeColourBands);
     const auto memEdges = quantileEdges(memory, kMoeSizeBands);
     if (!rows.empty()) {
@@ -52,7 +55,8 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
             MoeColourBand band;
             band.lo = c == 0 ? pMin : paramEdges[static_cast<std::size_t>(c - 1)];
             band.hi = c == kMoeColourBands - 1 ? pMax : paramEdges[static_cast<std::size_t>(c)];
-            band.label = units::formatCount(band.lo) + " – " + units::formatCount(band.hi) + " params";
+            band.label = dense ? "hidden " + std::to_string(std::lround(band.lo)) + " – " + std::to_string(std::lround(band.hi))
+                               : units::formatCount(band.lo) + " – " + units::formatCount(band.hi) + " params";
             d.colourBands.push_back(std::move(band));
         }
     }

@@ -21,7 +21,7 @@ struct MoeScatterPoint
 {
     double decodeMs = 0;
     double y = 0;        // tokens/s, or MFU in percent
-    int colourBand = 0;  // 0 .. kMoeColourBands-1 by total parameters
+    int colourBand = 0;  // 0 .. kMoeColourBands-1 by total parameters (a dense search: by hidden size)
     int sizeBand = 0;    // 0 .. kMoeSizeBands-1 by memory per GPU
     bool fits = true;    // false: drawn apart (grey), never on the front
 };

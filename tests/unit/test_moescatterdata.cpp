@@ -86,3 +86,25 @@ TEST(MoeScatterData, HoverNamesTheConfigurationAndWhyItDoesNotFit)
     EXPECT_NE(describeMoeRow(row, 1e9).find(model::memoryFitProblem(2e9, 1e9)), std::string::npos);
     EXPECT_NE(describeMoeRow(row).find("does not fit the device's memory"), std::string::npos);
 }
+
+TEST(MoeScatterData, ADenseSearchIsColouredByItsHiddenSizeNotItsHeldParameters)
+{
+    // A dense search held at 8.03 B: the parameters say nothing; the hidden size is what was swept.
+    auto rows = tenRows();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        rows[i].experts = 0;
+        rows[i].topK = 0;
+        rows[i].dModel = 1024 * int(i + 1);
+        rows[i].totalParams = 8.03e9;
+    }
+    const auto d = moeScatterData(rows, MoeThroughput::TokensPerSecond);
+    EXPECT_NE(d.title.find("Dense shape trade-off"), std::string::npos) << d.title;
+    EXPECT_NE(d.title.find("colour: hidden size"), std::string::npos) << d.title;
+    ASSERT_FALSE(d.colourBands.empty());
+    EXPECT_EQ(d.colourBands.front().label.rfind("hidden 1024 – ", 0), 0u) << d.colourBands.front().label;
+    EXPECT_NE(d.colourBands.back().label.find("– 10240"), std::string::npos) << d.colourBands.back().label;
+    EXPECT_LT(d.points.front().colourBand, d.points.back().colourBand); // 1024 and 10240 in different bands
+    // A MoE search keeps its parameter colours.
+    const auto moe = moeScatterData(tenRows(), MoeThroughput::TokensPerSecond);
+    EXPECT_NE(moe.colourBands.front().label.find(" params"), std::string::npos) << moe.colourBands.front().label;
+}
