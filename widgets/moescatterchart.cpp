@@ -169,6 +169,12 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
 
     // One legend entry per colour band (an empty series of the middle marker size; sizes are named
     // in the title); the points themselves go to one PointCloud, styled by colour x size band.
+    // A band no fitting point falls in (quantiles of few distinct values repeat an edge) has no
+    // legend entry: "8.03 B – 8.03 B" twice said nothing.
+    bool used[views::kMoeColourBands] = {};
+    for (const auto& p : d.points)
+        if (p.fits && p.colourBand >= 0 && p.colourBand < views::kMoeColourBands)
+            used[p.colourBand] = true;
     std::vector<PointCloud::Style> styles;
     for (int c = 0; c < views::kMoeColourBands; ++c) {
         auto* s = new QScatterSeries;
@@ -177,6 +183,8 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
         s->setBorderColor(kBandColours[c].darker(130));
         s->setMarkerSize(kMarkerSizes[1]);
         attachSeries(chart, s, x, y);
+        for (QLegendMarker* m : chart->legend()->markers(s))
+            m->setVisible(used[c]);
         for (int m = 0; m < views::kMoeSizeBands; ++m)
             styles.push_back({kBandColours[c], kMarkerSizes[m], {}});
     }

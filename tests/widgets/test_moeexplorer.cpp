@@ -147,6 +147,22 @@ TEST(MoeScatter, EveryRowIsDrawnOnceWithUnitsOnLogLatencyAxis)
     ASSERT_TRUE(linear) << "a sweep within one decade gets a linear latency axis";
     EXPECT_LT(linear->min(), 10.001);
     EXPECT_GT(linear->max(), 10.02);
+
+    // Two distinct sizes in five rows: quantile bands repeat an edge, and only the bands that hold a
+    // point get a legend entry.
+    auto twoSizes = handChecked();
+    for (std::size_t i = 0; i < twoSizes.size(); ++i)
+        twoSizes[i].totalParams = i < 3 ? 8e9 : 16e9;
+    chart.setRows(twoSizes);
+    ASSERT_TRUE(rl::testing::waitForLayout(chart.chart()));
+    QStringList shown;
+    for (auto* s : chart.chart()->series())
+        if (auto* sc = qobject_cast<QScatterSeries*>(s); sc && sc->name().endsWith(QStringLiteral("params")))
+            for (auto* m : chart.chart()->legend()->markers(sc))
+                if (m->isVisible())
+                    shown << sc->name();
+    EXPECT_EQ(shown.size(), 2) << shown.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_EQ(shown.removeDuplicates(), 0) << "no band named twice";
 }
 
 TEST(MoeScatter, HoverAndClickOnThePointUnderThePointer)
