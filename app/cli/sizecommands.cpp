@@ -431,6 +431,17 @@ void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceAr
         std::fprintf(stderr, "moe-sweep --best-layout: shape %zu of %zu\n", done, total);
         return true;
     });
+    if (!s.output.empty()) {
+        // Every shape at its best layout, written as the fixed-layout sweep writes its rows (CSV, or
+        // the scatter as SVG/PNG/PDF); -o was ignored here before.
+        MoeSweepResult sweep;
+        for (const auto& sr : res.rows)
+            sweep.rows.push_back(sr.row);
+        sweep.heldValue = res.heldValue;
+        sweep.deviceMemoryBytes = hw.hbmCapacityGB.value * 1e9;
+        writeSweep(sweep, s.output, s.metric == "mfu", s.size);
+        std::fprintf(stderr, "moe-sweep --best-layout: %zu shapes written to %s\n", sweep.rows.size(), s.output.c_str());
+    }
     if (req.dense) {
         std::ostringstream where;
         where << "each at its best layout on " << b.gpus << " x " << hw.id << " (global batch " << b.globalBatch << " x "

@@ -244,6 +244,24 @@ TEST(CliPlan, DenseShapeSearchAtBestLayoutsPlacesTheBaseShape)
         EXPECT_NE(text.out.find(column), std::string::npos) << column << "\n" << text.out;
     EXPECT_NE(text.out.find("4 dense shapes of llama-3-8b"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("The base shape (llama-3-8b): " + verdict + "."), std::string::npos) << text.out;
+
+    // -o writes every shape at its best layout (it was ignored with --best-layout): one CSV line each,
+    // with the dense columns.
+    const auto csvPath = (dir.path / "shapes.csv").string();
+    auto withCsv = args;
+    withCsv.insert(withCsv.end(), {"-o", csvPath});
+    const auto written = cli(dir, withCsv);
+    ASSERT_EQ(written.exitCode, 0) << written.err;
+    EXPECT_NE(written.err.find("4 shapes written to " + csvPath), std::string::npos) << written.err;
+    std::ifstream csv(csvPath);
+    std::string header, line;
+    ASSERT_TRUE(std::getline(csv, header)) << "no CSV at " << csvPath;
+    for (const char* column : {"hidden", "ffn_width", "layers", "heads", "tokens_per_s"})
+        EXPECT_NE(header.find(column), std::string::npos) << column << ": " << header;
+    int lines = 0;
+    while (std::getline(csv, line))
+        lines += !line.empty();
+    EXPECT_EQ(lines, 4);
 }
 
 // Bad dense axes are usage errors (exit 2) that name the option.
