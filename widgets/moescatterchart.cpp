@@ -144,6 +144,11 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
             d.yTitle.replace(at, 10, "(M tokens/s)");
     }
     chart->setTitle(chartText(d.title));
+    // Before a sweep the frame says what will be here, with no axes: axes without a series, laid out
+    // at the frame's first size and removed by the next fill, leave their ticks and cut labels
+    // behind in QtCharts 6.4 (the Plan chart's stray box, planparetochart.cpp).
+    if (rows.empty())
+        return {};
     QAbstractAxis* x = nullptr;
     if (d.logX) {
         auto* logAxis = new QLogValueAxis;
@@ -161,11 +166,6 @@ QString MoeScatterChart::populate(QChart* chart, const std::vector<model::MoeSwe
     y->setTitleText(chartText(d.yTitle));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    if (rows.empty()) {
-        x->setRange(0, 1);
-        y->setRange(0, 1);
-        return {};
-    }
 
     // One legend entry per colour band (an empty series of the middle marker size; sizes are named
     // in the title); the points themselves go to one PointCloud, styled by colour x size band.

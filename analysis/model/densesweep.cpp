@@ -6,7 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/linereader.h"
 #include "model/modelcounts.h"
+#include "units/units.h"
 
 namespace rl::model {
 
@@ -176,20 +178,13 @@ std::vector<double> parseSweepMultiples(std::string_view text, const std::string
     std::string item;
     std::istringstream in{std::string(text)};
     while (std::getline(in, item, ',')) {
-        const auto first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
-        item = first == std::string::npos ? std::string() : item.substr(first, last - first + 1);
-        std::size_t used = 0;
-        double v = 0;
-        try {
-            v = std::stod(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (item.empty() || used != item.size() || !std::isfinite(v))
+        item = std::string(io::trim(item)); // for the message: parseDouble trims too
+        const auto v = units::parseDouble(item);
+        if (!v || !std::isfinite(*v))
             throw std::invalid_argument(what + ": '" + item + "' is not a number");
-        if (v <= 0 || v > 64)
+        if (*v <= 0 || *v > 64)
             throw std::invalid_argument(what + ": " + item + " is outside (0, 64]");
-        out.push_back(v);
+        out.push_back(*v);
     }
     if (out.empty())
         throw std::invalid_argument(what + ": no values");

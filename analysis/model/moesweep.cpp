@@ -180,12 +180,15 @@ std::string num(double v)
 }
 } // namespace
 
+bool allDenseShapes(const std::vector<MoeSweepRow>& rows)
+{
+    return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const MoeSweepRow& r) { return r.isDenseShape(); });
+}
+
 std::string toCsv(const MoeSweepResult& r)
 {
     // The rows of a dense shape search (plan/shapesearch.h) say their own dimensions instead.
-    const bool dense = !r.rows.empty() && std::all_of(r.rows.begin(), r.rows.end(), [](const MoeSweepRow& row) {
-        return row.experts == 0 && row.dModel > 0;
-    });
+    const bool dense = allDenseShapes(r.rows);
     std::string out;
     std::string line;
     const auto shape = dense ? std::vector<const char*>{"hidden", "ffn_width", "layers", "heads", "kv_heads"}

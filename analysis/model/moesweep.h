@@ -42,6 +42,7 @@ struct MoeSweepRow
     // The shape's own dimensions, set by the shape search (plan/shapesearch.h) for every row, 0 in
     // runMoeSweep's rows (they keep the base's); a dense row has experts == 0.
     int dModel = 0, ffnWidth = 0, layers = 0, heads = 0, kvHeads = 0;
+    bool isDenseShape() const { return experts == 0 && dModel > 0; }
     bool fits = true;   // the training step fits the device with headroom (StepEstimate::fitsMemory; true when capacity is unknown)
     bool pareto = false; // never set on a row that does not fit: it cannot be run as swept
 };
@@ -78,6 +79,8 @@ void markParetoFront(std::vector<MoeSweepRow>& rows);
 // One line per row; rows that are all dense shapes (experts 0, dModel set) give hidden, ffn_width,
 // layers, heads and kv_heads in place of the four MoE columns.
 std::string toCsv(const MoeSweepResult& r);
+// Whether rows are a dense shape search's (every one a dense shape; none: false).
+bool allDenseShapes(const std::vector<MoeSweepRow>& rows);
 
 // One sweep axis as typed by a user: "8,16,32", ranges "512:4096:256" (kernels/sizelist.h) or a
 // mix; every value in 0..1,000,000. Throws std::invalid_argument naming `what` and the bad item.

@@ -241,8 +241,8 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         // micro-batch gathers them for its forward and again for its backward, and reduce-scatters
         // its gradients: 3Ψ per micro-batch, 1.5x an all_reduce's 2Ψ (Rajbhandari et al. 2020, ZeRO,
         // communication analysis of the parameter partitioning).
-        // ZeRO-3 moves them a layer at a time (one FSDP unit per transformer layer), so each call
-        // carries one layer's share and is timed at that size.
+        // ZeRO-3 moves them a unit at a time (shardedUnits above), so each call carries one unit's
+        // share and is timed at that size.
         const bool full = p.zeroStage == 3;
         const double units = full ? shardedUnits : 1;
         const double moeUnits = full ? std::max(1.0, moeOnStage) * sharding.callsPerLayer : 1;

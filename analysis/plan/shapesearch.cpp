@@ -35,7 +35,7 @@ ShapeList shapeList(const ShapeSearchRequest& req)
 
 std::string describeShape(const model::MoeSweepRow& r)
 {
-    if (r.experts == 0)
+    if (r.isDenseShape())
         return model::describeDenseShape(r.dModel, r.ffnWidth, r.layers, r.heads, r.kvHeads);
     return std::to_string(r.experts) + " experts top-" + std::to_string(r.topK) +
            (r.sharedExperts > 0 ? " + " + std::to_string(r.sharedExperts) + " shared" : "") + " (width " +

@@ -33,9 +33,7 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
     d.yTitle = mfu ? "MFU (%)" : "Throughput (tokens/s)"; // short: QtCharts elides a title longer than the axis, and the unit would go first
     d.xTitle = "Decode latency per token (ms)";
     // A dense shape search (plan/shapesearch.h) draws dense rows only: its title says so.
-    const bool dense = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& r) {
-        return r.experts == 0 && r.dModel > 0;
-    });
+    const bool dense = model::allDenseShapes(rows);
     d.title = std::string(dense ? "Dense shape trade-off: " : "MoE trade-off: ") + (mfu ? "MFU" : "tokens/s") +
               " vs decode latency · colour: " + (dense ? "hidden size" : "total parameters") +
               " · marker size: memory per GPU";
@@ -90,7 +88,7 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
 std::string describeMoeRow(const model::MoeSweepRow& r, double deviceMemoryBytes)
 {
     // Memory in GiB, the unit devices report HBM capacity in and ridgeline-cli prints.
-    const std::string shape = r.experts == 0 && r.dModel > 0
+    const std::string shape = r.isDenseShape()
                                   ? model::describeDenseShape(r.dModel, r.ffnWidth, r.layers, r.heads, r.kvHeads)
                                   : std::to_string(r.experts) + " experts, top-" + std::to_string(r.topK) + ", " +
                                         std::to_string(r.sharedExperts) + " shared, width " +

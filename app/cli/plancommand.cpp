@@ -225,7 +225,7 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
         req.base.hardware = hw;
         req.base.layout.flashAttention = !a->noFlash;
         req.base.layout.dropout = a->dropout;
-        req.base.layout.framework = model::parseFramework(a->step.framework).value_or(model::Framework::MegatronCore);
+        req.base.layout.framework = a->step.framework;
         req.base.calibration = calibrationChoiceOf(a->step);
         req.cluster.gpus = a->gpus;
         req.cluster.gpusPerNode = a->gpusPerNode > 0 ? a->gpusPerNode : hw.gpusPerNode;

@@ -420,7 +420,7 @@ void runBestLayoutSweep(const CliContext& ctx, const StepArgs& a, const DeviceAr
     req.plan.base.hardware = hw;
     req.plan.base.layout.flashAttention = !a.noFlash;
     req.plan.base.layout.dropout = a.dropout;
-    req.plan.base.layout.framework = parseFramework(a.framework).value_or(Framework::MegatronCore); // checked by --framework
+    req.plan.base.layout.framework = a.framework;
     req.plan.cluster = {b.gpus, d.gpusPerNodeSet ? d.gpusPerNode : hw.gpusPerNode, b.globalBatch, a.seq};
     req.plan.allow = plan::parseAllowances(b.allow);
     req.fix = b.fix;

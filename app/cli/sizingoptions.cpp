@@ -216,13 +216,14 @@ void addRecipeOptions(CLI::App* cmd, StepArgs& a)
     addFrameworkOption(cmd, a.framework);
 }
 
-void addFrameworkOption(CLI::App* cmd, std::string& framework)
+void addFrameworkOption(CLI::App* cmd, Framework& framework)
 {
-    cmd->add_option("--framework", framework,
-                    "The training stack that runs the layout: megatron (Megatron-Core), deepspeed (ZeRO), torchtitan "
-                    "(FSDP2), composer (llm-foundry FSDP). It decides how ZeRO-3 gathers and reduces, the gradient "
-                    "buffers, and whose published runs give the error band")
-        ->capture_default_str()
+    cmd->add_option_function<std::string>(
+           "--framework", [&framework](const std::string& v) { framework = *parseFramework(v); }, // checked below
+           "The training stack that runs the layout: megatron (Megatron-Core), deepspeed (ZeRO), torchtitan "
+           "(FSDP2), composer (llm-foundry FSDP). It decides how ZeRO-3 gathers and reduces, the gradient "
+           "buffers, and whose published runs give the error band")
+        ->default_str(toString(framework))
         ->check([](const std::string& v) {
             return parseFramework(v) ? std::string()
                                      : "unknown framework '" + v + "' (known: " + frameworkNames() + ")";
@@ -246,7 +247,7 @@ ParallelConfig recipeOf(const StepArgs& a)
     p.microBatches = a.microBatches;
     p.seqLen = a.seq;
     p.zeroStage = a.zero;
-    p.framework = model::parseFramework(a.framework).value_or(model::Framework::MegatronCore); // checked by the option
+    p.framework = a.framework;
     p.recompute = recomputeFromString(a.recompute);
     p.sequenceParallel = a.sp;
     p.flashAttention = !a.noFlash;

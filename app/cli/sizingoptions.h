@@ -14,6 +14,7 @@
 #include "clicommands.h"
 #include "model/calibration.h"
 #include "model/devicerates.h"
+#include "model/framework.h"
 #include "model/gemmefficiencysource.h"
 #include "model/gemmlist.h"
 #include "model/measuredrun.h"
@@ -58,7 +59,7 @@ struct StepArgs
     double overlap = -1, dpOverlap = -1, tpOverlap = 0, efficiency = 0;
     int firstStageLayers = 0, lastStageLayers = 0;
     std::string dtype = "bf16";
-    std::string framework = "megatron"; // the training stack (model/framework.h)
+    model::Framework framework = model::Framework::MegatronCore; // --framework (model/framework.h)
     int decodeBatch = 1, context = 4096;
     std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
     std::vector<std::int64_t> collectiveSessions; // --collectives: calibrate from these sessions only
@@ -72,8 +73,9 @@ void addRunCalibrationOption(CLI::App* cmd, StepArgs& a);
 nlohmann::json runCalibrationJson(const model::StoredRunCalibration& fromRun);
 void printRunCalibration(std::ostream& out, const model::StoredRunCalibration& fromRun);
 void addStepOptions(CLI::App* cmd, StepArgs& a);
-// --framework NAME (model/framework.h), checked as it is parsed (bad usage: exit 2).
-void addFrameworkOption(CLI::App* cmd, std::string& framework);
+// --framework NAME (model/framework.h), checked and parsed into `framework` as the command line is
+// read (an unknown name is bad usage: exit 2).
+void addFrameworkOption(CLI::App* cmd, model::Framework& framework);
 // What the model is calibrated with (--efficiency, --calibrate, --collectives, --moe-imbalance,
 // --gemm-session), for commands that size with a layout of their own (plan).
 void addCalibrationOptions(CLI::App* cmd, StepArgs& a);

@@ -412,7 +412,7 @@ void MoeExplorer::showResult(model::MoeSweepResult result)
 model::ModelConfig MoeExplorer::sweptModel(const model::MoeSweepRow& row, bool renamed) const
 {
     auto c = model::loadPreset(m_sweptPreset);
-    if (row.experts == 0 && row.dModel > 0) { // a dense shape
+    if (row.isDenseShape()) {
         c.dModel = row.dModel;
         c.mlpWidth = row.ffnWidth;
         c.layers = row.layers;
