@@ -96,10 +96,9 @@ void jsonKeyString(io::TextBuffer& out, std::string_view key, const std::string&
 }
 } // namespace
 
-void writeJsonLine(io::TextBuffer& out, const CollectivePoint& p)
+void writeJsonMembers(io::TextBuffer& out, const CollectivePoint& p)
 {
     // nlohmann::json objects keep their keys sorted: the same order here.
-    out.ch('{');
     jsonKeyReal(out, "algbw_gbs", p.algbwGBs, true);
     jsonKeyReal(out, "busbw_gbs", p.busbwGBs);
     jsonKey(out, "bytes", p.bytes);
@@ -130,6 +129,19 @@ void writeJsonLine(io::TextBuffer& out, const CollectivePoint& p)
     }
     jsonKeyReal(out, "time_us", p.timeUs);
     jsonKey(out, "wrong", p.wrong);
+}
+
+void writeJsonNumber(io::TextBuffer& out, std::string_view key, double v) { jsonKeyReal(out, key, v); }
+void writeJsonText(io::TextBuffer& out, std::string_view key, const std::string& v) { jsonKeyString(out, key, v); }
+void writeJsonFlag(io::TextBuffer& out, std::string_view key, bool v)
+{
+    out.text(",\"").text(key).text(v ? "\":true" : "\":false");
+}
+
+void writeJsonLine(io::TextBuffer& out, const CollectivePoint& p)
+{
+    out.ch('{');
+    writeJsonMembers(out, p);
     out.text("}\n");
     out.endRow();
 }

@@ -52,6 +52,12 @@ nlohmann::json toJson(const CallStats& s);
 // order with the same values (doubles in shortest round-trip form, non-finite ones as null), at
 // a tenth of the cost, for exports of millions of points.
 void writeJsonLine(io::TextBuffer& out, const CollectivePoint& p);
+// The members writeJsonLine writes, without the braces, for a caller that adds its own after them
+// with writeJsonNumber, writeJsonText and writeJsonFlag (",\"key\":value"; a non-finite double is null).
+void writeJsonMembers(io::TextBuffer& out, const CollectivePoint& p);
+void writeJsonNumber(io::TextBuffer& out, std::string_view key, double v);
+void writeJsonText(io::TextBuffer& out, std::string_view key, const std::string& v);
+void writeJsonFlag(io::TextBuffer& out, std::string_view key, bool v);
 CallStats callStatsFromJson(const nlohmann::json& j); // throws nlohmann::json::exception
 // {"record":"pair", "rank_a", "rank_b", "host_a", "host_b", "latency_bytes", "latency_us",
 //  "bandwidth_bytes", "bandwidth_gbs", "iters"}

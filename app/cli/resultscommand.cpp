@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "clicommands.h"
-#include "io/jsonarraywriter.h"
+#include "io/textbuffer.h"
 #include "records/wireformat.h"
 #include "collectives/pairs.h"
 #include "collectives/referencecheck.h"
@@ -173,31 +173,41 @@ std::vector<std::string> pick(const std::vector<std::string>& row, const std::ve
     return out;
 }
 
+// An array of the points, one object per line: a session of millions of points is written as
+// export writes its points (wire::writeJsonMembers, no json object per point), with the reference's
+// and the tier's verdicts after the point's own members.
 void printCollectivesJson(store::Workspace& ws, const Session& s, TierLookup& tiers, ReferenceCheck* reference)
 {
-    io::JsonArrayWriter out(std::cout);
+    static const std::string interNode = "inter-node", intraNode = "intra-node";
+    io::TextBuffer out(std::cout);
+    bool empty = true;
+    out.ch('[');
     ws.forEachCollectivePoint(s.id, [&](const CollectivePoint& p) {
-        auto j = wire::toJson(p);
+        out.text(empty ? "\n{" : ",\n{");
+        empty = false;
+        wire::writeJsonMembers(out, p);
         if (reference)
             if (const auto v = reference->verdict(p)) {
-                j["reference_busbw_gbs"] = v->expectedBusGBs;
-                j["busbw_vs_reference"] = v->ratio;
-                j["below_reference"] = v->flagged;
+                wire::writeJsonNumber(out, "reference_busbw_gbs", v->expectedBusGBs);
+                wire::writeJsonNumber(out, "busbw_vs_reference", v->ratio);
+                wire::writeJsonFlag(out, "below_reference", v->flagged);
             }
         if (const auto& tier = tiers.of(p).first) {
-            j["tier"] = tier->interNode ? "inter-node" : "intra-node";
-            j["tier_peak_busbw_gbs"] = tier->peakBusGBs;
-            j["busbw_percent_of_tier_peak"] = 100 * p.busbwGBs / tier->peakBusGBs;
+            wire::writeJsonText(out, "tier", tier->interNode ? interNode : intraNode);
+            wire::writeJsonNumber(out, "tier_peak_busbw_gbs", tier->peakBusGBs);
+            wire::writeJsonNumber(out, "busbw_percent_of_tier_peak", 100 * p.busbwGBs / tier->peakBusGBs);
         }
-        out.add(j);
+        out.ch('}');
+        out.endRow();
         return bool(std::cout);
     });
-    out.finish();
-    std::cout << '\n';
+    out.text(empty ? "]\n" : "\n]\n");
+    out.flush();
 }
 
-// A session of millions of points is read twice rather than held: once to learn the columns'
-// widths, which columns are needed and the summaries, once to print the rows.
+// A session of millions of points is read twice rather than held: once in the order it is stored
+// (no sort) to learn the columns' widths and which columns are needed, once in the table's order
+// to print the rows and gather the summaries printed after them.
 void printCollectives(store::Workspace& ws, const Session& s, bool json, const TierArgs& tierArgs,
                       const ReferenceArgs& ref)
 {
@@ -221,25 +231,28 @@ void printCollectives(store::Workspace& ws, const Session& s, bool json, const T
     SlowestGroupFinder slowest;
     int flagged = 0, compared = 0;
     std::optional<ReferenceVerdict> v;
+    ws.forEachCollectivePoint(
+        s.id,
+        [&](const CollectivePoint& p) {
+            if (reference)
+                v = reference->verdict(p);
+            all.measure(collectiveRow(p, tiers.of(p).first, v));
+            needed.add(p);
+            return true;
+        },
+        store::Workspace::PointOrder::Stored);
+    const auto columns = needed.columns();
+    const TextTable table = all.columns(columns);
+    table.printHeader(std::cout);
     ws.forEachCollectivePoint(s.id, [&](const CollectivePoint& p) {
         if (reference) {
             v = reference->verdict(p);
             compared += v.has_value();
             flagged += v && v->flagged;
         }
-        all.measure(collectiveRow(p, tiers.of(p).first, v));
-        needed.add(p);
+        table.printRow(std::cout, pick(collectiveRow(p, tiers.of(p).first, v), columns));
         summary.add(p);
         slowest.add(p);
-        return true;
-    });
-    const auto columns = needed.columns();
-    const TextTable table = all.columns(columns);
-    table.printHeader(std::cout);
-    ws.forEachCollectivePoint(s.id, [&](const CollectivePoint& p) {
-        if (reference)
-            v = reference->verdict(p);
-        table.printRow(std::cout, pick(collectiveRow(p, tiers.of(p).first, v), columns));
         return bool(std::cout);
     });
     if (needed.groups)

@@ -145,9 +145,10 @@ int main(int argc, char** argv)
                 rl::units::formatBytes(csvBytes).c_str());
     fs::remove(jsonl);
     fs::remove(csv);
-    // results reads the session twice (the table's widths, then its rows) in curve order, which
-    // SQLite sorts; fit reads it once and keeps each point's size and time.
+    // results reads the session twice: the table's widths in stored order, then its rows in curve
+    // order, which SQLite sorts; fit reads it once and keeps each point's size and time.
     report("ridgeline-cli results", runCli(db, {"results", id}), points, &scan);
+    report("ridgeline-cli results --json", runCli(db, {"--json", "results", id}), points, &scan);
     report("ridgeline-cli fit", runCli(db, {"fit", id}), points, &scan);
 
     // The former path holds every point (3 GB at 10 M) and runs at ~0.1 M points/s: measured at
