@@ -36,18 +36,18 @@ DenseHeads denseHeads(const ModelConfig& base, int hidden)
     return h;
 }
 
-double denseHeldValueOf(const ModelConfig& c, SweepHold hold)
+double denseHeldValueOf(const ModelConfig& c, SweepHold hold, int seqLen)
 {
     switch (hold) {
     case SweepHold::ActiveParams:
     case SweepHold::TotalParams: return countParams(c).total();
-    case SweepHold::FlopsPerToken: return forwardFlopsPerToken(c, {c.seqLen, true}).forward();
+    case SweepHold::FlopsPerToken: return forwardFlopsPerToken(c, {seqLen > 0 ? seqLen : c.seqLen, true}).forward();
     case SweepHold::None: return 0;
     }
     return 0;
 }
 
-double denseHeldValue(const DenseSweepSpec& spec) { return denseHeldValueOf(spec.base, spec.hold); }
+double denseHeldValue(const DenseSweepSpec& spec) { return denseHeldValueOf(spec.base, spec.hold, spec.seqLen); }
 
 namespace {
 // The smallest n >= 1 whose held value is nearest `target`, where set(c, n) makes the shape with n
@@ -55,11 +55,11 @@ namespace {
 // in either (sliding-window layer counts aside), so a first guess from n = 1 and 2 and a look at its
 // neighbours find the nearest; 0 when even half a unit is more than the budget.
 template <class Set>
-int solveUnits(ModelConfig work, SweepHold hold, double target, Set set)
+int solveUnits(ModelConfig work, SweepHold hold, int seqLen, double target, Set set)
 {
     const auto held = [&](int n) {
         set(work, n);
-        return denseHeldValueOf(work, hold);
+        return denseHeldValueOf(work, hold, seqLen);
     };
     const double one = held(1), slope = held(2) - one;
     if (slope <= 0)
@@ -134,13 +134,13 @@ std::vector<ModelConfig> denseSweepShapes(const DenseSweepSpec& spec)
                     work.layers = L;
                 } else if (solveFfn) {
                     work.layers = L;
-                    const int units = solveUnits(work, spec.hold, target,
+                    const int units = solveUnits(work, spec.hold, spec.seqLen, target,
                                                  [multiple](ModelConfig& c, int n) { c.mlpWidth = n * multiple; });
                     if (units == 0)
                         continue;
                     work.mlpWidth = units * multiple;
                 } else {
-                    work.layers = solveUnits(work, spec.hold, target, [](ModelConfig& c, int n) { c.layers = n; });
+                    work.layers = solveUnits(work, spec.hold, spec.seqLen, target, [](ModelConfig& c, int n) { c.layers = n; });
                     if (work.layers == 0)
                         continue;
                 }

@@ -24,6 +24,9 @@ struct DenseSweepSpec
     std::vector<int> layers;          // given: the FFN width is solved instead of the layer count
     SweepHold hold = SweepHold::TotalParams; // ActiveParams is TotalParams for a dense model
     int widthMultiple = 64;
+    // The sequence the forward FLOPs (their attention scores grow with it) are held at: the run's,
+    // which plan::runShapeSearch sets from its cluster; 0: the base's seqLen.
+    int seqLen = 0;
 };
 
 // The heads a hidden size gets: heads grow with it at the base's head dim, so the base's heads per
@@ -39,10 +42,10 @@ struct DenseHeads
 DenseHeads denseHeads(const ModelConfig& base, int hidden);
 
 // The base's value of the held quantity: countParams(base).total(), or the forward FLOPs per token
-// (attention scores included) at the base's sequence length; 0 for SweepHold::None.
+// (attention scores included) at spec.seqLen; 0 for SweepHold::None.
 double denseHeldValue(const DenseSweepSpec& spec);
-// The held quantity of any shape, as denseHeldValue measures the base's.
-double denseHeldValueOf(const ModelConfig& c, SweepHold hold);
+// The held quantity of any shape, as denseHeldValue measures the base's (seqLen 0: c.seqLen).
+double denseHeldValueOf(const ModelConfig& c, SweepHold hold, int seqLen = 0);
 
 // The shapes, in hidden x FFN (x layers) order, the base's other fields (vocab, norms, attention
 // kind, sequence) kept. A shape whose solved layer count rounds below 1, or whose solved FFN width

@@ -27,8 +27,11 @@ struct ShapeList
 
 ShapeList shapeList(const ShapeSearchRequest& req)
 {
-    if (req.dense)
-        return {req.dense->base, model::denseSweepShapes(*req.dense), model::denseHeldValue(*req.dense)};
+    if (req.dense) {
+        model::DenseSweepSpec dense = *req.dense;
+        dense.seqLen = req.plan.cluster.seqLen; // FLOPs held at the sequence the run trains at
+        return {req.dense->base, model::denseSweepShapes(dense), model::denseHeldValue(dense)};
+    }
     return {req.sweep.base, model::moeSweepShapes(req.sweep), model::sweepHeldValue(req.sweep)};
 }
 } // namespace

@@ -128,6 +128,21 @@ TEST(DenseShapeSweep, HoldsFlopsOrSweepsAllThreeAxes)
     }
     EXPECT_GT(shapes[0].layers, shapes[1].layers); // narrower: deeper
 
+    // At a longer sequence attention's scores weigh more: the budget is counted there.
+    spec.seqLen = 4 * base().seqLen;
+    EXPECT_DOUBLE_EQ(denseHeldValue(spec), forwardFlopsPerToken(base(), {spec.seqLen, true}).forward());
+    EXPECT_GT(denseHeldValue(spec), target);
+    for (const auto& c : denseSweepShapes(spec)) {
+        ModelConfig one = c;
+        one.layers = 1;
+        ModelConfig two = c;
+        two.layers = 2;
+        const double perLayer = denseHeldValueOf(two, spec.hold, spec.seqLen) - denseHeldValueOf(one, spec.hold, spec.seqLen);
+        EXPECT_LE(std::abs(denseHeldValueOf(c, spec.hold, spec.seqLen) - denseHeldValue(spec)), perLayer / 2 + 1)
+            << c.dModel;
+    }
+    spec.seqLen = 0;
+
     spec.hold = SweepHold::None;
     spec.ffnMultiples.clear();
     spec.ffnWidths = {2048, 4096, 8192};

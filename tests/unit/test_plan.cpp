@@ -322,6 +322,9 @@ TEST(Plan, LaunchArgumentsSpellTheLayoutAsMegatronAndTorchtitanDo)
     EXPECT_NE(size.find("--parallel dp=16,tp=2,pp=2,cp=1,ep=8,etp=1,vpp=2"), std::string::npos) << size;
     EXPECT_NE(size.find("--micro-batch 2 --micro-batches 8"), std::string::npos) << size;
     EXPECT_NE(size.find("--ep-dispatcher flex"), std::string::npos) << size;
+    EXPECT_EQ(size.find("--framework"), std::string::npos) << "Megatron-Core is the default: " << size;
+    const auto deepspeed = sizeCommand("olmoe-1b-7b", "h100-sxm", moe, l, cl, Framework::DeepSpeed);
+    EXPECT_EQ(deepspeed, size + " --framework deepspeed") << "the stack is part of the same prediction";
 }
 
 // Shapes at their own best layouts: the base shape first, every shape's figures those of the top row
@@ -425,4 +428,34 @@ TEST(Plan, ShapeSearchTakesADenseBase)
         EXPECT_EQ(rows[i].pareto, res.rows[i].row.pareto);
     const auto verdict = placeBase(res);
     EXPECT_TRUE(verdict == "on the Pareto front" || verdict.rfind("dominated by hidden ", 0) == 0) << verdict;
+}
+
+// FLOPs per token are held at the sequence the run trains at (the cluster's), not the preset's: the
+// held value is the base's forward FLOPs at that sequence, and every shape's FLOPs, counted at it
+// too, lie within half a layer of it.
+TEST(Plan, DenseShapeSearchHoldsFlopsAtTheRunsSequence)
+{
+    ShapeSearchRequest req;
+    req.sweep.base = loadPreset("llama-3-8b");
+    req.sweep.decode.batch = 8;
+    DenseSweepSpec dense;
+    dense.base = req.sweep.base;
+    dense.hidden = {2048, 4096};
+    dense.ffnMultiples = {3.5};
+    dense.hold = SweepHold::FlopsPerToken;
+    req.dense = dense;
+    req.plan.base.hardware = device(80);
+    const int seq = 4 * req.sweep.base.seqLen; // attention's share of the FLOPs grows with it
+    req.plan.cluster = {64, 8, 256, seq};
+    req.fix = "cp=1,pp=1,vpp=1,micro-batch=1,recompute=full,zero=1,dp-overlap=on";
+    const auto res = runShapeSearch(req, Calibration{}, [](std::size_t, std::size_t) { return true; });
+    const double atRun = forwardFlopsPerToken(req.sweep.base, {seq, true}).forward();
+    EXPECT_DOUBLE_EQ(res.heldValue, atRun);
+    EXPECT_GT(atRun, 1.05 * forwardFlopsPerToken(req.sweep.base, {req.sweep.base.seqLen, true}).forward());
+    ASSERT_EQ(res.rows.size(), 2u);
+    EXPECT_EQ(res.rows.front().row.layers, 32); // the base shape solves to its own layers at any sequence
+    const auto& narrow = res.rows[1].row;
+    EXPECT_EQ(narrow.dModel, 2048);
+    const double perLayer = atRun / 32 / 2; // at least: a 2048-wide layer is under half of a 4096-wide one
+    EXPECT_LT(std::abs(narrow.flopsPerToken - atRun), perLayer) << describeShape(narrow);
 }
