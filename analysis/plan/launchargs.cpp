@@ -113,7 +113,7 @@ std::string torchtitanToml(const model::ModelConfig& c, const Layout& l, const C
 }
 
 std::string sizeCommand(const std::string& config, const std::string& hardware, const model::ModelConfig& c,
-                        const Layout& l, const Cluster& cl)
+                        const Layout& l, const Cluster& cl, model::Framework framework)
 {
     const int dp = l.dp(cl);
     std::string s = "ridgeline-cli size " + config + " --hardware " + hardware + " --gpus-per-node " + num(cl.gpusPerNode);
@@ -146,6 +146,8 @@ std::string sizeCommand(const std::string& config, const std::string& hardware, 
         s += " --last-stage-layers " + num(last);
     if (!l.attention.empty())
         s += " --attention " + l.attention;
+    if (framework != model::Framework::MegatronCore)
+        s += std::string(" --framework ") + model::toString(framework);
     return s;
 }
 

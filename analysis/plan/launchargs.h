@@ -16,9 +16,11 @@ std::vector<std::string> megatronArgs(const model::ModelConfig& c, const Layout&
 // torchtitan job config ([parallelism], [training], [activation_checkpoint]); layouts it cannot
 // express (pp with uneven stages by layer count, etp = 1, the flex dispatcher, ZeRO 0-2) say so.
 std::string torchtitanToml(const model::ModelConfig& c, const Layout& l, const Cluster& cl);
-// ridgeline-cli size CONFIG --hardware HW --parallel ... with the recipe options: the same prediction.
+// ridgeline-cli size CONFIG --hardware HW --parallel ... with the recipe options, the training stack
+// included (the search's, PlanRow::parallel.framework): the same prediction.
 std::string sizeCommand(const std::string& config, const std::string& hardware, const model::ModelConfig& c,
-                        const Layout& l, const Cluster& cl);
+                        const Layout& l, const Cluster& cl,
+                        model::Framework framework = model::Framework::MegatronCore);
 // Arguments joined for a shell, one per line with a trailing backslash.
 std::string shellLines(const std::vector<std::string>& args);
 } // namespace rl::plan

@@ -63,7 +63,7 @@ nlohmann::json rowJson(const PlanRow& r, const model::ModelConfig& c, const Plan
                                       {"exposed_dp", s.exposedDpSeconds}, {"exposed_tp", s.exposedTpSeconds},
                                       {"exposed_ep", s.exposedEpSeconds}, {"exposed_pp_cp", s.exposedOtherSeconds},
                                       {"optimizer", s.optimizerSeconds + s.gradAccumulationSeconds}}},
-                     {"size_command", sizeCommand(a.step.config, a.hardware, c, r.layout, cl)}};
+                     {"size_command", sizeCommand(a.step.config, a.hardware, c, r.layout, cl, r.parallel.framework)}};
     return j;
 }
 
@@ -78,7 +78,7 @@ void printLaunch(const PlanRow& r, const model::ModelConfig& c, const PlanArgs& 
         std::cout << "    " << toml.substr(pos, nl - pos) << '\n';
         pos = nl == std::string::npos ? toml.size() : nl + 1;
     }
-    std::cout << "  The same prediction:\n    " << sizeCommand(a.step.config, a.hardware, c, r.layout, cl) << '\n';
+    std::cout << "  The same prediction:\n    " << sizeCommand(a.step.config, a.hardware, c, r.layout, cl, r.parallel.framework) << '\n';
 }
 
 void printResult(const PlanResult& res, const model::ModelConfig& c, const PlanArgs& a, const Cluster& cl,

@@ -73,6 +73,33 @@ TEST(CliPlan, SizingJsonIsByteIdenticalToTheRecordedOutput)
     }
 }
 
+// A search run for another training stack: each row's `size` command names the stack, so it predicts
+// the step the search ranked the row by (it would not under Megatron-Core's sharding).
+TEST(CliPlan, SizeCommandOfAnotherStackNamesItAndGivesTheSameStep)
+{
+    TempDir dir;
+    const auto r = cli(dir, {"plan", "llama-3-8b", "--hardware", "a100-80gb", "--gpus", "16", "--global-batch", "64",
+                             "--seq", "4096", "--top", "2", "--json", "--framework", "torchtitan", "--fix",
+                             "tp=1,pp=1,cp=1,zero=3,recompute=full"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(j["top"].empty()) << r.out;
+    for (const auto& row : j["top"]) {
+        const auto line = row["size_command"].get<std::string>();
+        EXPECT_NE(line.find(" --framework torchtitan"), std::string::npos) << line;
+        std::istringstream words(line);
+        std::vector<std::string> args;
+        for (std::string w; words >> w;)
+            args.push_back(w);
+        args.erase(args.begin());
+        args.push_back("--json");
+        const auto s = cli(dir, args);
+        ASSERT_EQ(s.exitCode, 0) << line << ": " << s.err;
+        EXPECT_DOUBLE_EQ(nlohmann::json::parse(s.out)["step"]["step_s"].get<double>(), row["step_s"].get<double>())
+            << line;
+    }
+}
+
 // A real search: the counts add up, the rows are ranked by step time, and each row's `size` command
 // line predicts exactly the step the search ranked it by.
 TEST(CliPlan, RanksLayoutsWhoseSizeCommandGivesTheSameStep)

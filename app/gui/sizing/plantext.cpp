@@ -94,7 +94,7 @@ QString details(const plan::PlanRow& row, const plan::PlanRow& best, const model
     out << QString() << tr("torchtitan (job config):");
     out << qs(plan::torchtitanToml(c, row.layout, cl)).trimmed();
     out << QString() << tr("The same prediction:");
-    out << qs(plan::sizeCommand(config, hardware, c, row.layout, cl));
+    out << qs(plan::sizeCommand(config, hardware, c, row.layout, cl, row.parallel.framework));
     return out.join(QLatin1Char('\n'));
 }
 } // namespace rl::plantext
