@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gui/sizing/denseaxesfields.h"
 #include "gui/sizing/moeexplorer.h"
 #include "model/calibration.h"
 #include "model/hardwareprofileloader.h"
@@ -182,4 +183,49 @@ TEST(MoeExplorer, DenseBaseSweepsHiddenAndFfnWidthsAtTheirBestLayouts)
     EXPECT_TRUE(experts->isVisible());
     EXPECT_FALSE(denseAxes->isVisible());
     EXPECT_TRUE(mode->isEnabled());
+}
+
+// FFN widths typed replace the multiples (whose field is disabled meanwhile), as --ffn replaces
+// --ffn-mult; layer counts given under a held quantity leave both out (the FFN width is solved); a
+// bad width names its field.
+TEST(MoeExplorer, DenseAxesTakeTypedFfnWidthsInPlaceOfMultiples)
+{
+    rl::DenseAxesFields fields;
+    auto* mult = fields.findChild<QLineEdit*>(QStringLiteral("moeFfnMult"));
+    auto* widths = fields.findChild<QLineEdit*>(QStringLiteral("moeFfnWidths"));
+    auto* layers = fields.findChild<QLineEdit*>(QStringLiteral("moeLayers"));
+    auto* hidden = fields.findChild<QLineEdit*>(QStringLiteral("moeHidden"));
+    ASSERT_TRUE(mult && widths && layers && hidden);
+    hidden->setText(QStringLiteral("2048,4096"));
+    QString error;
+    auto spec = fields.axes(rl::model::SweepHold::TotalParams, &error);
+    ASSERT_TRUE(spec) << error.toStdString();
+    EXPECT_EQ(spec->ffnMultiples, (std::vector<double>{2, 2.67, 3.5, 4}));
+    EXPECT_TRUE(spec->ffnWidths.empty());
+    EXPECT_TRUE(mult->isEnabled());
+
+    widths->setText(QStringLiteral("8192:14336:6144"));
+    EXPECT_FALSE(mult->isEnabled()) << "typed widths replace the multiples";
+    spec = fields.axes(rl::model::SweepHold::TotalParams, &error);
+    ASSERT_TRUE(spec) << error.toStdString();
+    EXPECT_EQ(spec->ffnWidths, (std::vector<int>{8192, 14336}));
+    EXPECT_TRUE(spec->ffnMultiples.empty());
+    spec->base = rl::model::loadPreset("llama-3-8b");
+    const auto shapes = rl::model::denseSweepShapes(*spec);
+    ASSERT_EQ(shapes.size(), 4u);
+    EXPECT_EQ(shapes[1].mlpWidth, 14336);
+
+    layers->setText(QStringLiteral("16,32"));
+    spec = fields.axes(rl::model::SweepHold::TotalParams, &error);
+    ASSERT_TRUE(spec) << error.toStdString();
+    EXPECT_TRUE(spec->ffnWidths.empty() && spec->ffnMultiples.empty()) << "the FFN width is solved";
+    spec = fields.axes(rl::model::SweepHold::None, &error);
+    ASSERT_TRUE(spec) << error.toStdString();
+    EXPECT_EQ(spec->ffnWidths.size(), 2u) << "holding nothing, the widths are an axis";
+
+    widths->setText(QStringLiteral("8192,x"));
+    EXPECT_FALSE(fields.axes(rl::model::SweepHold::None, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("FFN widths"))) << error.toStdString();
+    widths->clear();
+    EXPECT_TRUE(mult->isEnabled());
 }

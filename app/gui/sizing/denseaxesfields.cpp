@@ -30,6 +30,11 @@ DenseAxesFields::DenseAxesFields(QWidget* parent) : QWidget(parent)
     m_ffnMult = field("moeFfnMult", tr("FFN widths as multiples of the hidden size (2.67,3.5,4), rounded to 64; the "
                                        "layer count is solved for the held quantity"));
     m_ffnMult->setText(QStringLiteral("2,2.67,3.5,4"));
+    m_ffnWidths = field("moeFfnWidths", tr("FFN widths as typed (8192,14336) or ranges start:stop:step, in place of "
+                                           "FFN ×; the layer count is solved for the held quantity"));
+    m_ffnWidths->setPlaceholderText(tr("from FFN ×"));
+    connect(m_ffnWidths, &QLineEdit::textChanged, this,
+            [this](const QString& text) { m_ffnMult->setEnabled(text.trimmed().isEmpty()); });
     m_layers = field("moeLayers", tr("Layer counts: given, the FFN width is solved for the held quantity instead of "
                                      "the layer count (FFN × is then not used); holding nothing, a third axis"));
     m_layers->setPlaceholderText(tr("solved"));
@@ -37,8 +42,8 @@ DenseAxesFields::DenseAxesFields(QWidget* parent) : QWidget(parent)
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     const std::pair<QString, QLineEdit*> fields[] = {
-        {tr("hidden"), m_hidden}, {tr("FFN ×"), m_ffnMult}, {tr("layers"), m_layers}};
-    for (int i = 0; i < 3; ++i) {
+        {tr("hidden"), m_hidden}, {tr("FFN ×"), m_ffnMult}, {tr("FFN widths"), m_ffnWidths}, {tr("layers"), m_layers}};
+    for (int i = 0; i < 4; ++i) {
         grid->addWidget(new QLabel(fields[i].first, this), i / 2, 2 * (i % 2));
         grid->addWidget(fields[i].second, i / 2, 2 * (i % 2) + 1);
     }
@@ -58,12 +63,17 @@ std::optional<model::DenseSweepSpec> DenseAxesFields::axes(model::SweepHold hold
     spec.hold = hold == model::SweepHold::ActiveParams ? model::SweepHold::TotalParams : hold;
     try {
         spec.hidden = model::parseSweepValues(m_hidden->text().toStdString(), "hidden");
-        const QString layers = m_layers->text().trimmed(), ffn = m_ffnMult->text().trimmed();
+        const QString layers = m_layers->text().trimmed(), ffn = m_ffnMult->text().trimmed(),
+                      widths = m_ffnWidths->text().trimmed();
         if (!layers.isEmpty())
             spec.layers = model::parseSweepValues(layers.toStdString(), "layers");
         // Layers given under a held quantity: the FFN width is what is solved, whatever FFN × says.
-        if (layers.isEmpty() || hold == model::SweepHold::None)
-            spec.ffnMultiples = model::parseSweepMultiples(ffn.toStdString(), "FFN ×");
+        if (layers.isEmpty() || hold == model::SweepHold::None) {
+            if (!widths.isEmpty())
+                spec.ffnWidths = model::parseSweepValues(widths.toStdString(), "FFN widths");
+            else
+                spec.ffnMultiples = model::parseSweepMultiples(ffn.toStdString(), "FFN ×");
+        }
     } catch (const std::exception& e) {
         *error = qs(e.what());
         return std::nullopt;

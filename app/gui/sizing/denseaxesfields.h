@@ -1,8 +1,9 @@
 #pragma once
 // The MoE explorer's axes for a dense base (model/densesweep.h): hidden sizes, FFN widths as
-// multiples of the hidden size, and layer counts (given: the FFN width is solved for the held
-// quantity instead of the layer count), as ridgeline-cli moe-sweep --best-layout's --hidden,
-// --ffn-mult and --layers take them.
+// multiples of the hidden size or as typed widths (typed ones replace the multiples, whose field is
+// then disabled), and layer counts (given: the FFN width is solved for the held quantity instead of
+// the layer count), as ridgeline-cli moe-sweep --best-layout's --hidden, --ffn-mult, --ffn and
+// --layers take them.
 #include <QWidget>
 
 #include <optional>
@@ -27,6 +28,7 @@ public:
 private:
     QLineEdit* m_hidden;
     QLineEdit* m_ffnMult;
+    QLineEdit* m_ffnWidths;
     QLineEdit* m_layers;
 };
 } // namespace rl
