@@ -24,6 +24,14 @@ int bandOf(double v, const std::vector<double>& edges)
 {
     return static_cast<int>(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin());
 }
+
+// "hidden 2048" or "hidden 2048 – 3072"; "8.03 B params" or "1 B – 2 B params".
+std::string bandLabel(double lo, double hi, bool dense)
+{
+    const auto value = [dense](double v) { return dense ? std::to_string(std::lround(v)) : units::formatCount(v); };
+    const std::string range = lo == hi ? value(lo) : value(lo) + " – " + value(hi);
+    return dense ? "hidden " + range : range + " params";
+}
 } // namespace
 
 MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeThroughput metric)
@@ -47,14 +55,21 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
     const auto paramEdges = quantileEdges(params, kMoeColourBands);
     const auto memEdges = quantileEdges(memory, kMoeSizeBands);
     if (!rows.empty()) {
+        // A band says the values of the points it holds: its edges are half-open (a point on an
+        // edge is in the band above), so "2048 – 4096" would name a hidden size the band has none of.
         const double pMin = *std::min_element(params.begin(), params.end());
         const double pMax = *std::max_element(params.begin(), params.end());
         for (int c = 0; c < kMoeColourBands; ++c) {
             MoeColourBand band;
             band.lo = c == 0 ? pMin : paramEdges[static_cast<std::size_t>(c - 1)];
             band.hi = c == kMoeColourBands - 1 ? pMax : paramEdges[static_cast<std::size_t>(c)];
-            band.label = dense ? "hidden " + std::to_string(std::lround(band.lo)) + " – " + std::to_string(std::lround(band.hi))
-                               : units::formatCount(band.lo) + " – " + units::formatCount(band.hi) + " params";
+            double lo = INFINITY, hi = -INFINITY;
+            for (double v : params)
+                if (bandOf(v, paramEdges) == c)
+                    lo = std::min(lo, v), hi = std::max(hi, v);
+            if (lo <= hi) // no point in it: the edges, and the legend leaves it out
+                band.lo = lo, band.hi = hi;
+            band.label = bandLabel(band.lo, band.hi, dense);
             d.colourBands.push_back(std::move(band));
         }
     }

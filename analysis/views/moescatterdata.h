@@ -28,8 +28,8 @@ struct MoeScatterPoint
 
 struct MoeColourBand
 {
-    double lo = 0, hi = 0; // total parameters
-    std::string label;     // "1.2 B – 3.4 B params"
+    double lo = 0, hi = 0; // total parameters (a dense search: hidden size) of the points in the band
+    std::string label;     // "1.2 B – 3.4 B params", "hidden 4096"
 };
 
 struct MoeScatterData

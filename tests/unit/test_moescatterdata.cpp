@@ -2,6 +2,9 @@
 // order, the log/linear choice for the latency axis, rows that do not fit, and the hover text.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "model/memorymodel.h"
 #include "model/sizingreport.h"
 #include "views/moescatterdata.h"
@@ -38,12 +41,14 @@ TEST(MoeScatterData, BandsAtQuantilesFrontByLatencyAndTheAxisChoice)
     rows[9].fits = false; // a row that does not fit is never on the front
     const auto d = moeScatterData(rows, MoeThroughput::TokensPerSecond);
     ASSERT_EQ(d.points.size(), 10u);
-    // Parameter edges at the 2nd, 4th, 6th and 8th of the sorted values: 3, 5, 7, 9 B.
+    // Parameter edges at the 2nd, 4th, 6th and 8th of the sorted values: 3, 5, 7, 9 B; a band names
+    // the values it holds (1 and 2 B: 3 B is in the band above).
     ASSERT_EQ(d.colourBands.size(), 5u);
     EXPECT_DOUBLE_EQ(d.colourBands[0].lo, 1e9);
-    EXPECT_DOUBLE_EQ(d.colourBands[0].hi, 3e9);
+    EXPECT_DOUBLE_EQ(d.colourBands[0].hi, 2e9);
+    EXPECT_DOUBLE_EQ(d.colourBands[4].lo, 9e9);
     EXPECT_DOUBLE_EQ(d.colourBands[4].hi, 10e9);
-    EXPECT_EQ(d.colourBands[0].label, "1 B – 3 B params");
+    EXPECT_EQ(d.colourBands[0].label, "1 B – 2 B params");
     EXPECT_EQ(d.points[0].colourBand, 0); // 1 B
     EXPECT_EQ(d.points[2].colourBand, 1); // 3 B: on an edge, the band above
     EXPECT_EQ(d.points[9].colourBand, 4); // 10 B
@@ -104,6 +109,15 @@ TEST(MoeScatterData, ADenseSearchIsColouredByItsHiddenSizeNotItsHeldParameters)
     EXPECT_EQ(d.colourBands.front().label.rfind("hidden 1024 – ", 0), 0u) << d.colourBands.front().label;
     EXPECT_NE(d.colourBands.back().label.find("– 10240"), std::string::npos) << d.colourBands.back().label;
     EXPECT_LT(d.points.front().colourBand, d.points.back().colourBand); // 1024 and 10240 in different bands
+    // Two hidden sizes: each band names its one size, not the edges around it.
+    rows.resize(4);
+    rows[0].dModel = rows[1].dModel = 2048;
+    rows[2].dModel = rows[3].dModel = 4096;
+    const auto two = moeScatterData(rows, MoeThroughput::TokensPerSecond);
+    std::set<std::string> labels;
+    for (const auto& p : two.points)
+        labels.insert(two.colourBands[std::size_t(p.colourBand)].label);
+    EXPECT_EQ(labels, (std::set<std::string>{"hidden 2048", "hidden 4096"}));
     // A MoE search keeps its parameter colours.
     const auto moe = moeScatterData(tenRows(), MoeThroughput::TokensPerSecond);
     EXPECT_NE(moe.colourBands.front().label.find(" params"), std::string::npos) << moe.colourBands.front().label;
