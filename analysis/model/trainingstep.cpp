@@ -246,12 +246,15 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         const bool full = p.zeroStage == 3;
         const double units = full ? shardedUnits : 1;
         const double moeUnits = full ? std::max(1.0, moeOnStage) * sharding.callsPerLayer : 1;
-        // A block kept gathered after its forward (torchtitan's last) needs no gather for its backward.
+        // A block kept gathered after its forward (torchtitan's last) needs no gather for its backward:
+        // neither its dense weights nor, when the stage has MoE layers (its last taken as one, as in
+        // the MoE models torchtitan ships), its experts.
         const double kept = full && sharding.keepsLastLayer ? double(sharding.callsPerLayer) : 0;
+        const double keptExperts = moeOnStage >= 1 ? kept : 0;
         const double passes = (full ? mb : 1) * units;
         const double gathers = full ? mb * (2 * units - std::min(kept, units)) : 1;
         const double expertPasses = (full ? mb : 1) * moeUnits;
-        const double expertGathers = (full ? 2 * mb : 1) * moeUnits;
+        const double expertGathers = full ? mb * (2 * moeUnits - std::min(keptExperts, moeUnits)) : 1;
         const double rs = add("dp grad reduce_scatter", CollectiveOp::ReduceScatter, denseBytes / units * reduceScale,
                               dpRanks, dpPerNode, passes, &dpSeconds);
         const double ag = add("dp param all_gather", CollectiveOp::AllGather, denseBytes / units, dpRanks, dpPerNode,

@@ -95,6 +95,18 @@ TEST(Framework, DeepSpeedGathersEachWeightMatrixAndTorchtitanReducesInFp32)
     EXPECT_NE(recipeSummary(p).find("torchtitan (FSDP2)"), std::string::npos) << recipeSummary(p);
     p.framework = Framework::MegatronCore;
     EXPECT_EQ(recipeSummary(p).find("Megatron"), std::string::npos) << recipeSummary(p); // the default goes unsaid
+
+    // A MoE model: the kept last block's experts are not gathered again either.
+    const auto moe = loadPreset("olmoe-1b-7b");
+    ParallelConfig q = parallelLayout(moe, "dp=64", ParallelConfig{});
+    q.microBatches = 2;
+    q.zeroStage = 3;
+    const auto moeMegatron = step(moe, q);
+    EXPECT_EQ(callsOf(moeMegatron, "expert param all_gather"), 2 * 2 * moe.layers);
+    q.framework = Framework::Torchtitan;
+    const auto moeTt = step(moe, q);
+    EXPECT_EQ(callsOf(moeTt, "dp param all_gather"), 2 * (2 * moe.layers - 1));
+    EXPECT_EQ(callsOf(moeTt, "expert param all_gather"), 2 * (2 * moe.layers - 1));
 }
 
 TEST(Framework, DeepSpeedsBf16OptimizerKeepsFp32GradientsOfTheWholeModel)
