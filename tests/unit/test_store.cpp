@@ -296,3 +296,39 @@ TEST(Store, PointsReadInParallelBlocksArriveInStoredOrder)
         [&blocks](std::string_view) { return ++blocks < 2; }, {2, 4});
     EXPECT_EQ(blocks, 2);
 }
+
+// collectivePoints reads in stored order and sorts in memory: the same points in the same order as
+// SQLite's ORDER BY op, in_place, bytes, id (the curves' order), equal keys in stored order, across
+// ops whose names sort by byte ("all_reduce" < "all_to_all" < "alltoall"), with another session's
+// rows interleaved.
+TEST(Store, CollectivePointsAreInTheCurvesOrderOfTheQuery)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    Session s;
+    s.kind = kind::Collectives;
+    const auto a = ws.createSession(s);
+    const auto b = ws.createSession(s);
+    const char* ops[] = {"alltoall", "all_to_all", "all_reduce", "Broadcast"};
+    for (int i = 0; i < 300; ++i) {
+        CollectivePoint p = point(std::int64_t(8) << ((i * 7) % 5), 1.0 + i); // sizes repeat: ties in stored order
+        p.op = ops[(i * 5) % 4];
+        p.inPlace = (i * 3) % 4 == 1;
+        ws.addCollectivePoint(i % 9 == 4 ? b : a, p);
+    }
+    std::vector<CollectivePoint> query;
+    ws.forEachCollectivePoint(a, [&query](const CollectivePoint& p) {
+        query.push_back(p);
+        return true;
+    });
+    const auto held = ws.collectivePoints(a);
+    ASSERT_EQ(held.size(), query.size());
+    ASSERT_GT(held.size(), 250u);
+    for (std::size_t i = 0; i < held.size(); ++i) {
+        EXPECT_EQ(held[i].op, query[i].op) << i;
+        EXPECT_EQ(held[i].inPlace, query[i].inPlace) << i;
+        EXPECT_EQ(held[i].bytes, query[i].bytes) << i;
+        EXPECT_EQ(held[i].timeUs, query[i].timeUs) << i; // the time tells points of one key apart
+    }
+    EXPECT_EQ(held.front().op, "Broadcast"); // bytes order: capitals first
+}
