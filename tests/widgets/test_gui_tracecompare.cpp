@@ -33,6 +33,7 @@
 #include "tempdir.h"
 #include "test_gui_env.h"
 #include "trace/tracevsbenchmark.h"
+#include "views/tracechartdata.h"
 #include "gui/traces/traceview.h"
 #include "units/units.h"
 
@@ -616,4 +617,28 @@ TEST(GuiTraceCompare, TheComparisonTableShowsWholeHeadersAndFiguresAt1280x720)
         }
         saveShot(panel, kind == rl::kind::Trace ? "vs-measured-1280-trace.png" : "vs-measured-1280-log.png");
     }
+}
+
+// A benchmark's points are read for a trace to compare: the workspace's sessions alone (no trace
+// shown, as when the window opens on a long benchmark) read nothing; the first trace does.
+TEST(GuiTraceCompare, TheBenchmarksPointsAreReadOnlyOnceATraceIsShown)
+{
+    Fixture f;
+    ASSERT_TRUE(f.open({data("traces/handmade_two_steps.json"), data("collectives/nccl_2.13_allreduce_8xh100.txt")}));
+    const auto trace = f.idOf(rl::kind::Trace);
+    rl::store::Workspace store(f.ws.toStdString());
+    rl::CollectivesVsBenchmarkPanel panel;
+    panel.setWorkspace(f.ws);
+    panel.setSessions(store.sessions());
+    ASSERT_NE(panel.benchmark(), 0);
+    QCoreApplication::processEvents();
+    const auto* status = panel.findChild<QLabel*>(QStringLiteral("collectivesStatus"));
+    ASSERT_TRUE(status);
+    EXPECT_FALSE(status->text().contains(QStringLiteral("Reading"))) << "no trace shown: nothing to compare, nothing read";
+    EXPECT_EQ(panel.benchmarkPointsHeld(), 0u);
+    const auto traces = rl::charts::loadTraceCharts(store, {trace});
+    ASSERT_EQ(traces.size(), 1u);
+    panel.setSession(traces.front());
+    ASSERT_TRUE(rl::testing::waitFor([&] { return panel.benchmarkPointsHeld() > 0 && panel.rows().size() == 1; }));
+    EXPECT_EQ(panel.benchmarkPointsHeld(), store.collectivePoints(panel.benchmark()).size());
 }

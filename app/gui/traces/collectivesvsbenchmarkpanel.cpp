@@ -133,6 +133,10 @@ void CollectivesVsBenchmarkPanel::setSession(const charts::TraceChartData& data)
         if (benchmark() != before)
             return; // loadBenchmarkPoints (through the combo) shows the rows
     }
+    if (m_data.isTrace() && benchmark() != 0 && m_points.empty() && !m_pointsJob->isRunning()) {
+        loadBenchmarkPoints(); // the first trace: the benchmark's points were not read without one
+        return;
+    }
     showRows();
 }
 
@@ -197,7 +201,9 @@ void CollectivesVsBenchmarkPanel::loadBenchmarkPoints()
 {
     m_points.clear();
     const std::int64_t id = benchmark();
-    if (id == 0 || m_workspace.isEmpty()) {
+    // Read only while a trace is shown: a benchmark of millions of points is not held (nor read,
+    // beside the charts' own read of it) for a tab that has nothing to compare.
+    if (id == 0 || m_workspace.isEmpty() || !m_data.isTrace()) {
         m_pointsJob->cancel();
         showRows();
         return;

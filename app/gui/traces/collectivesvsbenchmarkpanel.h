@@ -55,6 +55,8 @@ public:
     std::int64_t benchmark() const;
 
     const std::vector<trace::CollectiveVsBenchmark>& rows() const { return m_rows; }
+    // The chosen benchmark's points as read: none until a trace is shown.
+    std::size_t benchmarkPointsHeld() const { return m_points.size(); }
     charts::ResultTableView* table() const { return m_table; }
     QString warning() const;
 
