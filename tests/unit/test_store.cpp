@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <thread>
+#include <utility>
 #include <vector>
 #include <unistd.h>
 
@@ -34,6 +35,15 @@ CollectivePoint point(std::int64_t bytes, double us)
     p.algbwGBs = bytes / us / 1e3;
     p.busbwGBs = p.algbwGBs * 1.5;
     return p;
+}
+
+// Two collective sessions, for points of one with the other's rows between them.
+std::pair<std::int64_t, std::int64_t> twoCollectiveSessions(Workspace& ws)
+{
+    Session s;
+    s.kind = kind::Collectives;
+    const auto a = ws.createSession(s);
+    return {a, ws.createSession(s)};
 }
 } // namespace
 
@@ -266,10 +276,7 @@ TEST(Store, PointsReadInParallelBlocksArriveInStoredOrder)
 {
     TempDir dir;
     Workspace ws((dir.path / "w.db").string());
-    Session s;
-    s.kind = kind::Collectives;
-    const auto a = ws.createSession(s);
-    const auto b = ws.createSession(s);
+    const auto [a, b] = twoCollectiveSessions(ws);
     std::string want;
     for (int i = 0; i < 200; ++i) {
         const bool other = i % 7 == 3 || (i >= 50 && i < 70); // a run of other rows fills whole blocks
@@ -305,10 +312,7 @@ TEST(Store, CollectivePointsAreInTheCurvesOrderOfTheQuery)
 {
     TempDir dir;
     Workspace ws((dir.path / "w.db").string());
-    Session s;
-    s.kind = kind::Collectives;
-    const auto a = ws.createSession(s);
-    const auto b = ws.createSession(s);
+    const auto [a, b] = twoCollectiveSessions(ws);
     const char* ops[] = {"alltoall", "all_to_all", "all_reduce", "Broadcast"};
     for (int i = 0; i < 300; ++i) {
         CollectivePoint p = point(std::int64_t(8) << ((i * 7) % 5), 1.0 + i); // sizes repeat: ties in stored order
