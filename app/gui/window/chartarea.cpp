@@ -7,6 +7,7 @@
 #include "filedialogs.h"
 #include "collectivechart.h"
 #include "collectivepointmodel.h"
+#include "sampledtableview.h"
 
 namespace rl {
 namespace {
@@ -30,7 +31,7 @@ const TabSpec kTabs[] = {
 } // namespace
 
 ChartArea::ChartArea(QWidget* parent)
-    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_table(new QTableView),
+    : QTabWidget(parent), m_points(new CollectivePointModel(this)), m_table(new charts::SampledTableView),
       m_data(std::make_shared<std::vector<charts::SessionCurves>>())
 {
     setObjectName(QStringLiteral("chartArea"));
@@ -64,14 +65,12 @@ void ChartArea::onCurrentChanged(int index)
 
 void ChartArea::fitTableColumns(bool toContents)
 {
-    // Sizing to contents measures the rows on screen and those around them, up to a count, in
-    // every column, each time the model resets or a column is shown: only while the table is on
-    // screen (hidden, the columns keep their widths). Qt's 1,000 rows made the first switch to the
-    // table a 128-143 ms block on 77,760 rows; 200 rows (several sizes of a sweep, unsorted) make it
-    // 57-60 ms (test_gui_scale). Either way the rows are the ones near the top of the view, not a
-    // sample of all: sorted by size, the size column is as wide as the smallest sizes need.
+    // Sizing to contents measures rows of every column (SampledTableView: 32 near the view and
+    // 128 spread over all) each time the model resets or a column is shown: only while the table is
+    // on screen (hidden, the columns keep their widths). Qt's 1,000 rows near the view made the
+    // first switch to the table a 128-143 ms block on 77,760 rows; these 160 make it 76-98 ms
+    // (test_gui_scale), and a table sorted by size fits its largest sizes.
     auto* header = m_table->horizontalHeader();
-    header->setResizeContentsPrecision(200);
     header->setSectionResizeMode(toContents ? QHeaderView::ResizeToContents : QHeaderView::Interactive);
     // A long session title took the figures off screen: its column is narrow and elides in the
     // middle (the end tells sessions apart; the tooltip has the title), the user can widen it.
