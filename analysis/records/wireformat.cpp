@@ -53,7 +53,7 @@ PairPoint pairFromJson(const json& j)
 }
 
 namespace {
-void jsonString(io::TextBuffer& out, const std::string& s)
+void jsonString(io::TextBuffer& out, std::string_view s)
 {
     bool plain = true;
     for (unsigned char c : s)
@@ -62,7 +62,7 @@ void jsonString(io::TextBuffer& out, const std::string& s)
         out.ch('"').text(s).ch('"');
         return;
     }
-    out.text(json(s).dump()); // escapes, and refuses invalid UTF-8 as the json path does
+    out.text(json(std::string(s)).dump()); // escapes, and refuses invalid UTF-8 as the json path does
 }
 
 void jsonReal(io::TextBuffer& out, double v)
@@ -89,7 +89,7 @@ void jsonKeyReal(io::TextBuffer& out, std::string_view key, double v, bool first
     out.text(first ? "\"" : ",\"").text(key).text("\":");
     jsonReal(out, v);
 }
-void jsonKeyString(io::TextBuffer& out, std::string_view key, const std::string& v)
+void jsonKeyString(io::TextBuffer& out, std::string_view key, std::string_view v)
 {
     out.text(",\"").text(key).text("\":");
     jsonString(out, v);
@@ -132,7 +132,7 @@ void writeJsonMembers(io::TextBuffer& out, const CollectivePoint& p)
 }
 
 void writeJsonNumber(io::TextBuffer& out, std::string_view key, double v) { jsonKeyReal(out, key, v); }
-void writeJsonText(io::TextBuffer& out, std::string_view key, const std::string& v) { jsonKeyString(out, key, v); }
+void writeJsonText(io::TextBuffer& out, std::string_view key, std::string_view v) { jsonKeyString(out, key, v); }
 void writeJsonFlag(io::TextBuffer& out, std::string_view key, bool v)
 {
     out.text(",\"").text(key).text(v ? "\":true" : "\":false");

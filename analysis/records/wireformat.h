@@ -56,7 +56,7 @@ void writeJsonLine(io::TextBuffer& out, const CollectivePoint& p);
 // with writeJsonNumber, writeJsonText and writeJsonFlag (",\"key\":value"; a non-finite double is null).
 void writeJsonMembers(io::TextBuffer& out, const CollectivePoint& p);
 void writeJsonNumber(io::TextBuffer& out, std::string_view key, double v);
-void writeJsonText(io::TextBuffer& out, std::string_view key, const std::string& v);
+void writeJsonText(io::TextBuffer& out, std::string_view key, std::string_view v);
 void writeJsonFlag(io::TextBuffer& out, std::string_view key, bool v);
 CallStats callStatsFromJson(const nlohmann::json& j); // throws nlohmann::json::exception
 // {"record":"pair", "rank_a", "rank_b", "host_a", "host_b", "latency_bytes", "latency_us",

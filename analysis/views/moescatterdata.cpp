@@ -54,21 +54,26 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
         params.push_back(dense ? double(r.dModel) : r.totalParams), memory.push_back(r.memoryPerGpuBytes);
     const auto paramEdges = quantileEdges(params, kMoeColourBands);
     const auto memEdges = quantileEdges(memory, kMoeSizeBands);
+    std::vector<int> colour(params.size());
+    for (std::size_t i = 0; i < params.size(); ++i)
+        colour[i] = bandOf(params[i], paramEdges);
     if (!rows.empty()) {
         // A band says the values of the points it holds: its edges are half-open (a point on an
         // edge is in the band above), so "2048 – 4096" would name a hidden size the band has none of.
+        std::vector<double> held(kMoeColourBands, INFINITY), heldHi(kMoeColourBands, -INFINITY);
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            const auto c = static_cast<std::size_t>(colour[i]);
+            held[c] = std::min(held[c], params[i]), heldHi[c] = std::max(heldHi[c], params[i]);
+        }
         const double pMin = *std::min_element(params.begin(), params.end());
         const double pMax = *std::max_element(params.begin(), params.end());
         for (int c = 0; c < kMoeColourBands; ++c) {
+            const auto k = static_cast<std::size_t>(c);
             MoeColourBand band;
-            band.lo = c == 0 ? pMin : paramEdges[static_cast<std::size_t>(c - 1)];
-            band.hi = c == kMoeColourBands - 1 ? pMax : paramEdges[static_cast<std::size_t>(c)];
-            double lo = INFINITY, hi = -INFINITY;
-            for (double v : params)
-                if (bandOf(v, paramEdges) == c)
-                    lo = std::min(lo, v), hi = std::max(hi, v);
-            if (lo <= hi) // no point in it: the edges, and the legend leaves it out
-                band.lo = lo, band.hi = hi;
+            band.lo = c == 0 ? pMin : paramEdges[k - 1];
+            band.hi = c == kMoeColourBands - 1 ? pMax : paramEdges[k];
+            if (held[k] <= heldHi[k]) // no point in it: the edges, and the legend leaves it out
+                band.lo = held[k], band.hi = heldHi[k];
             band.label = bandLabel(band.lo, band.hi, dense);
             d.colourBands.push_back(std::move(band));
         }
@@ -78,7 +83,7 @@ MoeScatterData moeScatterData(const std::vector<model::MoeSweepRow>& rows, MoeTh
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         const double ms = r.decodeSecondsPerToken * 1e3;
-        d.points.push_back({ms, yValue(r), bandOf(params[i], paramEdges), bandOf(memory[i], memEdges), r.fits});
+        d.points.push_back({ms, yValue(r), colour[i], bandOf(memory[i], memEdges), r.fits});
         d.noFit += r.fits ? 0 : 1;
         if (ms > 0)
             lo = std::min(lo, ms), hi = std::max(hi, ms);

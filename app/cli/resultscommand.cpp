@@ -178,7 +178,6 @@ std::vector<std::string> pick(const std::vector<std::string>& row, const std::ve
 // and the tier's verdicts after the point's own members.
 void printCollectivesJson(store::Workspace& ws, const Session& s, TierLookup& tiers, ReferenceCheck* reference)
 {
-    static const std::string interNode = "inter-node", intraNode = "intra-node";
     io::TextBuffer out(std::cout);
     bool empty = true;
     out.ch('[');
@@ -193,7 +192,7 @@ void printCollectivesJson(store::Workspace& ws, const Session& s, TierLookup& ti
                 wire::writeJsonFlag(out, "below_reference", v->flagged);
             }
         if (const auto& tier = tiers.of(p).first) {
-            wire::writeJsonText(out, "tier", tier->interNode ? interNode : intraNode);
+            wire::writeJsonText(out, "tier", tier->interNode ? "inter-node" : "intra-node");
             wire::writeJsonNumber(out, "tier_peak_busbw_gbs", tier->peakBusGBs);
             wire::writeJsonNumber(out, "busbw_percent_of_tier_peak", 100 * p.busbwGBs / tier->peakBusGBs);
         }

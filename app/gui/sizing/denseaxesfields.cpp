@@ -32,7 +32,7 @@ DenseAxesFields::DenseAxesFields(QWidget* parent) : QWidget(parent)
     m_ffnMult->setText(QStringLiteral("2,2.67,3.5,4"));
     m_ffnWidths = field("moeFfnWidths", tr("FFN widths as typed (8192,14336) or ranges start:stop:step, in place of "
                                            "FFN ×; the layer count is solved for the held quantity"));
-    m_ffnWidths->setPlaceholderText(tr("from FFN ×"));
+    m_ffnWidths->setPlaceholderText(tr("blank: FFN ×"));
     connect(m_ffnWidths, &QLineEdit::textChanged, this,
             [this](const QString& text) { m_ffnMult->setEnabled(text.trimmed().isEmpty()); });
     m_layers = field("moeLayers", tr("Layer counts: given, the FFN width is solved for the held quantity instead of "
