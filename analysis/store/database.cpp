@@ -291,4 +291,17 @@ void Transaction::commit()
     m_db.exec("COMMIT");
     m_done = true;
 }
+
+ReadSnapshot::ReadSnapshot(Database& db) : m_db(db)
+{
+    if (sqlite3_get_autocommit(m_db.handle()) != 0) {
+        m_db.exec("BEGIN");
+        m_began = true;
+    }
+}
+ReadSnapshot::~ReadSnapshot()
+{
+    if (m_began)
+        sqlite3_exec(m_db.handle(), "COMMIT", nullptr, nullptr, nullptr); // reads only: nothing to lose
+}
 } // namespace rl::store

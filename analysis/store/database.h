@@ -120,4 +120,20 @@ private:
     Database& m_db;
     bool m_done = false;
 };
+
+// Several statements that must read one state of the file (BEGIN, deferred: a reader takes no
+// write lock), ended when it goes out of scope; nothing when a transaction is open already, whose
+// own state they then read.
+class ReadSnapshot
+{
+public:
+    explicit ReadSnapshot(Database& db);
+    ~ReadSnapshot();
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+private:
+    Database& m_db;
+    bool m_began = false;
+};
 } // namespace rl::store

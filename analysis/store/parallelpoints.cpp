@@ -1,6 +1,7 @@
 #include "store/parallelpoints.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <map>
@@ -10,8 +11,11 @@
 #include <thread>
 #include <vector>
 
+#include <sqlite3.h>
+
 #include "io/textbuffer.h"
 #include "store/collectiverows.h"
+#include "store/curveorder.h"
 #include "store/workspace.h"
 
 namespace rl::store {
@@ -165,5 +169,99 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
                          std::to_string(expected) + " points at the start, " + std::to_string(written) +
                          " read): read it again");
     return written;
+}
+
+namespace {
+// Other connections see only what is committed, and none sees an in-memory database's rows.
+bool otherConnectionsSeeIt(Workspace& ws)
+{
+    sqlite3* db = ws.database().handle();
+    const char* file = sqlite3_db_filename(db, "main");
+    return sqlite3_get_autocommit(db) != 0 && file && *file;
+}
+} // namespace
+
+std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t sessionId, ParallelRead how)
+{
+    const bool parallel = otherConnectionsSeeIt(ws); // before the snapshot opens a transaction
+    ReadSnapshot snapshot(ws.database()); // the keys, and the points if the workers' state differs
+    const RowIds rows = collectivePointRows(ws.database(), sessionId);
+    if (rows.first > rows.last)
+        return {};
+    std::vector<std::int64_t> ids; // the session's row ids, ascending: a block's first point is found here
+    std::vector<std::size_t> slots;
+    {
+        Statement q(ws.database(), "SELECT id, op, in_place, bytes FROM collective_results "
+                                   "WHERE id BETWEEN ? AND ? AND +session_id = ? ORDER BY id");
+        q.bind(1, rows.first).bind(2, rows.last).bind(3, sessionId);
+        CurveOrder order;
+        while (q.step()) {
+            ids.push_back(q.int64(0));
+            order.add(q.textView(1), q.int64(2) != 0, q.int64(3));
+        }
+        slots = order.slots();
+    }
+    if (how.keysRead)
+        how.keysRead();
+    std::vector<CollectivePoint> out(ids.size());
+    const std::int64_t blockRows = std::max<std::int64_t>(how.blockRows, 1);
+    const std::int64_t blocks = (rows.last - rows.first) / blockRows + 1;
+    // Block k's points go to the places of the ids in its range. A block that holds other rows
+    // than the keys' read found was changed since by another process (a workers' connection reads
+    // the file as it is now): false.
+    std::atomic<std::int64_t> next{0};
+    const auto readBlocks = [&](Database& db) {
+        for (std::int64_t k; (k = next++) < blocks;) {
+            const std::int64_t first = rows.first + k * blockRows;
+            const RowIds block{first, std::min(rows.last, first + blockRows - 1)};
+            auto i = static_cast<std::size_t>(std::lower_bound(ids.begin(), ids.end(), block.first) - ids.begin());
+            const auto end = static_cast<std::size_t>(std::upper_bound(ids.begin(), ids.end(), block.last) - ids.begin());
+            bool fits = true;
+            forEachCollectivePointInRows(db, sessionId, block, [&](const CollectivePoint& p) {
+                fits = i < end;
+                if (fits)
+                    out[slots[i++]] = p;
+                return fits;
+            });
+            if (!fits || i != end)
+                return false;
+        }
+        return true;
+    };
+    const int threads = parallel ? static_cast<int>(std::min<std::int64_t>(threadCount(how.threads), blocks / 2)) : 1;
+    if (threads > 1) {
+        std::atomic<bool> same{true};
+        std::mutex failed;
+        std::exception_ptr error;
+        std::vector<std::thread> workers;
+        workers.reserve(std::size_t(threads));
+        for (int t = 0; t < threads; ++t)
+            workers.emplace_back([&] {
+                bool read = false;
+                try {
+                    Workspace own(ws.path()); // a connection is used by one thread at a time
+                    read = readBlocks(own.database());
+                    if (!read)
+                        same = false;
+                } catch (...) {
+                    std::lock_guard lock(failed);
+                    if (!error)
+                        error = std::current_exception();
+                }
+                if (!read)
+                    next = blocks; // the others stop at their next block
+            });
+        for (auto& w : workers)
+            w.join();
+        if (error)
+            std::rethrow_exception(error);
+        if (same)
+            return out;
+        next = 0; // read again on ws's connection, whose snapshot the keys came from
+    }
+    if (!readBlocks(ws.database()))
+        throw StoreError(ws.path() + ": session " + std::to_string(sessionId) + " changed while it was read (" +
+                         std::to_string(ids.size()) + " points): read it again"); // within one snapshot: a bug
+    return out;
 }
 } // namespace rl::store

@@ -9,6 +9,7 @@
 
 #include "io/userpaths.h"
 #include "store/collectiverows.h"
+#include "store/parallelpoints.h"
 #include "store/kernelresults.h"
 #include "store/pairresults.h"
 #include "store/migrations.h"
@@ -265,44 +266,10 @@ void Workspace::forEachCollectivePoint(std::int64_t sessionId,
 
 std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
 {
-    // Held anyway, so read in stored order and sorted here: SQLite's ORDER BY op, in_place, bytes,
-    // id looks each row up through the session index and sorts it (a 1 M-point session took ~3x
-    // its scan). A stable sort keeps stored (id) order among equals, as the id in that ORDER BY
-    // did; std::string compares as memcmp, as SQLite's BINARY collation does. The points are
-    // sorted by index and moved into place cycle by cycle: sorting them directly would allocate a
-    // second copy (stable_sort's buffer), 1.5x their size at the peak.
-    std::vector<CollectivePoint> out;
-    out.reserve(static_cast<std::size_t>(collectivePointCount(sessionId)));
-    forEachCollectivePoint(
-        sessionId,
-        [&out](const CollectivePoint& p) {
-            out.push_back(p);
-            return true;
-        },
-        PointOrder::Stored);
-    std::vector<std::size_t> from(out.size()); // out's new j-th point is the old from[j]-th
-    for (std::size_t i = 0; i < from.size(); ++i)
-        from[i] = i;
-    std::stable_sort(from.begin(), from.end(), [&out](std::size_t a, std::size_t b) {
-        return std::tie(out[a].op, out[a].inPlace, out[a].bytes) < std::tie(out[b].op, out[b].inPlace, out[b].bytes);
-    });
-    for (std::size_t i = 0; i < from.size(); ++i) {
-        if (from[i] == i)
-            continue;
-        CollectivePoint first = std::move(out[i]);
-        std::size_t j = i;
-        for (;;) {
-            const std::size_t k = from[j];
-            from[j] = j; // placed
-            if (k == i) {
-                out[j] = std::move(first);
-                break;
-            }
-            out[j] = std::move(out[k]);
-            j = k;
-        }
-    }
-    return out;
+    // Not SQLite's ORDER BY op, in_place, bytes, id: it looks each row up through the session
+    // index and sorts it (a 1 M-point session took ~3x its scan). The points are read in stored
+    // order, each straight into its place (store/parallelpoints.h).
+    return readCollectivePoints(*this, sessionId);
 }
 
 std::int64_t Workspace::collectivePointCount(std::int64_t sessionId)

@@ -93,6 +93,10 @@ struct PointCurveHash
         return (h(k.op) * 31 + h(k.group)) * 31 + static_cast<std::size_t>(k.nranks) * 2 + (k.inPlace ? 1 : 0);
     }
 };
+bool sameCurve(const CollectivePoint& a, const CollectivePoint& b)
+{
+    return a.inPlace == b.inPlace && a.op == b.op && a.group == b.group;
+}
 } // namespace
 
 std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions)
@@ -103,9 +107,13 @@ std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions)
         // A group's nodes are parsed once per op and rank count, not for each of 77,760 points
         // (issue 26 item 11).
         std::unordered_set<PointCurve, PointCurveHash> seen; // inPlace holds nothing here
-        for (const auto& p : s.points)
+        for (std::size_t i = 0; i < s.points.size(); ++i) {
+            const CollectivePoint& p = s.points[i];
+            if (i > 0 && sameCurve(p, s.points[i - 1]) && p.nranks == s.points[i - 1].nranks)
+                continue; // runs of one curve are the rule: its point before was looked up
             if (seen.insert(PointCurve{p.op, false, p.group, p.nranks}).second)
                 opRanksNodes.emplace(p.op, p.nranks, groupNodes(s.session, p.group));
+        }
         for (const auto& [op, ranks, nodes] : opRanksNodes) {
             std::string why;
             const auto tier = sessionTierPeak(s.session, op, ranks, {}, nodes, &why);
@@ -136,18 +144,23 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
         std::map<std::string_view, std::size_t> groupOrder; // "ranks 10-11" after "ranks 2-3", as they ran
         std::map<std::tuple<std::string_view, bool, std::size_t>, std::vector<std::size_t>> byOp;
         std::unordered_map<PointCurve, std::vector<std::size_t>*, PointCurveHash> seen; // into byOp's stable nodes
+        std::vector<std::size_t>* last = nullptr; // the previous point's curve: runs of one curve are the rule
         for (std::size_t i = 0; i < s.points.size(); ++i) {
             const CollectivePoint& p = s.points[i];
-            auto [it, fresh] = seen.try_emplace(PointCurve{p.op, p.inPlace, p.group}, nullptr);
-            if (fresh) {
-                const std::size_t order = groupOrder.try_emplace(p.group, groupOrder.size()).first->second;
-                it->second = &byOp[{p.op, p.inPlace, order}];
+            if (!last || !sameCurve(p, s.points[i - 1])) {
+                auto [it, fresh] = seen.try_emplace(PointCurve{p.op, p.inPlace, p.group}, nullptr);
+                if (fresh) {
+                    const std::size_t order = groupOrder.try_emplace(p.group, groupOrder.size()).first->second;
+                    it->second = &byOp[{p.op, p.inPlace, order}];
+                }
+                last = it->second;
             }
-            it->second->push_back(i);
+            last->push_back(i);
         }
+        const auto bySize = [&s](std::size_t x, std::size_t y) { return s.points[x].bytes < s.points[y].bytes; };
         for (auto& [k, indices] : byOp) {
-            std::stable_sort(indices.begin(), indices.end(),
-                             [&s](std::size_t x, std::size_t y) { return s.points[x].bytes < s.points[y].bytes; });
+            if (!std::is_sorted(indices.begin(), indices.end(), bySize)) // Workspace::collectivePoints' are
+                std::stable_sort(indices.begin(), indices.end(), bySize);
             const auto& [op, inPlace, order] = k;
             Curve c;
             c.points.reserve(indices.size());

@@ -7,6 +7,8 @@
 //               formatting nothing): what the export, which reads that way, sits on;
 //   vector    - the former path: every point read into one std::vector, then one
 //               nlohmann::json per point (what export, results and fit did before).
+// It also times what the GUI's worker does before one such session is drawn (points held, chart
+// data made).
 // Each is run in a child process so its peak RSS (wait4) is its own. Not a ctest test: run by hand,
 //   bench_scale [points, default 10000000] [folder for the workspace, default /tmp]
 // (the former path only up to 3 M points unless RIDGELINE_BENCH_FORMER is set).
@@ -33,6 +35,8 @@
 #include "store/parallelpoints.h"
 #include "store/workspace.h"
 #include "units/units.h"
+#include "views/chartdata.h"
+#include "views/sizechartdata.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -151,6 +155,32 @@ int main(int argc, char** argv)
     report("ridgeline-cli results --json", runCli(db, {"--json", "results", id}), points, &scan);
     report("ridgeline-cli fit", runCli(db, {"fit", id}), points, &scan);
 
+    // What the GUI's worker does before a selection of this session is drawn: every point held,
+    // in curve order (Workspace::collectivePoints: the keys read, then each point read into its
+    // place, on one connection and on several), and the bandwidth and latency charts' data made
+    // from them (curves, fits, points thinned to 1,000 pixels). The drawing itself and the
+    // results table's sort are test_gui_scale's.
+    const auto held = [&](int threads) {
+        return inChild([&] {
+            rl::store::Workspace ws(db);
+            return rl::store::readCollectivePoints(ws, session, {.threads = threads}).size() ==
+                           static_cast<std::size_t>(points)
+                       ? 0
+                       : 1;
+        });
+    };
+    report("points held, 1 thread", held(1), points, &scan);
+    report("points held, " + std::to_string(threads) + " threads", held(0), points, &scan);
+    const Measured chartData = inChild([&] {
+        rl::store::Workspace ws(db);
+        std::vector<rl::charts::SizeChartRequest> charts(2);
+        charts[1].kind = rl::charts::ChartKind::Latency;
+        const auto prepared = rl::charts::prepareCurves(
+            rl::charts::loadSessionCurves(ws, {session}, rl::charts::MissingSession::Fail), charts, {});
+        return prepared.charts.size() == 2 && prepared.charts[0] && !prepared.charts[0]->drawn.empty() ? 0 : 1;
+    });
+    report("GUI's chart data", chartData, points, &scan);
+
     // The former path holds every point (3 GB at 10 M) and runs at ~0.1 M points/s: measured at
     // 1 M points, left out above 3 M unless asked for.
     if (points > 3'000'000 && !std::getenv("RIDGELINE_BENCH_FORMER")) {
@@ -171,5 +201,8 @@ int main(int argc, char** argv)
         std::printf("export target: > 1 M points/s: %s; peak RSS < 3x the points' size: %s\n",
                     double(points) / json.seconds > 1e6 ? "met" : "NOT met",
                     json.peakBytes < 3.0 * double(rl::scale::pointBytes(points)) ? "met" : "NOT met");
-    return json.ok && csvRun.ok ? 0 : 1;
+    if (chartData.ok)
+        std::printf("chart data of one session in under 1 s (its drawing not counted): %s\n",
+                    chartData.seconds < 1.0 ? "met" : "NOT met");
+    return json.ok && csvRun.ok && chartData.ok ? 0 : 1;
 }

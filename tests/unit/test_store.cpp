@@ -308,24 +308,33 @@ TEST(Store, PointsReadInParallelBlocksArriveInStoredOrder)
 // SQLite's ORDER BY op, in_place, bytes, id (the curves' order), equal keys in stored order, across
 // ops whose names sort by byte ("all_reduce" < "all_to_all" < "alltoall"), with another session's
 // rows interleaved.
-TEST(Store, CollectivePointsAreInTheCurvesOrderOfTheQuery)
+namespace {
+// 300 points of `a` (and some of `b` between them) whose ops sort by byte ("all_reduce" <
+// "all_to_all" < "alltoall"), whose sizes repeat (ties kept in stored order) and whose times tell
+// them apart.
+void addMixedPoints(Workspace& ws, std::int64_t a, std::int64_t b)
 {
-    TempDir dir;
-    Workspace ws((dir.path / "w.db").string());
-    const auto [a, b] = twoCollectiveSessions(ws);
     const char* ops[] = {"alltoall", "all_to_all", "all_reduce", "Broadcast"};
     for (int i = 0; i < 300; ++i) {
-        CollectivePoint p = point(std::int64_t(8) << ((i * 7) % 5), 1.0 + i); // sizes repeat: ties in stored order
+        CollectivePoint p = point(std::int64_t(8) << ((i * 7) % 5), 1.0 + i);
         p.op = ops[(i * 5) % 4];
         p.inPlace = (i * 3) % 4 == 1;
         ws.addCollectivePoint(i % 9 == 4 ? b : a, p);
     }
+}
+
+std::vector<CollectivePoint> curvesOrderOfTheQuery(Workspace& ws, std::int64_t session)
+{
     std::vector<CollectivePoint> query;
-    ws.forEachCollectivePoint(a, [&query](const CollectivePoint& p) {
+    ws.forEachCollectivePoint(session, [&query](const CollectivePoint& p) {
         query.push_back(p);
         return true;
     });
-    const auto held = ws.collectivePoints(a);
+    return query;
+}
+
+void expectTheQuerysPoints(const std::vector<CollectivePoint>& held, const std::vector<CollectivePoint>& query)
+{
     ASSERT_EQ(held.size(), query.size());
     ASSERT_GT(held.size(), 250u);
     for (std::size_t i = 0; i < held.size(); ++i) {
@@ -335,4 +344,68 @@ TEST(Store, CollectivePointsAreInTheCurvesOrderOfTheQuery)
         EXPECT_EQ(held[i].timeUs, query[i].timeUs) << i; // the time tells points of one key apart
     }
     EXPECT_EQ(held.front().op, "Broadcast"); // bytes order: capitals first
+}
+
+void expectCurvesOrderOfTheQuery(Workspace& ws, std::int64_t session, const std::vector<CollectivePoint>& held)
+{
+    expectTheQuerysPoints(held, curvesOrderOfTheQuery(ws, session));
+}
+} // namespace
+
+// collectivePoints reads in stored order and puts each point in its place: the same points in the
+// same order as SQLite's ORDER BY op, in_place, bytes, id, with another session's rows interleaved;
+// on one connection, and on several (blocks of 7 row ids, 3 workers).
+TEST(Store, CollectivePointsAreInTheCurvesOrderOfTheQuery)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    const auto [a, b] = twoCollectiveSessions(ws);
+    addMixedPoints(ws, a, b);
+    expectCurvesOrderOfTheQuery(ws, a, ws.collectivePoints(a));
+    expectCurvesOrderOfTheQuery(ws, a, store::readCollectivePoints(ws, a, {.threads = 3, .blockRows = 7}));
+}
+
+// Another process deletes some of the session's points after their keys were read: the workers,
+// reading the file as it is now, find fewer; the points are read again on the reader's own
+// connection, whose snapshot the keys came from. Every point, no error.
+TEST(Store, CollectivePointsChangedWhileReadAreReadAgainFromOneSnapshot)
+{
+    TempDir dir;
+    const auto file = (dir.path / "w.db").string();
+    Workspace ws(file);
+    const auto [a, b] = twoCollectiveSessions(ws);
+    addMixedPoints(ws, a, b);
+    const auto before = curvesOrderOfTheQuery(ws, a);
+    bool deleted = false;
+    store::ParallelRead how{.threads = 3, .blockRows = 7};
+    how.keysRead = [&, a = a] { // (clang 14 captures no structured binding)
+        Workspace writer(file);
+        writer.database().exec("DELETE FROM collective_results WHERE session_id = " + std::to_string(a) +
+                               " AND id % 5 = 0");
+        deleted = true;
+    };
+    const auto held = store::readCollectivePoints(ws, a, how);
+    ASSERT_TRUE(deleted);
+    expectTheQuerysPoints(held, before);
+    EXPECT_LT(curvesOrderOfTheQuery(ws, a).size(), before.size()); // the delete did take some
+}
+
+// Other connections do not see an in-memory workspace, nor what ws has not committed (here b's
+// points moved into a): both are read on ws's own connection, or a's points would miss them.
+TEST(Store, CollectivePointsInATransactionOrInMemoryAreReadOnTheirOwnConnection)
+{
+    TempDir dir;
+    Workspace onFile((dir.path / "w.db").string());
+    Workspace inMemory(":memory:");
+    for (Workspace* ws : {&onFile, &inMemory}) {
+        const auto [a, b] = twoCollectiveSessions(*ws);
+        addMixedPoints(*ws, a, b);
+        ws->database().exec("BEGIN");
+        ws->database().exec("UPDATE collective_results SET session_id = " + std::to_string(a) +
+                            " WHERE session_id = " + std::to_string(b));
+        const auto held = store::readCollectivePoints(*ws, a, {.threads = 3, .blockRows = 7});
+        EXPECT_EQ(held.size(), 300u);
+        expectCurvesOrderOfTheQuery(*ws, a, held);
+        ws->database().exec("ROLLBACK");
+    }
 }
