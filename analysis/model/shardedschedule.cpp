@@ -4,7 +4,7 @@
 
 namespace rl::model {
 
-ShardedExposure shardedExposure(int units, double microBatches, const ShardedUnitTimes& t)
+ShardedExposure shardedExposure(int units, double microBatches, const ShardedUnitTimes& t, bool lastUnitKept)
 {
     ShardedExposure e;
     if (units <= 0 || microBatches <= 0)
@@ -13,10 +13,10 @@ ShardedExposure shardedExposure(int units, double microBatches, const ShardedUni
     const double L = units;
     // Forward: the first gather alone, then units 1..L-1 each hide the next unit's gather.
     const double fwd = t.gather + (L - 1) * over(t.gather, t.forward);
-    // Backward, last unit first: its gather alone; under unit L the gather of L-1; under the
-    // middle units a gather and the reduce-scatter of the unit after; under unit 1 only the
-    // reduce-scatter of unit 2; then unit 1's own reduce-scatter alone.
-    double bwd = t.gather + t.reduceScatter;
+    // Backward, last unit first: its gather alone (none when it was kept); under unit L the gather
+    // of L-1; under the middle units a gather and the reduce-scatter of the unit after; under unit
+    // 1 only the reduce-scatter of unit 2; then unit 1's own reduce-scatter alone.
+    double bwd = (lastUnitKept ? 0.0 : t.gather) + t.reduceScatter;
     if (units == 1) {
         // Gather, backward, reduce-scatter: nothing to overlap with.
     } else {

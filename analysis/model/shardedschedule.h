@@ -30,6 +30,9 @@ struct ShardedExposure
     double total() const { return forward + backward; }
 };
 
-// `units` layers on this rank, `microBatches` per step.
-ShardedExposure shardedExposure(int units, double microBatches, const ShardedUnitTimes& t);
+// `units` layers on this rank, `microBatches` per step. lastUnitKept: the last unit stays gathered
+// from its forward to its backward (torchtitan, framework.h keepsLastLayer), so the backward starts
+// without a gather: "the last layer ... will be all-gathered immediately in backward" is what
+// torchtitan's parallelize avoids, and unit L-1's gather is issued as unit L's backward starts.
+ShardedExposure shardedExposure(int units, double microBatches, const ShardedUnitTimes& t, bool lastUnitKept = false);
 } // namespace rl::model

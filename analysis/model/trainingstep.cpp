@@ -323,7 +323,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
         // Layer by layer, as FSDP and DeepSpeed stage 3 prefetch (model/shardedschedule.h).
         unit.forward = (perLayer - perLayerBwd) / sharding.callsPerLayer;
         unit.backward = perLayerBwd / sharding.callsPerLayer;
-        dpExposed = shardedExposure(shardedUnits, mb, unit).total();
+        dpExposed = shardedExposure(shardedUnits, mb, unit, sharding.keepsLastLayer).total();
     } else if (p.dpOverlapFraction() < 0) {
         dpExposed = std::max(0.0, dpSeconds - stageLayersUsed * perLayerBwd);
     } else {

@@ -43,6 +43,20 @@ TEST(ShardedSchedule, OverrunsAddUpLayerByLayer)
     EXPECT_EQ(shardedExposure(0, 4, {1, 1, 1, 1}).total(), 0.0);
 }
 
+TEST(ShardedSchedule, AKeptLastUnitStartsTheBackwardWithoutAGather)
+{
+    // torchtitan keeps its last block gathered from forward to backward: the backward's first
+    // gather (1.5 s a micro-batch above) is gone, everything else as above. Backward: 0.5 + 0.5
+    // + 2.0 = 3.0 per micro-batch; the forward still starts with its gather alone.
+    const auto e = shardedExposure(4, 2, {1.0, 1.0, 1.5, 0.5}, true);
+    EXPECT_NEAR(e.forward, 2 * 3.0, 1e-12);
+    EXPECT_NEAR(e.backward, 2 * 3.0, 1e-12);
+    // One unit, kept: its forward gathers it, its backward only reduce-scatters.
+    const auto one = shardedExposure(1, 1, {5.0, 5.0, 1.0, 2.0}, true);
+    EXPECT_NEAR(one.forward, 1.0, 1e-12);
+    EXPECT_NEAR(one.backward, 2.0, 1e-12);
+}
+
 TEST(MemoryWorking, FullRecomputeKeepsOneLayerAsStoredWithout)
 {
     const auto c = loadPreset("llama-3-8b");
