@@ -79,12 +79,12 @@ public:
                 return; // superseded: a newer job owns the view
             m_running = false;
             m_cancelCurrent = nullptr;
-            const QFuture<T> future = watcher->future();
+            QFuture<T> future = watcher->future();
             if (future.isCanceled() || future.resultCount() == 0 || !m_owner) {
                 emit jobCanceled();
                 return;
             }
-            deliver(future.result());
+            deliver(future.takeResult()); // moved, not copied: a result can hold a million table rows
             emit jobFinished();
         });
         watcher->setFuture(QtConcurrent::run([job = std::move(job)](QPromise<T>& promise) mutable {

@@ -13,7 +13,6 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QHeaderView>
-#include <QTimer>
 
 #include "gui/window/chartarea.h"
 #include "collectivechart.h"
@@ -26,6 +25,7 @@
 #include "settings.h"
 #include "store/workspace.h"
 #include "tempdir.h"
+#include "selectiontiming.h"
 #include "test_gui_env.h"
 
 using rl::testing::waitFor;
@@ -53,48 +53,10 @@ TEST(GuiScale, TenSplitSessionsSelectedAreDrawnAsBandsAndTheGuiThreadBlockIsMeas
     window.openWorkspace(path);
     ASSERT_TRUE(listed.wait(60000));
 
-    // The heartbeat: a 5 ms timer; a gap between two ticks is how long the thread was busy. The
-    // whole measurement runs in one QEventLoop, as the application's own loop would: QSignalSpy::wait
-    // then QTest::qWaitFor counted the test's own steps as a block (qWaitFor sleeps 10 ms between
-    // its passes, and leaving the spy's loop ran the next pass without a timer in between).
-    QElapsedTimer clock;
-    qint64 last = 0, longest = 0, longestAt = 0, shownMs = -1, busyUntil = 0, bandsAt = -1;
-    int quiet = 0;
-    QEventLoop loop;
-    QTimer beat;
-    beat.setInterval(5);
-    QObject::connect(&beat, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        if (now - last > longest) {
-            longest = now - last;
-            longestAt = now;
-        }
-        // What follows the handover (the chart's layout, the paint, work split into later turns)
-        // is part of the measurement: the drawing is done after 100 ms without a gap of over 15 ms.
-        if (now - last > 15) {
-            busyUntil = now;
-            quiet = 0;
-        } else if (shownMs >= 0 && ++quiet >= 20 && bandsAt >= 0) {
-            loop.quit();
-        }
-        last = now;
-    });
-    // The bands' areas are an image rendered on a worker (BandLayer): drawn when it arrives.
-    QObject::connect(&window, &rl::MainWindow::chartsShown, &loop, [&] {
-        shownMs = clock.elapsed();
-        if (auto* c = window.chartArea()->currentChart())
-            if (auto* content = c->findChild<rl::charts::ChartContent*>())
-                QObject::connect(content, &rl::charts::ChartContent::bandsRendered, &loop,
-                                 [&] { bandsAt = clock.elapsed(); }, Qt::SingleShotConnection);
-    });
-    QTimer::singleShot(600000, &loop, &QEventLoop::quit);
-    clock.start();
-    beat.start();
-    window.sessionBrowser()->selectSessions(ids);
-    loop.exec();
-    beat.stop();
-    ASSERT_GE(shownMs, 0) << "the charts were never shown";
-    const qint64 drawnMs = std::max({shownMs, busyUntil, bandsAt});
+    const auto timing = rl::testing::timeSelection(window, ids, true);
+    ASSERT_GE(timing.shownMs, 0) << "the charts were never shown";
+    const qint64 shownMs = timing.shownMs, drawnMs = timing.drawnMs, longest = timing.longestBlockMs,
+                 longestAt = timing.longestBlockEndMs;
 
     auto* chart = window.chartArea()->currentChart();
     ASSERT_NE(chart, nullptr);

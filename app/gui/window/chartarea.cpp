@@ -1,5 +1,7 @@
 #include "gui/window/chartarea.h"
 
+#include <algorithm>
+
 #include <QHeaderView>
 #include <QTableView>
 
@@ -107,6 +109,9 @@ ChartArea::Loaded ChartArea::prepare(std::vector<charts::SessionCurves> sessions
     if (cancelled && cancelled())
         return out;
     out.tableRows = CollectivePointModel::sortedRows(*out.curves.sessions, request.sortColumn, request.sortOrder);
+    out.hasGroups = std::any_of(out.curves.sessions->begin(), out.curves.sessions->end(), [](const charts::SessionCurves& s) {
+        return std::any_of(s.points.begin(), s.points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
+    });
     out.sortColumn = request.sortColumn;
     out.sortOrder = request.sortOrder;
     return out;
@@ -135,7 +140,7 @@ void ChartArea::setLoaded(Loaded loaded)
     // The session column tells overlaid sessions apart; with one session it would repeat one value.
     m_table->setColumnHidden(CollectivePointModel::SessionLabel, m_data->size() < 2);
     // Only --split runs have groups; elsewhere the column would stand empty.
-    m_table->setColumnHidden(CollectivePointModel::Group, !m_points->hasGroups());
+    m_table->setColumnHidden(CollectivePointModel::Group, !(loaded.hasGroups ? *loaded.hasGroups : m_points->hasGroups()));
 }
 
 void ChartArea::appendPoint(std::int64_t sessionId, const CollectivePoint& point)
