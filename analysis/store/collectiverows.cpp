@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "store/curveorder.h"
 #include "store/database.h"
 
 namespace rl::store {
@@ -82,5 +83,20 @@ bool collectivePointsHaveGroups(Database& db, std::int64_t sessionId, RowIds row
                     "AND split_group <> '')");
     q.bind(1, rows.first).bind(2, rows.last).bind(3, sessionId);
     return q.step() && q.int64(0) != 0;
+}
+
+CurveOrderedRows readCurveOrder(Database& db, std::int64_t sessionId, RowIds rows)
+{
+    CurveOrderedRows out;
+    Statement q(db, "SELECT id, op, in_place, bytes FROM collective_results "
+                    "WHERE id BETWEEN ? AND ? AND +session_id = ? ORDER BY id");
+    q.bind(1, rows.first).bind(2, rows.last).bind(3, sessionId);
+    CurveOrder order;
+    while (q.step()) {
+        out.ids.push_back(q.int64(0));
+        order.add(q.textView(1), q.int64(2) != 0, q.int64(3));
+    }
+    out.slots = std::move(order).slots();
+    return out;
 }
 } // namespace rl::store

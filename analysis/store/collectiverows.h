@@ -4,6 +4,7 @@
 // (store/parallelpoints.h) decode rows in one place.
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "records/collectivepoint.h"
 
@@ -26,6 +27,15 @@ void forEachCollectivePointInRows(Database& db, std::int64_t sessionId, RowIds r
 std::int64_t collectivePointCount(Database& db, std::int64_t sessionId, RowIds rows);
 // Whether some point in `rows` has a --split group (the CSV's optional column).
 bool collectivePointsHaveGroups(Database& db, std::int64_t sessionId, RowIds rows);
+
+// The session's rows in curve order (store/curveorder.h), from their keys alone (id, op,
+// in-place, bytes: a quarter of a whole row's cost): ids ascending as stored, and where each goes.
+struct CurveOrderedRows
+{
+    std::vector<std::int64_t> ids;  // stored order
+    std::vector<std::size_t> slots; // slots[i]: the place in curve order of the point in ids[i]
+};
+CurveOrderedRows readCurveOrder(Database& db, std::int64_t sessionId, RowIds rows);
 
 // SELECT of every column a point has, for a query that adds its own WHERE and ORDER BY, and the
 // decoding of its rows.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 #include <tuple>
 
 namespace rl::store {
@@ -19,7 +20,7 @@ void CurveOrder::add(std::string_view op, bool inPlace, std::int64_t bytes)
     m_keys.push_back({static_cast<std::uint32_t>(number * 2 + (inPlace ? 1 : 0)), bytes, m_keys.size()});
 }
 
-std::vector<std::size_t> CurveOrder::slots() const
+std::vector<std::size_t> CurveOrder::slots() &&
 {
     // Integers compared, not names: sorting 2 M points by op name compared two strings per step
     // (~10x the time). The index makes every key unique, so an unstable sort keeps stored order
@@ -30,7 +31,7 @@ std::vector<std::size_t> CurveOrder::slots() const
     std::sort(byName.begin(), byName.end(), [this](std::uint32_t a, std::uint32_t b) { return m_ops[a] < m_ops[b]; });
     for (std::uint32_t r = 0; r < byName.size(); ++r)
         rankOf[byName[r]] = r;
-    std::vector<Key> keys = m_keys;
+    std::vector<Key> keys = std::move(m_keys);
     for (Key& k : keys)
         k.opAndInPlace = rankOf[k.opAndInPlace / 2] * 2 + k.opAndInPlace % 2;
     const auto less = [](const Key& a, const Key& b) {

@@ -15,7 +15,6 @@
 
 #include "io/textbuffer.h"
 #include "store/collectiverows.h"
-#include "store/curveorder.h"
 #include "store/workspace.h"
 
 namespace rl::store {
@@ -188,19 +187,9 @@ std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t se
     const RowIds rows = collectivePointRows(ws.database(), sessionId);
     if (rows.first > rows.last)
         return {};
-    std::vector<std::int64_t> ids; // the session's row ids, ascending: a block's first point is found here
-    std::vector<std::size_t> slots;
-    {
-        Statement q(ws.database(), "SELECT id, op, in_place, bytes FROM collective_results "
-                                   "WHERE id BETWEEN ? AND ? AND +session_id = ? ORDER BY id");
-        q.bind(1, rows.first).bind(2, rows.last).bind(3, sessionId);
-        CurveOrder order;
-        while (q.step()) {
-            ids.push_back(q.int64(0));
-            order.add(q.textView(1), q.int64(2) != 0, q.int64(3));
-        }
-        slots = order.slots();
-    }
+    const CurveOrderedRows keys = readCurveOrder(ws.database(), sessionId, rows);
+    const auto& ids = keys.ids; // ascending: a block's first point is found here
+    const auto& slots = keys.slots;
     if (how.keysRead)
         how.keysRead();
     std::vector<CollectivePoint> out(ids.size());

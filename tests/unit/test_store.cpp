@@ -9,6 +9,7 @@
 #include <vector>
 #include <unistd.h>
 
+#include "store/collectiverows.h"
 #include "store/database.h"
 #include "store/migrations.h"
 #include "store/parallelpoints.h"
@@ -323,10 +324,14 @@ void addMixedPoints(Workspace& ws, std::int64_t a, std::int64_t b)
     }
 }
 
+// The reference: SQLite's own ORDER BY, which the store no longer runs.
 std::vector<CollectivePoint> curvesOrderOfTheQuery(Workspace& ws, std::int64_t session)
 {
     std::vector<CollectivePoint> query;
-    ws.forEachCollectivePoint(session, [&query](const CollectivePoint& p) {
+    store::Statement q(ws.database(), std::string(store::kCollectivePointColumns) +
+                                          "WHERE session_id = ? ORDER BY op, in_place, bytes, id");
+    q.bind(1, session);
+    store::visitCollectivePoints(q, [&query](const CollectivePoint& p) {
         query.push_back(p);
         return true;
     });
