@@ -10,11 +10,9 @@ namespace rl::store {
 void CurveOrder::add(std::string_view op, bool inPlace, std::int64_t bytes)
 {
     // Runs of one op are the rule: the last op is tried first.
-    std::size_t number = m_ops.size();
-    if (!m_ops.empty() && m_ops[m_keys.back().opAndInPlace / 2] == op)
-        number = m_keys.back().opAndInPlace / 2;
-    else
-        number = static_cast<std::size_t>(std::find(m_ops.begin(), m_ops.end(), op) - m_ops.begin());
+    const bool asBefore = !m_keys.empty() && m_ops[m_keys.back().opAndInPlace / 2] == op;
+    const std::size_t number = asBefore ? m_keys.back().opAndInPlace / 2
+                                        : static_cast<std::size_t>(std::find(m_ops.begin(), m_ops.end(), op) - m_ops.begin());
     if (number == m_ops.size())
         m_ops.emplace_back(op);
     m_keys.push_back({static_cast<std::uint32_t>(number * 2 + (inPlace ? 1 : 0)), bytes, m_keys.size()});

@@ -14,7 +14,6 @@ class CurveOrder
 {
 public:
     void add(std::string_view op, bool inPlace, std::int64_t bytes); // the next point in stored order
-    std::size_t size() const { return m_keys.size(); }
     // Where each point added goes: slots()[i] is the place in curve order of the i-th point. Sorts
     // the keys where they are (a copy would be another 24 B a point), so it ends the order's use.
     std::vector<std::size_t> slots() &&;

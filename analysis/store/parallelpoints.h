@@ -41,7 +41,8 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
 // returns. Their keys are read first (a few columns: ~4x cheaper a row than all 22), then every
 // point is read straight into its place, on several connections when the session is long enough
 // to pay for opening them and the workspace is a file with no transaction open on ws (whose
-// uncommitted rows other connections would not see). Throws StoreError if the session's points
-// change between the two reads.
+// uncommitted rows other connections would not see). Both reads see one snapshot: when another
+// process changes the session between them, the workers' blocks differ and the points are read
+// again on ws's own connection.
 std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t sessionId, ParallelRead how = {});
 } // namespace rl::store

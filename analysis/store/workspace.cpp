@@ -1,11 +1,9 @@
 #include "store/workspace.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <signal.h>
-#include <tuple>
 
 #include "io/userpaths.h"
 #include "store/collectiverows.h"

@@ -159,7 +159,7 @@ int main(int argc, char** argv)
     // in curve order (Workspace::collectivePoints: the keys read, then each point read into its
     // place, on one connection and on several), and the bandwidth and latency charts' data made
     // from them (curves, fits, points thinned to 1,000 pixels). The drawing itself and the
-    // results table's sort are test_gui_scale's.
+    // results table's sort are bench_gui_session's.
     const auto held = [&](int threads) {
         return inChild([&] {
             rl::store::Workspace ws(db);
