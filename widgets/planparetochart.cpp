@@ -47,7 +47,7 @@ PlanParetoChart::PlanParetoChart(QWidget* parent) : ChartFrame(parent)
     chart()->legend()->setAlignment(Qt::AlignBottom);
     view()->setToolTip(tr("Each point is one ranked layout (green: a tie with #1, within the error band); the red "
                           "line is the Pareto front (no layout both faster and smaller); the dashed line is the "
-                          "device's memory less the 10 % kept free for the framework. Drag to zoom, click a point "
+                          "device's memory less what the framework keeps (its context and allocator slack). Drag to zoom, click a point "
                           "to select its row"));
     callout()->hide();
     rebuild();
@@ -72,7 +72,7 @@ double PlanParetoChart::usableBytes(const plan::PlanResult& r)
     if (rows.empty() || rows.front().step.memoryCapacity <= 0)
         return 0;
     const auto& s = rows.front().step;
-    return s.memoryCapacity * (1 - s.memoryHeadroom);
+    return s.usableMemory();
 }
 
 QString PlanParetoChart::describe(const plan::PlanRow& r)

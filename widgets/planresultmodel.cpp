@@ -48,8 +48,8 @@ QVariant PlanResultModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("Predicted time of one optimizer step"),
         QT_TR_NOOP("Tokens trained per second over the whole cluster"),
         QT_TR_NOOP("Model FLOPs utilisation against the device's dense peak"),
-        QT_TR_NOOP("Memory per GPU (weights, gradients, optimizer, activations, working buffers) of the device's capacity; 10 % of "
-                   "it is kept free for the framework"),
+        QT_TR_NOOP("Memory per GPU (weights, gradients, optimizer, activations, working buffers, communication buffers) "
+                   "of the device's capacity, less what the framework keeps: its CUDA/HIP context and allocator slack"),
         QT_TR_NOOP("Parallel degrees: tensor, pipeline, data, context, virtual pipeline, expert, expert tensor, and "
                    "the pipeline stage split when not even"),
         QT_TR_NOOP("Sequences per micro-batch x micro-batches per data-parallel rank per step"),
@@ -154,16 +154,13 @@ QVariant PlanResultModel::toolTip(const plan::PlanRow& r, int column) const
         return r.tieWithBest ? tr("Within the error band's median of #1: the model cannot tell this layout from #1")
                              : QVariant();
     case MemoryColumn: {
-        const QString parts = tr("weights %1, gradients %2, optimizer %3, activations %4, working %5")
-                                  .arg(qs(units::formatMemory(s.memory.weights)), qs(units::formatMemory(s.memory.gradients)),
-                                       qs(units::formatMemory(s.memory.optimizer)),
-                                       qs(units::formatMemory(s.memory.activations)),
-                                       qs(units::formatMemory(s.memory.working)));
+        const QString parts = qs(model::memoryPartsText(s.memory));
         if (s.memoryCapacity <= 0)
             return parts;
-        return QString(parts + tr("; usable %1 of %2 (%3 kept free)")
-                           .arg(qs(units::formatMemory(s.memoryCapacity * (1 - s.memoryHeadroom))),
-                                qs(units::formatMemory(s.memoryCapacity)), qs(units::formatPercent(s.memoryHeadroom))));
+        return QString(parts + tr("; usable %1 of %2 (%3 kept for the framework)")
+                           .arg(qs(units::formatMemory(s.usableMemory())),
+                                qs(units::formatMemory(s.memoryCapacity)),
+                                qs(units::formatMemory(s.memoryCapacity * s.headroom()))));
     }
     case LayoutColumn:
         return qs(plan::toSpec(r.layout));

@@ -1,5 +1,7 @@
 #include "model/memorymodel.h"
 
+#include "model/commbuffers.h"
+
 #include <cstdio>
 
 #include "units/units.h"
@@ -59,19 +61,31 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
         const double units = std::max(1.0, share * c.layers) * sharding.callsPerLayer;
         m.working += (3 * wb + (sharding.reduceBytes > wb ? sharding.reduceBytes : 0)) * (dense + expert) / units;
     }
+    m.communication = communicationBuffers(c, p).bytes;
     return m;
 }
 
 const char* memoryPartName(int part)
 {
-    static const char* names[kMemoryParts] = {"weights", "gradients", "optimizer", "activations", "working"};
+    static const char* names[kMemoryParts] = {"weights", "gradients", "optimizer", "activations", "working",
+                                                   "communication"};
     return part >= 0 && part < kMemoryParts ? names[part] : "?";
 }
 
 double memoryPart(const TrainingMemory& m, int part)
 {
-    const double parts[kMemoryParts] = {m.weights, m.gradients, m.optimizer, m.activations, m.working};
+    const double parts[kMemoryParts] = {m.weights, m.gradients, m.optimizer, m.activations, m.working,
+                                        m.communication};
     return part >= 0 && part < kMemoryParts ? parts[part] : 0.0;
+}
+
+std::string memoryPartsText(const TrainingMemory& m)
+{
+    std::string s;
+    for (int i = 0; i < kMemoryParts; ++i)
+        if (memoryPart(m, i) > 0)
+            s += (s.empty() ? "" : ", ") + std::string(memoryPartName(i)) + " " + units::formatMemory(memoryPart(m, i));
+    return s;
 }
 
 double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bool moeLayer)
@@ -100,17 +114,37 @@ double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes)
     const double slidingTokens = std::min<double>(contextTokens, c.slidingWindow > 0 ? c.slidingWindow : contextTokens);
     return perTokenLayer * ((c.layers - sliding) * contextTokens + sliding * slidingTokens);
 }
+double usableMemory(double capacityBytes)
+{
+    return capacityBytes > 0 ? std::max(0.0, capacityBytes - kFrameworkContextBytes) / (1 + kAllocatorSlack) : 0.0;
+}
+
+double memoryHeadroom(double capacityBytes)
+{
+    return capacityBytes > 0 ? 1 - usableMemory(capacityBytes) / capacityBytes : 0.0;
+}
+
 bool fitsMemory(double neededBytes, double capacityBytes, double headroom)
 {
+    if (headroom < 0)
+        headroom = memoryHeadroom(capacityBytes);
     return capacityBytes <= 0 || neededBytes <= capacityBytes * (1 - headroom);
 }
 
 std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom)
 {
+    if (headroom < 0)
+        headroom = memoryHeadroom(capacityBytes);
     if (fitsMemory(neededBytes, capacityBytes, headroom))
         return {};
     return "does not fit: " + units::formatMemory(neededBytes) + " needed, "
            + units::formatMemory(capacityBytes * (1 - headroom)) + " usable of " + units::formatMemory(capacityBytes) +
-           " (" + units::formatPercent(headroom, 0) + " kept free)";
+           " (" + units::formatMemory(capacityBytes * headroom) + " kept for the framework)";
+}
+
+std::string frameworkReserveBasis()
+{
+    return units::formatMemory(kFrameworkContextBytes) + " context, " + units::formatPercent(kAllocatorSlack, 0) +
+           " allocator slack";
 }
 } // namespace rl::model

@@ -17,13 +17,17 @@ struct TrainingMemory
     // unsharded gradients before their reduce-scatter; with full recompute, the activations of the
     // layer being recomputed.
     double working = 0;
-    double total() const { return weights + gradients + optimizer + activations + working; }
+    // NCCL/RCCL buffers of the communicators this rank uses (model/commbuffers.h).
+    double communication = 0;
+    double total() const { return weights + gradients + optimizer + activations + working + communication; }
 };
 
-// The parts of TrainingMemory in one order, named for output ("weights", ..., "working").
-inline constexpr int kMemoryParts = 5;
+// The parts of TrainingMemory in one order, named for output ("weights", ..., "communication").
+inline constexpr int kMemoryParts = 6;
 const char* memoryPartName(int part);
 double memoryPart(const TrainingMemory& m, int part);
+// "weights 2.1 GiB, gradients 4.2 GiB, ..., communication 0.6 GiB": every part, those at zero left out.
+std::string memoryPartsText(const TrainingMemory& m);
 
 // Bytes per parameter: weightBytes for weights and gradients, 12 for the fp32 master copy,
 // momentum and variance; ZeRO stage 1 shards the optimizer over DP, 2 adds gradients, 3 adds weights.
@@ -41,14 +45,31 @@ double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bo
 // (pass the context length so they can be capped).
 double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes = 2);
 
-// Memory kept free for the framework: CUDA/HIP context, NCCL/RCCL buffers, allocator
-// fragmentation (PyTorch's caching allocator typically leaves 5-10 % unusable).
-inline constexpr double kMemoryHeadroom = 0.10;
+// The framework's share of a device, kept free by every fit (the communicators' buffers are a part
+// of TrainingMemory instead, since they grow with the layout):
+// - what the process holds outside PyTorch's caching allocator: the CUDA/HIP context, cuBLAS and
+//   cuDNN workspaces. 0.75 GiB measured on an H200 (PyTorch 2.11, CUDA 13), the same at every
+//   micro-batch and sequence length (tests/data/probe/h200/step-memory-*.jsonl, `outside_allocator`);
+//   stated for every device.
+// - the allocator's slack over what the tensors need: it reserved 2.5-3.4 % more than their peak over
+//   those steps. A stated 5 %: that loop repeats one shape, where pipeline schedules and MoE routing
+//   vary them and fragment more.
+inline constexpr double kFrameworkContextBytes = 0.75 * 1073741824.0;
+inline constexpr double kAllocatorSlack = 0.05;
+
+// What the model's parts may use of `capacityBytes`: (capacity - context) / (1 + slack); 0 when unknown.
+double usableMemory(double capacityBytes);
+// The share of `capacityBytes` kept free, 1 - usable / capacity (about 6 % of 80 GiB, 5.4 % of 192).
+double memoryHeadroom(double capacityBytes);
 
 // The one fit rule: `neededBytes` within capacity x (1 - headroom); an unknown capacity (<= 0) fits.
-bool fitsMemory(double neededBytes, double capacityBytes, double headroom = kMemoryHeadroom);
+// headroom < 0: the framework's reserve above for that capacity.
+bool fitsMemory(double neededBytes, double capacityBytes, double headroom = -1);
 
-// Empty when it fits, otherwise "does not fit: 206.2 GiB needed, 172.8 GiB usable of 192 GiB
-// (10 % kept free)", in GiB as devices report their HBM (units/memory.h).
-std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom = kMemoryHeadroom);
+// Empty when it fits, otherwise "does not fit: 206.2 GiB needed, 181.7 GiB usable of 192 GiB
+// (10.3 GiB kept for the framework)", in GiB as devices report their HBM (units/memory.h).
+std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom = -1);
+
+// "768 MiB context, 5 % allocator slack": the reserve's basis, for a tooltip or a note.
+std::string frameworkReserveBasis();
 } // namespace rl::model

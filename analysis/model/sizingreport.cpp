@@ -32,10 +32,10 @@ RuleFinding memoryFinding(const StepEstimate& step)
     RuleFinding f;
     f.rule = "memory";
     const double needed = step.memory.total();
-    const std::string problem = memoryFitProblem(needed, step.memoryCapacity, step.memoryHeadroom);
+    const std::string problem = memoryFitProblem(needed, step.memoryCapacity, step.headroom());
     if (problem.empty()) {
         f.message = "memory per GPU " + units::formatMemory(needed) + " of " +
-                    units::formatMemory(step.memoryCapacity * (1 - step.memoryHeadroom)) + " usable";
+                    units::formatMemory(step.usableMemory()) + " usable";
         return f;
     }
     f.severity = RuleSeverity::Warning;

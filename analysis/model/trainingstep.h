@@ -66,9 +66,11 @@ struct StepEstimate
     double stageLayers = 0;       // layers on the busiest pipeline stage
     TrainingMemory memory;
     double memoryCapacity = 0;    // bytes of the device (0: unknown)
-    double memoryHeadroom = kMemoryHeadroom;
+    double memoryHeadroom = -1;   // the share kept for the framework; < 0: model::memoryHeadroom(memoryCapacity)
+    double headroom() const { return memoryHeadroom < 0 ? model::memoryHeadroom(memoryCapacity) : memoryHeadroom; }
+    double usableMemory() const { return memoryCapacity * (1 - headroom()); }
     // Fits when the total stays under capacity x (1 - headroom); unknown capacity counts as fitting.
-    bool fitsMemory() const { return model::fitsMemory(memory.total(), memoryCapacity, memoryHeadroom); }
+    bool fitsMemory() const { return model::fitsMemory(memory.total(), memoryCapacity, headroom()); }
     std::array<CommOp, 12> comm{};
     int commCount = 0;
 };

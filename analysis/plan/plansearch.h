@@ -46,7 +46,7 @@ std::optional<Rule> checkLayout(const Layout& l, const model::ModelConfig& c, co
 
 // Memory components, in the order out-of-memory layouts are counted by (their largest).
 // In model::memoryPart order.
-enum class MemoryPart : int { Weights, Gradients, Optimizer, Activations, Working, Count };
+enum class MemoryPart : int { Weights, Gradients, Optimizer, Activations, Working, Communication, Count };
 static_assert(int(MemoryPart::Count) == model::kMemoryParts);
 const char* toString(MemoryPart p);
 MemoryPart largestPart(const model::TrainingMemory& m);

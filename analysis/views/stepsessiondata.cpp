@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "units/memory.h"
 #include "units/units.h"
 #include "views/keptfield.h"
 
@@ -64,6 +65,16 @@ std::string describeStepSummary(const Session& session)
         std::string l = params > 0 ? units::formatCount(params) + " parameters, " : std::string();
         l += units::formatFlop(flop) + " per step (model FLOPs): " + units::formatFlops(tflops * 1e12);
         line(l);
+    }
+    // The probe's memory counters over the timed steps (GPU only): what the tensors needed at the
+    // peak, what the allocator took for them, what stays between steps and what lies outside it.
+    if (const auto m = s.find("memory_bytes"); m != s.end() && m->is_object()) {
+        const double peak = keptField<double>(*m, "peak_allocated", 0.0), reserved = keptField<double>(*m, "peak_reserved", 0.0);
+        if (peak > 0)
+            line("memory: peak " + units::formatMemory(peak) + " allocated, " + units::formatMemory(reserved) +
+                 " reserved by the allocator, " + units::formatMemory(keptField<double>(*m, "between_steps", 0.0)) +
+                 " between steps, " + units::formatMemory(keptField<double>(*m, "outside_allocator", 0.0)) +
+                 " outside the allocator (context, libraries)");
     }
     const std::string profiler = keptField<std::string>(s, "profiler", {});
     if (!profiler.empty())

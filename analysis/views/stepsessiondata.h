@@ -22,7 +22,8 @@ struct TimedStep
 // The kept step records in file order; one without a positive time is left out.
 std::vector<TimedStep> timedSteps(const Session& session);
 // The step summary in a few lines: steps and median (min-max) time, tokens per step and per
-// second, parameters and model FLOPs per step with the rate, the profiler's traced steps and ops.
+// second, parameters and model FLOPs per step with the rate, the GPU memory at the peak (the probe's
+// memory_bytes, when it measured them), the profiler's traced steps and ops.
 // Empty without a summary.
 std::string describeStepSummary(const Session& session);
 // The trace session the run imported the step's profiler trace as; nullopt when none is named.

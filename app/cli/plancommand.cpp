@@ -57,7 +57,7 @@ nlohmann::json rowJson(const PlanRow& r, const model::ModelConfig& c, const Plan
                      {"memory_per_gpu_bytes", s.memory.total()}, {"memory_capacity_bytes", s.memoryCapacity},
                      {"memory", {{"weights", s.memory.weights}, {"gradients", s.memory.gradients},
                                  {"optimizer", s.memory.optimizer}, {"activations", s.memory.activations},
-                                 {"working", s.memory.working}}},
+                                 {"working", s.memory.working}, {"communication", s.memory.communication}}},
                      {"breakdown_s", {{"gemm", s.gemmSeconds}, {"elementwise", s.elementwiseSeconds},
                                       {"recompute", s.recomputeSeconds}, {"bubble", s.bubbleSeconds},
                                       {"exposed_dp", s.exposedDpSeconds}, {"exposed_tp", s.exposedTpSeconds},
@@ -97,7 +97,7 @@ void printResult(const PlanResult& res, const model::ModelConfig& c, const PlanA
         if (res.counts.outOfMemory[m] > 0)
             oom += std::string(oom.empty() ? "" : ", ") + toString(MemoryPart(m)) + " " + count(res.counts.outOfMemory[m]);
     t.addRow({"out of memory", count(res.counts.outOfMemoryTotal()),
-              oom.empty() ? "-" : "largest part: " + oom + " (10 % of HBM kept free for the framework)"});
+              oom.empty() ? "-" : "largest part: " + oom + " (" + model::frameworkReserveBasis() + " kept free)"});
     t.addRow({"ranked", count(res.counts.ranked), "timed by the sizing model"});
     t.print(std::cout);
     TextTable rules({"rule", "layouts", "follows"});
@@ -165,7 +165,7 @@ nlohmann::json resultJson(const PlanResult& res, const model::ModelConfig& c, co
                      {"counts", {{"enumerated", res.counts.enumerated}, {"illegal", res.counts.illegalTotal()},
                                  {"illegal_by_rule", illegal}, {"out_of_memory", res.counts.outOfMemoryTotal()},
                                  {"out_of_memory_by_largest_part", oom}, {"ranked", res.counts.ranked},
-                                 {"memory_kept_free", model::kMemoryHeadroom}}},
+                                 {"memory_kept_free", model::memoryHeadroom(hw.hbmCapacityGB.value * 1e9)}}},
                      {"expected_error", {{"median", res.band.median}, {"max", res.band.max}, {"mean_signed", res.band.bias},
                                          {"validation_rows", res.band.rows}, {"kind", res.band.moe ? "moe" : "dense"},
                                          {"device", res.band.device}, {"rows_on_this_device", res.band.askedRows}}},

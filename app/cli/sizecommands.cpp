@@ -36,15 +36,12 @@ using namespace rl::model;
 
 std::string pct(double v) { return units::formatPercent(v, 1); }
 
-// " of 192 GiB: fits (10 % headroom kept)", or how to find out.
+// " of 192 GiB: fits", or how to find out.
 std::string fitText(double needed, double capacity, double headroom)
 {
     if (capacity <= 0)
         return " (capacity unknown: --hbm-gib or --hardware checks the fit)";
-    char b[160];
-    std::snprintf(b, sizeof b, " of %s: %s (%.0f %% headroom kept)", units::formatMemory(capacity).c_str(),
-                  fitsMemory(needed, capacity, headroom) ? "fits" : "DOES NOT FIT", headroom * 100);
-    return b;
+    return " of " + units::formatMemory(capacity) + ": " + (fitsMemory(needed, capacity, headroom) ? "fits" : "DOES NOT FIT");
 }
 
 // The band rows of the training-step table: the error over the published runs of this kind (on this
@@ -77,7 +74,8 @@ nlohmann::json modelJson(const ModelConfig& c, const ModelSizing& m, double capa
     j["flops_per_token"] = {{"forward", m.forward.forward()}, {"attention_scores", m.forward.attentionScores},
                             {"training_model", m.training.model}, {"training_hardware", m.training.hardware}};
     j["memory_per_gpu_bytes"] = {{"weights", mem.weights}, {"gradients", mem.gradients}, {"optimizer", mem.optimizer},
-                                 {"activations", mem.activations}, {"working", mem.working}, {"total", mem.total()},
+                                 {"activations", mem.activations}, {"working", mem.working},
+                                 {"communication", mem.communication}, {"total", mem.total()},
                                  {"capacity", known ? nlohmann::json(capacity) : nlohmann::json()},
                                  {"headroom", headroom},
                                  {"fits", known ? nlohmann::json(fitsMemory(mem.total(), capacity, headroom))
@@ -151,10 +149,14 @@ void addModelRows(TextTable& st, const ModelSizing& m, double capacity, double h
     st.addRow({"activations per GPU", units::formatBytes(m.memory.activations)});
     if (m.memory.working > 0) // ZeRO-3's gathered layers, the layer being recomputed
         st.addRow({"working buffers per GPU", units::formatBytes(m.memory.working)});
+    if (m.memory.communication > 0) // NCCL/RCCL buffers of the layout's communicators
+        st.addRow({"communication buffers per GPU", units::formatBytes(m.memory.communication)});
     // In GiB like the device's capacity (and the GUI), with the fit spelled out.
     const double total = m.memory.total();
     st.addRow({"memory per GPU", units::formatMemory(total) +
                                      fitText(total, capacity, headroom)});
+    if (capacity > 0)
+        st.addRow({"  kept for the framework", units::formatMemory(capacity * headroom) + " (" + frameworkReserveBasis() + ")"});
 }
 
 void printRules(const std::vector<RuleFinding>& findings)
@@ -173,7 +175,7 @@ void printWithoutDevice(const CliContext& ctx, const StepArgs& a, const DeviceAr
     const auto m = evaluateModelSizing(c, p, d.cus);
     const double capacity = d.hbmGB * 1e9;
     if (ctx.json) {
-        auto j = modelJson(c, m, capacity, kMemoryHeadroom);
+        auto j = modelJson(c, m, capacity, memoryHeadroom(capacity));
         const std::vector<std::string> needing{"device", "step", "inference", "expected_error"};
         for (const auto& k : needing)
             j[k] = nullptr;
@@ -186,7 +188,7 @@ void printWithoutDevice(const CliContext& ctx, const StepArgs& a, const DeviceAr
     std::cout << c.name << " (" << c.family << "), " << p.worldSize() << " GPUs, " << a.dtype << ", no device\n\n";
     printParams(c, m.params);
     TextTable st({"training step", "value"});
-    addModelRows(st, m, capacity, kMemoryHeadroom);
+    addModelRows(st, m, capacity, memoryHeadroom(capacity));
     st.print(std::cout);
     std::cout << '\n' << kNeedsDevice << ".\n\n";
     if (gemms)
@@ -238,7 +240,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const double prefill = report.prefillSeconds;
 
         if (ctx.json) {
-            auto j = modelJson(c, m, step.memoryCapacity, step.memoryHeadroom);
+            auto j = modelJson(c, m, step.memoryCapacity, step.headroom());
             const auto band = modelErrorBand(c.isMoe(), deviceId, p.framework);
             j["device"] = {{"peak_tflops", r.peakFlops / 1e12}, {"max_achievable_tflops", r.maxAchievableFlops / 1e12},
                            {"max_achievable_source", r.maxAchievableSource},
@@ -286,7 +288,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                   << (p.framework != Framework::MegatronCore ? std::string(", ") + displayName(p.framework) : "") << "\n\n";
         printParams(c, m.params);
         TextTable st({"training step", "value"});
-        addModelRows(st, m, step.memoryCapacity, step.memoryHeadroom);
+        addModelRows(st, m, step.memoryCapacity, step.headroom());
         st.addRow({"compute (GEMMs + element-wise)", units::formatTime(step.computeSeconds * 1e6)});
         st.addRow({"  of which GEMMs", units::formatTime(step.gemmSeconds * 1e6)});
         st.addRow({"  of which element-wise kernels", units::formatTime(step.elementwiseSeconds * 1e6)});

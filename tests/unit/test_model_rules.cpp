@@ -170,16 +170,16 @@ TEST(SizingRules, MemoryRuleWarnsWhenTheLayoutCannotRun)
     const double gib = 1ull << 30;
     step.memoryCapacity = 80 * gib; // an 80 GiB device
     step.memory.weights = 40 * gib;
-    step.memory.activations = 40 * gib; // 80 GiB needed, 72 GiB usable with the 10 % headroom
+    step.memory.activations = 40 * gib; // 80 GiB needed, (80 - 0.75) / 1.05 = 75.5 GiB usable
     auto f = rl::model::memoryFinding(step);
     EXPECT_EQ(f.rule, "memory");
     EXPECT_EQ(f.severity, rl::model::RuleSeverity::Warning);
-    EXPECT_NE(f.message.find("does not fit: 80 GiB needed, 72 GiB usable of 80 GiB"), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("does not fit: 80 GiB needed, 75.5 GiB usable of 80 GiB"), std::string::npos) << f.message;
     EXPECT_NE(f.message.find("this layout cannot run"), std::string::npos) << f.message;
     EXPECT_NE(f.proposal.find("ridgeline-cli plan"), std::string::npos);
 
     step.memory.activations = 20 * gib; // 60 GiB
     f = rl::model::memoryFinding(step);
     EXPECT_TRUE(f.passed());
-    EXPECT_EQ(f.message, "memory per GPU 60 GiB of 72 GiB usable");
+    EXPECT_EQ(f.message, "memory per GPU 60 GiB of 75.5 GiB usable");
 }

@@ -161,7 +161,7 @@ TEST(MoeSweep, RowsThatDoNotFitTheDeviceAreOffTheFront)
     EXPECT_DOUBLE_EQ(res.deviceMemoryBytes, 192e9);
     int fit = 0, over = 0;
     for (const auto& r : res.rows) {
-        EXPECT_EQ(r.fits, r.memoryPerGpuBytes <= 192e9 * (1 - kMemoryHeadroom)) << r.experts << "x" << r.topK;
+        EXPECT_EQ(r.fits, r.memoryPerGpuBytes <= (192e9 - kFrameworkContextBytes) / (1 + kAllocatorSlack)) << r.experts << "x" << r.topK;
         if (!r.fits) {
             EXPECT_FALSE(r.pareto) << r.experts << "x" << r.topK;
         }
@@ -173,8 +173,11 @@ TEST(MoeSweep, RowsThatDoNotFitTheDeviceAreOffTheFront)
 TEST(MoeSweep, NamesWhatDoesNotFitInTheDevicesUnit)
 {
     const double gib = 1ull << 30;
-    EXPECT_EQ(memoryFitProblem(206.2 * gib, 192 * gib), "does not fit: 206.2 GiB needed, 172.8 GiB usable of 192 GiB (10 % kept free)");
-    EXPECT_EQ(memoryFitProblem(180 * gib, 192 * gib), "does not fit: 180 GiB needed, 172.8 GiB usable of 192 GiB (10 % kept free)");
-    EXPECT_EQ(memoryFitProblem(100 * gib, 192 * gib), "");
+    // (192 - 0.75 GiB of context) / 1.05 of allocator slack = 182.14 GiB usable.
+    EXPECT_EQ(memoryFitProblem(206.2 * gib, 192 * gib),
+              "does not fit: 206.2 GiB needed, 182.1 GiB usable of 192 GiB (9.9 GiB kept for the framework)");
+    EXPECT_EQ(memoryFitProblem(182.2 * gib, 192 * gib),
+              "does not fit: 182.2 GiB needed, 182.1 GiB usable of 192 GiB (9.9 GiB kept for the framework)");
+    EXPECT_EQ(memoryFitProblem(182.1 * gib, 192 * gib), "");
     EXPECT_EQ(memoryFitProblem(300e9, 0), ""); // capacity unknown: nothing to say
 }

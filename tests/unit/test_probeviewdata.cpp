@@ -203,6 +203,17 @@ TEST(StepSessionData, TimedStepsAndTheSummaryOfTheH200Step)
     EXPECT_FALSE(stepTraceSession(s)) << "an imported file names no trace session";
 }
 
+// The step measured with its memory counters (probe_memory_gpu.sh): the summary says what the GPU held.
+TEST(StepSessionData, TheH200StepsMemoryIsInItsSummary)
+{
+    const Session s = rl::test::h200ProbeSession("step-memory-b2-s4096.jsonl");
+    const std::string summary = describeStepSummary(s);
+    EXPECT_NE(summary.find("memory: peak 45.3 GiB allocated, 46.8 GiB reserved by the allocator, 21.6 GiB between steps, "
+                           "767 MiB outside the allocator"), std::string::npos) << summary;
+    EXPECT_EQ(describeStepSummary(rl::test::h200ProbeSession("step.jsonl")).find("memory:"), std::string::npos)
+        << "a step recorded before the probe measured memory says nothing of it";
+}
+
 TEST(StepSessionData, ATraceSessionIsNamedAndBadRecordsAreLeftOut)
 {
     Session s;

@@ -438,7 +438,7 @@ TEST(MoeScatter, ConfigurationsThatDoNotFitAreMarkedAndOffTheFront)
     };
     QTest::mouseMove(chart.view()->viewport(), viewportPos(rows.size() - 1));
     const QString needed = QString::fromStdString(rl::units::formatMemory(222.0 * (1 << 30)));
-    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed, 172.8 GiB usable of 192 GiB")))
+    EXPECT_TRUE(chart.hoverText().contains(QStringLiteral("does not fit: ") + needed + QStringLiteral(" needed, 182.1 GiB usable of 192 GiB")))
         << chart.hoverText().toStdString();
     EXPECT_TRUE(chart.hoverText().contains(needed + QStringLiteral(" per GPU"))) << "memory in GiB, as the device reports it";
     EXPECT_FALSE(chart.hoverText().contains(QStringLiteral(" GB"))) << chart.hoverText().toStdString();

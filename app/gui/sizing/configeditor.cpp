@@ -474,11 +474,7 @@ void ConfigEditor::showReport()
              (noFit.empty() ? QString() : QStringLiteral(" — ") + qs(noFit)),
          {},
          mem},
-        {tr("  weights / grads / optimizer / activations / working"),
-         qs(units::formatBytes(s.memory.weights)) + QStringLiteral(" / ") + qs(units::formatBytes(s.memory.gradients)) +
-             QStringLiteral(" / ") + qs(units::formatBytes(s.memory.optimizer)) + QStringLiteral(" / ") +
-             qs(units::formatBytes(s.memory.activations)) + QStringLiteral(" / ") +
-             qs(units::formatBytes(s.memory.working))},
+        {tr("  by part"), qs(model::memoryPartsText(s.memory))},
         {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6)) + ifItFit, {}, s.stepSeconds},
         {tr("  expected error (validation table)"), qs(model::describe(band))},
         {tr("  mean error over those runs"), qs(model::describeBias(band))},

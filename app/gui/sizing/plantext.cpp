@@ -80,15 +80,12 @@ QString details(const plan::PlanRow& row, const plan::PlanRow& best, const model
                    .arg(time(p.seconds), 10)
                    .arg(s.stepSeconds > 0 ? qs(units::formatPercent(p.seconds / s.stepSeconds, 1)) : QString(), 8);
     out << QStringLiteral("  %1 %2").arg(tr("step:"), -40).arg(time(s.stepSeconds), 10);
-    out << tr("Memory per GPU: %1 (weights %2, gradients %3, optimizer %4, activations %5, working %7)%6")
-               .arg(qs(units::formatMemory(s.memory.total())), qs(units::formatMemory(s.memory.weights)),
-                    qs(units::formatMemory(s.memory.gradients)), qs(units::formatMemory(s.memory.optimizer)),
-                    qs(units::formatMemory(s.memory.activations)),
+    out << tr("Memory per GPU: %1 (%2)%3")
+               .arg(qs(units::formatMemory(s.memory.total())), qs(model::memoryPartsText(s.memory)),
                     s.memoryCapacity > 0
                         ? tr(" of %1, %2 usable").arg(qs(units::formatMemory(s.memoryCapacity)),
-                                                      qs(units::formatMemory(s.memoryCapacity * (1 - s.memoryHeadroom))))
-                        : QString())
-               .arg(qs(units::formatMemory(s.memory.working)));
+                                                      qs(units::formatMemory(s.usableMemory())))
+                        : QString());
     out << QString() << tr("Megatron-LM / Megatron-Bridge:");
     out << qs(plan::shellLines(plan::megatronArgs(c, row.layout, cl))).trimmed().prepend(QStringLiteral("    "));
     out << QString() << tr("torchtitan (job config):");

@@ -529,7 +529,7 @@ void PlanWindow::showResult(plan::PlanResult result)
         if (m_result.counts.outOfMemory[std::size_t(m)] > 0)
             add(tr("out of memory, largest part: %1").arg(QLatin1String(plan::toString(plan::MemoryPart(m)))),
                 m_result.counts.outOfMemory[std::size_t(m)],
-                tr("%1 of the device's memory kept free for the framework").arg(qs(units::formatPercent(model::kMemoryHeadroom))));
+                tr("%1 kept free for the framework").arg(qs(model::frameworkReserveBasis())));
     m_leftOut->setTable(std::move(leftOut));
 
     if (m_result.yours) {

@@ -69,6 +69,25 @@ def build(shape, args, dev):
     return model, one_step
 
 
+def memory_of(dev, params):
+    """What the GPU held over the timed steps, in bytes, for the sizing model's memory parts: the
+    caching allocator's peak (what tensors needed) and its reserve (what it took from the device),
+    the tensors alive between steps (fp32 weights and AdamW's two moments with zero_grad's
+    set_to_none: 12 B a parameter) and the device memory outside the allocator (CUDA/HIP context,
+    cuBLAS and cuDNN workspaces, NCCL). None on the CPU, which has no such counters."""
+    if dev.type != "cuda":
+        return None
+    free, total = torch.cuda.mem_get_info(dev)
+    reserved = torch.cuda.memory_reserved(dev)
+    return {"peak_allocated": torch.cuda.max_memory_allocated(dev),
+            "peak_reserved": torch.cuda.max_memory_reserved(dev),
+            "between_steps": torch.cuda.memory_allocated(dev),
+            "reserved": reserved, "device_used": total - free, "device_total": total,
+            "outside_allocator": total - free - reserved, "parameters": params,
+            "source": "torch.cuda.max_memory_allocated/max_memory_reserved over the timed steps; "
+                      "mem_get_info after them"}
+
+
 def run(ctx, args, dev, shape, model, one_step):
     params = sum(p.numel() for p in model.parameters())
     flops = step_flops(shape, params, args.batch, args.seq)
@@ -77,6 +96,8 @@ def run(ctx, args, dev, shape, model, one_step):
         ctx.watchdog.arm("warm-up step")
         one_step()
         devmod.synchronize(dev)
+    if dev.type == "cuda":  # the peak of the timed steps, not of building the model
+        torch.cuda.reset_peak_memory_stats(dev)
     times = []
     for i in range(args.steps):
         if ctx.stop.stopped:
@@ -98,6 +119,14 @@ def run(ctx, args, dev, shape, model, one_step):
     summary = {"record": "step_summary", "steps": len(times), "median_ms": med * 1e3, "min_ms": min(times) * 1e3,
                "max_ms": max(times) * 1e3, "tokens_per_step": tokens, "tokens_per_s": tokens / med,
                "parameters": params, "model_flops_per_step": flops, "tflops": flops / med / 1e12}
+    memory = memory_of(dev, params)
+    if memory:
+        summary["memory_bytes"] = memory
+        gib = 1024.0 ** 3
+        note("memory: peak %.2f GiB allocated, %.2f GiB reserved, %.2f GiB between steps (%.1f B a parameter), "
+             "%.2f GiB outside the allocator" % (memory["peak_allocated"] / gib, memory["peak_reserved"] / gib,
+                                                  memory["between_steps"] / gib, memory["between_steps"] / params,
+                                                  memory["outside_allocator"] / gib))
     if args.trace and not ctx.stop.stopped:
         ctx.watchdog.arm("profiled steps")
         profiler = tracefile.profile_steps(args.trace, one_step, max(1, args.profile_steps), dev)
