@@ -243,6 +243,13 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     EXPECT_TRUE(memory.contains(QStringLiteral("does not fit: "))) << memory.toStdString();
     EXPECT_TRUE(memory.contains(QStringLiteral(" GiB usable of 192 GiB"))) << memory.toStdString();
     EXPECT_TRUE(memory.startsWith(QString::fromStdString(rl::units::formatMemory(editor->report()->step.memory.total()))));
+    // Issue 27: each part under the total, the communicators' buffers among them: a DP ring of 4 and
+    // an all_to_all to 3 peers, (32 x 9,633,792 + 3 x 2 x 4 MiB x 2) B = 342 MiB.
+    const auto& parts = editor->report()->step.memory;
+    EXPECT_EQ(editor->resultText(QStringLiteral("  communication")), QStringLiteral("342 MiB"));
+    EXPECT_EQ(editor->resultText(QStringLiteral("  weights")), QString::fromStdString(rl::units::formatMemory(parts.weights)));
+    EXPECT_EQ(editor->resultText(QStringLiteral("  activations")),
+              QString::fromStdString(rl::units::formatMemory(parts.activations)));
     // Issue 24 item 8: not only the memory cell says so. The figures it would reach are marked,
     // and the rules do not all read "ok": the memory rule warns first.
     for (const char* quantity : {"Step time", "Training throughput", "MFU"})

@@ -474,7 +474,6 @@ void ConfigEditor::showReport()
              (noFit.empty() ? QString() : QStringLiteral(" — ") + qs(noFit)),
          {},
          mem},
-        {tr("  by part"), qs(model::memoryPartsText(s.memory))},
         {tr("Step time"), qs(units::formatTime(s.stepSeconds * 1e6)) + ifItFit, {}, s.stepSeconds},
         {tr("  expected error (validation table)"), qs(model::describe(band))},
         {tr("  mean error over those runs"), qs(model::describeBias(band))},
@@ -499,6 +498,21 @@ void ConfigEditor::showReport()
          {},
          r.decode.secondsPerToken},
     };
+    // A row per memory part under the total (in GiB, as the total); the communicators' basis in a tooltip.
+    {
+        std::vector<Row> parts;
+        for (int part = 0; part < model::kMemoryParts; ++part)
+            if (const double bytes = model::memoryPart(s.memory, part); bytes > 0)
+                parts.push_back({QStringLiteral("  ") + QLatin1String(model::memoryPartName(part)),
+                                 qs(units::formatMemory(bytes)),
+                                 part == model::kMemoryParts - 1
+                                     ? qs(units::formatMemory(bytes)) +
+                                           tr(": NCCL/RCCL buffers of the communicators this layout uses (sizes from "
+                                              "NCCL's source; 32 ring channels and 2 per point-to-point peer stated)")
+                                     : QString(),
+                                 bytes});
+        rows.insert(rows.begin() + 4, parts.begin(), parts.end()); // after "Memory per GPU"
+    }
     // Under the step time: the measured run it was calibrated from, or why the chosen run was not used.
     const auto stepRow = std::find_if(rows.begin(), rows.end(), [](const Row& row) { return row.quantity == tr("Step time"); });
     if (stepRow != rows.end() && m_runCalibration) {
