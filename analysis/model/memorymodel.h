@@ -48,9 +48,9 @@ double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes = 
 // The framework's share of a device, kept free by every fit (the communicators' buffers are a part
 // of TrainingMemory instead, since they grow with the layout):
 // - what the process holds outside PyTorch's caching allocator: the CUDA/HIP context, cuBLAS and
-//   cuDNN workspaces. 0.75 GiB measured on an H200 (PyTorch 2.11, CUDA 13), the same at every
-//   micro-batch and sequence length (tests/data/probe/h200/step-memory-*.jsonl, `outside_allocator`);
-//   stated for every device.
+//   cuDNN workspaces. 0.75 GiB measured on an H200 and an H100 (PyTorch 2.11, CUDA 13), the same at
+//   every micro-batch and sequence length (tests/data/probe/{h200,h100}/step-memory-*.jsonl,
+//   `outside_allocator`); stated for every device.
 // - the allocator's slack over what the tensors need: it reserved 2.5-3.4 % more than their peak over
 //   those steps. A stated 5 %: that loop repeats one shape, where pipeline schedules and MoE routing
 //   vary them and fragment more.
