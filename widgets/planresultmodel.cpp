@@ -160,7 +160,7 @@ QVariant PlanResultModel::toolTip(const plan::PlanRow& r, int column) const
         return QString(parts + tr("; usable %1 of %2 (%3 kept for the framework)")
                            .arg(qs(units::formatMemory(s.usableMemory())),
                                 qs(units::formatMemory(s.memoryCapacity)),
-                                qs(units::formatMemory(s.memoryCapacity * s.headroom()))));
+                                qs(units::formatMemory(s.memoryCapacity - s.usableMemory()))));
     }
     case LayoutColumn:
         return qs(plan::toSpec(r.layout));

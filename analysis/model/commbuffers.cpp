@@ -38,4 +38,10 @@ CommBuffers communicationBuffers(const ModelConfig& c, const ParallelConfig& p, 
     return b;
 }
 
+std::string communicationBuffersBasis(const CommBufferAssumptions& a)
+{
+    return "sizes from NCCL's source; " + std::to_string(a.collectiveChannels) + " ring channels and " +
+           std::to_string(a.p2pChannelsPerPeer) + " per point-to-point peer stated";
+}
+
 } // namespace rl::model

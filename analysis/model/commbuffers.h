@@ -8,6 +8,8 @@
 // x 16 B), LL128 4.6875 MiB (120 x 640 threads x 8 steps x 8 B) and Simple 4 MiB (NCCL_BUFFSIZE);
 // a point-to-point connection holds Simple only, its chunk x NCCL_STEPS (8): 512 KiB chunks over
 // NVLink, 128 KiB over the network.
+#include <string>
+
 #include "model/modelconfig.h"
 #include "model/parallelconfig.h"
 
@@ -42,5 +44,9 @@ struct CommBuffers
 // (ep - 1 peers, over NVLink while ep fits a node of 8) and the pipeline's two neighbours (over the
 // network). Other stacks form the same groups for the same degrees.
 CommBuffers communicationBuffers(const ModelConfig& c, const ParallelConfig& p, const CommBufferAssumptions& a = {});
+
+// "sizes from NCCL's source; 32 ring channels and 2 per point-to-point peer stated": the part's
+// basis, for a tooltip or a note.
+std::string communicationBuffersBasis(const CommBufferAssumptions& a = {});
 
 } // namespace rl::model

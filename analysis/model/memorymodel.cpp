@@ -124,22 +124,19 @@ double memoryHeadroom(double capacityBytes)
     return capacityBytes > 0 ? 1 - usableMemory(capacityBytes) / capacityBytes : 0.0;
 }
 
-bool fitsMemory(double neededBytes, double capacityBytes, double headroom)
+bool fitsMemory(double neededBytes, double capacityBytes)
 {
-    if (headroom < 0)
-        headroom = memoryHeadroom(capacityBytes);
-    return capacityBytes <= 0 || neededBytes <= capacityBytes * (1 - headroom);
+    return capacityBytes <= 0 || neededBytes <= usableMemory(capacityBytes);
 }
 
-std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom)
+std::string memoryFitProblem(double neededBytes, double capacityBytes)
 {
-    if (headroom < 0)
-        headroom = memoryHeadroom(capacityBytes);
-    if (fitsMemory(neededBytes, capacityBytes, headroom))
+    if (fitsMemory(neededBytes, capacityBytes))
         return {};
-    return "does not fit: " + units::formatMemory(neededBytes) + " needed, "
-           + units::formatMemory(capacityBytes * (1 - headroom)) + " usable of " + units::formatMemory(capacityBytes) +
-           " (" + units::formatMemory(capacityBytes * headroom) + " kept for the framework)";
+    const double usable = usableMemory(capacityBytes);
+    return "does not fit: " + units::formatMemory(neededBytes) + " needed, " + units::formatMemory(usable) + " usable of " +
+           units::formatMemory(capacityBytes) + " (" + units::formatMemory(capacityBytes - usable) +
+           " kept for the framework)";
 }
 
 std::string frameworkReserveBasis()

@@ -59,16 +59,15 @@ inline constexpr double kAllocatorSlack = 0.05;
 
 // What the model's parts may use of `capacityBytes`: (capacity - context) / (1 + slack); 0 when unknown.
 double usableMemory(double capacityBytes);
-// The share of `capacityBytes` kept free, 1 - usable / capacity (about 6 % of 80 GiB, 5.4 % of 192).
+// The share of `capacityBytes` kept free, 1 - usable / capacity (5.7 % of 80 GiB, 5.1 % of 192).
 double memoryHeadroom(double capacityBytes);
 
-// The one fit rule: `neededBytes` within capacity x (1 - headroom); an unknown capacity (<= 0) fits.
-// headroom < 0: the framework's reserve above for that capacity.
-bool fitsMemory(double neededBytes, double capacityBytes, double headroom = -1);
+// The one fit rule: `neededBytes` within usableMemory(capacity); an unknown capacity (<= 0) fits.
+bool fitsMemory(double neededBytes, double capacityBytes);
 
-// Empty when it fits, otherwise "does not fit: 206.2 GiB needed, 181.7 GiB usable of 192 GiB
-// (10.3 GiB kept for the framework)", in GiB as devices report their HBM (units/memory.h).
-std::string memoryFitProblem(double neededBytes, double capacityBytes, double headroom = -1);
+// Empty when it fits, otherwise "does not fit: 206.2 GiB needed, 182.1 GiB usable of 192 GiB
+// (9.9 GiB kept for the framework)", in GiB as devices report their HBM (units/memory.h).
+std::string memoryFitProblem(double neededBytes, double capacityBytes);
 
 // "768 MiB context, 5 % allocator slack": the reserve's basis, for a tooltip or a note.
 std::string frameworkReserveBasis();

@@ -32,7 +32,7 @@ RuleFinding memoryFinding(const StepEstimate& step)
     RuleFinding f;
     f.rule = "memory";
     const double needed = step.memory.total();
-    const std::string problem = memoryFitProblem(needed, step.memoryCapacity, step.headroom());
+    const std::string problem = memoryFitProblem(needed, step.memoryCapacity);
     if (problem.empty()) {
         f.message = "memory per GPU " + units::formatMemory(needed) + " of " +
                     units::formatMemory(step.usableMemory()) + " usable";

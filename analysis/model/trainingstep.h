@@ -66,11 +66,10 @@ struct StepEstimate
     double stageLayers = 0;       // layers on the busiest pipeline stage
     TrainingMemory memory;
     double memoryCapacity = 0;    // bytes of the device (0: unknown)
-    double memoryHeadroom = -1;   // the share kept for the framework; < 0: model::memoryHeadroom(memoryCapacity)
-    double headroom() const { return memoryHeadroom < 0 ? model::memoryHeadroom(memoryCapacity) : memoryHeadroom; }
-    double usableMemory() const { return memoryCapacity * (1 - headroom()); }
-    // Fits when the total stays under capacity x (1 - headroom); unknown capacity counts as fitting.
-    bool fitsMemory() const { return model::fitsMemory(memory.total(), memoryCapacity, headroom()); }
+    // What the parts may use of the device, after the framework's reserve (model/memorymodel.h).
+    double usableMemory() const { return model::usableMemory(memoryCapacity); }
+    // Fits when the total stays within usableMemory(); unknown capacity counts as fitting.
+    bool fitsMemory() const { return model::fitsMemory(memory.total(), memoryCapacity); }
     std::array<CommOp, 12> comm{};
     int commCount = 0;
 };

@@ -492,7 +492,7 @@ std::string sizingSentence(const SizingInput& in)
                     + units::formatCount(st.tokensPerSecond) + " tokens/s, MFU " + units::formatPercent(st.mfu) + ", "
                     + units::formatMemory(st.memory.total()) + " per GPU";
     if (st.memoryCapacity > 0)
-        s += model::fitsMemory(st.memory.total(), st.memoryCapacity, st.headroom())
+        s += st.fitsMemory()
                  ? " (fits " + units::formatMemory(st.memoryCapacity) + ")"
                  : " (DOES NOT FIT " + units::formatMemory(st.memoryCapacity) + ")";
     int warnings = 0;

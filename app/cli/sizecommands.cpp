@@ -37,11 +37,11 @@ using namespace rl::model;
 std::string pct(double v) { return units::formatPercent(v, 1); }
 
 // " of 192 GiB: fits", or how to find out.
-std::string fitText(double needed, double capacity, double headroom)
+std::string fitText(double needed, double capacity)
 {
     if (capacity <= 0)
         return " (capacity unknown: --hbm-gib or --hardware checks the fit)";
-    return " of " + units::formatMemory(capacity) + ": " + (fitsMemory(needed, capacity, headroom) ? "fits" : "DOES NOT FIT");
+    return " of " + units::formatMemory(capacity) + ": " + (fitsMemory(needed, capacity) ? "fits" : "DOES NOT FIT");
 }
 
 // The band rows of the training-step table: the error over the published runs of this kind (on this
@@ -60,7 +60,7 @@ void addBandRows(TextTable& t, const ModelConfig& c, const std::string& deviceId
 const std::string kNeedsDevice =
     std::string("Step time, MFU, throughput, communication, prefill and decode need a device: give ") + kDeviceHint;
 
-nlohmann::json modelJson(const ModelConfig& c, const ModelSizing& m, double capacity, double headroom)
+nlohmann::json modelJson(const ModelConfig& c, const ModelSizing& m, double capacity)
 {
     const auto& params = m.params;
     const auto& mem = m.memory;
@@ -77,8 +77,8 @@ nlohmann::json modelJson(const ModelConfig& c, const ModelSizing& m, double capa
                                  {"activations", mem.activations}, {"working", mem.working},
                                  {"communication", mem.communication}, {"total", mem.total()},
                                  {"capacity", known ? nlohmann::json(capacity) : nlohmann::json()},
-                                 {"headroom", headroom},
-                                 {"fits", known ? nlohmann::json(fitsMemory(mem.total(), capacity, headroom))
+                                 {"headroom", memoryHeadroom(capacity)},
+                                 {"fits", known ? nlohmann::json(fitsMemory(mem.total(), capacity))
                                                 : nlohmann::json()}};
     nlohmann::json rules = nlohmann::json::array();
     for (const auto& f : m.findings)
@@ -138,7 +138,7 @@ void printParams(const ModelConfig& c, const ParamCounts& params)
 }
 
 // The FLOPs and memory rows of the "training step" table.
-void addModelRows(TextTable& st, const ModelSizing& m, double capacity, double headroom)
+void addModelRows(TextTable& st, const ModelSizing& m, double capacity)
 {
     st.addRow({"forward FLOPs per token", units::formatFlop(m.forward.forward())});
     st.addRow({"training FLOPs per token (model / hardware)",
@@ -154,9 +154,10 @@ void addModelRows(TextTable& st, const ModelSizing& m, double capacity, double h
     // In GiB like the device's capacity (and the GUI), with the fit spelled out.
     const double total = m.memory.total();
     st.addRow({"memory per GPU", units::formatMemory(total) +
-                                     fitText(total, capacity, headroom)});
+                                     fitText(total, capacity)});
     if (capacity > 0)
-        st.addRow({"  kept for the framework", units::formatMemory(capacity * headroom) + " (" + frameworkReserveBasis() + ")"});
+        st.addRow({"  kept for the framework",
+                   units::formatMemory(capacity - usableMemory(capacity)) + " (" + frameworkReserveBasis() + ")"});
 }
 
 void printRules(const std::vector<RuleFinding>& findings)
@@ -175,7 +176,7 @@ void printWithoutDevice(const CliContext& ctx, const StepArgs& a, const DeviceAr
     const auto m = evaluateModelSizing(c, p, d.cus);
     const double capacity = d.hbmGB * 1e9;
     if (ctx.json) {
-        auto j = modelJson(c, m, capacity, memoryHeadroom(capacity));
+        auto j = modelJson(c, m, capacity);
         const std::vector<std::string> needing{"device", "step", "inference", "expected_error"};
         for (const auto& k : needing)
             j[k] = nullptr;
@@ -188,7 +189,7 @@ void printWithoutDevice(const CliContext& ctx, const StepArgs& a, const DeviceAr
     std::cout << c.name << " (" << c.family << "), " << p.worldSize() << " GPUs, " << a.dtype << ", no device\n\n";
     printParams(c, m.params);
     TextTable st({"training step", "value"});
-    addModelRows(st, m, capacity, memoryHeadroom(capacity));
+    addModelRows(st, m, capacity);
     st.print(std::cout);
     std::cout << '\n' << kNeedsDevice << ".\n\n";
     if (gemms)
@@ -240,7 +241,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
         const double prefill = report.prefillSeconds;
 
         if (ctx.json) {
-            auto j = modelJson(c, m, step.memoryCapacity, step.headroom());
+            auto j = modelJson(c, m, step.memoryCapacity);
             const auto band = modelErrorBand(c.isMoe(), deviceId, p.framework);
             j["device"] = {{"peak_tflops", r.peakFlops / 1e12}, {"max_achievable_tflops", r.maxAchievableFlops / 1e12},
                            {"max_achievable_source", r.maxAchievableSource},
@@ -288,7 +289,7 @@ void addSizeCommand(CLI::App& app, CliContext& ctx)
                   << (p.framework != Framework::MegatronCore ? std::string(", ") + displayName(p.framework) : "") << "\n\n";
         printParams(c, m.params);
         TextTable st({"training step", "value"});
-        addModelRows(st, m, step.memoryCapacity, step.headroom());
+        addModelRows(st, m, step.memoryCapacity);
         st.addRow({"compute (GEMMs + element-wise)", units::formatTime(step.computeSeconds * 1e6)});
         st.addRow({"  of which GEMMs", units::formatTime(step.gemmSeconds * 1e6)});
         st.addRow({"  of which element-wise kernels", units::formatTime(step.elementwiseSeconds * 1e6)});

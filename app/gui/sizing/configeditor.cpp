@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,7 @@
 #include "wheelguard.h"
 #include "model/attentionkernel.h"
 #include "model/hardwareprofileloader.h"
+#include "model/commbuffers.h"
 #include "model/memorymodel.h"
 #include "model/validation.h"
 #include "store/modelconfigs.h"
@@ -502,16 +504,17 @@ void ConfigEditor::showReport()
     {
         std::vector<Row> parts;
         for (int part = 0; part < model::kMemoryParts; ++part)
-            if (const double bytes = model::memoryPart(s.memory, part); bytes > 0)
-                parts.push_back({QStringLiteral("  ") + QLatin1String(model::memoryPartName(part)),
-                                 qs(units::formatMemory(bytes)),
-                                 part == model::kMemoryParts - 1
-                                     ? qs(units::formatMemory(bytes)) +
-                                           tr(": NCCL/RCCL buffers of the communicators this layout uses (sizes from "
-                                              "NCCL's source; 32 ring channels and 2 per point-to-point peer stated)")
-                                     : QString(),
+            if (const double bytes = model::memoryPart(s.memory, part); bytes > 0) {
+                const QString value = qs(units::formatMemory(bytes));
+                const bool communication = std::string_view(model::memoryPartName(part)) == "communication";
+                parts.push_back({QStringLiteral("  ") + QLatin1String(model::memoryPartName(part)), value,
+                                 communication ? value + tr(": NCCL/RCCL buffers of the communicators this layout uses (%1)")
+                                                             .arg(qs(model::communicationBuffersBasis()))
+                                               : QString(),
                                  bytes});
-        rows.insert(rows.begin() + 4, parts.begin(), parts.end()); // after "Memory per GPU"
+            }
+        const auto total = std::find_if(rows.begin(), rows.end(), [](const Row& row) { return row.quantity == tr("Memory per GPU"); });
+        rows.insert(total + 1, parts.begin(), parts.end());
     }
     // Under the step time: the measured run it was calibrated from, or why the chosen run was not used.
     const auto stepRow = std::find_if(rows.begin(), rows.end(), [](const Row& row) { return row.quantity == tr("Step time"); });
