@@ -246,7 +246,7 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     // Issue 27: each part under the total, the communicators' buffers among them: a DP ring of 4 and
     // an all_to_all to 3 peers, (32 x 9,633,792 + 3 x 2 x 4 MiB x 2) B = 342 MiB.
     const auto& parts = editor->report()->step.memory;
-    EXPECT_EQ(editor->resultText(QStringLiteral("  communication")), QStringLiteral("342 MiB"));
+    EXPECT_EQ(editor->resultText(QStringLiteral("  comm. buffers")), QStringLiteral("342 MiB"));
     EXPECT_EQ(editor->resultText(QStringLiteral("  weights")), QString::fromStdString(rl::units::formatMemory(parts.weights)));
     EXPECT_EQ(editor->resultText(QStringLiteral("  activations")),
               QString::fromStdString(rl::units::formatMemory(parts.activations)));

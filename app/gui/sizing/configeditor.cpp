@@ -507,7 +507,10 @@ void ConfigEditor::showReport()
             if (const double bytes = model::memoryPart(s.memory, part); bytes > 0) {
                 const QString value = qs(units::formatMemory(bytes));
                 const bool communication = std::string_view(model::memoryPartName(part)) == "communication";
-                parts.push_back({QStringLiteral("  ") + QLatin1String(model::memoryPartName(part)), value,
+                // "communication" is one word wider than the quantity column at 1280 px: two words wrap.
+                parts.push_back({communication ? tr("  comm. buffers")
+                                               : QStringLiteral("  ") + QLatin1String(model::memoryPartName(part)),
+                                 value,
                                  communication ? value + tr(": NCCL/RCCL buffers of the communicators this layout uses (%1)")
                                                              .arg(qs(model::communicationBuffersBasis()))
                                                : QString(),
