@@ -64,8 +64,40 @@ ShardingTraits shardingTraits(Framework f)
     return t;
 }
 
-double fp32GradientBytes(Framework f, const std::string& dtype, int zeroStage)
+namespace {
+int dtypeBytes(const std::string& name, int otherwise)
 {
-    return f == Framework::DeepSpeed && dtype == "bf16" && zeroStage <= 1 ? 4.0 : 0.0;
+    if (name == "fp32")
+        return 4;
+    if (name == "bf16" || name == "fp16")
+        return 2;
+    return otherwise;
+}
+} // namespace
+
+bool isGradientDtype(const std::string& name)
+{
+    return dtypeBytes(name, 0) > 0;
+}
+
+int gradientBytes(Framework f, const std::string& dtype, int zeroStage, const std::string& gradDtype, int weightBytes)
+{
+    if (!gradDtype.empty())
+        return dtypeBytes(gradDtype, weightBytes);
+    if (f == Framework::DeepSpeed && dtype == "bf16" && zeroStage <= 1)
+        return 4;
+    if (f == Framework::MegatronCore && dtype != "fp16" && zeroStage <= 2)
+        return 4;
+    return weightBytes;
+}
+
+int gradientReduceBytes(Framework f, const std::string& dtype, int zeroStage, const std::string& gradDtype,
+                        int weightBytes)
+{
+    if (zeroStage >= 3)
+        return shardingTraits(f).reduceBytes;
+    if (f == Framework::MegatronCore)
+        return gradientBytes(f, dtype, zeroStage, gradDtype, weightBytes);
+    return weightBytes;
 }
 } // namespace rl::model

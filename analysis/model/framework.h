@@ -49,10 +49,31 @@ struct ShardingTraits
 };
 ShardingTraits shardingTraits(Framework f);
 
-// Gradient bytes per parameter the optimizer keeps, unsharded, beside the 16-bit weights: DeepSpeed's
-// BF16_Optimizer (bf16 with ZeRO stage 0 or 1, as BLOOM and Megatron-DeepSpeed ran) allocates an
-// fp32 gradient buffer the size of the whole local bf16 model (runtime/bf16_optimizer.py,
-// _setup_for_real_optimizer: zeros_like(bf16_groups_flat, dtype=grad_acc_dtype), fp32 by default);
-// 0 elsewhere: the gradients are counted at the weights' type (memorymodel.h).
-double fp32GradientBytes(Framework f, const std::string& dtype, int zeroStage);
+// Bytes per gradient element in the buffer the gradients accumulate in, unsharded beside the 16-bit
+// weights (memorymodel.h), for `gradDtype` as the run sets it ("fp32", "bf16", "fp16"), or, when it
+// is empty, as the framework defaults:
+// - Megatron-Core's DDP accumulates into an fp32 main-grad buffer when training in bf16 (FP8 runs
+//   train in bf16 too): --main-grads-dtype defaults to fp32, and --bf16 then sets
+//   accumulate_allreduce_grads_in_fp32 (megatron/training/arguments.py, "bfloat16 requires gradient
+//   accumulation and all-reduce to be done in fp32"), which makes the buffer's grad_dtype torch.float
+//   (core/distributed/distributed_data_parallel.py). NeMo's bf16_mixed plugin sets the same
+//   (grad_reduce_in_fp32=True); NeMo's and Megatron-Bridge's performance recipes turn it off
+//   (recipes' pretrain_performance_optimizations; perf_recipes/_common.py). The distributed
+//   optimizer reduce-scatters within that buffer, so it stays whole. fp16 runs keep 16-bit gradients.
+// - DeepSpeed's BF16_Optimizer (bf16 with ZeRO stage 0 or 1, as BLOOM and Megatron-DeepSpeed ran)
+//   allocates an fp32 gradient buffer the size of the whole local bf16 model
+//   (runtime/bf16_optimizer.py, _setup_for_real_optimizer: zeros_like(bf16_groups_flat,
+//   dtype=grad_acc_dtype), fp32 by default).
+// - otherwise the weights' type, `weightBytes`.
+int gradientBytes(Framework f, const std::string& dtype, int zeroStage, const std::string& gradDtype, int weightBytes);
+
+// Bytes per gradient element in the data-parallel reduction (the all_reduce, or the reduce_scatter
+// under ZeRO): Megatron-Core reduces its buffer as it is (grad_reduce_in_fp32 is the same flag);
+// ZeRO-3 / FSDP as its ShardingTraits say; DeepSpeed's communication_data_type defaults to the
+// model's 16-bit type (runtime/engine.py) whatever its buffer holds.
+int gradientReduceBytes(Framework f, const std::string& dtype, int zeroStage, const std::string& gradDtype,
+                        int weightBytes);
+
+// True for what gradDtype accepts: "fp32", "bf16", "fp16".
+bool isGradientDtype(const std::string& name);
 } // namespace rl::model

@@ -25,8 +25,7 @@ TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, c
         return sharded ? bytesPerParam * (dense / dp + expert / edp) : bytesPerParam * (dense + expert);
     };
     m.optimizer = shard(12, p.zeroStage >= 1);
-    const double fp32Grads = fp32GradientBytes(p.framework, p.dtype, p.zeroStage);
-    m.gradients = shard(fp32Grads > 0 ? fp32Grads : wb, p.zeroStage >= 2);
+    m.gradients = shard(gradientBytes(p.framework, p.dtype, p.zeroStage, p.gradDtype, p.weightBytes), p.zeroStage >= 2);
     m.weights = shard(wb, p.zeroStage >= 3);
     // 1F1B: the first stage holds min(pp, m) micro-batches of its layers; interleaving adds
     // (pp-1)/(pp·vpp) of a stage (Narayanan et al. 2021, §2.2.2; Korthikanti et al. 2022, §4.2.3).
@@ -94,15 +93,29 @@ double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bo
     const double sbh = s * b * h;
     if (p.recompute == Recompute::Full)
         return 2 * sbh / (p.sequenceParallel ? t : 1);
+    // Korthikanti et al.'s terms, in bytes per token per residual channel (x sbh), each at the width
+    // the layer really has: their 34 is a 4h GELU MLP under multi-head attention with dropout.
+    // Kept whole on every TP rank (split only with SP): each norm's input (2), the QKV and MLP inputs
+    // (2 each), and with dropout the 1-byte masks after attention and after the MLP.
+    const double dropoutMasks = p.dropout ? 2 : 0;
+    const double replicated = 2.0 * c.normsPerLayer + 2 + 2 + dropoutMasks;
+    // Split over TP: Q and K for the scores, V for the values and the output projection's input, each
+    // at its own width (GQA and MQA keep kvHeads of K and V; their 4 + 2 + 2 assume heads x dModel/heads).
+    const double q = double(c.heads) * c.qkHeadDim(), k = double(c.kvHeads) * c.qkHeadDim();
+    const double v = double(c.kvHeads) * c.vHeadDim(), o = double(c.heads) * c.vHeadDim();
+    const double attention = 2 * (q + k + v + o) / h;
+    // The MLP's intermediates: fc1's output and the activation's (16 for a 4h GELU MLP); SwiGLU's gate
+    // and up outputs and their product (6 x width / h); MoE layers at the routed and shared widths.
     const double gated = c.mlp == MlpType::SwiGlu ? 1.5 : 1.0;
     const double width = moeLayer ? double(c.moe.topK) * c.moe.expertWidth + double(c.moe.sharedExperts) * c.sharedWidth()
                                   : double(c.mlpWidth);
-    const double mlpExtra = 16 * gated * width / (4 * h) - 16; // 0 for the paper's 4h GELU MLP
+    const double mlp = 4 * gated * width / h;
     const bool keepScores = !p.flashAttention && p.recompute == Recompute::None;
     const double scores = keepScores ? 5 * a * s / h : 0;
+    const double split = attention + mlp + scores;
     if (p.sequenceParallel || t == 1)
-        return sbh / t * (34 + mlpExtra + scores);
-    return sbh * (10 + (24 + mlpExtra) / t + scores / t);
+        return sbh / t * (replicated + split);
+    return sbh * (replicated + split / t);
 }
 
 double kvCacheBytes(const ModelConfig& c, double contextTokens, int elemBytes)

@@ -29,16 +29,19 @@ double memoryPart(const TrainingMemory& m, int part);
 // "weights 2.1 GiB, gradients 4.2 GiB, ..., communication 0.6 GiB": every part, those at zero left out.
 std::string memoryPartsText(const TrainingMemory& m);
 
-// Bytes per parameter: weightBytes for weights and gradients, 12 for the fp32 master copy,
-// momentum and variance; ZeRO stage 1 shards the optimizer over DP, 2 adds gradients, 3 adds weights.
+// Bytes per parameter: weightBytes for weights, gradientBytes (model/framework.h: fp32 main grads
+// under Megatron-Core's bf16 default) for gradients, 12 for the fp32 master copy, momentum and
+// variance; ZeRO stage 1 shards the optimizer over DP, 2 adds gradients, 3 adds weights.
 // Expert parameters shard over EP and their ZeRO group is dp/ep.
 TrainingMemory trainingMemory(const ModelConfig& c, const ParamCounts& params, const ParallelConfig& p);
 
 // Korthikanti et al. 2022, per layer, for one micro-batch of b sequences of length s (bytes):
 // no parallelism sbh(34 + 5as/h); TP t without SP sbh(10 + 24/t + 5as/(ht)); with SP
 // sbh/t·(34 + 5as/h); selective recompute drops the 5as/h term; full recompute keeps 2sbh (/t
-// with SP). The MLP share (19 of 34) scales with the active MLP width for SwiGLU and MoE layers;
-// flash attention drops the 5as/h term.
+// with SP); flash attention drops the 5as/h term. Their 34 is taken apart and each term held at the
+// layer's own width: K and V at kvHeads (GQA, MQA), Q and the attention output at heads x head_dim,
+// the MLP's intermediates at its width (SwiGLU's three, the routed and shared experts' for MoE), the
+// two 1-byte dropout masks only with dropout, and 2 B per norm input.
 double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bool moeLayer);
 
 // KV cache bytes per token across all layers; sliding-window layers hold at most `window` tokens

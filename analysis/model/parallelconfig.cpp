@@ -37,6 +37,8 @@ std::string recipeSummary(const ParallelConfig& p)
         s += ", last stage " + std::to_string(p.lastStageLayers) + " layers";
     if (p.dropout)
         s += ", dropout";
+    if (!p.gradDtype.empty())
+        s += ", " + p.gradDtype + " gradients";
     // The default stack goes unsaid, so the summaries of Megatron layouts read as before.
     if (p.framework != Framework::MegatronCore)
         s += std::string(", ") + displayName(p.framework);

@@ -57,6 +57,9 @@ struct ParallelConfig
     // kernel adds each micro-batch's bf16 gradient into them (read 2 + 4 B, write 4 B per parameter).
     bool gradAccumulationFusion = true;
     std::string dtype = "bf16";
+    // The gradients' type, in the buffer they accumulate in and on the wire of the DP reduction:
+    // "fp32", "bf16" or "fp16"; empty: the framework's default (model/framework.h, gradientBytes).
+    std::string gradDtype;
     int weightBytes = 2;    // bf16 weights and gradients, fp32 optimizer states (12 B/param)
     Framework framework = Framework::MegatronCore; // the stack that runs it (model/framework.h)
 

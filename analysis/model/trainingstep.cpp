@@ -229,11 +229,13 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     // makes (one FSDP unit per block; DeepSpeed one per weight matrix), each carrying an even share.
     const ShardingTraits sharding = shardingTraits(p.framework);
     const int shardedUnits = std::max(1, int(std::lround(layersOnStage))) * sharding.callsPerLayer;
-    const double reduceScale = double(sharding.reduceBytes) / wb; // gradients reduced in fp32: twice the bytes
+    // Gradients reduced in fp32 (Megatron's bf16 buffer, torchtitan's reduce_dtype): twice the bytes.
+    const double reduceScale = gradientReduceBytes(p.framework, p.dtype, p.zeroStage, p.gradDtype, p.weightBytes) / wb;
     ShardedUnitTimes unit; // ZeRO-3: one unit's gather and reduce-scatter
     if (p.zeroStage == 0) {
-        add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes, dpRanks, dpPerNode, 1, &dpSeconds);
-        add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes, edp, edpPerNode, 1, &dpSeconds);
+        add("dp grad all_reduce", CollectiveOp::AllReduce, denseBytes * reduceScale, dpRanks, dpPerNode, 1, &dpSeconds);
+        add("expert grad all_reduce", CollectiveOp::AllReduce, expertBytes * reduceScale, edp, edpPerNode, 1,
+            &dpSeconds);
     } else {
         // ZeRO-1/2 (Megatron's distributed optimizer): gradients accumulate over the micro-batches and
         // are reduce-scattered once; the updated parameters are gathered once. ZeRO-3 (FSDP

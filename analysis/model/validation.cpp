@@ -114,6 +114,9 @@ std::vector<ValidationRun> validationRunsOf(const json& root, const std::string&
         p.flashAttention = j.value("flash", true);
         r.attentionKernel = j.value("attention_kernel", std::string{});
         p.dropout = j.value("dropout", false);
+        p.gradDtype = j.value("grad_dtype", std::string{});
+        if (!p.gradDtype.empty() && !isGradientDtype(p.gradDtype))
+            fail(where, "grad_dtype must be \"fp32\", \"bf16\" or \"fp16\", not \"" + p.gradDtype + "\"");
         p.gradAccumulationFusion = j.value("grad_accumulation_fusion", true);
         if (j.contains("dp_overlap") && j["dp_overlap"].is_number())
             p.dpOverlap = j["dp_overlap"].get<double>();

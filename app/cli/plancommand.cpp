@@ -212,6 +212,7 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
     cmd->add_flag("--no-flash", a->noFlash, "Keep the s² attention activations (no flash attention)");
     cmd->add_flag("--dropout", a->dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
     addFrameworkOption(cmd, a->step.framework);
+    addGradientDtypeOption(cmd, a->step.gradDtype);
     cmd->add_option("-o,--output", a->output, "Write the ranked and Pareto rows to FILE.csv");
     addCalibrationOptions(cmd, a->step);
     addRunCalibrationOption(cmd, a->step);
@@ -226,6 +227,7 @@ void addPlanCommand(CLI::App& app, CliContext& ctx)
         req.base.layout.flashAttention = !a->noFlash;
         req.base.layout.dropout = a->dropout;
         req.base.layout.framework = a->step.framework;
+        req.base.layout.gradDtype = a->step.gradDtype;
         req.base.calibration = calibrationChoiceOf(a->step);
         req.cluster.gpus = a->gpus;
         req.cluster.gpusPerNode = a->gpusPerNode > 0 ? a->gpusPerNode : hw.gpusPerNode;

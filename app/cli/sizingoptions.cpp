@@ -214,6 +214,16 @@ void addRecipeOptions(CLI::App* cmd, StepArgs& a)
     cmd->add_flag("--dropout", a.dropout, "Attention and hidden dropout on (GPT-3-era recipes)");
     cmd->add_option("--dtype", a.dtype, "Compute dtype of the GEMMs (bf16, fp16, fp8)")->capture_default_str();
     addFrameworkOption(cmd, a.framework);
+    addGradientDtypeOption(cmd, a.gradDtype);
+}
+
+void addGradientDtypeOption(CLI::App* cmd, std::string& gradDtype)
+{
+    cmd->add_option("--grad-dtype", gradDtype,
+                    "The gradients' type in their buffer and the DP reduction: fp32, bf16 or fp16. Default: the "
+                    "framework's (Megatron-Core bf16/fp8 runs: fp32 main grads, as --accumulate-allreduce-grads-in-fp32; "
+                    "NeMo and Megatron-Bridge performance recipes: bf16, as --grad-reduce-in-bf16)")
+        ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
 }
 
 void addFrameworkOption(CLI::App* cmd, Framework& framework)
@@ -260,6 +270,7 @@ ParallelConfig recipeOf(const StepArgs& a)
     p.lastStageLayers = a.lastStageLayers;
     p.dropout = a.dropout;
     p.dtype = a.dtype;
+    p.gradDtype = a.gradDtype;
     return p;
 }
 

@@ -59,6 +59,7 @@ struct StepArgs
     double overlap = -1, dpOverlap = -1, tpOverlap = 0, efficiency = 0;
     int firstStageLayers = 0, lastStageLayers = 0;
     std::string dtype = "bf16";
+    std::string gradDtype; // --grad-dtype; empty: the framework's default
     model::Framework framework = model::Framework::MegatronCore; // --framework (model/framework.h)
     int decodeBatch = 1, context = 4096;
     std::int64_t gemmSession = 0; // a stored GEMM sweep whose efficiencies time the GEMMs
@@ -76,6 +77,8 @@ void addStepOptions(CLI::App* cmd, StepArgs& a);
 // --framework NAME (model/framework.h), checked and parsed into `framework` as the command line is
 // read (an unknown name is bad usage: exit 2).
 void addFrameworkOption(CLI::App* cmd, model::Framework& framework);
+// --grad-dtype fp32|bf16|fp16: the gradients' buffer and reduction type (default: the framework's).
+void addGradientDtypeOption(CLI::App* cmd, std::string& gradDtype);
 // What the model is calibrated with (--efficiency, --calibrate, --collectives, --moe-imbalance,
 // --gemm-session), for commands that size with a layout of their own (plan).
 void addCalibrationOptions(CLI::App* cmd, StepArgs& a);

@@ -115,8 +115,10 @@ TEST(Framework, DeepSpeedsBf16OptimizerKeepsFp32GradientsOfTheWholeModel)
     const auto params = countParams(c);
     ParallelConfig p = parallelLayout(c, "dp=8", ParallelConfig{});
     p.zeroStage = 1;
+    p.gradDtype = "bf16"; // a Megatron run with --grad-reduce-in-bf16, as NeMo's performance recipes
     const auto megatron = trainingMemory(c, params, p);
     EXPECT_NEAR(megatron.gradients, 2 * params.denseTotal(), 1.0);
+    p.gradDtype.clear();
     p.framework = Framework::DeepSpeed;
     const auto ds = trainingMemory(c, params, p);
     EXPECT_NEAR(ds.gradients, 4 * params.denseTotal(), 1.0); // fp32, unsharded
@@ -126,6 +128,51 @@ TEST(Framework, DeepSpeedsBf16OptimizerKeepsFp32GradientsOfTheWholeModel)
     p.dtype = "fp16";
     p.zeroStage = 1;
     EXPECT_NEAR(trainingMemory(c, params, p).gradients, 2 * params.denseTotal(), 1.0);
+}
+
+// Megatron-LM's bf16 default (arguments.py: --bf16 sets accumulate_allreduce_grads_in_fp32 while
+// --main-grads-dtype is fp32) keeps a whole fp32 main-grad buffer beside the distributed optimizer's
+// shards, and reduce-scatters it in fp32: 4 B a parameter in memory and on the wire, where a run
+// with bf16 gradients (--grad-reduce-in-bf16) or in fp16 holds and moves 2.
+TEST(Framework, MegatronKeepsAndReducesFp32MainGradsInBf16)
+{
+    const auto c = loadPreset("llama-3-8b");
+    const auto params = countParams(c);
+    ParallelConfig p = parallelLayout(c, "dp=8", ParallelConfig{});
+    p.zeroStage = 1;
+    EXPECT_EQ(gradientBytes(p.framework, "bf16", 1, "", 2), 4);
+    EXPECT_EQ(gradientBytes(p.framework, "fp8", 1, "", 2), 4);
+    EXPECT_EQ(gradientBytes(p.framework, "fp16", 1, "", 2), 2);
+    EXPECT_EQ(gradientBytes(p.framework, "bf16", 1, "bf16", 2), 2);
+    EXPECT_EQ(gradientBytes(Framework::Torchtitan, "bf16", 3, "", 2), 2); // FSDP2's sharded grads
+    EXPECT_TRUE(isGradientDtype("fp32"));
+    EXPECT_FALSE(isGradientDtype("fp8"));
+    const auto fp32 = trainingMemory(c, params, p);
+    EXPECT_NEAR(fp32.gradients, 4 * params.denseTotal(), 1.0); // whole: ZeRO 1 shards the optimizer only
+    p.gradDtype = "bf16";
+    const auto bf16 = trainingMemory(c, params, p);
+    EXPECT_NEAR(bf16.gradients, 2 * params.denseTotal(), 1.0);
+    EXPECT_NEAR(fp32.total() - bf16.total(), 2 * params.denseTotal(), 1.0);
+
+    // On the wire: the gradients' reduce_scatter carries twice the bytes; the parameters' all_gather
+    // (bf16 weights) does not change.
+    const auto bytesOf = [](const StepEstimate& e, const char* what) {
+        const CommOp* op = commNamed(e, what);
+        return op ? op->bytes : 0.0;
+    };
+    p.gradDtype.clear();
+    const auto wide = step(c, p);
+    p.gradDtype = "bf16";
+    const auto narrow = step(c, p);
+    EXPECT_GT(bytesOf(narrow, "dp grad reduce_scatter"), 0);
+    EXPECT_DOUBLE_EQ(bytesOf(wide, "dp grad reduce_scatter"), 2 * bytesOf(narrow, "dp grad reduce_scatter"));
+    EXPECT_DOUBLE_EQ(bytesOf(wide, "dp param all_gather"), bytesOf(narrow, "dp param all_gather"));
+    p.zeroStage = 0; // the all_reduce too
+    p.gradDtype.clear();
+    const double allReduceWide = bytesOf(step(c, p), "dp grad all_reduce");
+    p.gradDtype = "bf16";
+    EXPECT_GT(allReduceWide, 0);
+    EXPECT_DOUBLE_EQ(allReduceWide, 2 * bytesOf(step(c, p), "dp grad all_reduce"));
 }
 
 TEST(Framework, TheErrorBandIsTheFrameworksWhenItHasEnoughRuns)

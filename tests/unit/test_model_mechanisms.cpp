@@ -384,14 +384,14 @@ TEST(Step, Zero3GathersTheParametersForEveryMicroBatch)
 
 TEST(Memory, EveryPredictionSaysWhetherItFits)
 {
-    const auto r = shipped("h100-sxm"); // 85.5 GB as the device reports it, less the framework's reserve
+    const auto r = shipped("h100-sxm"); // 85.0 GB as CUDA gives it a process, less the framework's reserve
     ProfileCollectiveTime coll(r);
     const auto c = loadPreset("llama-3-8b");
     ParallelConfig p = parallelLayout(c, "dp=8", ParallelConfig{});
     p.zeroStage = 1;
     auto rep = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{});
-    EXPECT_DOUBLE_EQ(rep.step.memoryCapacity, 85.521e9); // nvidia-smi: 81,559 MiB
-    EXPECT_EQ(rep.step.fitsMemory(), rep.step.memory.total() <= (85.521e9 - kFrameworkContextBytes) / (1 + kAllocatorSlack));
+    EXPECT_DOUBLE_EQ(rep.step.memoryCapacity, 85.0175e9); // torch total_memory: 85,017,493,504 B
+    EXPECT_EQ(rep.step.fitsMemory(), rep.step.memory.total() <= (85.0175e9 - kFrameworkContextBytes) / (1 + kAllocatorSlack));
     p.zeroStage = 0; // 16 B/param x 8.03B = 128 GB of weights and optimizer alone
     rep = evaluateSizing(c, p, r, GemmTiming{}, coll, InferenceOptions{});
     EXPECT_GT(rep.step.memory.total(), 128e9);

@@ -34,7 +34,8 @@ DeviceRates mi300x()
 }
 } // namespace
 
-// ZeRO paper (Rajbhandari et al. 2020), Figure 1: 7.5B parameters, Nd = 64, K = 12.
+// ZeRO paper (Rajbhandari et al. 2020), Figure 1: 7.5B parameters, Nd = 64, K = 12, fp16 mixed
+// precision (16-bit gradients; Megatron's bf16 default keeps fp32 main grads, test_model_framework).
 TEST(ModelMemory, ZeroStagesMatchThePaper)
 {
     ModelConfig c = loadPreset("llama-3-8b");
@@ -42,6 +43,7 @@ TEST(ModelMemory, ZeroStagesMatchThePaper)
     p.attention = 7.5e9;
     ParallelConfig par;
     par.dp = 64;
+    par.dtype = "fp16";
     const double expected[4] = {120e9, 31.4e9, 16.6e9, 1.88e9};
     for (int stage = 0; stage <= 3; ++stage) {
         par.zeroStage = stage;
@@ -80,6 +82,7 @@ TEST(ModelMemory, KorthikantiActivationFormulas)
     ParallelConfig p;
     p.seqLen = 2048;
     p.flashAttention = false;
+    p.dropout = true; // the paper's GPT-3: its 34 holds two 1-byte dropout masks
     const double s = 2048, b = 1, h = 12288, a = 96, t = 8;
     const double sbh = s * b * h;
     EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh * (34 + 5 * a * s / h));
@@ -91,6 +94,31 @@ TEST(ModelMemory, KorthikantiActivationFormulas)
     EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh / t * 34);
     p.recompute = Recompute::Full;
     EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), 2 * sbh / t);
+}
+
+// The paper's 34 taken apart, each term at the layer's own width (by hand, bytes per token per
+// residual channel): Llama 3 8B (h 4096, 32 heads and 8 KV heads of 128, SwiGLU 14336), flash
+// attention, no dropout: norms 2 x 2 + QKV input 2 + MLP input 2 = 8 kept whole without SP;
+// Q 2 + K 0.5 + V 0.5 + attention output 2 = 5, gate, up and product 6 x 14336 / 4096 = 21, split.
+TEST(ModelMemory, ActivationsAtTheLayersOwnWidths)
+{
+    const auto c = loadPreset("llama-3-8b");
+    ParallelConfig p;
+    p.seqLen = 4096;
+    const double sbh = 4096.0 * 1 * 4096;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh * (8 + 5 + 21)); // 34: GQA and no masks
+    p.dropout = true;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh * (10 + 5 + 21));
+    p.dropout = false;
+    p.tp = 4;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh * (8 + 26.0 / 4));
+    p.sequenceParallel = true;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh / 4 * 34);
+    // Mixtral's MoE layer: top-2 of SwiGLU experts 14336 wide: the intermediates of both.
+    const auto moe = loadPreset("mixtral-8x7b");
+    p = ParallelConfig{};
+    p.seqLen = 4096;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(moe, p, true), sbh * (8 + 5 + 2 * 21));
 }
 
 TEST(ModelMemory, KvCacheGqaMlaAndSlidingWindow)
@@ -195,7 +223,8 @@ TEST(ModelStep, CommunicationByParallelism)
         return nullptr;
     };
     ASSERT_TRUE(find("dp grad reduce_scatter"));
-    EXPECT_DOUBLE_EQ(find("dp grad reduce_scatter")->bytes, params.denseTotal() / 8 * 2);
+    // Megatron's bf16 default reduces its fp32 main grads: 4 B per parameter.
+    EXPECT_DOUBLE_EQ(find("dp grad reduce_scatter")->bytes, params.denseTotal() / 8 * 4);
     ASSERT_TRUE(find("tp all_reduce"));
     EXPECT_DOUBLE_EQ(find("tp all_reduce")->count, 4 * 8 * 16.0); // 4 per layer, 8 layers per stage
     ASSERT_TRUE(find("ep all_to_all"));
