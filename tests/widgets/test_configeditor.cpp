@@ -285,12 +285,20 @@ TEST(SizingWindow, MemoryWarningAndFindingsAreNotCutOff)
     const auto cell = [](const QTableView* t, int row, int col, int role = Qt::DisplayRole) {
         return t->model()->index(row, col).data(role).toString();
     };
+    bool gradientsRow = false;
     for (int row = 0; row < results->model()->rowCount(); ++row) {
         EXPECT_TRUE(fullyShown(results, row, 1)) << cell(results, row, 1).toStdString();
         // The tooltip holds the whole value (a basis adds its citation after it).
         EXPECT_TRUE(cell(results, row, 1, Qt::ToolTipRole).startsWith(cell(results, row, 1).trimmed()))
             << cell(results, row, 1, Qt::ToolTipRole).toStdString();
+        // Megatron-Core's fp32 main grads are twice the weights: the gradients' row says why.
+        if (cell(results, row, 0) == QStringLiteral("  gradients")) {
+            gradientsRow = true;
+            EXPECT_EQ(cell(results, row, 1), QString::fromStdString(rl::units::formatMemory(2 * parts.weights)));
+            EXPECT_TRUE(cell(results, row, 1, Qt::ToolTipRole).contains(QStringLiteral("fp32 main grads")));
+        }
     }
+    EXPECT_TRUE(gradientsRow);
     ASSERT_GT(findings->model()->rowCount(), 0);
     for (int row = 0; row < findings->model()->rowCount(); ++row)
         for (int col = 0; col < findings->model()->columnCount(); ++col) {

@@ -506,15 +506,20 @@ void ConfigEditor::showReport()
         for (int part = 0; part < model::kMemoryParts; ++part)
             if (const double bytes = model::memoryPart(s.memory, part); bytes > 0) {
                 const QString value = qs(units::formatMemory(bytes));
-                const bool communication = std::string_view(model::memoryPartName(part)) == "communication";
+                const std::string_view name = model::memoryPartName(part);
+                const bool communication = name == "communication";
+                QString tip;
+                if (communication)
+                    tip = value + tr(": NCCL/RCCL buffers of the communicators this layout uses (%1)")
+                                      .arg(qs(model::communicationBuffersBasis()));
+                else if (name == "gradients") // why they may be twice the weights
+                    tip = value + tr(": in the type the framework accumulates them in. Megatron-Core in bf16 or FP8 "
+                                     "keeps fp32 main grads, 4 B a parameter (its default, "
+                                     "--accumulate-allreduce-grads-in-fp32); recipes that reduce in bf16 (NeMo's and "
+                                     "Megatron-Bridge's performance recipes) keep 2: ridgeline-cli size --grad-dtype bf16");
                 // "communication" is one word wider than the quantity column at 1280 px: two words wrap.
-                parts.push_back({communication ? tr("  comm. buffers")
-                                               : QStringLiteral("  ") + QLatin1String(model::memoryPartName(part)),
-                                 value,
-                                 communication ? value + tr(": NCCL/RCCL buffers of the communicators this layout uses (%1)")
-                                                             .arg(qs(model::communicationBuffersBasis()))
-                                               : QString(),
-                                 bytes});
+                parts.push_back({communication ? tr("  comm. buffers") : QStringLiteral("  ") + QLatin1String(name.data()),
+                                 value, tip, bytes});
             }
         const auto total = std::find_if(rows.begin(), rows.end(), [](const Row& row) { return row.quantity == tr("Memory per GPU"); });
         rows.insert(total + 1, parts.begin(), parts.end());
