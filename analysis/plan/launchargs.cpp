@@ -20,7 +20,8 @@ std::string megatronBackend(const std::string& kernel)
 }
 } // namespace
 
-std::vector<std::string> megatronArgs(const model::ModelConfig& c, const Layout& l, const Cluster& cl)
+std::vector<std::string> megatronArgs(const model::ModelConfig& c, const Layout& l, const Cluster& cl,
+                                      const model::ParallelConfig& recipe)
 {
     std::vector<std::string> a{"--tensor-model-parallel-size " + num(l.tp), "--pipeline-model-parallel-size " + num(l.pp)};
     if (l.cp > 1)
@@ -64,6 +65,11 @@ std::vector<std::string> megatronArgs(const model::ModelConfig& c, const Layout&
         a.push_back("--fp8-format hybrid");
     else if (l.dtype == "fp16")
         a.back() = "--fp16";
+    // Megatron's default is fp32 main grads in bf16 and 16-bit ones in fp16 (model::gradientBytes).
+    if (recipe.gradDtype == "bf16" && l.dtype != "fp16")
+        a.push_back("--grad-reduce-in-bf16");
+    else if (recipe.gradDtype == "fp32" && l.dtype == "fp16")
+        a.push_back("--accumulate-allreduce-grads-in-fp32");
     if (const auto backend = megatronBackend(l.attention); !backend.empty())
         a.push_back("--attention-backend " + backend);
     return a;
@@ -113,7 +119,7 @@ std::string torchtitanToml(const model::ModelConfig& c, const Layout& l, const C
 }
 
 std::string sizeCommand(const std::string& config, const std::string& hardware, const model::ModelConfig& c,
-                        const Layout& l, const Cluster& cl, model::Framework framework)
+                        const Layout& l, const Cluster& cl, const model::ParallelConfig& recipe)
 {
     const int dp = l.dp(cl);
     std::string s = "ridgeline-cli size " + config + " --hardware " + hardware + " --gpus-per-node " + num(cl.gpusPerNode);
@@ -146,8 +152,10 @@ std::string sizeCommand(const std::string& config, const std::string& hardware, 
         s += " --last-stage-layers " + num(last);
     if (!l.attention.empty())
         s += " --attention " + l.attention;
-    if (framework != model::Framework::MegatronCore)
-        s += std::string(" --framework ") + model::toString(framework);
+    if (recipe.framework != model::Framework::MegatronCore)
+        s += std::string(" --framework ") + model::toString(recipe.framework);
+    if (!recipe.gradDtype.empty())
+        s += " --grad-dtype " + recipe.gradDtype;
     return s;
 }
 

@@ -63,14 +63,14 @@ nlohmann::json rowJson(const PlanRow& r, const model::ModelConfig& c, const Plan
                                       {"exposed_dp", s.exposedDpSeconds}, {"exposed_tp", s.exposedTpSeconds},
                                       {"exposed_ep", s.exposedEpSeconds}, {"exposed_pp_cp", s.exposedOtherSeconds},
                                       {"optimizer", s.optimizerSeconds + s.gradAccumulationSeconds}}},
-                     {"size_command", sizeCommand(a.step.config, a.hardware, c, r.layout, cl, r.parallel.framework)}};
+                     {"size_command", sizeCommand(a.step.config, a.hardware, c, r.layout, cl, r.parallel)}};
     return j;
 }
 
 void printLaunch(const PlanRow& r, const model::ModelConfig& c, const PlanArgs& a, const Cluster& cl)
 {
     std::cout << "\nLaunch #" << r.rank << " (" << degrees(r) << "):\n  Megatron-LM / Megatron-Bridge:\n"
-              << shellLines(megatronArgs(c, r.layout, cl)) << "  torchtitan (job config):\n";
+              << shellLines(megatronArgs(c, r.layout, cl, r.parallel)) << "  torchtitan (job config):\n";
     const auto toml = torchtitanToml(c, r.layout, cl);
     std::size_t pos = 0;
     while (pos < toml.size()) {
@@ -78,7 +78,7 @@ void printLaunch(const PlanRow& r, const model::ModelConfig& c, const PlanArgs& 
         std::cout << "    " << toml.substr(pos, nl - pos) << '\n';
         pos = nl == std::string::npos ? toml.size() : nl + 1;
     }
-    std::cout << "  The same prediction:\n    " << sizeCommand(a.step.config, a.hardware, c, r.layout, cl, r.parallel.framework) << '\n';
+    std::cout << "  The same prediction:\n    " << sizeCommand(a.step.config, a.hardware, c, r.layout, cl, r.parallel) << '\n';
 }
 
 void printResult(const PlanResult& res, const model::ModelConfig& c, const PlanArgs& a, const Cluster& cl,
@@ -153,7 +153,7 @@ nlohmann::json resultJson(const PlanResult& res, const model::ModelConfig& c, co
     nlohmann::json top = nlohmann::json::array(), pareto = nlohmann::json::array();
     for (const auto& r : res.top) {
         auto j = rowJson(r, c, a, cl);
-        j["megatron_args"] = megatronArgs(c, r.layout, cl);
+        j["megatron_args"] = megatronArgs(c, r.layout, cl, r.parallel);
         j["torchtitan_toml"] = torchtitanToml(c, r.layout, cl);
         top.push_back(j);
     }

@@ -223,7 +223,9 @@ void addGradientDtypeOption(CLI::App* cmd, std::string& gradDtype)
                     "The gradients' type in their buffer and the DP reduction: fp32, bf16 or fp16. Default: the "
                     "framework's (Megatron-Core bf16/fp8 runs: fp32 main grads, as --accumulate-allreduce-grads-in-fp32; "
                     "NeMo and Megatron-Bridge performance recipes: bf16, as --grad-reduce-in-bf16)")
-        ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
+        ->check([](const std::string& v) {
+            return isGradientDtype(v) ? std::string() : "takes fp32, bf16 or fp16, not '" + v + "'";
+        });
 }
 
 void addFrameworkOption(CLI::App* cmd, Framework& framework)

@@ -323,8 +323,17 @@ TEST(Plan, LaunchArgumentsSpellTheLayoutAsMegatronAndTorchtitanDo)
     EXPECT_NE(size.find("--micro-batch 2 --micro-batches 8"), std::string::npos) << size;
     EXPECT_NE(size.find("--ep-dispatcher flex"), std::string::npos) << size;
     EXPECT_EQ(size.find("--framework"), std::string::npos) << "Megatron-Core is the default: " << size;
-    const auto deepspeed = sizeCommand("olmoe-1b-7b", "h100-sxm", moe, l, cl, Framework::DeepSpeed);
+    ParallelConfig recipe;
+    recipe.framework = Framework::DeepSpeed;
+    const auto deepspeed = sizeCommand("olmoe-1b-7b", "h100-sxm", moe, l, cl, recipe);
     EXPECT_EQ(deepspeed, size + " --framework deepspeed") << "the stack is part of the same prediction";
+    // So is the gradients' type, and Megatron is told it when it is not Megatron's default.
+    recipe = ParallelConfig{};
+    recipe.gradDtype = "bf16";
+    EXPECT_EQ(sizeCommand("olmoe-1b-7b", "h100-sxm", moe, l, cl, recipe), size + " --grad-dtype bf16");
+    const auto bf16Grads = megatronArgs(moe, l, cl, recipe);
+    EXPECT_NE(std::find(bf16Grads.begin(), bf16Grads.end(), "--grad-reduce-in-bf16"), bf16Grads.end());
+    EXPECT_EQ(std::find(args.begin(), args.end(), "--grad-reduce-in-bf16"), args.end()) << "fp32 main grads by default";
 }
 
 // Shapes at their own best layouts: the base shape first, every shape's figures those of the top row

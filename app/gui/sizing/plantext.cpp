@@ -87,11 +87,11 @@ QString details(const plan::PlanRow& row, const plan::PlanRow& best, const model
                                                       qs(units::formatMemory(s.usableMemory())))
                         : QString());
     out << QString() << tr("Megatron-LM / Megatron-Bridge:");
-    out << qs(plan::shellLines(plan::megatronArgs(c, row.layout, cl))).trimmed().prepend(QStringLiteral("    "));
+    out << qs(plan::shellLines(plan::megatronArgs(c, row.layout, cl, row.parallel))).trimmed().prepend(QStringLiteral("    "));
     out << QString() << tr("torchtitan (job config):");
     out << qs(plan::torchtitanToml(c, row.layout, cl)).trimmed();
     out << QString() << tr("The same prediction:");
-    out << qs(plan::sizeCommand(config, hardware, c, row.layout, cl, row.parallel.framework));
+    out << qs(plan::sizeCommand(config, hardware, c, row.layout, cl, row.parallel));
     return out.join(QLatin1Char('\n'));
 }
 } // namespace rl::plantext
