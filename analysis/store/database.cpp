@@ -231,6 +231,12 @@ Statement& Statement::bind(int i, std::string_view v)
         m_db.fail("bind failed");
     return *this;
 }
+Statement& Statement::bindBlob(int i, std::string_view bytes)
+{
+    if (sqlite3_bind_blob64(m_stmt, i, bytes.data(), bytes.size(), SQLITE_TRANSIENT) != SQLITE_OK)
+        m_db.fail("bind failed");
+    return *this;
+}
 Statement& Statement::bindNull(int i)
 {
     if (sqlite3_bind_null(m_stmt, i) != SQLITE_OK)
@@ -273,6 +279,12 @@ std::string Statement::text(int c) const
 std::string_view Statement::textView(int c) const
 {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, c));
+    return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, c))) : std::string_view();
+}
+
+std::string_view Statement::blobView(int c) const
+{
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(m_stmt, c));
     return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, c))) : std::string_view();
 }
 

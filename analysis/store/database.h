@@ -88,6 +88,7 @@ public:
     Statement& bind(int index, const char* v) { return bind(index, std::string_view(v)); }
     Statement& bind(int index, const std::string& v) { return bind(index, std::string_view(v)); }
     Statement& bindNull(int index);
+    Statement& bindBlob(int index, std::string_view bytes);
     Statement& bind(int index, const std::optional<std::int64_t>& v)
     {
         return v ? bind(index, *v) : bindNull(index);
@@ -102,6 +103,8 @@ public:
     std::string text(int col) const;
     // The column's text without a copy: valid until the next step(), reset() or column read.
     std::string_view textView(int col) const;
+    // A BLOB column's bytes without a copy, under the same rule.
+    std::string_view blobView(int col) const;
     bool isNull(int col) const;
 
 private:

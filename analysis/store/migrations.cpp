@@ -1,5 +1,7 @@
 #include "store/migrations.h"
 
+#include "store/collectiverows.h"
+
 namespace rl::store {
 namespace {
 // Version 1: sessions, imported files, collective results.
@@ -257,6 +259,22 @@ CREATE INDEX pair_results_session ON pair_results(session_id, rank_a, rank_b);
 constexpr std::string_view kV8 = R"sql(
 ALTER TABLE collective_results ADD COLUMN split_group TEXT NOT NULL DEFAULT '';
 )sql";
+
+// v9: collective points packed, a block of encoded points to a row (store/collectiveblock.h):
+// SQLite's per-row work, paid once a block, had held a long session's reads and exports under
+// ~1 M points/s. packCollectiveRows (store/collectiverows.h) then moves the former rows into
+// blocks and drops their table.
+constexpr std::string_view kV9 = R"sql(
+CREATE TABLE collective_blocks (
+    id         INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    format     INTEGER NOT NULL,
+    points     INTEGER NOT NULL,
+    has_groups INTEGER NOT NULL DEFAULT 0,
+    data       BLOB NOT NULL
+);
+CREATE INDEX collective_blocks_session ON collective_blocks(session_id, id);
+)sql";
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -270,6 +288,7 @@ const std::vector<Migration>& migrations()
         {6, kV6},
         {7, kV7},
         {8, kV8},
+        {9, kV9, packCollectiveRows},
     };
     return list;
 }

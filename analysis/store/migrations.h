@@ -5,10 +5,15 @@
 #include <vector>
 
 namespace rl::store {
+class Database;
+
 struct Migration
 {
     int toVersion;
     std::string_view sql;
+    // What SQL cannot do, run after `sql` in the same transaction (v9 packs the collective rows
+    // into blocks of encoded points); none for most.
+    void (*then)(Database&) = nullptr;
 };
 const std::vector<Migration>& migrations();
 int latestSchemaVersion();

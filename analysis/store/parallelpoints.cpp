@@ -14,7 +14,11 @@
 #include <sqlite3.h>
 
 #include "io/textbuffer.h"
+#include "store/collectiveblock.h"
 #include "store/collectiverows.h"
+#include "store/curveorder.h"
+#include "store/curveorderedpoints.h"
+#include "store/database.h"
 #include "store/workspace.h"
 
 namespace rl::store {
@@ -107,36 +111,80 @@ int threadCount(int wanted)
 }
 } // namespace
 
+namespace {
+// Consecutive blocks one worker reads at once, and where their first point lies in stored order.
+struct Work
+{
+    std::size_t firstBlock = 0, endBlock = 0;
+    std::int64_t firstPoint = 0;
+};
+
+std::vector<Work> cutIntoWork(const std::vector<PointBlock>& blocks, std::int64_t workPoints)
+{
+    std::vector<Work> out;
+    std::int64_t point = 0, inWork = 0;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        if (out.empty() || inWork >= workPoints) {
+            out.push_back({b, b, point});
+            inWork = 0;
+        }
+        out.back().endBlock = b + 1;
+        inWork += blocks[b].points;
+        point += blocks[b].points;
+    }
+    return out;
+}
+
+// Other connections see only what is committed, and none sees an in-memory database's blocks.
+bool otherConnectionsSeeIt(Workspace& ws)
+{
+    sqlite3* db = ws.database().handle();
+    const char* file = sqlite3_db_filename(db, "main");
+    return sqlite3_get_autocommit(db) != 0 && file && *file;
+}
+} // namespace
+
 std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
                                     const std::function<void(io::TextBuffer&, const CollectivePoint&)>& format,
                                     const std::function<bool(std::string_view)>& write, ParallelRead how)
 {
-    const RowIds rows = collectivePointRows(ws.database(), sessionId);
-    if (rows.first > rows.last)
-        return 0;
-    const std::int64_t expected = collectivePointCount(ws.database(), sessionId, rows);
-    const std::int64_t blockRows = std::max<std::int64_t>(how.blockRows, 1);
-    const std::int64_t blocks = (rows.last - rows.first) / blockRows + 1;
-    const int threads = static_cast<int>(std::min<std::int64_t>(threadCount(how.threads), blocks));
-    BlockQueue queue(blocks, 2 * std::int64_t(threads));
-
-    const auto work = [&] {
+    const bool parallel = otherConnectionsSeeIt(ws);
+    const std::vector<PointBlock> blocks = collectivePointBlocks(ws.database(), sessionId);
+    if (how.listed)
+        how.listed();
+    const std::vector<Work> work = cutIntoWork(blocks, how.workPoints);
+    const auto formatWork = [&](Database& db, const Work& w, Block& b) {
+        std::ostringstream blockText;
+        io::TextBuffer text(blockText);
+        for (std::size_t k = w.firstBlock; k < w.endBlock; ++k)
+            forEachCollectivePointInBlock(db, blocks[k], [&](const CollectivePoint& p) {
+                format(text, p);
+                ++b.points;
+                return true;
+            });
+        text.flush();
+        b.text = std::move(blockText).str();
+    };
+    std::int64_t written = 0;
+    if (!parallel) { // on ws's own connection, a piece at a time
+        for (const auto& w : work) {
+            Block b;
+            formatWork(ws.database(), w, b);
+            if (!write(b.text))
+                break;
+            written += b.points;
+        }
+        return written;
+    }
+    const auto pieces = static_cast<std::int64_t>(work.size());
+    const int threads = static_cast<int>(std::min<std::int64_t>(threadCount(how.threads), pieces));
+    BlockQueue queue(pieces, 2 * std::int64_t(threads));
+    const auto worker = [&] {
         try {
             Workspace own(ws.path()); // a connection is used by one thread at a time
-            std::ostringstream blockText;
-            io::TextBuffer text(blockText);
             for (std::int64_t k; (k = queue.take()) >= 0;) {
-                const std::int64_t first = rows.first + k * blockRows;
-                const RowIds block{first, std::min(rows.last, first + blockRows - 1)};
                 Block b;
-                forEachCollectivePointInRows(own.database(), sessionId, block, [&](const CollectivePoint& p) {
-                    format(text, p);
-                    ++b.points;
-                    return true;
-                });
-                text.flush();
-                b.text = std::move(blockText).str();
-                blockText.str({});
+                formatWork(own.database(), work[std::size_t(k)], b);
                 queue.done(k, std::move(b));
             }
         } catch (...) {
@@ -146,16 +194,11 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
     std::vector<std::thread> workers;
     workers.reserve(std::size_t(threads));
     for (int i = 0; i < threads; ++i)
-        workers.emplace_back(work);
-
-    std::int64_t written = 0;
-    bool complete = true;
+        workers.emplace_back(worker);
     Block b;
-    for (std::int64_t k = 0; k < blocks; ++k) {
-        if (!queue.next(k, b) || !write(b.text)) {
-            complete = false;
+    for (std::int64_t k = 0; k < pieces; ++k) {
+        if (!queue.next(k, b) || !write(b.text))
             break;
-        }
         written += b.points;
     }
     queue.stop();
@@ -163,94 +206,87 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
         w.join();
     if (const auto e = queue.error())
         std::rethrow_exception(e);
-    if (complete && written != expected)
-        throw StoreError(ws.path() + ": session " + std::to_string(sessionId) + " changed while its points were read (" +
-                         std::to_string(expected) + " points at the start, " + std::to_string(written) +
-                         " read): read it again");
     return written;
 }
 
-namespace {
-// Other connections see only what is committed, and none sees an in-memory database's rows.
-bool otherConnectionsSeeIt(Workspace& ws)
-{
-    sqlite3* db = ws.database().handle();
-    const char* file = sqlite3_db_filename(db, "main");
-    return sqlite3_get_autocommit(db) != 0 && file && *file;
-}
-} // namespace
-
 std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t sessionId, ParallelRead how)
 {
-    const bool parallel = otherConnectionsSeeIt(ws); // before the snapshot opens a transaction
-    ReadSnapshot snapshot(ws.database()); // the keys, and the points if the workers' state differs
-    const RowIds rows = collectivePointRows(ws.database(), sessionId);
-    if (rows.first > rows.last)
-        return {};
-    const CurveOrderedRows keys = readCurveOrder(ws.database(), sessionId, rows);
-    const auto& ids = keys.ids; // ascending: a block's first point is found here
-    const auto& slots = keys.slots;
-    if (how.keysRead)
-        how.keysRead();
-    std::vector<CollectivePoint> out(ids.size());
-    const std::int64_t blockRows = std::max<std::int64_t>(how.blockRows, 1);
-    const std::int64_t blocks = (rows.last - rows.first) / blockRows + 1;
-    // Block k's points go to the places of the ids in its range. A block that holds other rows
-    // than the keys' read found was changed since by another process (a workers' connection reads
-    // the file as it is now): false.
-    std::atomic<std::int64_t> next{0};
-    const auto readBlocks = [&](Database& db) {
-        for (std::int64_t k; (k = next++) < blocks;) {
-            const std::int64_t first = rows.first + k * blockRows;
-            const RowIds block{first, std::min(rows.last, first + blockRows - 1)};
-            auto i = static_cast<std::size_t>(std::lower_bound(ids.begin(), ids.end(), block.first) - ids.begin());
-            const auto end = static_cast<std::size_t>(std::upper_bound(ids.begin(), ids.end(), block.last) - ids.begin());
-            bool fits = true;
-            forEachCollectivePointInRows(db, sessionId, block, [&](const CollectivePoint& p) {
-                fits = i < end;
-                if (fits)
-                    out[slots[i++]] = p;
-                return fits;
+    // The blocks' bytes, copied out on ws's own connection in one snapshot (a few hundred MB/s of
+    // SQLite's work: reading them on other connections would save little), and where each point
+    // starts in them.
+    std::string bytes;
+    std::vector<std::uint64_t> at;
+    std::vector<std::size_t> placeOf;
+    {
+        ReadSnapshot snapshot(ws.database());
+        const std::vector<PointBlock> blocks = collectivePointBlocks(ws.database(), sessionId);
+        if (how.listed)
+            how.listed();
+        at.reserve(std::size_t(pointsIn(blocks)));
+        std::int64_t total = 0;
+        for (const auto& block : blocks)
+            total += block.dataBytes;
+        bytes.reserve(std::size_t(total)); // a running session's blocks may have grown: a few more
+        CurveOrder order;
+        for (const auto& block : blocks) {
+            const std::size_t base = bytes.size();
+            appendCollectiveBlockBytes(ws.database(), block, bytes);
+            const std::string_view all(bytes);
+            forEachEncodedPointInBytes(ws.path(), block, all.substr(base), [&](std::string_view point) {
+                std::string_view op;
+                bool inPlace = false;
+                std::int64_t size = 0;
+                CollectiveBlockReader(point).readKey(op, inPlace, size); // a whole point: checked
+                order.add(op, inPlace, size);
+                at.push_back(std::uint64_t(point.data() - all.data()));
             });
-            if (!fits || i != end)
-                return false;
         }
-        return true;
-    };
-    const int threads = parallel ? static_cast<int>(std::min<std::int64_t>(threadCount(how.threads), blocks / 2)) : 1;
-    if (threads > 1) {
-        std::atomic<bool> same{true};
-        std::mutex failed;
-        std::exception_ptr error;
-        std::vector<std::thread> workers;
-        workers.reserve(std::size_t(threads));
-        for (int t = 0; t < threads; ++t)
-            workers.emplace_back([&] {
-                bool read = false;
-                try {
-                    Workspace own(ws.path()); // a connection is used by one thread at a time
-                    read = readBlocks(own.database());
-                    if (!read)
-                        same = false;
-                } catch (...) {
-                    std::lock_guard lock(failed);
-                    if (!error)
-                        error = std::current_exception();
-                }
-                if (!read)
-                    next = blocks; // the others stop at their next block
-            });
-        for (auto& w : workers)
-            w.join();
-        if (error)
-            std::rethrow_exception(error);
-        if (same)
-            return out;
-        next = 0; // read again on ws's connection, whose snapshot the keys came from
+        placeOf = std::move(order).slots();
     }
-    if (!readBlocks(ws.database()))
-        throw StoreError(ws.path() + ": session " + std::to_string(sessionId) + " changed while it was read (" +
-                         std::to_string(ids.size()) + " points): read it again"); // within one snapshot: a bug
+    // Each point decoded straight into its place, the places cut among the threads: reads of the
+    // bytes jump, the writes run in order.
+    std::vector<std::uint64_t> startOf(at.size());
+    for (std::size_t i = 0; i < at.size(); ++i)
+        startOf[placeOf[i]] = at[i];
+    std::vector<std::uint64_t>().swap(at);
+    std::vector<std::size_t>().swap(placeOf);
+    std::vector<CollectivePoint> out(startOf.size());
+    const auto decode = [&](std::size_t from, std::size_t to) {
+        for (std::size_t k = from; k < to; ++k) {
+            CollectiveBlockReader r(std::string_view(bytes).substr(startOf[k]));
+            r.read(out[k]); // decoded as far as its keys a moment ago: whole
+        }
+    };
+    const std::size_t threads =
+        std::min<std::size_t>(std::size_t(threadCount(how.threads)), std::max<std::size_t>(1, out.size() / 65536));
+    std::vector<std::thread> workers;
+    for (std::size_t t = 1; t < threads; ++t)
+        workers.emplace_back(decode, out.size() * t / threads, out.size() * (t + 1) / threads);
+    decode(0, out.size() / threads);
+    for (auto& w : workers)
+        w.join();
     return out;
+}
+
+void forEachCollectivePointInCurveOrder(Workspace& ws, std::int64_t sessionId,
+                                        const std::function<bool(const CollectivePoint&)>& visit,
+                                        std::size_t runBytes)
+{
+    CurveOrderedPoints sorted(runBytes);
+    {
+        ReadSnapshot snapshot(ws.database());
+        for (const auto& block : collectivePointBlocks(ws.database(), sessionId)) {
+            std::string bytes;
+            appendCollectiveBlockBytes(ws.database(), block, bytes);
+            forEachEncodedPointInBytes(ws.path(), block, bytes, [&sorted](std::string_view point) { sorted.add(point); });
+        }
+    }
+    CollectivePoint p;
+    sorted.visit([&](std::string_view point) {
+        CollectiveBlockReader r(point);
+        if (!r.read(p)) // its keys decoded a moment ago
+            throw StoreError(ws.path() + ": session " + std::to_string(sessionId) + ": a point did not decode");
+        return visit(p);
+    });
 }
 } // namespace rl::store

@@ -1,11 +1,11 @@
 #pragma once
-// A session's collective points formatted as text on several threads, for an export of millions
-// of points. One connection spends about 1 µs of SQLite's own work per row (its 22 columns cost
-// ~5x what stepping to the row does; measured on a 2-core VM: 0.7 M rows/s with nothing done
-// with them), so one thread keeps an export under ~1 M points/s whatever the writer does. Here
-// the stored order is cut into blocks of consecutive row ids; each worker reads a block on its
-// own connection and formats it; the blocks reach `write` in stored order, a few per worker held
-// at once (a few MiB each), never the session.
+// A session's collective points read on several threads: formatted as text for an export of
+// millions of points, or decoded for a chart (where the threads decode, and one connection reads). The session's stored blocks (store/collectiverows.h)
+// are cut into work of consecutive blocks; each worker reads its work on its own connection; the
+// export's text reaches `write` in stored order, a few pieces per worker held at once (a few MiB
+// each), never the session. A block only ever grows at its end, so a worker that finds more points
+// in a running session's last block than were listed reads those listed and no more.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string_view>
@@ -22,27 +22,32 @@ class Workspace;
 
 struct ParallelRead
 {
-    int threads = 0;              // 0: one per core, at most 8
-    std::int64_t blockRows = 8192; // row ids per block
-    std::function<void()> keysRead = {}; // readCollectivePoints calls it between its two reads (a test's writer)
+    int threads = 0;                  // 0: one per core, at most 8
+    std::int64_t workPoints = 32768;  // points a worker takes at once (whole blocks, at least one)
+    std::function<void()> listed = {}; // called once the blocks are listed, before they are read (a test's writer)
+    // readCollectivePoints uses threads only (to decode); formatCollectivePoints both.
 };
 
 // Formats the session's points in stored order (Workspace::PointOrder::Stored) with `format`,
 // called on the workers' threads, and hands the text to `write` on the calling thread, in order;
 // write returns false to stop (a full disk). Returns the points written. The workers open their
-// own connections to ws's file; the points are counted against the store at the start, and a
-// session whose points changed meanwhile (deleted, say) throws StoreError rather than leaving a
-// silently partial export.
+// own connections to ws's file; a session deleted meanwhile throws StoreError rather than leaving
+// a silently partial export.
 std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
                                     const std::function<void(io::TextBuffer&, const CollectivePoint&)>& format,
                                     const std::function<bool(std::string_view)>& write, ParallelRead how = {});
 
 // The session's points in curve order (store/curveorder.h): what Workspace::collectivePoints
-// returns. Their keys are read first (a few columns: ~4x cheaper a row than all 22), then every
-// point is read straight into its place, on several connections when the session is long enough
-// to pay for opening them and the workspace is a file with no transaction open on ws (whose
-// uncommitted rows other connections would not see). Both reads see one snapshot: when another
-// process changes the session between them, the workers' blocks differ and the points are read
-// again on ws's own connection.
+// returns. The blocks' bytes are copied out on ws's own connection, in one snapshot, with each
+// point's keys; then every point is decoded straight into its place, the places cut among
+// `threads` threads (~0.4x the points' size held for the bytes meanwhile).
 std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t sessionId, ParallelRead how = {});
+
+// The same points in the same order, one at a time, in bounded memory: the session's encoded
+// points ordered in runs of at most runBytes, merged through temporary files when there are several
+// (store/curveorderedpoints.h). Workspace::forEachCollectivePoint in curve order. The point passed
+// is reused; visit returns false to stop.
+void forEachCollectivePointInCurveOrder(Workspace& ws, std::int64_t sessionId,
+                                        const std::function<bool(const CollectivePoint&)>& visit,
+                                        std::size_t runBytes = std::size_t(32) << 20);
 } // namespace rl::store

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "io/csv.h"
+#include "store/collectiverows.h"
 #include "store/database.h"
 
 namespace rl::store {
@@ -166,8 +167,15 @@ std::string toText(const SqlValue& v)
 std::size_t SessionSnapshot::recordCount() const
 {
     std::size_t n = 0;
-    for (const auto& t : records)
-        n += t.rows.size();
+    for (const auto& t : records) {
+        if (t.table != "collective_blocks") {
+            n += t.rows.size();
+            continue;
+        }
+        const auto points = std::size_t(columnIndex(t, "points")); // a row holds a block of them
+        for (const auto& row : t.rows)
+            n += std::size_t(std::get<std::int64_t>(row[points]));
+    }
     return n;
 }
 
@@ -290,11 +298,71 @@ std::vector<std::int64_t> insertSessionCopies(Database& db, const SessionSnapsho
     return copies;
 }
 
+namespace {
+std::vector<SqlValue> pointRow(const SqlValue& sessionId, const CollectivePoint& p)
+{
+    const auto& s = p.stats;
+    const auto statInt = [&s](int CallStats::*m) { return s ? SqlValue(std::int64_t((*s).*m)) : SqlValue(); };
+    const auto statReal = [&s](double CallStats::*m) { return s ? SqlValue((*s).*m) : SqlValue(); };
+    return {sessionId,
+            p.op,
+            std::int64_t(p.nranks),
+            p.dtype,
+            p.redop,
+            p.bytes,
+            p.count,
+            std::int64_t(p.inPlace ? 1 : 0),
+            std::int64_t(p.root),
+            p.timeUs,
+            p.algbwGBs,
+            p.busbwGBs,
+            p.wrong,
+            statInt(&CallStats::iters),
+            statInt(&CallStats::warmup),
+            statInt(&CallStats::callsPerSample),
+            statReal(&CallStats::minUs),
+            statReal(&CallStats::maxUs),
+            statReal(&CallStats::p50Us),
+            statReal(&CallStats::p99Us),
+            statReal(&CallStats::cv),
+            p.imbalance,
+            p.group};
+}
+
+// The records as a reader wants them: collective_blocks as the table of points they hold, a row
+// a point with the columns a point had as a row of its own (collective_results), not as bytes.
+std::vector<TableRows> readableRecords(const SessionSnapshot& snapshot)
+{
+    std::vector<TableRows> out;
+    for (const auto& t : snapshot.records) {
+        if (t.table != "collective_blocks") {
+            out.push_back(t);
+            continue;
+        }
+        TableRows points{"collective_results", collectivePointColumnNames(), {}};
+        const auto col = [&t](const char* name) { return std::size_t(columnIndex(t, name)); };
+        const std::size_t sid = col("session_id"), id = col("id"), n = col("points"), data = col("data");
+        for (const auto& row : t.rows) {
+            const std::string& bytes = std::get<SqlBlob>(row[data]).bytes;
+            const PointBlock block{std::get<std::int64_t>(row[id]), std::get<std::int64_t>(row[n]),
+                                   std::int64_t(bytes.size())};
+            forEachCollectivePointInBytes("the copied records", block, bytes,
+                                          [&](const CollectivePoint& p) {
+                                              points.rows.push_back(pointRow(row[sid], p));
+                                              return true;
+                                          });
+        }
+        out.push_back(std::move(points));
+    }
+    return out;
+}
+} // namespace
+
 std::string snapshotCsv(const SessionSnapshot& snapshot)
 {
     std::ostringstream out;
     bool first = true;
-    for (const auto& t : snapshot.records) {
+    for (const auto& t : readableRecords(snapshot)) {
         if (!first)
             out << '\n';
         first = false;
@@ -324,6 +392,7 @@ std::string snapshotCsv(const SessionSnapshot& snapshot)
 nlohmann::json snapshotJson(const SessionSnapshot& snapshot)
 {
     nlohmann::json out = nlohmann::json::array();
+    const std::vector<TableRows> records = readableRecords(snapshot);
     const int idCol = columnIndex(snapshot.sessions, "id");
     for (auto id : snapshot.sessionIds) {
         nlohmann::json entry = nlohmann::json::object();
@@ -337,7 +406,7 @@ nlohmann::json snapshotJson(const SessionSnapshot& snapshot)
                 s["params"] = nlohmann::json::parse(s["params"].get<std::string>(), nullptr, false);
             entry["session"] = std::move(s);
         }
-        for (const auto& t : snapshot.records) {
+        for (const auto& t : records) {
             const int sid = columnIndex(t, "session_id");
             nlohmann::json rows = nlohmann::json::array();
             for (const auto& row : t.rows) {

@@ -131,6 +131,8 @@ void Workspace::migrate()
         if (m.toVersion <= current)
             continue;
         m_db.exec(m.sql);
+        if (m.then)
+            m.then(m_db);
         m_db.exec("PRAGMA user_version = " + std::to_string(m.toVersion));
     }
     t.commit();
@@ -223,30 +225,10 @@ std::optional<Session> Workspace::session(std::int64_t id)
     return readSession(q);
 }
 
-void Workspace::insertCollective(std::int64_t sessionId, const CollectivePoint& p)
-{
-    Statement q(m_db, "INSERT INTO collective_results (session_id, op, nranks, dtype, redop, bytes, count, "
-                      "in_place, root, time_us, algbw, busbw, wrong, iters, warmup, calls_per_sample, time_min_us, "
-                      "time_max_us, time_p50_us, time_p99_us, time_cv, imbalance, split_group) "
-                      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    q.bind(1, sessionId).bind(2, p.op).bind(3, p.nranks).bind(4, p.dtype).bind(5, p.redop);
-    q.bind(6, p.bytes).bind(7, p.count).bind(8, p.inPlace ? 1 : 0).bind(9, p.root);
-    q.bind(10, p.timeUs).bind(11, p.algbwGBs).bind(12, p.busbwGBs).bind(13, p.wrong);
-    if (const auto& s = p.stats) {
-        q.bind(14, s->iters).bind(15, s->warmup).bind(16, s->callsPerSample).bind(17, s->minUs).bind(18, s->maxUs);
-        q.bind(19, s->p50Us).bind(20, s->p99Us).bind(21, s->cv);
-    } else {
-        for (int i = 14; i <= 21; ++i)
-            q.bindNull(i);
-    }
-    q.bind(22, p.imbalance).bind(23, p.group);
-    q.run();
-}
-
 void Workspace::addCollectivePoint(std::int64_t sessionId, const CollectivePoint& p)
 {
     Transaction t(m_db);
-    insertCollective(sessionId, p);
+    appendCollectivePoint(m_db, sessionId, p);
     t.commit();
 }
 
@@ -254,34 +236,29 @@ void Workspace::forEachCollectivePoint(std::int64_t sessionId,
                                        const std::function<bool(const CollectivePoint&)>& visit, PointOrder order)
 {
     if (order == PointOrder::Stored) {
-        forEachCollectivePointInRows(m_db, sessionId, collectivePointRows(m_db, sessionId), visit);
+        ReadSnapshot snapshot(m_db); // the blocks as listed
+        for (const auto& block : collectivePointBlocks(m_db, sessionId))
+            if (!forEachCollectivePointInBlock(m_db, block, visit))
+                return;
         return;
     }
-    Statement q(m_db, std::string(kCollectivePointColumns) + "WHERE session_id = ? ORDER BY op, in_place, bytes, id");
-    q.bind(1, sessionId);
-    visitCollectivePoints(q, visit);
+    forEachCollectivePointInCurveOrder(*this, sessionId, visit);
 }
 
 std::vector<CollectivePoint> Workspace::collectivePoints(std::int64_t sessionId)
 {
-    // Not SQLite's ORDER BY op, in_place, bytes, id: it looks each row up through the session
-    // index and sorts it (a 1 M-point session took ~3x its scan). The points are read in stored
-    // order, each straight into its place (store/parallelpoints.h).
+    // Read in stored order, each point straight into its place (store/parallelpoints.h).
     return readCollectivePoints(*this, sessionId);
 }
 
 std::int64_t Workspace::collectivePointCount(std::int64_t sessionId)
 {
-    Statement q(m_db, "SELECT count(*) FROM collective_results WHERE session_id = ?");
-    q.bind(1, sessionId);
-    return q.step() ? q.int64(0) : 0;
+    return store::collectivePointCount(m_db, sessionId);
 }
 
 bool Workspace::collectivePointsHaveGroups(std::int64_t sessionId)
 {
-    // Over the session's rows in id order: through the session index, a session without groups
-    // would cost a lookup of every row, in index order.
-    return store::collectivePointsHaveGroups(m_db, sessionId, collectivePointRows(m_db, sessionId));
+    return store::collectivePointsHaveGroups(m_db, sessionId);
 }
 
 std::optional<ImportedFile> Workspace::importedFileBySha(const std::string& sha256)
@@ -310,8 +287,10 @@ std::int64_t Workspace::insertSessionData(const SessionData& data, std::optional
     if (s.status == SessionStatus::Running)
         s.status = SessionStatus::Incomplete; // a stored copy of a run is not being written by anyone
     const std::int64_t id = createSession(s);
+    CollectiveBlockWriter collectives(m_db, id);
     for (const auto& p : data.collectives)
-        insertCollective(id, p);
+        collectives.add(p);
+    collectives.finish();
     insertKernelRecords(m_db, id, data);
     insertTraceRecords(m_db, id, data);
     insertStorageRecords(m_db, id, data);

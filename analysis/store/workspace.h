@@ -68,12 +68,11 @@ public:
     // a killed run keeps every point it finished.
     void addCollectivePoint(std::int64_t sessionId, const CollectivePoint& p);
     std::vector<CollectivePoint> collectivePoints(std::int64_t sessionId);
-    // The same points in the same order, one at a time, without holding them all: an export of a
-    // 10 M-point session needs the memory of one point, not of 10 M. The point passed is reused
-    // for the next row; visit returns false to stop.
-    // Curves: sorted by op, in-place and size (SQLite sorts, spilling to temporary files for a
-    // long session). Stored: the order they were stored in (as they ran, or as the imported file
-    // had them), read as a range of rows with no sort: what an export uses.
+    // The same points, one at a time; the point passed is reused for the next one; visit returns
+    // false to stop. Stored: the order they were stored in (as they ran, or as the imported file
+    // had them), a block at a time, with the memory of one block: what an export uses. Curves:
+    // sorted by op, in-place and size, in bounded memory (an external merge sort through temporary
+    // files for a long session: store/curveorderedpoints.h).
     enum class PointOrder { Curves, Stored };
     void forEachCollectivePoint(std::int64_t sessionId, const std::function<bool(const CollectivePoint&)>& visit,
                                 PointOrder order = PointOrder::Curves);
@@ -94,7 +93,6 @@ private:
     void checkNotNewer(int version) const;
     void refuseForeign(int version);
     std::int64_t insertSessionData(const SessionData& data, std::optional<std::int64_t> fileId);
-    void insertCollective(std::int64_t sessionId, const CollectivePoint& p);
 
     Database m_db;
 };

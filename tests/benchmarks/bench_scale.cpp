@@ -1,10 +1,13 @@
 // Scale of the CLI's point paths (issue 26 item 11): `ridgeline-cli export --points`, `results`
 // and `fit` of a 10 M-point collective session, against references measured in this process on
 // the same file:
-//   scan      - the store's own row loop on one connection (Workspace::forEachCollectivePoint in
-//               stored order, nothing written): what one thread's export sits on;
-//   scan, N threads - the same rows read on N connections at once (store::formatCollectivePoints
+//   scan      - the store's own read on one connection (Workspace::forEachCollectivePoint in
+//               stored order: the blocks read and decoded, nothing written): what one thread's
+//               export sits on;
+//   scan, N threads - the same blocks read on N connections at once (store::formatCollectivePoints
 //               formatting nothing): what the export, which reads that way, sits on;
+//   scan of rows (former) - the same points stored as the former schema did, a row of 22 columns
+//               each, read on one connection: the storage the blocks replaced;
 //   vector    - the former path: every point read into one std::vector, then one
 //               nlohmann::json per point (what export, results and fit did before).
 // It also times what the GUI's worker does before one such session is drawn (points held, chart
@@ -13,8 +16,8 @@
 //   bench_scale [points, default 10000000] [folder for the workspace, default /tmp]
 // (the former path only up to 3 M points unless RIDGELINE_BENCH_FORMER is set).
 // It prints points/s (target > 1 M points/s for the export) and peak RSS against the points'
-// size in memory (N x sizeof(CollectivePoint); target < 3x). The workspace is kept for a rerun
-// (delete it when done: 10 M points are ~1.3 GB).
+// size in memory (N x sizeof(CollectivePoint); target < 3x). The workspace and the rows file beside
+// it are kept for a rerun (delete both when done: 10 M points take ~1 GB and ~1.3 GB).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +35,8 @@
 
 #include "records/wireformat.h"
 #include "scaleworkspace.h"
+#include "store/database.h"
+#include "store/migrations.h"
 #include "store/parallelpoints.h"
 #include "store/workspace.h"
 #include "units/units.h"
@@ -82,6 +87,73 @@ Measured runCli(const std::string& db, std::vector<std::string> args, const std:
     });
 }
 
+// The same points as the former storage held them, a row of 22 columns a point (schema 8, its
+// tables made by the migrations that made them), in a file of its own beside the workspace: what
+// the blocks replaced, timed in this run the way the store read it (one connection, id order, every
+// column decoded into a point).
+std::string formerRows(const std::string& db, std::int64_t session)
+{
+    const std::string file = db.substr(0, db.size() - 3) + "-rows-v8.db";
+    if (fs::exists(file))
+        return file;
+    std::printf("writing the same points as rows (schema 8) to %s ...\n", file.c_str());
+    rl::store::Workspace ws(db);
+    rl::store::Database rows(file + ".part", true);
+    for (const auto& m : rl::store::migrations())
+        if (m.toVersion <= 8)
+            rows.exec(m.sql);
+    rows.exec("PRAGMA user_version = 8");
+    rows.exec("INSERT INTO sessions (id, kind, created, status) VALUES (1, 'collectives', '', 'complete')");
+    rl::store::Transaction t(rows);
+    rl::store::Statement q(rows, "INSERT INTO collective_results (session_id, op, nranks, dtype, redop, bytes, count, "
+                                 "in_place, root, time_us, algbw, busbw, wrong, imbalance, split_group) "
+                                 "VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    ws.forEachCollectivePoint(
+        session,
+        [&q](const rl::CollectivePoint& p) {
+            q.bind(1, p.op).bind(2, p.nranks).bind(3, p.dtype).bind(4, p.redop).bind(5, p.bytes).bind(6, p.count);
+            q.bind(7, p.inPlace ? 1 : 0).bind(8, p.root).bind(9, p.timeUs).bind(10, p.algbwGBs).bind(11, p.busbwGBs);
+            q.bind(12, p.wrong).bind(13, p.imbalance).bind(14, p.group);
+            q.run();
+            return true;
+        },
+        rl::store::Workspace::PointOrder::Stored);
+    t.commit();
+    fs::rename(file + ".part", file);
+    return file;
+}
+
+std::int64_t scanFormerRows(const std::string& file)
+{
+    rl::store::Database db(file, false);
+    rl::store::Statement q(db, "SELECT op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw, "
+                               "wrong, iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us, "
+                               "time_p99_us, time_cv, imbalance, split_group FROM collective_results ORDER BY id");
+    rl::CollectivePoint p;
+    std::int64_t n = 0;
+    while (q.step()) {
+        p.op.assign(q.textView(0));
+        p.nranks = int(q.int64(1));
+        p.dtype.assign(q.textView(2));
+        p.redop.assign(q.textView(3));
+        p.bytes = q.int64(4);
+        p.count = q.int64(5);
+        p.inPlace = q.int64(6) != 0;
+        p.root = int(q.int64(7));
+        p.timeUs = q.real(8);
+        p.algbwGBs = q.real(9);
+        p.busbwGBs = q.real(10);
+        p.wrong = q.int64(11);
+        if (!q.isNull(12))
+            p.stats = rl::CallStats{int(q.int64(12)), int(q.int64(13)), int(q.int64(14)), p.timeUs, q.real(15),
+                                    q.real(16),      q.real(17),      q.real(18),      q.real(19)};
+        p.imbalance = q.real(20);
+        p.group.assign(q.textView(21));
+        ++n;
+    }
+    return n;
+}
+
 void report(const std::string& what, const Measured& m, std::int64_t points, const Measured* ref = nullptr)
 {
     if (!m.ok) {
@@ -126,6 +198,9 @@ int main(int argc, char** argv)
         return n == points ? 0 : 1;
     });
     report("scan (reference)", scan, points);
+    const std::string rowsFile = formerRows(db, session);
+    const Measured rowScan = inChild([&] { return scanFormerRows(rowsFile) == points ? 0 : 1; });
+    report("scan of rows (former)", rowScan, points, &scan);
 
     const Measured parallelScan = inChild([&] {
         rl::store::Workspace ws(db);
@@ -149,15 +224,16 @@ int main(int argc, char** argv)
                 rl::units::formatBytes(csvBytes).c_str());
     fs::remove(jsonl);
     fs::remove(csv);
-    // results reads the session twice: the table's widths in stored order, then its rows in curve
-    // order, which SQLite sorts; fit reads it once and keeps each point's size and time.
+    // results reads the session twice: the table's widths in stored order, then its points in
+    // curve order (the encoded blocks held, the order sorted in memory); fit reads it once in curve
+    // order and keeps each point's size and time.
     report("ridgeline-cli results", runCli(db, {"results", id}), points, &scan);
     report("ridgeline-cli results --json", runCli(db, {"--json", "results", id}), points, &scan);
     report("ridgeline-cli fit", runCli(db, {"fit", id}), points, &scan);
 
     // What the GUI's worker does before a selection of this session is drawn: every point held,
-    // in curve order (Workspace::collectivePoints: the keys read, then each point read into its
-    // place, on one connection and on several), and the bandwidth and latency charts' data made
+    // in curve order (Workspace::collectivePoints: every block decoded in stored order, on one
+    // connection and on several, then each point moved to its place), and the bandwidth and latency charts' data made
     // from them (curves, fits, points thinned to 1,000 pixels). The drawing itself and the
     // results table's sort are bench_gui_session's.
     const auto held = [&](int threads) {

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "records/collectivepoint.h"
+#include "store/collectiverows.h"
 #include "store/database.h"
 #include "store/workspace.h"
 
@@ -29,27 +30,6 @@ struct PointMaker
     }
 };
 
-class Inserter
-{
-public:
-    explicit Inserter(store::Workspace& ws)
-        : m_q(ws.database(), "INSERT INTO collective_results (session_id, op, nranks, dtype, redop, bytes, count, "
-                             "in_place, root, time_us, algbw, busbw, wrong, split_group) "
-                             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-    {
-    }
-    void add(std::int64_t session, const CollectivePoint& p)
-    {
-        m_q.bind(1, session).bind(2, p.op).bind(3, p.nranks).bind(4, p.dtype).bind(5, p.redop);
-        m_q.bind(6, p.bytes).bind(7, p.count).bind(8, p.inPlace ? 1 : 0).bind(9, p.root);
-        m_q.bind(10, p.timeUs).bind(11, p.algbwGBs).bind(12, p.busbwGBs).bind(13, p.wrong).bind(14, p.group);
-        m_q.run();
-    }
-
-private:
-    store::Statement m_q;
-};
-
 std::int64_t newSession(store::Workspace& ws, const std::string& title, int nranks)
 {
     Session s;
@@ -68,7 +48,7 @@ std::int64_t addLongSession(store::Workspace& ws, const LongSession& spec)
 {
     store::Transaction t(ws.database());
     const std::int64_t id = newSession(ws, spec.title, 16);
-    Inserter ins(ws);
+    store::CollectiveBlockWriter ins(ws.database(), id); // as an import stores them
     PointMaker make;
     CollectivePoint p;
     p.nranks = 16;
@@ -84,9 +64,10 @@ std::int64_t addLongSession(store::Workspace& ws, const LongSession& spec)
             const int k = static_cast<int>(i % spec.sizes);
             const auto bytes = static_cast<std::int64_t>(8.0 * std::pow(2.0, 31.0 * k / std::max(1, spec.sizes - 1)));
             make.fill(p, bytes & ~std::int64_t{7}, 1.0);
-            ins.add(id, p);
+            ins.add(p);
         }
     }
+    ins.finish();
     t.commit();
     return id;
 }
@@ -98,7 +79,9 @@ std::vector<std::int64_t> addSplitSessions(store::Workspace& ws, const SplitSess
     for (int s = 0; s < spec.sessions; ++s) {
         store::Transaction t(ws.database());
         const std::int64_t id = newSession(ws, spec.title + " " + std::to_string(s + 1), spec.groups * 2);
-        Inserter ins(ws);
+        // A run appends point by point to its last block (store/collectiverows.h): the blocks are
+        // the size a run leaves, written here in one transaction.
+        store::CollectiveBlockWriter ins(ws.database(), id, store::kLiveBlockPoints);
         CollectivePoint p;
         p.nranks = 2;
         p.dtype = "float32";
@@ -112,8 +95,9 @@ std::vector<std::int64_t> addSplitSessions(store::Workspace& ws, const SplitSess
                         p.inPlace = inPlace == 1;
                         p.group = "ranks " + std::to_string(2 * g) + "-" + std::to_string(2 * g + 1);
                         make.fill(p, std::int64_t{8} << k, g == 5 ? 1.6 : 1.0); // one slow group
-                        ins.add(id, p);
+                        ins.add(p);
                     }
+        ins.finish();
         t.commit();
         ids.push_back(id);
     }

@@ -128,7 +128,7 @@ run_as_user() { # MODE BIN: one whole user session against a fresh HOME and work
   read -r cid cstatus <<< "$(newest collectives | tr '|' ' ')"
   [ "$cstatus" = complete ] || fail "$mode: collective session $cid is '$cstatus'"
   local cpoints
-  cpoints=$(q "SELECT count(*) FROM collective_results WHERE session_id=$cid")
+  cpoints=$(q "SELECT total(points) FROM collective_blocks WHERE session_id=$cid" | cut -d. -f1)
   [ "$cpoints" -eq 25 ] || fail "$mode: collective session $cid stored $cpoints points, expected 25 (8 B..128 MiB)"
   echo "   collectives: session $cid complete, $cpoints points"
 

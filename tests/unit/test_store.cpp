@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 #include <unistd.h>
@@ -270,21 +272,47 @@ TEST(Store, SplitGroupRoundTripsAndPointsOfAVersionSevenWorkspaceHaveNone)
     EXPECT_EQ(pts[1], grouped);
 }
 
-// Issue 26 item 11: an export reads a long session's rows in blocks on several connections; the
-// text arrives in stored order, rows of another session inside the range left out, and a block
-// of only such rows or of none is no gap.
+namespace {
+// Points of two sessions stored interleaved, in blocks of 7 points (an import's are 4096; small
+// blocks make a few hundred points many blocks, each its own work for a reader's threads).
+class SmallBlocks
+{
+public:
+    SmallBlocks(Workspace& ws, std::int64_t a, std::int64_t b)
+        : m_t(ws.database()), m_a(ws.database(), a, 7), m_b(ws.database(), b, 7)
+    {
+    }
+    void add(bool toA, const CollectivePoint& p) { (toA ? m_a : m_b).add(p); }
+    void commit()
+    {
+        m_a.finish();
+        m_b.finish();
+        m_t.commit();
+    }
+
+private:
+    store::Transaction m_t;
+    store::CollectiveBlockWriter m_a, m_b;
+};
+} // namespace
+
+// Issue 26 item 11: an export reads a long session's blocks on several connections; the text
+// arrives in stored order, another session's blocks between them left out.
 TEST(Store, PointsReadInParallelBlocksArriveInStoredOrder)
 {
     TempDir dir;
     Workspace ws((dir.path / "w.db").string());
     const auto [a, b] = twoCollectiveSessions(ws);
     std::string want;
+    SmallBlocks blocks(ws, a, b);
     for (int i = 0; i < 200; ++i) {
-        const bool other = i % 7 == 3 || (i >= 50 && i < 70); // a run of other rows fills whole blocks
-        ws.addCollectivePoint(other ? b : a, point(8 + i, 1.0 + i));
+        const bool other = i % 7 == 3 || (i >= 50 && i < 70); // a run of other points fills whole blocks
+        blocks.add(!other, point(8 + i, 1.0 + i));
         if (!other)
             want += std::to_string(8 + i) + "\n";
     }
+    blocks.commit();
+    ASSERT_GT(store::collectivePointBlocks(ws.database(), a).size(), 20u);
     for (int threads : {1, 3}) {
         std::string got;
         const auto n = store::formatCollectivePoints(
@@ -298,17 +326,84 @@ TEST(Store, PointsReadInParallelBlocksArriveInStoredOrder)
         EXPECT_EQ(n, std::count(want.begin(), want.end(), '\n'));
     }
     // A write that fails stops the read: no more blocks are asked for.
-    int blocks = 0;
+    int pieces = 0;
     store::formatCollectivePoints(
         ws, a, [](io::TextBuffer& text, const CollectivePoint& p) { text.integer(p.bytes).ch('\n'); },
-        [&blocks](std::string_view) { return ++blocks < 2; }, {2, 4});
-    EXPECT_EQ(blocks, 2);
+        [&pieces](std::string_view) { return ++pieces < 2; }, {2, 4});
+    EXPECT_EQ(pieces, 2);
+}
+
+// A run appends each point to its session's last block, in a transaction of its own, and starts
+// a new block after kLiveBlockPoints; the points read back in the order they ran, and a point
+// committed is there for another connection at once.
+TEST(Store, ARunsPointsGoToItsLastBlockUntilItIsFull)
+{
+    TempDir dir;
+    const auto file = (dir.path / "w.db").string();
+    Workspace ws(file);
+    const auto [a, b] = twoCollectiveSessions(ws);
+    const std::int64_t n = 2 * store::kLiveBlockPoints + 3;
+    for (std::int64_t i = 0; i < n; ++i) {
+        ws.addCollectivePoint(a, point(i, 1.0));
+        if (i % 100 == 0)
+            ws.addCollectivePoint(b, point(-i, 1.0)); // another run's points between them
+    }
+    const auto blocks = store::collectivePointBlocks(ws.database(), a);
+    ASSERT_EQ(blocks.size(), 3u);
+    EXPECT_EQ(blocks[0].points, store::kLiveBlockPoints);
+    EXPECT_EQ(blocks[2].points, 3);
+    Workspace reader(file);
+    EXPECT_EQ(reader.collectivePointCount(a), n);
+    std::int64_t expect = 0;
+    reader.forEachCollectivePoint(
+        a,
+        [&expect](const CollectivePoint& p) {
+            EXPECT_EQ(p.bytes, expect++);
+            return true;
+        },
+        Workspace::PointOrder::Stored);
+    EXPECT_EQ(expect, n);
+    EXPECT_EQ(reader.collectivePointCount(b), 6);
+}
+
+// A block listed with fewer points than it has by now (a run appended since) is read as listed; a
+// block whose bytes do not decode is refused naming the workspace, the block and the byte.
+TEST(Store, ABlockIsReadAsListedAndADamagedOneIsNamed)
+{
+    TempDir dir;
+    const auto file = (dir.path / "w.db").string();
+    Workspace ws(file);
+    const auto [a, b] = twoCollectiveSessions(ws);
+    for (int i = 0; i < 5; ++i)
+        ws.addCollectivePoint(a, point(100 + i, 1.0));
+    auto block = store::collectivePointBlocks(ws.database(), a).at(0);
+    ws.addCollectivePoint(a, point(999, 1.0));
+    std::vector<std::int64_t> seen;
+    store::forEachCollectivePointInBlock(ws.database(), block, [&seen](const CollectivePoint& p) {
+        seen.push_back(p.bytes);
+        return true;
+    });
+    EXPECT_EQ(seen, (std::vector<std::int64_t>{100, 101, 102, 103, 104}));
+
+    ws.database().exec("UPDATE collective_blocks SET data = substr(data, 1, 150) WHERE id = " +
+                       std::to_string(block.id));
+    block.points = 6;
+    try {
+        store::forEachCollectivePointInBlock(ws.database(), block, [](const CollectivePoint&) { return true; });
+        FAIL() << "a damaged block read";
+    } catch (const store::StoreError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(file), std::string::npos) << what;
+        EXPECT_NE(what.find("collective block " + std::to_string(block.id) + " is damaged at byte "),
+                  std::string::npos)
+            << what;
+    }
+    EXPECT_THROW(ws.collectivePoints(a), store::StoreError);
 }
 
 // collectivePoints reads in stored order and sorts in memory: the same points in the same order as
-// SQLite's ORDER BY op, in_place, bytes, id (the curves' order), equal keys in stored order, across
-// ops whose names sort by byte ("all_reduce" < "all_to_all" < "alltoall"), with another session's
-// rows interleaved.
+// SQLite's former ORDER BY op, in_place, bytes, id (the curves' order): equal keys in stored order,
+// ops sorted by byte ("all_reduce" < "all_to_all" < "alltoall").
 namespace {
 // 300 points of `a` (and some of `b` between them) whose ops sort by byte ("all_reduce" <
 // "all_to_all" < "alltoall"), whose sizes repeat (ties kept in stored order) and whose times tell
@@ -316,24 +411,30 @@ namespace {
 void addMixedPoints(Workspace& ws, std::int64_t a, std::int64_t b)
 {
     const char* ops[] = {"alltoall", "all_to_all", "all_reduce", "Broadcast"};
+    SmallBlocks blocks(ws, a, b);
     for (int i = 0; i < 300; ++i) {
         CollectivePoint p = point(std::int64_t(8) << ((i * 7) % 5), 1.0 + i);
         p.op = ops[(i * 5) % 4];
         p.inPlace = (i * 3) % 4 == 1;
-        ws.addCollectivePoint(i % 9 == 4 ? b : a, p);
+        blocks.add(i % 9 != 4, p);
     }
+    blocks.commit();
 }
 
-// The reference: SQLite's own ORDER BY, which the store no longer runs.
+// The reference: the stored order, sorted stably by op (as bytes: SQLite's BINARY collation),
+// in-place and size.
 std::vector<CollectivePoint> curvesOrderOfTheQuery(Workspace& ws, std::int64_t session)
 {
     std::vector<CollectivePoint> query;
-    store::Statement q(ws.database(), std::string(store::kCollectivePointColumns) +
-                                          "WHERE session_id = ? ORDER BY op, in_place, bytes, id");
-    q.bind(1, session);
-    store::visitCollectivePoints(q, [&query](const CollectivePoint& p) {
-        query.push_back(p);
-        return true;
+    ws.forEachCollectivePoint(
+        session,
+        [&query](const CollectivePoint& p) {
+            query.push_back(p);
+            return true;
+        },
+        Workspace::PointOrder::Stored);
+    std::stable_sort(query.begin(), query.end(), [](const CollectivePoint& x, const CollectivePoint& y) {
+        return std::tie(x.op, x.inPlace, x.bytes) < std::tie(y.op, y.inPlace, y.bytes);
     });
     return query;
 }
@@ -355,24 +456,78 @@ void expectCurvesOrderOfTheQuery(Workspace& ws, std::int64_t session, const std:
 {
     expectTheQuerysPoints(held, curvesOrderOfTheQuery(ws, session));
 }
+
+// forEachCollectivePoint's order, with its runs of `runBytes` (a few points each when small: many
+// runs merged through temporary files).
+std::vector<CollectivePoint> visitedInCurveOrder(Workspace& ws, std::int64_t session,
+                                                 std::size_t runBytes = std::size_t(32) << 20)
+{
+    std::vector<CollectivePoint> out;
+    store::forEachCollectivePointInCurveOrder(
+        ws, session,
+        [&out](const CollectivePoint& p) {
+            out.push_back(p);
+            return true;
+        },
+        runBytes);
+    return out;
+}
 } // namespace
 
-// collectivePoints reads in stored order and puts each point in its place: the same points in the
-// same order as SQLite's ORDER BY op, in_place, bytes, id, with another session's rows interleaved;
-// on one connection, and on several (blocks of 7 row ids, 3 workers).
+// collectivePoints decodes in stored order and puts each point in its place: the points of the
+// reference's stable sort, with another session's blocks interleaved; on one connection, and on
+// several (work of one 7-point block, 3 workers). forEachCollectivePoint visits the same points in
+// the same order, in one run held in memory and in runs of ~10 points merged from files (equal keys
+// spread over several runs, each ordered by its run).
 TEST(Store, CollectivePointsAreInTheCurvesOrderOfTheQuery)
 {
     TempDir dir;
     Workspace ws((dir.path / "w.db").string());
     const auto [a, b] = twoCollectiveSessions(ws);
     addMixedPoints(ws, a, b);
-    expectCurvesOrderOfTheQuery(ws, a, ws.collectivePoints(a));
-    expectCurvesOrderOfTheQuery(ws, a, store::readCollectivePoints(ws, a, {.threads = 3, .blockRows = 7}));
+    const auto held = ws.collectivePoints(a);
+    expectCurvesOrderOfTheQuery(ws, a, held);
+    expectCurvesOrderOfTheQuery(ws, a, store::readCollectivePoints(ws, a, {.threads = 3, .workPoints = 7}));
+    EXPECT_EQ(visitedInCurveOrder(ws, a), held);
+    EXPECT_EQ(visitedInCurveOrder(ws, a, 1000), held);
+    EXPECT_EQ(visitedInCurveOrder(ws, a, 1), held); // a point a run
+    // Stopping early stops the merge.
+    int visited = 0;
+    ws.forEachCollectivePoint(a, [&visited](const CollectivePoint&) { return ++visited < 5; });
+    EXPECT_EQ(visited, 5);
 }
 
-// Another process deletes some of the session's points after their keys were read: the workers,
-// reading the file as it is now, find fewer; the points are read again on the reader's own
-// connection, whose snapshot the keys came from. Every point, no error.
+// The merge's runs go to TMPDIR; one that cannot be written is an error naming the folder, and
+// nothing is visited.
+TEST(Store, ALongSessionsOrderNeedsATemporaryFolderItCanWrite)
+{
+    TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    const auto [a, b] = twoCollectiveSessions(ws);
+    addMixedPoints(ws, a, b);
+    const char* before = std::getenv("TMPDIR");
+    const std::string saved = before ? before : "";
+    ::setenv("TMPDIR", (dir.path / "no such folder").c_str(), 1);
+    bool visited = false;
+    try {
+        store::forEachCollectivePointInCurveOrder(ws, a, [&visited](const CollectivePoint&) { return visited = true; },
+                                                  1000);
+        ADD_FAILURE() << "ordered without a temporary folder";
+    } catch (const store::StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("no such folder: cannot create a temporary file"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_FALSE(visited);
+    EXPECT_EQ(visitedInCurveOrder(ws, a).size(), ws.collectivePoints(a).size()); // one run needs no file
+    if (before)
+        ::setenv("TMPDIR", saved.c_str(), 1);
+    else
+        ::unsetenv("TMPDIR");
+}
+
+// Another process deletes some of the session's blocks after they were listed: the workers,
+// reading the file as it is now, miss them; the points are read again on the reader's own
+// connection, whose snapshot listed them. Every point, no error.
 TEST(Store, CollectivePointsChangedWhileReadAreReadAgainFromOneSnapshot)
 {
     TempDir dir;
@@ -382,10 +537,10 @@ TEST(Store, CollectivePointsChangedWhileReadAreReadAgainFromOneSnapshot)
     addMixedPoints(ws, a, b);
     const auto before = curvesOrderOfTheQuery(ws, a);
     bool deleted = false;
-    store::ParallelRead how{.threads = 3, .blockRows = 7};
-    how.keysRead = [&, a = a] { // (clang 14 captures no structured binding)
+    store::ParallelRead how{.threads = 3, .workPoints = 7};
+    how.listed = [&, a = a] { // (clang 14 captures no structured binding)
         Workspace writer(file);
-        writer.database().exec("DELETE FROM collective_results WHERE session_id = " + std::to_string(a) +
+        writer.database().exec("DELETE FROM collective_blocks WHERE session_id = " + std::to_string(a) +
                                " AND id % 5 = 0");
         deleted = true;
     };
@@ -396,7 +551,7 @@ TEST(Store, CollectivePointsChangedWhileReadAreReadAgainFromOneSnapshot)
 }
 
 // Other connections do not see an in-memory workspace, nor what ws has not committed (here b's
-// points moved into a): both are read on ws's own connection, or a's points would miss them.
+// blocks moved into a): both are read on ws's own connection, or a's points would miss them.
 TEST(Store, CollectivePointsInATransactionOrInMemoryAreReadOnTheirOwnConnection)
 {
     TempDir dir;
@@ -406,11 +561,20 @@ TEST(Store, CollectivePointsInATransactionOrInMemoryAreReadOnTheirOwnConnection)
         const auto [a, b] = twoCollectiveSessions(*ws);
         addMixedPoints(*ws, a, b);
         ws->database().exec("BEGIN");
-        ws->database().exec("UPDATE collective_results SET session_id = " + std::to_string(a) +
+        ws->database().exec("UPDATE collective_blocks SET session_id = " + std::to_string(a) +
                             " WHERE session_id = " + std::to_string(b));
-        const auto held = store::readCollectivePoints(*ws, a, {.threads = 3, .blockRows = 7});
+        const auto held = store::readCollectivePoints(*ws, a, {.threads = 3, .workPoints = 7});
         EXPECT_EQ(held.size(), 300u);
         expectCurvesOrderOfTheQuery(*ws, a, held);
+        std::string text;
+        store::formatCollectivePoints(
+            *ws, a, [](io::TextBuffer& t, const CollectivePoint& p) { t.integer(p.bytes).ch('\n'); },
+            [&text](std::string_view piece) {
+                text += piece;
+                return true;
+            },
+            {.threads = 3, .workPoints = 7});
+        EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 300);
         ws->database().exec("ROLLBACK");
     }
 }

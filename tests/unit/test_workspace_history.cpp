@@ -104,10 +104,27 @@ TEST(WorkspaceHistory, EveryEarlierSchemaMigratesToTheLatestAndReadsBack)
             EXPECT_DOUBLE_EQ(p[0].bandwidthGBs, 24.0);
         }
 
+        const auto split = byTitle(sessions, "split 2 nodes");
+        ASSERT_EQ(split.has_value(), version >= 8);
+        if (split) { // v8's groups, and the statistics of v7, through v9's packing into blocks
+            const auto p = ws.collectivePoints(split->id);
+            ASSERT_EQ(p.size(), 2u);
+            EXPECT_EQ(p[0].group, "node a");
+            EXPECT_EQ(p[1].group, "nodes a+b");
+            ASSERT_TRUE(p[1].stats);
+            EXPECT_EQ(p[1].stats->iters, 50);
+            EXPECT_DOUBLE_EQ(p[1].stats->p99Us, 46.0);
+            EXPECT_DOUBLE_EQ(p[1].stats->meanUs, 41.0);
+            EXPECT_TRUE(ws.collectivePointsHaveGroups(split->id));
+            EXPECT_EQ(ws.collectivePointCount(split->id), 2);
+        }
+
         // A migrated file takes new records of every kind the latest schema has.
+        EXPECT_FALSE(ws.collectivePointsHaveGroups(nccl->id));
         CollectivePoint grouped = points[0];
         grouped.group = "nodes a+b";
         ws.addCollectivePoint(nccl->id, grouped);
         EXPECT_EQ(ws.collectivePoints(nccl->id).size(), 4u);
+        EXPECT_TRUE(ws.collectivePointsHaveGroups(nccl->id));
     }
 }

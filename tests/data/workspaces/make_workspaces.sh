@@ -59,6 +59,18 @@ UPDATE collective_results SET iters = 20, warmup = 5, calls_per_sample = 1, time
 INSERT INTO sessions (id, kind, title, created, status) VALUES (6, 'pairs', 'pairs 2 nodes', '2025-06-01T08:00:00Z', 'complete');
 INSERT INTO pair_results (session_id, rank_a, rank_b, host_a, host_b, latency_us, bandwidth_gbs) VALUES (6, 0, 1, 'a', 'b', 2.5, 24.0);
 "
+# Schema 8: a --split run's points, each with its group of ranks.
+rows_v8="
+INSERT INTO sessions (id, kind, title, created, host, tool, status)
+  VALUES (7, 'collectives', 'split 2 nodes', '2025-07-01T08:00:00Z', 'node01', 'ridgeline-bench', 'complete');
+INSERT INTO collective_results (session_id, op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw,
+                                wrong, iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us,
+                                time_p99_us, time_cv, split_group)
+  VALUES (7, 'all_reduce', 8, 'float32', 'sum', 4096, 1024, 0, -1, 30.0, 0.1365, 0.2389, 0, 50, 10, 1, 28.0, 35.0,
+          29.5, 34.0, 0.04, 'node a'),
+         (7, 'all_reduce', 8, 'float32', 'sum', 4096, 1024, 0, -1, 41.0, 0.0999, 0.1748, 0, 50, 10, 1, 39.0, 47.0,
+          40.5, 46.0, 0.05, 'nodes a+b');
+"
 
 versions=${*:-$(seq 1 $((latest - 1)))}
 for v in $versions; do
