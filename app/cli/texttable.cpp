@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
+#include <charconv>
+#include <string>
 
 namespace rl::cli {
 namespace {
@@ -85,8 +86,9 @@ std::string numberCell(double v, int significant)
 {
     if (!std::isfinite(v))
         return "n/a";
-    char b[32];
-    std::snprintf(b, sizeof b, "%.*g", significant, v);
-    return b;
+    char b[64]; // as printf's "%.*g" writes it (to_chars promises the same), without its cost
+    const auto [end, ec] = std::to_chars(b, b + sizeof b, v, std::chars_format::general,
+                                          significant < 0 ? 6 : std::max(significant, 1));
+    return ec == std::errc() ? std::string(b, end) : std::to_string(v);
 }
 } // namespace rl::cli
