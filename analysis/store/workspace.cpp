@@ -236,7 +236,10 @@ void Workspace::forEachCollectivePoint(std::int64_t sessionId,
                                        const std::function<bool(const CollectivePoint&)>& visit, PointOrder order)
 {
     if (order == PointOrder::Stored) {
-        ReadSnapshot snapshot(m_db); // the blocks as listed
+        // The blocks as listed, even if the session is deleted meanwhile. The visitor runs inside
+        // this read transaction: none writes through this Workspace (its Transaction could not
+        // begin inside this one).
+        ReadSnapshot snapshot(m_db);
         for (const auto& block : collectivePointBlocks(m_db, sessionId))
             if (!forEachCollectivePointInBlock(m_db, block, visit))
                 return;
