@@ -77,17 +77,16 @@ bool forEachCollectivePointInBytes(const std::string& workspace, const PointBloc
 }
 
 void forEachEncodedPointInBytes(const std::string& workspace, const PointBlock& block, std::string_view bytes,
-                                const std::function<void(std::string_view)>& point)
+                                const std::function<void(const EncodedPoint&)>& point)
 {
     CollectiveBlockReader r(bytes);
-    std::string_view op;
-    bool inPlace = false;
-    std::int64_t size = 0;
+    EncodedPoint e;
     for (std::int64_t i = 0; i < block.points; ++i) {
         const std::size_t start = r.offset();
-        if (!r.readKey(op, inPlace, size))
+        if (!r.readKey(e.op, e.inPlace, e.size))
             undecoded(workspace, block, i, r);
-        point(bytes.substr(start, r.offset() - start));
+        e.bytes = bytes.substr(start, r.offset() - start);
+        point(e);
     }
 }
 
@@ -164,17 +163,15 @@ void CollectiveBlockWriter::finish()
     m_groups = false;
 }
 
-void packCollectiveRows(Database& db)
+void forEachFormerCollectiveRow(Database& db,
+                                const std::function<void(std::int64_t, const CollectivePoint&)>& visit)
 {
-    // In id order, with no sort: sessions that were written at the same time (two runs at once)
-    // interleave, so each has its writer.
-    Statement q(db, "SELECT session_id, op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, "
-                    "busbw, wrong, iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us, "
-                    "time_p99_us, time_cv, imbalance, split_group FROM collective_results ORDER BY id");
-    std::map<std::int64_t, CollectiveBlockWriter> writers;
-    CollectivePoint p;
+    std::string columns;
+    for (const auto& column : collectivePointColumnNames())
+        columns += (columns.empty() ? "" : ", ") + column;
+    Statement q(db, "SELECT " + columns + " FROM collective_results ORDER BY id"); // id order: no sort
+    CollectivePoint p; // one object for every row: its strings keep their buffers
     while (q.step()) {
-        const std::int64_t session = q.int64(0);
         p.op.assign(q.textView(1));
         p.nranks = static_cast<int>(q.int64(2));
         p.dtype.assign(q.textView(3));
@@ -204,9 +201,18 @@ void packCollectiveRows(Database& db)
         }
         p.imbalance = q.real(21);
         p.group.assign(q.textView(22));
-        writers.try_emplace(session, db, session).first->second.add(p);
+        visit(q.int64(0), p);
     }
-    q.reset();
+}
+
+void packCollectiveRows(Database& db)
+{
+    // Sessions that were written at the same time (two runs at once) interleave in id order, so
+    // each has its writer.
+    std::map<std::int64_t, CollectiveBlockWriter> writers;
+    forEachFormerCollectiveRow(db, [&](std::int64_t session, const CollectivePoint& p) {
+        writers.try_emplace(session, db, session).first->second.add(p);
+    });
     for (auto& [session, writer] : writers)
         writer.finish();
     db.exec("DROP TABLE collective_results");

@@ -45,10 +45,18 @@ bool forEachCollectivePointInBytes(const std::string& workspace, const PointBloc
                                    const std::function<bool(const CollectivePoint&)>& visit);
 // Appends the block's bytes to `to` (the caller decodes them after the statement has moved on).
 void appendCollectiveBlockBytes(Database& db, const PointBlock& block, std::string& to);
-// The block's first block.points points as their encoded bytes, in stored order (each checked to
-// hold a whole point: StoreError as above when one does not).
+// A point as its encoded bytes, with its curve keys (store/curveorder.h) read from them.
+struct EncodedPoint
+{
+    std::string_view bytes;
+    std::string_view op;
+    bool inPlace = false;
+    std::int64_t size = 0; // the point's message size (CollectivePoint::bytes)
+};
+// The block's first block.points points, encoded, in stored order (each checked to hold a whole
+// point: StoreError as above when one does not).
 void forEachEncodedPointInBytes(const std::string& workspace, const PointBlock& block, std::string_view bytes,
-                                const std::function<void(std::string_view point)>& point);
+                                const std::function<void(const EncodedPoint&)>& point);
 
 std::int64_t collectivePointCount(Database& db, std::int64_t sessionId);
 // Whether some point of the session has a --split group (the CSV's optional column).
@@ -73,10 +81,15 @@ private:
     std::string m_block;
 };
 
-// The schema 9 migration: every row of the former collective_results table into blocks, each
-// session's in its stored (id) order, then the table dropped.
+// The rows of the former collective_results table (schema 8 and before) in id order, each with
+// its session: what the schema 9 migration packs, and what bench_scale times as the former storage.
+void forEachFormerCollectiveRow(Database& db,
+                                const std::function<void(std::int64_t sessionId, const CollectivePoint&)>& visit);
+// The schema 9 migration: every former row into blocks, each session's in its stored (id) order,
+// then the table dropped.
 void packCollectiveRows(Database& db);
 
-// The columns a point had as a row (session_id first), for a copy of the records as a table.
+// The columns a point had as a row (session_id first): the former table's, and a copy of the
+// records as a table.
 const std::vector<std::string>& collectivePointColumnNames();
 } // namespace rl::store

@@ -23,30 +23,31 @@
 
 namespace rl::store {
 namespace {
-struct Block
+// A worker's formatted text: the points of one Work, below.
+struct Piece
 {
     std::string text;
     std::int64_t points = 0;
 };
 
-// What the workers and the writer share: the next block to read, the blocks read and not yet
+// What the workers and the writer share: the next piece to make, the pieces made and not yet
 // written, and why everything stops early.
-class BlockQueue
+class PieceQueue
 {
 public:
-    BlockQueue(std::int64_t blocks, std::int64_t window) : m_blocks(blocks), m_window(window) {}
+    PieceQueue(std::int64_t pieces, std::int64_t window) : m_pieces(pieces), m_window(window) {}
 
-    // The next block to read, or -1 when there is none or the writer stopped. Waits while the
-    // writer is `window` blocks behind, so memory stays bounded however slow the disk is.
+    // The next piece to make, or -1 when there is none or the writer stopped. Waits while the
+    // writer is `window` pieces behind, so memory stays bounded however slow the disk is.
     std::int64_t take()
     {
         std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [&] { return m_stop || m_next >= m_blocks || m_next < m_written + m_window; });
-        if (m_stop || m_next >= m_blocks)
+        m_changed.wait(lock, [&] { return m_stop || m_next >= m_pieces || m_next < m_written + m_window; });
+        if (m_stop || m_next >= m_pieces)
             return -1;
         return m_next++;
     }
-    void done(std::int64_t k, Block b)
+    void done(std::int64_t k, Piece b)
     {
         {
             std::lock_guard lock(m_mutex);
@@ -72,8 +73,8 @@ public:
         }
         m_changed.notify_all();
     }
-    // Block k once read; false when a worker failed.
-    bool next(std::int64_t k, Block& out)
+    // Piece k once made; false when a worker failed.
+    bool next(std::int64_t k, Piece& out)
     {
         std::unique_lock lock(m_mutex);
         m_changed.wait(lock, [&] { return m_error || m_done.count(k); });
@@ -94,11 +95,11 @@ public:
     }
 
 private:
-    const std::int64_t m_blocks, m_window;
+    const std::int64_t m_pieces, m_window;
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::int64_t m_next = 0, m_written = 0;
-    std::map<std::int64_t, Block> m_done;
+    std::map<std::int64_t, Piece> m_done;
     bool m_stop = false;
     std::exception_ptr m_error;
 };
@@ -112,25 +113,23 @@ int threadCount(int wanted)
 } // namespace
 
 namespace {
-// Consecutive blocks one worker reads at once, and where their first point lies in stored order.
+// Consecutive blocks one worker reads and formats at once.
 struct Work
 {
     std::size_t firstBlock = 0, endBlock = 0;
-    std::int64_t firstPoint = 0;
 };
 
 std::vector<Work> cutIntoWork(const std::vector<PointBlock>& blocks, std::int64_t workPoints)
 {
     std::vector<Work> out;
-    std::int64_t point = 0, inWork = 0;
+    std::int64_t inWork = 0;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         if (out.empty() || inWork >= workPoints) {
-            out.push_back({b, b, point});
+            out.push_back({b, b});
             inWork = 0;
         }
         out.back().endBlock = b + 1;
         inWork += blocks[b].points;
-        point += blocks[b].points;
     }
     return out;
 }
@@ -153,7 +152,7 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
     if (how.listed)
         how.listed();
     const std::vector<Work> work = cutIntoWork(blocks, how.workPoints);
-    const auto formatWork = [&](Database& db, const Work& w, Block& b) {
+    const auto formatWork = [&](Database& db, const Work& w, Piece& b) {
         std::ostringstream blockText;
         io::TextBuffer text(blockText);
         for (std::size_t k = w.firstBlock; k < w.endBlock; ++k)
@@ -168,7 +167,7 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
     std::int64_t written = 0;
     if (!parallel) { // on ws's own connection, a piece at a time
         for (const auto& w : work) {
-            Block b;
+            Piece b;
             formatWork(ws.database(), w, b);
             if (!write(b.text))
                 break;
@@ -178,12 +177,12 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
     }
     const auto pieces = static_cast<std::int64_t>(work.size());
     const int threads = static_cast<int>(std::min<std::int64_t>(threadCount(how.threads), pieces));
-    BlockQueue queue(pieces, 2 * std::int64_t(threads));
+    PieceQueue queue(pieces, 2 * std::int64_t(threads));
     const auto worker = [&] {
         try {
             Workspace own(ws.path()); // a connection is used by one thread at a time
             for (std::int64_t k; (k = queue.take()) >= 0;) {
-                Block b;
+                Piece b;
                 formatWork(own.database(), work[std::size_t(k)], b);
                 queue.done(k, std::move(b));
             }
@@ -195,7 +194,7 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
     workers.reserve(std::size_t(threads));
     for (int i = 0; i < threads; ++i)
         workers.emplace_back(worker);
-    Block b;
+    Piece b;
     for (std::int64_t k = 0; k < pieces; ++k) {
         if (!queue.next(k, b) || !write(b.text))
             break;
@@ -232,13 +231,9 @@ std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t se
             const std::size_t base = bytes.size();
             appendCollectiveBlockBytes(ws.database(), block, bytes);
             const std::string_view all(bytes);
-            forEachEncodedPointInBytes(ws.path(), block, all.substr(base), [&](std::string_view point) {
-                std::string_view op;
-                bool inPlace = false;
-                std::int64_t size = 0;
-                CollectiveBlockReader(point).readKey(op, inPlace, size); // a whole point: checked
-                order.add(op, inPlace, size);
-                at.push_back(std::uint64_t(point.data() - all.data()));
+            forEachEncodedPointInBytes(ws.path(), block, all.substr(base), [&](const EncodedPoint& point) {
+                order.add(point.op, point.inPlace, point.size);
+                at.push_back(std::uint64_t(point.bytes.data() - all.data()));
             });
         }
         placeOf = std::move(order).slots();
@@ -275,10 +270,12 @@ void forEachCollectivePointInCurveOrder(Workspace& ws, std::int64_t sessionId,
     CurveOrderedPoints sorted(runBytes);
     {
         ReadSnapshot snapshot(ws.database());
+        std::string bytes; // one block's at a time
         for (const auto& block : collectivePointBlocks(ws.database(), sessionId)) {
-            std::string bytes;
+            bytes.clear();
             appendCollectiveBlockBytes(ws.database(), block, bytes);
-            forEachEncodedPointInBytes(ws.path(), block, bytes, [&sorted](std::string_view point) { sorted.add(point); });
+            forEachEncodedPointInBytes(ws.path(), block, bytes,
+                                       [&sorted](const EncodedPoint& point) { sorted.add(point.bytes); });
         }
     }
     CollectivePoint p;

@@ -35,6 +35,7 @@
 
 #include "records/wireformat.h"
 #include "scaleworkspace.h"
+#include "store/collectiverows.h"
 #include "store/database.h"
 #include "store/migrations.h"
 #include "store/parallelpoints.h"
@@ -90,7 +91,7 @@ Measured runCli(const std::string& db, std::vector<std::string> args, const std:
 // The same points as the former storage held them, a row of 22 columns a point (schema 8, its
 // tables made by the migrations that made them), in a file of its own beside the workspace: what
 // the blocks replaced, timed in this run the way the store read it (one connection, id order, every
-// column decoded into a point).
+// column decoded into a point: store::forEachFormerCollectiveRow, which the v9 migration reads with).
 std::string formerRows(const std::string& db, std::int64_t session)
 {
     const std::string file = db.substr(0, db.size() - 3) + "-rows-v8.db";
@@ -126,31 +127,8 @@ std::string formerRows(const std::string& db, std::int64_t session)
 std::int64_t scanFormerRows(const std::string& file)
 {
     rl::store::Database db(file, false);
-    rl::store::Statement q(db, "SELECT op, nranks, dtype, redop, bytes, count, in_place, root, time_us, algbw, busbw, "
-                               "wrong, iters, warmup, calls_per_sample, time_min_us, time_max_us, time_p50_us, "
-                               "time_p99_us, time_cv, imbalance, split_group FROM collective_results ORDER BY id");
-    rl::CollectivePoint p;
     std::int64_t n = 0;
-    while (q.step()) {
-        p.op.assign(q.textView(0));
-        p.nranks = int(q.int64(1));
-        p.dtype.assign(q.textView(2));
-        p.redop.assign(q.textView(3));
-        p.bytes = q.int64(4);
-        p.count = q.int64(5);
-        p.inPlace = q.int64(6) != 0;
-        p.root = int(q.int64(7));
-        p.timeUs = q.real(8);
-        p.algbwGBs = q.real(9);
-        p.busbwGBs = q.real(10);
-        p.wrong = q.int64(11);
-        if (!q.isNull(12))
-            p.stats = rl::CallStats{int(q.int64(12)), int(q.int64(13)), int(q.int64(14)), p.timeUs, q.real(15),
-                                    q.real(16),      q.real(17),      q.real(18),      q.real(19)};
-        p.imbalance = q.real(20);
-        p.group.assign(q.textView(21));
-        ++n;
-    }
+    rl::store::forEachFormerCollectiveRow(db, [&n](std::int64_t, const rl::CollectivePoint&) { ++n; });
     return n;
 }
 

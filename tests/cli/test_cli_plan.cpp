@@ -46,6 +46,28 @@ std::vector<std::string> sizeArgsOf(const nlohmann::json& row)
     return args;
 }
 
+// A plan row's `size` command, run: it names `option` and predicts the step the search ranked the
+// row by. Its arguments and its JSON, for more checks.
+struct SizedRow
+{
+    std::vector<std::string> args;
+    nlohmann::json sized;
+};
+SizedRow expectSizeCommandGivesTheStep(const TempDir& dir, const nlohmann::json& row, const std::string& option)
+{
+    const auto line = row["size_command"].get<std::string>();
+    EXPECT_NE(line.find(option), std::string::npos) << line;
+    SizedRow out{sizeArgsOf(row), {}};
+    const auto s = cli(dir, out.args);
+    EXPECT_EQ(s.exitCode, 0) << line << ": " << s.err;
+    out.sized = nlohmann::json::parse(s.out, nullptr, false);
+    EXPECT_FALSE(out.sized.is_discarded()) << line << ": " << s.out;
+    if (!out.sized.is_discarded()) {
+        EXPECT_DOUBLE_EQ(out.sized["step"]["step_s"].get<double>(), row["step_s"].get<double>()) << line;
+    }
+    return out;
+}
+
 struct Golden
 {
     const char* file;
@@ -98,18 +120,10 @@ TEST(CliPlan, SizeCommandOfAnotherStackNamesItAndGivesTheSameStep)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_FALSE(j["top"].empty()) << r.out;
-    for (const auto& row : j["top"]) {
-        const auto line = row["size_command"].get<std::string>();
-        EXPECT_NE(line.find(" --framework torchtitan"), std::string::npos) << line;
-        const auto s = cli(dir, sizeArgsOf(row));
-        ASSERT_EQ(s.exitCode, 0) << line << ": " << s.err;
-        EXPECT_DOUBLE_EQ(nlohmann::json::parse(s.out)["step"]["step_s"].get<double>(), row["step_s"].get<double>())
-            << line;
-    }
+    for (const auto& row : j["top"])
+        expectSizeCommandGivesTheStep(dir, row, " --framework torchtitan");
 }
 
-// A real search: the counts add up, the rows are ranked by step time, and each row's `size` command
-// line predicts exactly the step the search ranked it by.
 // A search run with bf16 gradients (as NeMo's performance recipes): each row's `size` command says so,
 // and predicts the step the search ranked the row by; the gradients are half those of Megatron's fp32
 // default. A type it does not know is bad usage.
@@ -123,13 +137,9 @@ TEST(CliPlan, SizeCommandKeepsTheGradientsType)
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_FALSE(j["top"].empty()) << r.out;
     for (const auto& row : j["top"]) {
+        auto [args, sized] = expectSizeCommandGivesTheStep(dir, row, " --grad-dtype bf16");
+        ASSERT_FALSE(sized.is_discarded());
         const auto line = row["size_command"].get<std::string>();
-        EXPECT_NE(line.find(" --grad-dtype bf16"), std::string::npos) << line;
-        auto args = sizeArgsOf(row);
-        const auto s = cli(dir, args);
-        ASSERT_EQ(s.exitCode, 0) << line << ": " << s.err;
-        const auto sized = nlohmann::json::parse(s.out);
-        EXPECT_DOUBLE_EQ(sized["step"]["step_s"].get<double>(), row["step_s"].get<double>()) << line;
         const auto option = std::find(args.begin(), args.end(), "--grad-dtype");
         args.erase(option, option + 2); // the same layout with Megatron's default
         const auto fp32 = nlohmann::json::parse(cli(dir, args).out);
@@ -140,6 +150,8 @@ TEST(CliPlan, SizeCommandKeepsTheGradientsType)
     EXPECT_EQ(cli(dir, {"size", "llama-3-8b", "--grad-dtype", "fp8"}).exitCode, 2);
 }
 
+// A real search: the counts add up, the rows are ranked by step time, and each row's `size` command
+// line predicts exactly the step the search ranked it by.
 TEST(CliPlan, RanksLayoutsWhoseSizeCommandGivesTheSameStep)
 {
     TempDir dir;
@@ -167,11 +179,7 @@ TEST(CliPlan, RanksLayoutsWhoseSizeCommandGivesTheSameStep)
         EXPECT_GE(step, previous);
         previous = step;
         EXPECT_FALSE(row["megatron_args"].empty());
-        // Run the row's own `ridgeline-cli size ...` line.
-        const auto args = sizeArgsOf(row);
-        const auto s = cli(dir, args);
-        ASSERT_EQ(s.exitCode, 0) << row["size_command"] << ": " << s.err;
-        EXPECT_DOUBLE_EQ(nlohmann::json::parse(s.out)["step"]["step_s"].get<double>(), step) << row["size_command"];
+        expectSizeCommandGivesTheStep(dir, row, "ridgeline-cli size "); // the row's own line, run
     }
     EXPECT_FALSE(j["pareto"].empty());
     ASSERT_TRUE(j.contains("yours"));

@@ -423,7 +423,7 @@ void addMixedPoints(Workspace& ws, std::int64_t a, std::int64_t b)
 
 // The reference: the stored order, sorted stably by op (as bytes: SQLite's BINARY collation),
 // in-place and size.
-std::vector<CollectivePoint> curvesOrderOfTheQuery(Workspace& ws, std::int64_t session)
+std::vector<CollectivePoint> curvesOrderByStableSort(Workspace& ws, std::int64_t session)
 {
     std::vector<CollectivePoint> query;
     ws.forEachCollectivePoint(
@@ -439,7 +439,7 @@ std::vector<CollectivePoint> curvesOrderOfTheQuery(Workspace& ws, std::int64_t s
     return query;
 }
 
-void expectTheQuerysPoints(const std::vector<CollectivePoint>& held, const std::vector<CollectivePoint>& query)
+void expectTheseInOrder(const std::vector<CollectivePoint>& held, const std::vector<CollectivePoint>& query)
 {
     ASSERT_EQ(held.size(), query.size());
     ASSERT_GT(held.size(), 250u);
@@ -452,9 +452,9 @@ void expectTheQuerysPoints(const std::vector<CollectivePoint>& held, const std::
     EXPECT_EQ(held.front().op, "Broadcast"); // bytes order: capitals first
 }
 
-void expectCurvesOrderOfTheQuery(Workspace& ws, std::int64_t session, const std::vector<CollectivePoint>& held)
+void expectCurvesOrder(Workspace& ws, std::int64_t session, const std::vector<CollectivePoint>& held)
 {
-    expectTheQuerysPoints(held, curvesOrderOfTheQuery(ws, session));
+    expectTheseInOrder(held, curvesOrderByStableSort(ws, session));
 }
 
 // forEachCollectivePoint's order, with its runs of `runBytes` (a few points each when small: many
@@ -479,15 +479,15 @@ std::vector<CollectivePoint> visitedInCurveOrder(Workspace& ws, std::int64_t ses
 // several (work of one 7-point block, 3 workers). forEachCollectivePoint visits the same points in
 // the same order, in one run held in memory and in runs of ~10 points merged from files (equal keys
 // spread over several runs, each ordered by its run).
-TEST(Store, CollectivePointsAreInTheCurvesOrderOfTheQuery)
+TEST(Store, CollectivePointsAreInTheCurvesOrderOfAStableSort)
 {
     TempDir dir;
     Workspace ws((dir.path / "w.db").string());
     const auto [a, b] = twoCollectiveSessions(ws);
     addMixedPoints(ws, a, b);
     const auto held = ws.collectivePoints(a);
-    expectCurvesOrderOfTheQuery(ws, a, held);
-    expectCurvesOrderOfTheQuery(ws, a, store::readCollectivePoints(ws, a, {.threads = 3, .workPoints = 7}));
+    expectCurvesOrder(ws, a, held);
+    expectCurvesOrder(ws, a, store::readCollectivePoints(ws, a, {.threads = 3, .workPoints = 7}));
     EXPECT_EQ(visitedInCurveOrder(ws, a), held);
     EXPECT_EQ(visitedInCurveOrder(ws, a, 1000), held);
     EXPECT_EQ(visitedInCurveOrder(ws, a, 1), held); // a point a run
@@ -535,7 +535,7 @@ TEST(Store, CollectivePointsChangedWhileReadAreReadAgainFromOneSnapshot)
     Workspace ws(file);
     const auto [a, b] = twoCollectiveSessions(ws);
     addMixedPoints(ws, a, b);
-    const auto before = curvesOrderOfTheQuery(ws, a);
+    const auto before = curvesOrderByStableSort(ws, a);
     bool deleted = false;
     store::ParallelRead how{.threads = 3, .workPoints = 7};
     how.listed = [&, a = a] { // (clang 14 captures no structured binding)
@@ -546,8 +546,8 @@ TEST(Store, CollectivePointsChangedWhileReadAreReadAgainFromOneSnapshot)
     };
     const auto held = store::readCollectivePoints(ws, a, how);
     ASSERT_TRUE(deleted);
-    expectTheQuerysPoints(held, before);
-    EXPECT_LT(curvesOrderOfTheQuery(ws, a).size(), before.size()); // the delete did take some
+    expectTheseInOrder(held, before);
+    EXPECT_LT(curvesOrderByStableSort(ws, a).size(), before.size()); // the delete did take some
 }
 
 // Other connections do not see an in-memory workspace, nor what ws has not committed (here b's
@@ -565,7 +565,7 @@ TEST(Store, CollectivePointsInATransactionOrInMemoryAreReadOnTheirOwnConnection)
                             " WHERE session_id = " + std::to_string(b));
         const auto held = store::readCollectivePoints(*ws, a, {.threads = 3, .workPoints = 7});
         EXPECT_EQ(held.size(), 300u);
-        expectCurvesOrderOfTheQuery(*ws, a, held);
+        expectCurvesOrder(*ws, a, held);
         std::string text;
         store::formatCollectivePoints(
             *ws, a, [](io::TextBuffer& t, const CollectivePoint& p) { t.integer(p.bytes).ch('\n'); },
