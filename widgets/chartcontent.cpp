@@ -693,9 +693,11 @@ bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& p
     Curve& curve = ownCurves()[ci];
     auto& pts = curve.points;
     const bool atEnd = pts.empty() || pts.back().bytes <= point.bytes;
-    pts.insert(std::upper_bound(pts.begin(), pts.end(), point,
-                                [](const CollectivePoint& a, const CollectivePoint& b) { return a.bytes < b.bytes; }),
-               point);
+    pts.edit([&point](std::vector<CollectivePoint>& v) {
+        v.insert(std::upper_bound(v.begin(), v.end(), point,
+                                  [](const CollectivePoint& a, const CollectivePoint& b) { return a.bytes < b.bytes; }),
+                 point);
+    });
     const double y = plottedY(point);
     if (point.bytes > 0 && (m_kind != ChartKind::Latency || y > 0)) {
         const QPointF p(std::log2(static_cast<double>(point.bytes)), y);

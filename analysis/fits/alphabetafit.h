@@ -4,6 +4,7 @@
 // that microsecond latencies at small sizes count as much as milliseconds at large ones.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,7 @@ std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples);
 
 // Fits the points of one op (and in-place flavour) within [minBytes, maxBytes], on `nranks` ranks
 // only when it is not 0 (a --split session holds several rank counts).
-std::optional<AlphaBeta> fitCollective(const std::vector<CollectivePoint>& points, const std::string& op,
+std::optional<AlphaBeta> fitCollective(std::span<const CollectivePoint> points, const std::string& op,
                                        bool inPlace, std::int64_t minBytes = 0,
                                        std::int64_t maxBytes = INT64_MAX, int nranks = 0);
 } // namespace rl::fits

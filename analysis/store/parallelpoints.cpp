@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "io/parallelfor.h"
 #include "io/textbuffer.h"
 #include "store/collectiveblock.h"
 #include "store/collectiverows.h"
@@ -104,15 +105,7 @@ private:
     std::exception_ptr m_error;
 };
 
-int threadCount(int wanted)
-{
-    if (wanted > 0)
-        return wanted;
-    return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 8);
-}
-} // namespace
 
-namespace {
 // Consecutive blocks one worker reads and formats at once.
 struct Work
 {
@@ -176,7 +169,7 @@ std::int64_t formatCollectivePoints(Workspace& ws, std::int64_t sessionId,
         return written;
     }
     const auto pieces = static_cast<std::int64_t>(work.size());
-    const int threads = static_cast<int>(std::min<std::int64_t>(threadCount(how.threads), pieces));
+    const int threads = static_cast<int>(std::min<std::int64_t>(workThreads(how.threads), pieces));
     PieceQueue queue(pieces, 2 * std::int64_t(threads));
     const auto worker = [&] {
         try {
@@ -226,6 +219,7 @@ std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t se
         for (const auto& block : blocks)
             total += block.dataBytes;
         bytes.reserve(std::size_t(total)); // a running session's blocks may have grown: a few more
+        prefaultInParallel(bytes.data(), bytes.capacity(), how.threads);
         CurveOrder order;
         for (const auto& block : blocks) {
             const std::size_t base = bytes.size();
@@ -245,21 +239,18 @@ std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t se
         startOf[placeOf[i]] = at[i];
     std::vector<std::uint64_t>().swap(at);
     std::vector<std::size_t>().swap(placeOf);
-    std::vector<CollectivePoint> out(startOf.size());
-    const auto decode = [&](std::size_t from, std::size_t to) {
-        for (std::size_t k = from; k < to; ++k) {
-            CollectiveBlockReader r(std::string_view(bytes).substr(startOf[k]));
-            r.read(out[k]); // decoded as far as its keys a moment ago: whole
+    std::vector<CollectivePoint> out;
+    out.reserve(startOf.size());
+    prefaultInParallel(out.data(), startOf.size() * sizeof(CollectivePoint), how.threads);
+    out.resize(startOf.size());
+    // Pieces of 64 Ki points: about 17 MB of points each.
+    constexpr std::size_t piece = 65536;
+    parallelFor((out.size() + piece - 1) / piece, [&](std::size_t k) {
+        for (std::size_t i = k * piece, end = std::min(out.size(), i + piece); i < end; ++i) {
+            CollectiveBlockReader r(std::string_view(bytes).substr(startOf[i]));
+            r.read(out[i]); // decoded as far as its keys a moment ago: whole
         }
-    };
-    const std::size_t threads =
-        std::min<std::size_t>(std::size_t(threadCount(how.threads)), std::max<std::size_t>(1, out.size() / 65536));
-    std::vector<std::thread> workers;
-    for (std::size_t t = 1; t < threads; ++t)
-        workers.emplace_back(decode, out.size() * t / threads, out.size() * (t + 1) / threads);
-    decode(0, out.size() / threads);
-    for (auto& w : workers)
-        w.join();
+    }, how.threads);
     return out;
 }
 

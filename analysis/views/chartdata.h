@@ -14,6 +14,7 @@
 #include "collectives/tierpeak.h"
 #include "fits/alphabetafit.h"
 #include "records/collectivepoint.h"
+#include "records/sharedpoints.h"
 #include "records/session.h"
 
 namespace rl::charts {
@@ -28,7 +29,7 @@ std::optional<ChartKind> chartKindFromString(const std::string& name);
 struct SessionCurves
 {
     Session session;
-    std::vector<CollectivePoint> points;
+    SharedPoints points; // in curve order as the store gives them; each curve a slice of them
 };
 
 struct ChartOptions
@@ -58,7 +59,7 @@ struct Curve
 {
     CurveKey key;
     std::string name;                   // "<session title> · <op>[ in-place]", or "<group> · <op>[ in-place] · <title>"
-    std::vector<CollectivePoint> points; // sorted by bytes
+    SharedPoints points; // sorted by bytes: a slice of its session's points where they lie together
 };
 
 struct FitCurve

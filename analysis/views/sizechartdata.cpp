@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "io/parallelfor.h"
+
 namespace rl::charts {
 
 bool SizeChartData::answers(const SizeChartRequest& r) const
@@ -177,20 +179,21 @@ PreparedCurves prepareCurves(std::vector<SessionCurves> sessions, const std::vec
 {
     PreparedCurves out;
     out.sessions = std::make_shared<std::vector<SessionCurves>>(std::move(sessions));
-    std::shared_ptr<const std::vector<Curve>> curves; // the same for every kind: collected once
-    for (const auto& r : requests) {
-        if (cancelled && cancelled()) {
-            out.charts.clear();
-            break;
-        }
-        if (r.kind != ChartKind::Bandwidth && r.kind != ChartKind::Latency) {
-            out.charts.emplace_back();
-            continue;
-        }
-        if (!curves)
-            curves = std::make_shared<const std::vector<Curve>>(collectCurves(*out.sessions));
-        out.charts.push_back(sizeChartData(*out.sessions, r, curves));
-    }
+    const auto sized = [](const SizeChartRequest& r) { return r.kind == ChartKind::Bandwidth || r.kind == ChartKind::Latency; };
+    if (cancelled && cancelled())
+        return out;
+    out.charts.resize(requests.size());
+    if (std::none_of(requests.begin(), requests.end(), sized))
+        return out;
+    // The same for every kind: collected once. The charts are then made side by side (each reads
+    // the curves only), a chart a thread.
+    const auto curves = std::make_shared<const std::vector<Curve>>(collectCurves(*out.sessions));
+    parallelFor(requests.size(), [&](std::size_t i) {
+        if (sized(requests[i]) && !(cancelled && cancelled()))
+            out.charts[i] = sizeChartData(*out.sessions, requests[i], curves);
+    });
+    if (cancelled && cancelled())
+        out.charts.clear();
     return out;
 }
 } // namespace rl::charts

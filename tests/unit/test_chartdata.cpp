@@ -39,9 +39,11 @@ TEST(ChartData, FitsRecoverTheModelAndHonourTheSizeRange)
     EXPECT_EQ(fits[1].fit.points, 32);
 
     // Distort the small sizes: a fit restricted to >= 1 MiB must ignore them, the full fit not.
-    for (auto& p : sessions[0].points)
-        if (p.op == "all_reduce" && !p.inPlace && p.bytes < (1 << 20))
-            p.timeUs *= 3;
+    sessions[0].points.edit([](std::vector<CollectivePoint>& points) {
+        for (auto& p : points)
+            if (p.op == "all_reduce" && !p.inPlace && p.bytes < (1 << 20))
+                p.timeUs *= 3;
+    });
     const auto distorted = collectCurves(sessions);
     auto restricted = fitCurves(distorted, 1 << 20, INT64_MAX);
     EXPECT_NEAR(restricted[1].fit.alphaUs, 25.0, 1e-6);
@@ -131,7 +133,7 @@ TEST(ChartData, OneRankCurveHasBusFactorZero)
         c.points.push_back(p);
     }
     EXPECT_EQ(busFactorOf(c), 0.0);
-    c.points[0].nranks = c.points[1].nranks = 0; // rank count unknown: no factor to apply
+    c.points.edit([](std::vector<CollectivePoint>& v) { v[0].nranks = v[1].nranks = 0; }); // rank count unknown: no factor to apply
     EXPECT_EQ(busFactorOf(c), 1.0);
 }
 
@@ -164,4 +166,41 @@ TEST(ChartData, SplitGroupsAreSeparateCurvesNamedByGroup)
     EXPECT_FALSE(appendLivePoint(sessions, 7, live)) << "already there";
     live.group = "ranks 2-3";
     EXPECT_TRUE(appendLivePoint(sessions, 7, live)) << "the same size of another group is a new point";
+}
+
+// Issue 26 item 11: the store gives each curve's points together, sorted by size, so a curve is a
+// slice of its session's points, not a copy; a live point appended to the session copies the
+// session's points and leaves the curves drawn from them as they were.
+TEST(ChartData, CurvesOfAStoredSessionAreSlicesOfItsPoints)
+{
+    test::ChartWorkspace w;
+    auto sessions = w.load({w.h100});
+    const auto curves = collectCurves(sessions);
+    ASSERT_EQ(curves.size(), 3u);
+    std::size_t sliced = 0;
+    for (const auto& c : curves) {
+        EXPECT_TRUE(c.points.sharesStoreWith(sessions[0].points)) << c.name;
+        sliced += c.points.size();
+    }
+    EXPECT_EQ(sliced, sessions[0].points.size());
+
+    const std::vector<CollectivePoint> before(curves[1].points.begin(), curves[1].points.end());
+    const CollectivePoint live = test::modelPoint("all_reduce", 8, std::int64_t{1} << 35, 20.0, 150.0);
+    ASSERT_TRUE(appendLivePoint(sessions, sessions[0].session.id, live));
+    EXPECT_FALSE(curves[1].points.sharesStoreWith(sessions[0].points));
+    EXPECT_TRUE(std::equal(before.begin(), before.end(), curves[1].points.begin(), curves[1].points.end()));
+    EXPECT_EQ(collectCurves(sessions)[1].points.back().bytes, std::int64_t{1} << 35);
+
+    // Points out of curve order (a live point arrived between two curves): copied, then sorted.
+    SessionCurves mixed;
+    mixed.session.id = 9;
+    for (std::int64_t b : {4096, 1024, 2048}) {
+        mixed.points.push_back(test::modelPoint("all_reduce", 8, b, 20.0, 150.0));
+        mixed.points.push_back(test::modelPoint("all_gather", 8, b, 20.0, 150.0));
+    }
+    const auto own = collectCurves({mixed});
+    ASSERT_EQ(own.size(), 2u);
+    EXPECT_FALSE(own[0].points.sharesStoreWith(mixed.points));
+    EXPECT_EQ(own[0].points.front().bytes, 1024);
+    EXPECT_EQ(own[0].points.back().bytes, 4096);
 }

@@ -245,10 +245,9 @@ TEST_F(ChartFixture, HoverShowsExactValuesOfTheNearestPoint)
 TEST_F(ChartFixture, LivePointsAppendToTheirSeriesWithoutRebuilding)
 {
     auto sessions = w.load({w.h100});
-    auto& pts = sessions[0].points;
-    pts.erase(std::remove_if(pts.begin(), pts.end(), [](const CollectivePoint& p) {
-                  return p.op != "all_reduce" || p.inPlace || p.bytes > (1 << 20);
-              }), pts.end());
+    sessions[0].points.edit([](std::vector<CollectivePoint>& pts) {
+        std::erase_if(pts, [](const CollectivePoint& p) { return p.op != "all_reduce" || p.inPlace || p.bytes > (1 << 20); });
+    });
     auto shared = std::make_shared<std::vector<SessionCurves>>(sessions);
     chart.setSessions(shared);
     QLineSeries* s = seriesNamed(chart.chart(), kAllReduce);
@@ -672,8 +671,10 @@ TEST_F(ChartFixture, ManyPlainSessionsAreDrawnAsOneBandPerOpAndInPlace)
 {
     auto plain = splitSelection(60, 1, 24);
     for (auto& s : plain)
-        for (auto& p : s.points)
-            p.group.clear();
+        s.points.edit([](std::vector<CollectivePoint>& points) {
+            for (auto& p : points)
+                p.group.clear();
+        });
     chart.setSessions(plain);
     ChartContent* content = chart.findChild<ChartContent*>();
     ASSERT_NE(content, nullptr);

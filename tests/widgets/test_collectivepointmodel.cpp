@@ -150,7 +150,7 @@ TEST(CollectivePointModel, ReadsLivePointsFromTheSharedDataSetWithoutCopying)
     EXPECT_EQ(model.sessions().get(), data.get());
     EXPECT_EQ(&model.point(2), &(*data)[0].points[1]);
     EXPECT_EQ(&model.point(1), &(*data)[1].points[0]);
-    (*data)[0].points[1].busbwGBs = 123.0;
+    (*data)[0].points.edit([](std::vector<CollectivePoint>& v) { v[1].busbwGBs = 123.0; });
     EXPECT_EQ(model.index(2, CollectivePointModel::BusBw).data(CollectivePointModel::SortRole).toDouble(), 123.0);
 
     // Two points of two sessions at once: two rows in one insertion.
