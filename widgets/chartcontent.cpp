@@ -244,13 +244,13 @@ int ChartContent::plotPixels() const
     return std::max(100, static_cast<int>(w));
 }
 
-// The points a curve is drawn with: every one while there are few, else per pixel column of the
-// data's size range the first, last, lowest and highest (decimateToPixels), which draw the same
-// line. A zoom into a long curve shows the decimated line; the hover still reads exact values.
+// The points a curve is drawn with: every one while there are few, else per column of the data's
+// size range (as wide as the pen: curveColumns) the first, last, lowest and highest
+// (decimateToPixels), which draw the same line. A zoom into a long curve shows the decimated line; the hover still reads exact values.
 QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
 {
     const auto all = plotPoints(curve, m_kind, m_options.metric, units::displayBandwidthUnit());
-    const auto thin = all.empty() ? all : decimateToPixels(all, all.front().x, all.back().x, plotPixels());
+    const auto thin = all.empty() ? all : decimateToPixels(all, all.front().x, all.back().x, curveColumns(plotPixels()));
     QList<QPointF> pts;
     pts.reserve(static_cast<qsizetype>(thin.size()));
     for (const auto& p : thin)
@@ -701,7 +701,7 @@ bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& p
     const double y = plottedY(point);
     if (point.bytes > 0 && (m_kind != ChartKind::Latency || y > 0)) {
         const QPointF p(std::log2(static_cast<double>(point.bytes)), y);
-        if (atEnd && pts.size() <= 4 * static_cast<std::size_t>(plotPixels()))
+        if (atEnd && pts.size() <= 4 * static_cast<std::size_t>(curveColumns(plotPixels())))
             m_curveSeries[ci]->append(p); // a sweep runs small to large: the common case is one append
         else
             m_curveSeries[ci]->replace(curvePoints(curve));

@@ -88,13 +88,13 @@ struct PeakLine
     std::string label;     // "tier peak: 400 GB/s (2 nodes, h100-sxm)"
     std::string reasoning; // the tier's arithmetic, for the hover text
 };
-// One line per distinct ceiling over the sessions' (op, ranks) curves; sessions whose device
-// matches no profile, or that do not say their hosts, get none.
-std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions);
 
 // One curve per (session, op, in-place, group) in session order, then op and in-place order, then
 // groups in the order their first point arrived (the runner prints them by rank).
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions);
+// One line per distinct ceiling over the sessions' (op, ranks) curves (collectCurves(sessions));
+// sessions whose device matches no profile, or that do not say their hosts, get none.
+std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions, const std::vector<Curve>& curves);
 // Fits each curve within [minBytes, maxBytes]; curves with fewer than two sizes get no fit.
 std::vector<FitCurve> fitCurves(const std::vector<Curve>& curves, std::int64_t minBytes, std::int64_t maxBytes);
 // busbw / algbw of a curve (the op's bus factor as the source computed it); when no point has a

@@ -43,6 +43,16 @@ struct BandPoint
 // y of every point at that x, whichever curve it is in.
 std::vector<BandPoint> aggregateBand(const std::vector<std::vector<PlotPoint>>& curves);
 
+// The size charts draw curves with a 2 px pen (QtCharts' theme). Thinned to columns as wide as
+// the pen, a curve's line covers the same pixels as the full curve's to within the pen, from half
+// the points of one column a pixel: QtCharts took 60-100 ms of the GUI thread to stroke the 24,000
+// points of a 1 M-point session's 8 curves (issue 26 item 11).
+inline constexpr int kCurvePenPixels = 2;
+inline int curveColumns(int pixels)
+{
+    return pixels / kCurvePenPixels > 1 ? pixels / kCurvePenPixels : 1;
+}
+
 // Beyond this many curves a size chart draws the groups of a --split session as bands, one per
 // session, op and in-place; a legend of 3,240 entries names nothing, and QtCharts draws each
 // series on its own.

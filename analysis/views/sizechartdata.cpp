@@ -17,8 +17,8 @@ bool SizeChartData::answers(const SizeChartRequest& r) const
     if (request.kind != r.kind || a.metric != b.metric || a.showFits != b.showFits || a.fitMinBytes != b.fitMinBytes ||
         a.fitMaxBytes != b.fitMaxBytes || request.unit != r.unit)
         return false;
-    // Thinning keeps every point of a curve of at most 4 points per pixel column.
-    const auto whole = [this](int pixels) { return longestDrawn <= 4 * static_cast<std::size_t>(std::max(1, pixels)); };
+    // Thinning keeps every point of a curve of at most 4 points per column.
+    const auto whole = [this](int pixels) { return longestDrawn <= 4 * static_cast<std::size_t>(curveColumns(pixels)); };
     return request.pixels == r.pixels || (whole(request.pixels) && whole(r.pixels));
 }
 
@@ -130,8 +130,8 @@ CallSpread callSpread(const Curve& curve, const SizeChartRequest& r)
     if (out.upper.size() < 2)
         return {};
     const double lo = out.upper.front().x, hi = out.upper.back().x;
-    out.upper = decimateToPixels(out.upper, lo, hi, r.pixels);
-    out.lower = decimateToPixels(out.lower, lo, hi, r.pixels);
+    out.upper = decimateToPixels(out.upper, lo, hi, curveColumns(r.pixels));
+    out.lower = decimateToPixels(out.lower, lo, hi, curveColumns(r.pixels));
     return out;
 }
 } // namespace
@@ -157,20 +157,24 @@ SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const Si
     d.fits.resize(all.size());
     if (kind == ChartKind::Bandwidth)
         d.spreads.resize(all.size());
-    for (std::size_t i = 0; i < all.size(); ++i) {
+    // A curve a thread: the bandwidth chart's curves carry more work than the latency chart's,
+    // so the two charts side by side left a core idle for a third of the time.
+    std::vector<std::size_t> longest(all.size(), 0);
+    parallelFor(all.size(), [&](std::size_t i) {
         if (d.banded[i])
-            continue;
+            return;
         const auto pts = plotPoints(all[i], kind, metric, request.unit);
-        d.longestDrawn = std::max(d.longestDrawn, pts.size());
-        d.drawn[i] = pts.empty() ? pts : decimateToPixels(pts, pts.front().x, pts.back().x, request.pixels);
+        longest[i] = pts.size();
+        d.drawn[i] = pts.empty() ? pts : decimateToPixels(pts, pts.front().x, pts.back().x, curveColumns(request.pixels));
         if (kind == ChartKind::Bandwidth)
             d.spreads[i] = callSpread(all[i], request);
         if (request.options.showFits)
             d.fits[i] = fits::fitCollective(all[i].points, all[i].key.op, all[i].key.inPlace, request.options.fitMinBytes,
                                             request.options.fitMaxBytes);
-    }
+    });
+    d.longestDrawn = longest.empty() ? 0 : *std::max_element(longest.begin(), longest.end());
     if (kind == ChartKind::Bandwidth && metric == BandwidthMetric::BusBw)
-        d.peaks = tierPeakLines(sessions);
+        d.peaks = tierPeakLines(sessions, all);
     return d;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "views/sizechartdata.h"
@@ -139,4 +140,40 @@ TEST(SizeChartData, PreparedDataAnswersOnlyTheChartItWasMadeFor)
     EXPECT_EQ(thinned.longestDrawn, 24u);
     EXPECT_TRUE(thinned.answers(request(ChartKind::Bandwidth, 5)));
     EXPECT_FALSE(thinned.answers(request(ChartKind::Bandwidth, 1000)));
+}
+
+// A curve of many sizes is thinned to columns as wide as the curves' pen (kCurvePenPixels): at most
+// 4 points a column, each column's lowest and highest kept, so the line covers what the full curve
+// covers to within the pen, from half the points of one column a pixel.
+TEST(SizeChartData, ALongCurveIsThinnedToColumnsAsWideAsItsPen)
+{
+    SessionCurves sc;
+    sc.session.id = 1;
+    sc.session.title = "fine sweep";
+    constexpr int sizes = 20000;
+    for (int k = 0; k < sizes; ++k) {
+        const auto bytes = static_cast<std::int64_t>(8.0 * std::pow(2.0, 31.0 * k / (sizes - 1)));
+        CollectivePoint p{"all_reduce", 8, "float32", "sum", bytes, bytes / 4, false, -1, 0, 0, 0, 0};
+        p.timeUs = 20 + double(bytes) / 180e3 * (1.0 + 0.05 * (k % 7)); // a saw tooth within each column
+        p.algbwGBs = double(bytes) / (p.timeUs * 1e3);
+        p.busbwGBs = p.algbwGBs;
+        sc.points.push_back(p);
+    }
+    const std::vector<SessionCurves> sessions{sc};
+    const int pixels = 1000;
+    const auto d = sizeChartData(sessions, request(ChartKind::Latency, pixels));
+    ASSERT_EQ(d.curves->size(), 1u);
+    EXPECT_EQ(kCurvePenPixels, 2);
+    EXPECT_EQ(curveColumns(pixels), 500);
+    EXPECT_EQ(curveColumns(1), 1);
+    const auto& drawn = d.drawn[0];
+    EXPECT_LE(drawn.size(), 4u * 500u);
+    EXPECT_GT(drawn.size(), 2u * 500u) << "each column's lowest and highest";
+    EXPECT_EQ(d.longestDrawn, std::size_t(sizes));
+    // The drawn line reaches the full curve's extremes.
+    const auto all = plotPoints((*d.curves)[0], ChartKind::Latency, BandwidthMetric::BusBw, units::BandwidthUnit::GBps);
+    const auto byY = [](const PlotPoint& a, const PlotPoint& b) { return a.y < b.y; };
+    EXPECT_EQ(std::max_element(drawn.begin(), drawn.end(), byY)->y, std::max_element(all.begin(), all.end(), byY)->y);
+    EXPECT_EQ(std::min_element(drawn.begin(), drawn.end(), byY)->y, std::min_element(all.begin(), all.end(), byY)->y);
+    EXPECT_FALSE(d.answers(request(ChartKind::Latency, 900))) << "thinned: another width draws other columns";
 }

@@ -712,6 +712,8 @@ TEST_F(ChartFixture, ALongCurveIsDrawnWithAtMostFourPointsPerPixelColumn)
     ASSERT_NE(s, nullptr) << names(chart.chart()).join(u'\n').toStdString();
     const auto pts = s->points();
     EXPECT_LE(pts.size(), 4 * 1200);
+    // The thinning's columns are as wide as the pen the theme draws curves with.
+    EXPECT_DOUBLE_EQ(s->pen().widthF(), double(kCurvePenPixels));
     EXPECT_GE(pts.size(), 28 * 2); // each size's lowest and highest
     // Each size's extremes are drawn.
     double lo = INFINITY, hi = 0;

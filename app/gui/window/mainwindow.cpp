@@ -153,8 +153,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     });
     connect(m_workspace, &WorkspaceController::readOnlyChanged, this, &MainWindow::updateWindowTitle);
     connect(m_workspace, &WorkspaceController::curvesAvailable, this,
-            [this](const ChartArea::Loaded& curves) {
-                m_charts->setLoaded(curves);
+            [this](const std::shared_ptr<ChartArea::Loaded>& curves) {
+                m_charts->setLoaded(std::move(*curves));
                 emit chartsShown(static_cast<int>(m_charts->data().size()));
             });
     connect(m_workspace, &WorkspaceController::traceChartsAvailable, this,

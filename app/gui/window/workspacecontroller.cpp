@@ -44,7 +44,7 @@ void WorkspaceController::readWorkspace(JobTracker* job, Read read, Deliver deli
             if (auto* err = std::get_if<QString>(&out))
                 emit operationFailed(*err);
             else
-                deliver(std::get<T>(out));
+                deliver(std::get<T>(std::move(out))); // the result moves on: no copy of a large one
         });
 }
 
@@ -75,7 +75,7 @@ void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds
             return ChartArea::prepare(charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip, cancelled),
                                       request, cancelled);
         },
-        [this](const ChartArea::Loaded& curves) { emit curvesAvailable(curves); });
+        [this](ChartArea::Loaded&& curves) { emit curvesAvailable(std::make_shared<ChartArea::Loaded>(std::move(curves))); });
 }
 
 void WorkspaceController::loadTraceCharts(const std::vector<std::int64_t>& sessionIds)

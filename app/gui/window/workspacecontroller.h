@@ -1,6 +1,8 @@
 #pragma once
 // Reads the open workspace for the views, always off the GUI thread: the session list, the
 // points (or trace and training-log records) of the selected sessions, and note edits. Each reader job opens its own connection.
+#include <memory>
+
 #include <QObject>
 #include <QString>
 
@@ -44,7 +46,8 @@ signals:
     void workspaceChanged(const QString& path);
     void readOnlyChanged(bool readOnly);
     void sessionsAvailable(const std::vector<rl::Session>& sessions);
-    void curvesAvailable(const rl::ChartArea::Loaded& curves);
+    // Handed over, not copied: a selection's table rows are 16 MB a million points.
+    void curvesAvailable(const std::shared_ptr<rl::ChartArea::Loaded>& curves);
     void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
     void kernelChartsAvailable(const rl::charts::KernelChartData& data);
     void pairsAvailable(const rl::views::PairsSessionData& data);
