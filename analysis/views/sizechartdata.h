@@ -24,7 +24,7 @@ struct SizeChartRequest
     ChartKind kind = ChartKind::Bandwidth;
     ChartOptions options;
     units::BandwidthUnit unit = units::BandwidthUnit::GBps; // the display unit bandwidths are drawn in
-    int pixels = 1000;                                      // the plot's width: curves are thinned to it
+    int pixels = 1000;                                      // the plot's width: curves are thinned to its curveColumns
 };
 
 // Many curves of one kind drawn as one band: the groups of a --split session per op and in-place,
