@@ -1,7 +1,6 @@
 #include "store/parallelpoints.h"
 
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <map>
@@ -104,7 +103,6 @@ private:
     bool m_stop = false;
     std::exception_ptr m_error;
 };
-
 
 // Consecutive blocks one worker reads and formats at once.
 struct Work

@@ -1,10 +1,11 @@
 #pragma once
 // A session's collective points read on several threads: formatted as text for an export of
-// millions of points, or decoded for a chart (where the threads decode, and one connection reads). The session's stored blocks (store/collectiverows.h)
-// are cut into work of consecutive blocks; each worker reads its work on its own connection; the
-// export's text reaches `write` in stored order, a few pieces per worker held at once (a few MiB
-// each), never the session. A block only ever grows at its end, so a worker that finds more points
-// in a running session's last block than were listed reads those listed and no more.
+// millions of points, or decoded for a chart (where one connection reads and the threads decode).
+// For an export the session's stored blocks (store/collectiverows.h) are cut into work of
+// consecutive blocks; each worker reads its work on its own connection; the export's text reaches
+// `write` in stored order, a few pieces per worker held at once (a few MiB each), never the
+// session. A block only ever grows at its end, so a worker that finds more points in a running
+// session's last block than were listed reads those listed and no more.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
