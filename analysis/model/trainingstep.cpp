@@ -108,6 +108,11 @@ ElementwiseBytes elementwiseBytesPerLayer(const ModelConfig& c, const ParallelCo
     return e;
 }
 
+double gradAccumBytesPerParam(const ParallelConfig& p)
+{
+    return p.weightBytes + 2.0 * gradientBytes(p.framework, p.dtype, p.zeroStage, p.gradDtype, p.weightBytes);
+}
+
 StageCosts stageCosts(const ModelConfig& c, const ParallelConfig& p, const DeviceRates& r, const GemmTiming& timing)
 {
     StageCosts k;
@@ -347,7 +352,7 @@ StepEstimate estimateStep(const ModelConfig& c, const ParamCounts& params, const
     const double localParams = e.memory.optimizer / 12;
     e.optimizerSeconds = localParams * kAdamBytesPerParam / streamBw;
     if (!p.gradAccumulationFusion)
-        e.gradAccumulationSeconds = e.memory.params * kGradAccumBytesPerParam / streamBw * mb;
+        e.gradAccumulationSeconds = e.memory.params * gradAccumBytesPerParam(p) / streamBw * mb;
     e.stepSeconds = e.computeSeconds + e.bubbleSeconds + e.exposedCommSeconds + e.optimizerSeconds +
                     e.gradAccumulationSeconds;
 

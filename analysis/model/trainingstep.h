@@ -29,8 +29,10 @@ struct CommOp
 // Mixed-precision Adam: read fp32 grad, master, m, v (16 B), write master, m, v (12 B) and the
 // bf16 weights (2 B) per parameter.
 inline constexpr double kAdamBytesPerParam = 30;
-// Unfused gradient accumulation: read the bf16 gradient and the fp32 main grad, write it back.
-inline constexpr double kGradAccumBytesPerParam = 10;
+// Unfused gradient accumulation, per parameter and micro-batch: read the micro-batch's gradient (the
+// weights' type), read and write the buffer it accumulates in (gradientBytes: fp32 main grads by
+// Megatron-Core's default, 10 B in all; 6 B where the run keeps bf16 gradients).
+double gradAccumBytesPerParam(const ParallelConfig& p);
 // Host-side cost of one kernel launch that the GPU cannot hide (small kernels back to back).
 inline constexpr double kLaunchSeconds = 4e-6;
 

@@ -441,7 +441,7 @@ TEST(Config, Gpt2AndNeoXKeys)
     EXPECT_DOUBLE_EQ(countParams(back).total(), countParams(g).total());
 }
 
-TEST(Step, UnfusedGradientAccumulationCostsTenBytesPerParameterPerMicroBatch)
+TEST(Step, UnfusedGradientAccumulationReadsTheGradientAndReadsAndWritesItsBuffer)
 {
     const auto r = shipped("a100-80gb");
     ProfileCollectiveTime coll(r);
@@ -459,6 +459,10 @@ TEST(Step, UnfusedGradientAccumulationCostsTenBytesPerParameterPerMicroBatch)
     // params / tp x (2 + 4 read, 4 write) B x 6 micro-batches over 0.9 x 2039 GB/s.
     EXPECT_NEAR(unfused.gradAccumulationSeconds, params.total() / 4 * 10 * 6 / (0.9 * 2039e9), 1e-12);
     EXPECT_NEAR(unfused.stepSeconds - fused.stepSeconds, unfused.gradAccumulationSeconds, 1e-12);
+    // A run that keeps bf16 gradients accumulates into a bf16 buffer: 2 read + 2 read + 2 written.
+    p.gradDtype = "bf16";
+    const auto bf16Grads = estimateStep(c, params, fwd, p, r, {}, coll);
+    EXPECT_NEAR(bf16Grads.gradAccumulationSeconds, params.total() / 4 * 6 * 6 / (0.9 * 2039e9), 1e-12);
 }
 
 TEST(ExpertAllToAll, InNodeShareMovesOverTheLinkWhileTheRestCrossesTheNics)
