@@ -114,14 +114,23 @@ TEST(ParallelFor, RunsEveryPieceOnceOnSeveralThreads)
 
 TEST(ParallelFor, AFailingPieceIsRethrownAfterEveryThreadStopped)
 {
-    std::atomic<int> ran{0};
-    EXPECT_THROW(parallelFor(10000, [&](std::size_t i) {
+    // The other thread runs pieces while the failing one unwinds (a process's first throw took
+    // longer than 10,000 empty pieces under load): so many that it cannot finish them all first.
+    constexpr std::size_t pieces = 100'000'000;
+    std::atomic<std::size_t> ran{0};
+    std::atomic<int> inside{0};
+    EXPECT_THROW(parallelFor(pieces, [&](std::size_t i) {
+        inside++;
         ran++;
-        if (i == 3)
+        if (i == 3) {
+            inside--;
             throw std::runtime_error("piece 3");
+        }
+        inside--;
     }, 2),
                  std::runtime_error);
-    EXPECT_LT(ran.load(), 10000) << "no more pieces handed out after the failure";
+    EXPECT_EQ(inside.load(), 0) << "a piece still ran after the failure was rethrown";
+    EXPECT_LT(ran.load(), pieces) << "no more pieces handed out after the failure";
 }
 
 TEST(ParallelFor, PrefaultingKeepsWhatTheMemoryHolds)
