@@ -2,7 +2,8 @@
 // sessions (3,240 curves), all of them selected. A heartbeat timer on the GUI thread measures the
 // longest time the thread did not get back to its event loop, from the selection until the charts
 // are shown and painted. The figures are printed (and recorded as test properties); the goal,
-// drawn in under 1 s with no block over 100 ms, is not asserted yet (see the issue).
+// drawn in under 1 s with no block over 100 ms, is a speed target and is not asserted here:
+// bench_gui_session prints it as met or not for the selection with the most points.
 #include <algorithm>
 #include <cstdio>
 #include <string>
