@@ -228,7 +228,11 @@ Cancelled cancelMidSweep(int sig, bool wholeGroup)
                        errPath);
     std::string out, line;
     int points = 0;
-    while (points < 3 && proc.readLine(line, 60)) {
+    // 40 points in, the launcher has settled: Open MPI 4.1.4's mpirun, signalled as its ranks printed
+    // their third point (0.1-0.15 s after the start on a fast VM), let them run ~40 more points and
+    // then killed them without passing SIGTERM on, so no end record came (5 of 5 runs; at 0.25 s it
+    // passes it on). That early window is mpirun's, and stays noted in the issue.
+    while (points < 40 && proc.readLine(line, 60)) {
         out += line + '\n';
         points += line.find("\"record\":\"collective\"") != std::string::npos;
     }
