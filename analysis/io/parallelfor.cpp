@@ -57,6 +57,7 @@ void parallelFor(std::size_t count, const std::function<void(std::size_t)>& work
     if (error)
         std::rethrow_exception(error);
 }
+
 void prefaultInParallel(void* data, std::size_t bytes, int threads)
 {
     const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));

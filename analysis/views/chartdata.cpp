@@ -7,7 +7,6 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <stdexcept>
 
@@ -76,14 +75,12 @@ std::string fitLegend(const fits::AlphaBeta& fit, BandwidthMetric metric, double
 }
 
 namespace {
-// What puts a point on a curve (and its rank count), viewing the point's strings: a hash key for
-// one lookup per point.
+// What puts a point on a curve, viewing the point's strings: a hash key for one lookup per point.
 struct PointCurve
 {
     std::string_view op;
     bool inPlace = false;
     std::string_view group;
-    int nranks = 0;
     friend bool operator==(const PointCurve&, const PointCurve&) = default;
 };
 struct PointCurveHash
@@ -91,7 +88,7 @@ struct PointCurveHash
     std::size_t operator()(const PointCurve& k) const noexcept
     {
         const std::hash<std::string_view> h;
-        return (h(k.op) * 31 + h(k.group)) * 31 + static_cast<std::size_t>(k.nranks) * 2 + (k.inPlace ? 1 : 0);
+        return (h(k.op) * 31 + h(k.group)) * 2 + (k.inPlace ? 1 : 0);
     }
 };
 bool sameCurve(const CollectivePoint& a, const CollectivePoint& b)
