@@ -701,7 +701,7 @@ bool ChartContent::drawAppended(std::int64_t sessionId, const CollectivePoint& p
     const double y = plottedY(point);
     if (point.bytes > 0 && (m_kind != ChartKind::Latency || y > 0)) {
         const QPointF p(std::log2(static_cast<double>(point.bytes)), y);
-        if (atEnd && pts.size() <= 4 * static_cast<std::size_t>(curveColumns(plotPixels())))
+        if (atEnd && pts.size() <= pointsDrawnWhole(curveColumns(plotPixels())))
             m_curveSeries[ci]->append(p); // a sweep runs small to large: the common case is one append
         else
             m_curveSeries[ci]->replace(curvePoints(curve));

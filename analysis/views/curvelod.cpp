@@ -14,11 +14,11 @@ int pixelColumn(double x, double xMin, double xMax, int pixels)
 std::vector<PlotPoint> decimateToPixels(std::span<const PlotPoint> points, double xMin, double xMax, int pixels)
 {
     pixels = std::max(1, pixels);
-    if (points.size() <= 4 * static_cast<std::size_t>(pixels) || !(xMax > xMin))
+    if (points.size() <= pointsDrawnWhole(pixels) || !(xMax > xMin))
         return {points.begin(), points.end()};
     auto column = [&](double x) { return pixelColumn(x, xMin, xMax, pixels); };
     std::vector<PlotPoint> out;
-    out.reserve(4 * static_cast<std::size_t>(pixels));
+    out.reserve(pointsDrawnWhole(pixels));
     std::size_t i = 0;
     while (i < points.size()) {
         const int col = column(points[i].x);

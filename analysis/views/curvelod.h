@@ -25,9 +25,17 @@ struct PlotPoint
 // The pixel column of x when [xMin, xMax] is split into `pixels` equal columns (clamped to them).
 int pixelColumn(double x, double xMin, double xMax, int pixels);
 
+// The most points a curve of `columns` columns can have and be drawn whole: decimateToPixels keeps
+// at most 4 a column, so it returns a curve of that many or fewer as it is. The chart data and a
+// live append ask it too, to know without thinning whether a curve would be thinned.
+inline std::size_t pointsDrawnWhole(int columns)
+{
+    return 4 * static_cast<std::size_t>(columns > 1 ? columns : 1);
+}
+
 // points sorted by x. The x range [xMin, xMax] is split into `pixels` equal columns; a curve of
-// at most 4 x pixels points is returned as it is. Points outside the range land in the first or
-// last column.
+// at most pointsDrawnWhole(pixels) points is returned as it is. Points outside the range land in
+// the first or last column.
 std::vector<PlotPoint> decimateToPixels(std::span<const PlotPoint> points, double xMin, double xMax, int pixels);
 
 struct BandPoint

@@ -17,8 +17,7 @@ bool SizeChartData::answers(const SizeChartRequest& r) const
     if (request.kind != r.kind || a.metric != b.metric || a.showFits != b.showFits || a.fitMinBytes != b.fitMinBytes ||
         a.fitMaxBytes != b.fitMaxBytes || request.unit != r.unit)
         return false;
-    // Thinning keeps every point of a curve of at most 4 points per column.
-    const auto whole = [this](int pixels) { return longestDrawn <= 4 * static_cast<std::size_t>(curveColumns(pixels)); };
+    const auto whole = [this](int pixels) { return longestDrawn <= pointsDrawnWhole(curveColumns(pixels)); };
     return request.pixels == r.pixels || (whole(request.pixels) && whole(r.pixels));
 }
 
