@@ -94,6 +94,9 @@ QString ChartContent::emptyReason() const
             return QStringLiteral("busbw is 0 on one rank: there is no bus to cross (busbw = algbw × the op's bus "
                                   "factor, 0 for one rank). Switch the metric to algbw to see this run's bandwidth.");
     }
+    if ((m_kind == ChartKind::Scaling || m_kind == ChartKind::Compare) && anyOutline(*m_data))
+        return QStringLiteral("Reading every point of the selection: this view picks points by size across sessions, "
+                              "which a long session's outline does not hold.");
     if (m_kind != ChartKind::Compare)
         return {};
     // B / A is a ratio of two sessions; with three or more there is no single "the other one".
@@ -185,8 +188,17 @@ void ChartContent::build()
     switch (m_kind) {
     case ChartKind::Bandwidth:
     case ChartKind::Latency: buildSizeChart(); break;
-    case ChartKind::Scaling: buildScaling(); break;
-    case ChartKind::Compare: buildCompare(); break;
+    case ChartKind::Scaling:
+    case ChartKind::Compare:
+        // From an outline (the size charts' first draw of a long session), a point nearest a size
+        // or a mean over a size's repeats would be of some points only: drawn once all are read.
+        if (anyOutline(*m_data))
+            break;
+        if (m_kind == ChartKind::Scaling)
+            buildScaling();
+        else
+            buildCompare();
+        break;
     }
     Q_EMIT fitsChanged();
 }
@@ -249,8 +261,7 @@ int ChartContent::plotPixels() const
 // (decimateToPixels), which draw the same line. A zoom into a long curve shows the decimated line; the hover still reads exact values.
 QList<QPointF> ChartContent::curvePoints(const Curve& curve) const
 {
-    const auto all = plotPoints(curve, m_kind, m_options.metric, units::displayBandwidthUnit());
-    const auto thin = all.empty() ? all : decimateToPixels(all, all.front().x, all.back().x, curveColumns(plotPixels()));
+    const auto thin = drawnPoints(curve, m_kind, m_options.metric, units::displayBandwidthUnit(), plotPixels());
     QList<QPointF> pts;
     pts.reserve(static_cast<qsizetype>(thin.size()));
     for (const auto& p : thin)
@@ -497,7 +508,7 @@ void ChartContent::addSpreadBands(const std::vector<CallSpread>& spreads)
 void ChartContent::updateFit(std::size_t ci)
 {
     const Curve& c = (*m_curves)[ci];
-    updateFit(ci, fits::fitCollective(c.points, c.key.op, c.key.inPlace, m_options.fitMinBytes, m_options.fitMaxBytes));
+    updateFit(ci, fitCurve(c, m_options.fitMinBytes, m_options.fitMaxBytes));
 }
 
 void ChartContent::updateFit(std::size_t ci, const std::optional<fits::AlphaBeta>& fit)

@@ -52,6 +52,63 @@ std::optional<AlphaBeta> fitAlphaBeta(const std::vector<SizeTime>& samples)
     return r;
 }
 
+void FitSums::add(double bytes, double timeUs)
+{
+    if (!(timeUs > 0 && std::isfinite(timeUs) && bytes > 0 && std::isfinite(bytes)))
+        return;
+    const double w1 = 1.0 / timeUs;
+    ++points;
+    w += w1;
+    nw += bytes * w1;
+    ww += w1 * w1;
+    nww += bytes * w1 * w1;
+    nnww += bytes * bytes * w1 * w1;
+    smallest = std::min(smallest, bytes);
+    largest = std::max(largest, bytes);
+}
+
+FitSums& FitSums::operator+=(const FitSums& o)
+{
+    points += o.points;
+    w += o.w;
+    nw += o.nw;
+    ww += o.ww;
+    nww += o.nww;
+    nnww += o.nnww;
+    smallest = std::min(smallest, o.smallest);
+    largest = std::max(largest, o.largest);
+    return *this;
+}
+
+std::optional<AlphaBeta> fitAlphaBetaFromSums(const FitSums& s)
+{
+    if (s.points == 0 || !(s.largest > s.smallest))
+        return std::nullopt;
+    // The scaling fitAlphaBeta gives its columns (1 / each column's norm): the normal matrix then
+    // has a unit diagonal, so its condition is that of the rows' two directions.
+    const double a = 1.0 / std::sqrt(s.ww), b = 1.0 / std::sqrt(s.nnww);
+    const double off = s.nww * a * b;
+    const double det = 1.0 - off * off;
+    if (!(det > 0))
+        return std::nullopt;
+    const double r0 = s.w * a, r1 = s.nw * b;
+    const double alpha = (r0 - off * r1) / det * a;
+    const double c = (r1 - off * r0) / det * b;
+
+    AlphaBeta r;
+    r.alphaUs = std::max(0.0, alpha);
+    r.betaGBs = c > 0 ? 1.0 / (c * 1e3) : 0.0;
+    r.points = static_cast<int>(s.points);
+    // sum of (alpha·w + c'·n·w - 1)^2 with the alpha and c' drawn (alpha clamped at 0, c' of beta)
+    const double al = r.alphaUs, cc = r.betaGBs > 0 ? 1.0 / (r.betaGBs * 1e3) : 0.0;
+    const double sq = al * al * s.ww + 2 * al * cc * s.nww + cc * cc * s.nnww - 2 * al * s.w - 2 * cc * s.nw +
+                      static_cast<double>(s.points);
+    r.rmsRelError = std::sqrt(std::max(0.0, sq) / static_cast<double>(s.points));
+    r.minBytes = static_cast<std::int64_t>(s.smallest);
+    r.maxBytes = static_cast<std::int64_t>(s.largest);
+    return r;
+}
+
 std::optional<AlphaBeta> fitCollective(std::span<const CollectivePoint> points, const std::string& op,
                                        bool inPlace, std::int64_t minBytes, std::int64_t maxBytes, int nranks)
 {

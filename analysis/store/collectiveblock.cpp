@@ -1,56 +1,41 @@
 #include "store/collectiveblock.h"
 
-#include <bit>
 #include <cstring>
 
-namespace rl::store {
-// The file is read where it was written and elsewhere: every machine Ridgeline builds for (x86-64,
-// aarch64, ppc64le) stores numbers little-endian, so they are copied as they lie in memory.
-static_assert(std::endian::native == std::endian::little, "collective blocks are stored little-endian");
+#include "store/packedbytes.h"
 
+namespace rl::store {
 namespace {
 enum Flags : std::uint8_t { kInPlace = 1, kHasStats = 2 };
 
-template <typename T> void put(std::string& out, T v)
-{
-    char bytes[sizeof(T)];
-    std::memcpy(bytes, &v, sizeof(T));
-    out.append(bytes, sizeof(T));
-}
-
-void putString(std::string& out, std::string_view s)
-{
-    put(out, static_cast<std::uint32_t>(s.size()));
-    out.append(s);
-}
 } // namespace
 
 void appendEncodedPoint(std::string& block, const CollectivePoint& p)
 {
     const auto& s = p.stats;
-    put(block, static_cast<std::uint8_t>((p.inPlace ? kInPlace : 0) | (s ? kHasStats : 0)));
-    putString(block, p.op);
-    putString(block, p.dtype);
-    putString(block, p.redop);
-    putString(block, p.group);
-    put(block, static_cast<std::int32_t>(p.nranks));
-    put(block, static_cast<std::int32_t>(p.root));
-    put(block, p.bytes);
-    put(block, p.count);
-    put(block, p.wrong);
-    put(block, p.timeUs);
-    put(block, p.algbwGBs);
-    put(block, p.busbwGBs);
-    put(block, p.imbalance);
+    putPacked(block, static_cast<std::uint8_t>((p.inPlace ? kInPlace : 0) | (s ? kHasStats : 0)));
+    putPackedString(block, p.op);
+    putPackedString(block, p.dtype);
+    putPackedString(block, p.redop);
+    putPackedString(block, p.group);
+    putPacked(block, static_cast<std::int32_t>(p.nranks));
+    putPacked(block, static_cast<std::int32_t>(p.root));
+    putPacked(block, p.bytes);
+    putPacked(block, p.count);
+    putPacked(block, p.wrong);
+    putPacked(block, p.timeUs);
+    putPacked(block, p.algbwGBs);
+    putPacked(block, p.busbwGBs);
+    putPacked(block, p.imbalance);
     if (s) {
-        put(block, static_cast<std::int32_t>(s->iters));
-        put(block, static_cast<std::int32_t>(s->warmup));
-        put(block, static_cast<std::int32_t>(s->callsPerSample));
-        put(block, s->minUs);
-        put(block, s->maxUs);
-        put(block, s->p50Us);
-        put(block, s->p99Us);
-        put(block, s->cv);
+        putPacked(block, static_cast<std::int32_t>(s->iters));
+        putPacked(block, static_cast<std::int32_t>(s->warmup));
+        putPacked(block, static_cast<std::int32_t>(s->callsPerSample));
+        putPacked(block, s->minUs);
+        putPacked(block, s->maxUs);
+        putPacked(block, s->p50Us);
+        putPacked(block, s->p99Us);
+        putPacked(block, s->cv);
     }
 }
 

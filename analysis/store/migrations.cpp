@@ -1,5 +1,6 @@
 #include "store/migrations.h"
 
+#include "store/collectiveoutline.h"
 #include "store/collectiverows.h"
 
 namespace rl::store {
@@ -275,6 +276,20 @@ CREATE TABLE collective_blocks (
 );
 CREATE INDEX collective_blocks_session ON collective_blocks(session_id, id);
 )sql";
+
+// v10: a long session's outline (store/collectiveoutline.h), the points a size chart can show and
+// the sums its fits take, so a chart of millions of points is drawn from thousands of them
+// (issue 26 item 11). outlineLongSessions then outlines the sessions stored before.
+constexpr std::string_view kV10 = R"sql(
+CREATE TABLE collective_outlines (
+    session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    covers     INTEGER NOT NULL,
+    format     INTEGER NOT NULL,
+    points     INTEGER NOT NULL,
+    data       BLOB NOT NULL,
+    sums       BLOB NOT NULL
+);
+)sql";
 } // namespace
 
 const std::vector<Migration>& migrations()
@@ -289,6 +304,7 @@ const std::vector<Migration>& migrations()
         {7, kV7},
         {8, kV8},
         {9, kV9, packCollectiveRows},
+        {10, kV10, outlineLongSessions},
     };
     return list;
 }

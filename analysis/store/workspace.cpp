@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include "io/userpaths.h"
+#include "store/collectiveoutline.h"
 #include "store/collectiverows.h"
 #include "store/parallelpoints.h"
 #include "store/kernelresults.h"
@@ -294,6 +295,7 @@ std::int64_t Workspace::insertSessionData(const SessionData& data, std::optional
     for (const auto& p : data.collectives)
         collectives.add(p);
     collectives.finish();
+    storeCollectiveOutline(m_db, id, data.collectives);
     insertKernelRecords(m_db, id, data);
     insertTraceRecords(m_db, id, data);
     insertStorageRecords(m_db, id, data);

@@ -167,6 +167,13 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
             Curve c;
             c.key = {s.session.id, std::string(op), inPlace, s.points[indices.front()].group};
             c.name = curveName(s.session.title, c.key.op, inPlace, c.key.group);
+            if ((c.outline = s.outline))
+                for (const auto& o : *c.outline)
+                    if (o.inPlace == c.key.inPlace && o.op == c.key.op && o.group == c.key.group) {
+                        c.outlined.sized += static_cast<std::size_t>(o.sized);
+                        c.outlined.timed += static_cast<std::size_t>(o.timed);
+                        c.outlined.spread += static_cast<std::size_t>(o.spread);
+                    }
             out.push_back(std::move(c));
             pointsOf.emplace_back(&s, std::move(indices));
         }
@@ -191,11 +198,28 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
     return out;
 }
 
+bool anyOutline(const std::vector<SessionCurves>& sessions)
+{
+    return std::any_of(sessions.begin(), sessions.end(), [](const SessionCurves& s) { return s.outline != nullptr; });
+}
+
+std::optional<fits::AlphaBeta> fitCurve(const Curve& curve, std::int64_t minBytes, std::int64_t maxBytes)
+{
+    if (!curve.outline)
+        return fits::fitCollective(curve.points, curve.key.op, curve.key.inPlace, minBytes, maxBytes);
+    fits::FitSums sums;
+    for (const auto& s : *curve.outline)
+        if (s.bytes >= minBytes && s.bytes <= maxBytes && s.inPlace == curve.key.inPlace && s.op == curve.key.op &&
+            s.group == curve.key.group)
+            sums += s.sums;
+    return fits::fitAlphaBetaFromSums(sums);
+}
+
 std::vector<FitCurve> fitCurves(const std::vector<Curve>& curves, std::int64_t minBytes, std::int64_t maxBytes)
 {
     std::vector<FitCurve> out;
     for (const auto& c : curves) {
-        auto fit = fits::fitCollective(c.points, c.key.op, c.key.inPlace, minBytes, maxBytes);
+        auto fit = fitCurve(c, minBytes, maxBytes);
         if (fit)
             out.push_back({c.key, *fit, fitName(c.name, *fit)});
     }
@@ -310,7 +334,8 @@ std::vector<RatioCurve> ratioCurves(const SessionCurves& a, const SessionCurves&
 }
 
 std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids,
-                                             MissingSession missing, const std::function<bool()>& cancelled)
+                                             MissingSession missing, const std::function<bool()>& cancelled,
+                                             PointsRead read)
 {
     std::vector<SessionCurves> out;
     for (std::int64_t id : ids) {
@@ -322,6 +347,12 @@ std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const 
                 continue;
             throw std::runtime_error(workspace.path() + ": no session with id " + std::to_string(id));
         }
+        if (read == PointsRead::OutlineWhereStored)
+            if (auto outline = store::readCollectiveOutline(workspace.database(), id)) {
+                auto sums = std::make_shared<const std::vector<store::OutlineSums>>(std::move(outline->sums));
+                out.push_back({std::move(*s), std::move(outline->points), std::move(sums)});
+                continue;
+            }
         out.push_back({std::move(*s), workspace.collectivePoints(id)});
     }
     return out;

@@ -16,6 +16,7 @@
 #include "records/collectivepoint.h"
 #include "records/sharedpoints.h"
 #include "records/session.h"
+#include "store/collectiveoutline.h"
 
 namespace rl::charts {
 
@@ -30,7 +31,14 @@ struct SessionCurves
 {
     Session session;
     SharedPoints points; // in curve order as the store gives them; each curve a slice of them
+    // Set when `points` are the session's outline (store/collectiveoutline.h), not all of its
+    // points: the size charts draw them as they would draw every point and fit from these sums;
+    // what needs every point (the results table, a data export, the scaling and compare views)
+    // waits for them.
+    std::shared_ptr<const std::vector<store::OutlineSums>> outline = {};
 };
+// Whether any of the sessions holds its outline rather than its points.
+bool anyOutline(const std::vector<SessionCurves>& sessions);
 
 struct ChartOptions
 {
@@ -60,6 +68,13 @@ struct Curve
     CurveKey key;
     std::string name;                   // "<session title> · <op>[ in-place]", or "<group> · <op>[ in-place] · <title>"
     SharedPoints points; // sorted by bytes: a slice of its session's points where they lie together
+    std::shared_ptr<const std::vector<store::OutlineSums>> outline = {}; // its session's, when points are its outline
+    // With an outline: the points of every point of the curve each view plots (OutlineSums).
+    struct Plotted
+    {
+        std::size_t sized = 0, timed = 0, spread = 0;
+    };
+    Plotted outlined = {};
 };
 
 struct FitCurve
@@ -95,6 +110,8 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions);
 // One line per distinct ceiling over the sessions' (op, ranks) curves (collectCurves(sessions));
 // sessions whose device matches no profile, or that do not say their hosts, get none.
 std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions, const std::vector<Curve>& curves);
+// Fits a curve within [minBytes, maxBytes]: its points, or the sums of its outline (the same fit).
+std::optional<fits::AlphaBeta> fitCurve(const Curve& curve, std::int64_t minBytes, std::int64_t maxBytes);
 // Fits each curve within [minBytes, maxBytes]; curves with fewer than two sizes get no fit.
 std::vector<FitCurve> fitCurves(const std::vector<Curve>& curves, std::int64_t minBytes, std::int64_t maxBytes);
 // busbw / algbw of a curve (the op's bus factor as the source computed it); when no point has a
@@ -146,13 +163,17 @@ class Workspace;
 
 namespace rl::charts {
 enum class MissingSession { Fail, Skip };
+// Every point of each session, or a session's outline where one is stored (a size chart's first
+// draw of a long session: views/sizechartdata.h).
+enum class PointsRead { Every, OutlineWhereStored };
 // Reads the sessions in the given order with their collective points. A session that does not
 // exist throws std::runtime_error naming the id (Fail: the CLI was given it), or is left out (Skip:
 // the GUI's selection may name one another process just deleted). cancelled, when given, is asked
 // between sessions; the sessions read so far are returned.
 std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids,
                                              MissingSession missing = MissingSession::Fail,
-                                             const std::function<bool()>& cancelled = {});
+                                             const std::function<bool()>& cancelled = {},
+                                             PointsRead read = PointsRead::Every);
 
 // "Is this number good?" per point (the results table's column): the ceiling of the tier the
 // point's session ran on (sessionTierPeak), asked once per session, op and rank count because

@@ -101,6 +101,9 @@ std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCur
 {
     if (kind == ChartKind::Compare && sessions.size() != 2)
         return "compare needs exactly two sessions, got " + std::to_string(sessions.size());
+    // A long session shown from its outline while its points are read: its rows are not all there.
+    if (anyOutline(sessions))
+        return "the selection's points are still being read: export once the results table shows them";
     return {};
 }
 } // namespace rl::charts

@@ -11,10 +11,11 @@ int pixelColumn(double x, double xMin, double xMax, int pixels)
     return static_cast<int>(std::clamp(c, 0.0, double(std::max(1, pixels) - 1)));
 }
 
-std::vector<PlotPoint> decimateToPixels(std::span<const PlotPoint> points, double xMin, double xMax, int pixels)
+std::vector<PlotPoint> decimateToPixels(std::span<const PlotPoint> points, double xMin, double xMax, int pixels,
+                                        std::size_t standsFor)
 {
     pixels = std::max(1, pixels);
-    if (points.size() <= pointsDrawnWhole(pixels) || !(xMax > xMin))
+    if (std::max(points.size(), standsFor) <= pointsDrawnWhole(pixels) || !(xMax > xMin))
         return {points.begin(), points.end()};
     auto column = [&](double x) { return pixelColumn(x, xMin, xMax, pixels); };
     std::vector<PlotPoint> out;

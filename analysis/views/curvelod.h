@@ -35,8 +35,10 @@ inline std::size_t pointsDrawnWhole(int columns)
 
 // points sorted by x. The x range [xMin, xMax] is split into `pixels` equal columns; a curve of
 // at most pointsDrawnWhole(pixels) points is returned as it is. Points outside the range land in
-// the first or last column.
-std::vector<PlotPoint> decimateToPixels(std::span<const PlotPoint> points, double xMin, double xMax, int pixels);
+// the first or last column. standsFor: the points these stand for when they are fewer (a curve of
+// a session's outline, store/collectiveoutline.h), thinned as that many would be.
+std::vector<PlotPoint> decimateToPixels(std::span<const PlotPoint> points, double xMin, double xMax, int pixels,
+                                        std::size_t standsFor = 0);
 
 struct BandPoint
 {

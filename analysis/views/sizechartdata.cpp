@@ -129,11 +129,23 @@ CallSpread callSpread(const Curve& curve, const SizeChartRequest& r)
     if (out.upper.size() < 2)
         return {};
     const double lo = out.upper.front().x, hi = out.upper.back().x;
-    out.upper = decimateToPixels(out.upper, lo, hi, curveColumns(r.pixels));
-    out.lower = decimateToPixels(out.lower, lo, hi, curveColumns(r.pixels));
+    const std::size_t standsFor = curve.outline ? curve.outlined.spread : 0;
+    out.upper = decimateToPixels(out.upper, lo, hi, curveColumns(r.pixels), standsFor);
+    out.lower = decimateToPixels(out.lower, lo, hi, curveColumns(r.pixels), standsFor);
     return out;
 }
 } // namespace
+
+std::vector<PlotPoint> drawnPoints(const Curve& curve, ChartKind kind, BandwidthMetric metric, units::BandwidthUnit unit,
+                                   int pixels, std::size_t* plotted)
+{
+    const auto pts = plotPoints(curve, kind, metric, unit);
+    const std::size_t n =
+        curve.outline ? (kind == ChartKind::Latency ? curve.outlined.timed : curve.outlined.sized) : pts.size();
+    if (plotted)
+        *plotted = n;
+    return pts.empty() ? pts : decimateToPixels(pts, pts.front().x, pts.back().x, curveColumns(pixels), n);
+}
 
 SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const SizeChartRequest& request,
                             std::shared_ptr<const std::vector<Curve>> curves)
@@ -162,14 +174,11 @@ SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const Si
     parallelFor(all.size(), [&](std::size_t i) {
         if (d.banded[i])
             return;
-        const auto pts = plotPoints(all[i], kind, metric, request.unit);
-        longest[i] = pts.size();
-        d.drawn[i] = pts.empty() ? pts : decimateToPixels(pts, pts.front().x, pts.back().x, curveColumns(request.pixels));
+        d.drawn[i] = drawnPoints(all[i], kind, metric, request.unit, request.pixels, &longest[i]);
         if (kind == ChartKind::Bandwidth)
             d.spreads[i] = callSpread(all[i], request);
         if (request.options.showFits)
-            d.fits[i] = fits::fitCollective(all[i].points, all[i].key.op, all[i].key.inPlace, request.options.fitMinBytes,
-                                            request.options.fitMaxBytes);
+            d.fits[i] = fitCurve(all[i], request.options.fitMinBytes, request.options.fitMaxBytes);
     });
     d.longestDrawn = longest.empty() ? 0 : *std::max_element(longest.begin(), longest.end());
     if (kind == ChartKind::Bandwidth && metric == BandwidthMetric::BusBw)

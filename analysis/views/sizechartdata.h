@@ -68,6 +68,11 @@ double plottedY(const CollectivePoint& p, ChartKind kind, BandwidthMetric metric
 // A curve's points as plotted (x = log2 of the size), leaving out what a log axis cannot show.
 std::vector<PlotPoint> plotPoints(const Curve& curve, ChartKind kind, BandwidthMetric metric, units::BandwidthUnit unit);
 
+// A curve as a size chart draws it: plotPoints thinned to the curveColumns of `pixels`, as every
+// point would be for a curve of a session's outline. plotted: how many points that is before thinning.
+std::vector<PlotPoint> drawnPoints(const Curve& curve, ChartKind kind, BandwidthMetric metric, units::BandwidthUnit unit,
+                                   int pixels, std::size_t* plotted = nullptr);
+
 // curves: collectCurves(sessions), computed once for the charts of one data set; null computes it.
 SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const SizeChartRequest& request,
                             std::shared_ptr<const std::vector<Curve>> curves = nullptr);

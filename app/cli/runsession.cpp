@@ -9,6 +9,8 @@
 #include "records/wireformat.h"
 #include "runs/launch.h"
 #include "store/appendrecord.h"
+#include "store/collectiveoutline.h"
+#include "store/database.h"
 #include "runoptions.h"
 
 namespace rl::cli {
@@ -57,6 +59,16 @@ void RunSession::emit(nlohmann::json record) const
 
 int RunSession::end(SessionStatus status, const std::string& message)
 {
+    // A long run gets the outline an import stores (store/collectiveoutline.h), so its charts come as
+    // fast; one that fails to store it, or a run killed before this, is read in full instead.
+    try {
+        store::Transaction t(m_ws.database());
+        store::storeCollectiveOutline(m_ws.database(), m_id);
+        t.commit();
+    } catch (const std::exception& e) {
+        std::cerr << "ridgeline-cli: the session's outline was not stored (its charts read every point): " << e.what()
+                  << '\n';
+    }
     m_ws.setStatus(m_id, status);
     if (status != SessionStatus::Complete && !message.empty())
         m_ws.setNotes(m_id, message);

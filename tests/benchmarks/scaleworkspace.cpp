@@ -4,6 +4,7 @@
 #include <random>
 
 #include "records/collectivepoint.h"
+#include "store/collectiveoutline.h"
 #include "store/collectiverows.h"
 #include "store/database.h"
 #include "store/workspace.h"
@@ -68,6 +69,7 @@ std::int64_t addLongSession(store::Workspace& ws, const LongSession& spec)
         }
     }
     ins.finish();
+    store::storeCollectiveOutline(ws.database(), id); // as an import stores it
     t.commit();
     return id;
 }

@@ -72,7 +72,7 @@ int dtypeBytes(const std::string& d)
 int ncclTests(const std::string& program, int argc, char** argv)
 {
     long long minBytes = 32 * 1024 * 1024, maxBytes = 32 * 1024 * 1024, stepBytes = 1024 * 1024;
-    int factor = 0, gpus = 1, threads = 1, iters = 20, warmup = 5, check = 1, blocking = 0, graph = 0, root = 0;
+    int factor = 0, gpus = 1, threads = 1, iters = 20, warmup = 5, check = 1, blocking = 0, graph = 0, root = 0, cycles = 1;
     std::string dtype = "float", redop = "sum";
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -92,6 +92,7 @@ int ncclTests(const std::string& program, int argc, char** argv)
         else if (a == "-z" || a == "--blocking") blocking = std::atoi(take().c_str());
         else if (a == "-G" || a == "--cudagraph") graph = std::atoi(take().c_str());
         else if (a == "-r" || a == "--root") root = std::atoi(take().c_str());
+        else if (a == "-N" || a == "--run_cycles") cycles = std::max(1, std::atoi(take().c_str())); // the sweep again and again
         else if (a == "-J" || a == "--output_file" || a == "-m" || a == "--agg_iters" || a == "-a" || a == "--average" ||
                  a == "-p" || a == "--parallel_init" || a == "-R" || a == "--local_register")
             take();
@@ -140,6 +141,7 @@ int ncclTests(const std::string& program, int argc, char** argv)
     double sumBus = 0;
     int rows = 0;
     Row row;
+    for (int cycle = 0; cycle < cycles; ++cycle)
     for (long long bytes = minBytes; bytes <= maxBytes;
          bytes = factor > 1 ? bytes * factor : bytes + std::max<long long>(1, stepBytes), ++row.index) {
         if (row.failNow()) {

@@ -27,18 +27,22 @@ struct SelectionTiming
 {
     qint64 shownMs = -1;   // the charts handed to the window (MainWindow::chartsShown); -1: never
     qint64 drawnMs = -1;   // and laid out, painted and (with bands) their areas rendered
+    // With everyPoint: every point in the results table (MainWindow::everyPointShown: later than
+    // the charts for a long session drawn from its outline), laid out and painted.
+    qint64 everyPointMs = -1;
     qint64 longestBlockMs = 0, longestBlockEndMs = 0;
 };
 
 // Selects `ids` and waits (at most timeoutMs) until the charts are shown and drawn: 100 ms without
 // a gap of over 15 ms after the handover, and, when `bands` is set, the bands' areas rendered on
-// their worker (BandLayer).
+// their worker (BandLayer); with `everyPoint`, then until every point is in the table, the same way.
+// The longest block is over the whole wait.
 inline SelectionTiming timeSelection(MainWindow& window, const std::vector<std::int64_t>& ids, bool bands,
-                                     int timeoutMs = 600000)
+                                     int timeoutMs = 600000, bool everyPoint = false)
 {
     SelectionTiming t;
     QElapsedTimer clock;
-    qint64 last = 0, busyUntil = 0, bandsAt = -1;
+    qint64 last = 0, busyUntil = 0, bandsAt = -1, everyAt = -1;
     int quiet = 0;
     QEventLoop loop;
     QTimer beat;
@@ -55,11 +59,20 @@ inline SelectionTiming timeSelection(MainWindow& window, const std::vector<std::
             busyUntil = now;
             quiet = 0;
         } else if (t.shownMs >= 0 && ++quiet >= 20 && (!bands || bandsAt >= 0)) {
-            loop.quit();
+            if (t.drawnMs < 0)
+                t.drawnMs = std::max({t.shownMs, busyUntil, bandsAt});
+            if (!everyPoint)
+                loop.quit();
+            else if (everyAt >= 0) {
+                t.everyPointMs = std::max(everyAt, busyUntil);
+                loop.quit();
+            }
         }
         last = now;
     });
     QObject::connect(&window, &MainWindow::chartsShown, &loop, [&] {
+        if (t.shownMs >= 0)
+            return; // the second handover of a long session: every point, after its outline
         t.shownMs = clock.elapsed();
         if (!bands)
             return;
@@ -68,14 +81,13 @@ inline SelectionTiming timeSelection(MainWindow& window, const std::vector<std::
                 QObject::connect(content, &charts::ChartContent::bandsRendered, &loop,
                                  [&] { bandsAt = clock.elapsed(); }, Qt::SingleShotConnection);
     });
+    QObject::connect(&window, &MainWindow::everyPointShown, &loop, [&] { everyAt = clock.elapsed(); });
     QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
     clock.start();
     beat.start();
     window.sessionBrowser()->selectSessions(ids);
     loop.exec();
     beat.stop();
-    if (t.shownMs >= 0)
-        t.drawnMs = std::max({t.shownMs, busyUntil, bandsAt});
     return t;
 }
 } // namespace rl::testing

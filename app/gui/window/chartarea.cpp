@@ -106,8 +106,8 @@ ChartArea::Loaded ChartArea::prepare(std::vector<charts::SessionCurves> sessions
 {
     Loaded out;
     out.curves = charts::prepareCurves(std::move(sessions), request.charts, cancelled);
-    if (cancelled && cancelled())
-        return out;
+    if ((cancelled && cancelled()) || charts::anyOutline(*out.curves.sessions))
+        return out; // an outline has no rows for the table
     out.tableRows = CollectivePointModel::sortedRows(*out.curves.sessions, request.sortColumn, request.sortOrder);
     out.hasGroups = std::any_of(out.curves.sessions->begin(), out.curves.sessions->end(), [](const charts::SessionCurves& s) {
         return std::any_of(s.points.begin(), s.points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
@@ -131,6 +131,14 @@ void ChartArea::setLoaded(Loaded loaded)
             c->setSessions(m_data, std::move(data));
         else
             c->setSessionsUndrawn(m_data, std::move(data));
+    }
+    // An outline's points are not the table's rows: it stays empty until every point is read.
+    const bool every = holdsEveryPoint();
+    const int tableTab = indexOf(m_table);
+    setTabText(tableTab, every ? tr("Results table") : tr("Results table (reading points…)"));
+    if (!every) {
+        m_points->setSessions(std::make_shared<const std::vector<charts::SessionCurves>>());
+        return;
     }
     // Rows sorted for another order (the user clicked a header meanwhile), or none (setData), are
     // sorted here.
@@ -161,6 +169,11 @@ int ChartArea::pointCount() const
     for (const auto& s : *m_data)
         n += static_cast<int>(s.points.size());
     return n;
+}
+
+bool ChartArea::holdsEveryPoint() const
+{
+    return !charts::anyOutline(*m_data);
 }
 
 charts::CollectiveChart* ChartArea::currentChart() const

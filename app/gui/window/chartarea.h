@@ -60,6 +60,10 @@ public:
     void appendPoint(std::int64_t sessionId, const CollectivePoint& point);
     const std::vector<charts::SessionCurves>& data() const { return *m_data; }
     int pointCount() const;
+    // False while a long session is shown from its outline (store/collectiveoutline.h): the size
+    // charts are drawn, the results table, the scaling and compare views and the exports wait for
+    // the points, which the loader reads next.
+    bool holdsEveryPoint() const;
 
     charts::CollectiveChart* currentChart() const; // nullptr on the results table
     // The chart File > Export chart saves: the current one, or the bandwidth chart from the table.

@@ -95,6 +95,8 @@ signals:
     void reportFailed(const QString& error);
     void sessionsShown(int count);  // a session list arrived and is shown
     void chartsShown(int sessions); // the selected sessions' points are in the charts
+    // and in the results table: after chartsShown, later for a long session drawn from its outline
+    void everyPointShown(int points);
     void importDone(const rl::ImportReport& report);
 
 protected:

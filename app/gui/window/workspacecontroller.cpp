@@ -66,16 +66,22 @@ void WorkspaceController::reloadSessions()
         });
 }
 
-void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds, const ChartArea::LoadRequest& request)
+void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds, const ChartArea::LoadRequest& request,
+                                     charts::PointsRead read)
 {
     readWorkspace<ChartArea::Loaded>(
         m_curvesJob,
-        [sessionIds, request](store::Workspace& ws, auto& control) {
+        [sessionIds, request, read](store::Workspace& ws, auto& control) {
             const std::function<bool()> cancelled = [&control] { return control.isCanceled(); };
-            return ChartArea::prepare(charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip, cancelled),
-                                      request, cancelled);
+            return ChartArea::prepare(
+                charts::loadSessionCurves(ws, sessionIds, charts::MissingSession::Skip, cancelled, read), request, cancelled);
         },
         [this](ChartArea::Loaded&& curves) { emit curvesAvailable(std::make_shared<ChartArea::Loaded>(std::move(curves))); });
+}
+
+std::uint64_t WorkspaceController::curvesLoads() const
+{
+    return m_curvesJob->generation();
 }
 
 void WorkspaceController::loadTraceCharts(const std::vector<std::int64_t>& sessionIds)

@@ -34,8 +34,13 @@ public:
     void open(const QString& path);
     void reloadSessions();
     // The sessions' points and what the chart area draws from them, built on the worker
-    // (ChartArea::prepare): the GUI thread only hands finished data to the tabs and the table.
-    void loadCurves(const std::vector<std::int64_t>& sessionIds, const ChartArea::LoadRequest& request);
+    // (ChartArea::prepare): the GUI thread only hands finished data to the tabs and the table. By
+    // default a long session comes as its outline (store/collectiveoutline.h): its owner then
+    // loads every point (ChartArea::holdsEveryPoint).
+    void loadCurves(const std::vector<std::int64_t>& sessionIds, const ChartArea::LoadRequest& request,
+                    charts::PointsRead read = charts::PointsRead::OutlineWhereStored);
+    // Counts the loads of curves started: one started since a count was taken supersedes it.
+    std::uint64_t curvesLoads() const;
     void loadTraceCharts(const std::vector<std::int64_t>& sessionIds);
     void loadKernelCharts(const std::vector<std::int64_t>& sessionIds);
     void loadPairs(std::int64_t sessionId);

@@ -1,0 +1,86 @@
+#pragma once
+// A long session's outline (issue 26 item 11): the few of its collective points a size chart can
+// show, and the sums its alpha-beta fits take, stored next to the points. A chart of a 10 M-point
+// session is drawn from its outline in a fraction of a second while the points load for the table.
+//  - Points: per curve (op, in-place, group) and size, every point decimateToPixels (views/curvelod.h)
+//    could keep of that size on the bandwidth view (busbw or algbw, and its call spread) or the
+//    latency view: the first and last in stored order of each view's plotted points, and the
+//    lowest and highest of each plotted value, the first of equals as decimateToPixels takes them.
+//    All points of a size lie in one pixel column, so a column's first, lowest, highest and last
+//    point are among these: a curve thinned from the outline is the curve thinned from every point.
+//  - Sums: per curve and size, fits::FitSums, so a fit over any range of sizes is the fit of its
+//    points (to rounding).
+// Stored for sessions of at least kOutlineMinPoints points that outline into at most a quarter of
+// them (a sweep of repeated sizes, as a long nccl-tests or runner log; a session of distinct sizes
+// is its own outline) and at most kOutlineMaxSizes curve sizes. An outline says how many points it
+// covers: a session with other points since (a run appends) is read in full.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fits/alphabetafit.h"
+#include "records/collectivepoint.h"
+
+namespace rl::store {
+class Database;
+
+inline constexpr std::int64_t kOutlineMinPoints = 65536;
+// Curve sizes an outline is built over at most: ~400 B each while it is built.
+inline constexpr std::int64_t kOutlineMaxSizes = 262144;
+
+struct OutlineSums
+{
+    std::string op;
+    bool inPlace = false;
+    std::string group;
+    std::int64_t bytes = 0;
+    fits::FitSums sums;
+    // The points of this size each view plots (views/sizechartdata.cpp): the bandwidth view's
+    // (a size), the latency view's (and a time), its call spread's (and call statistics). A curve
+    // is thinned as that many points would be.
+    std::int64_t sized = 0, timed = 0, spread = 0;
+};
+
+struct CollectiveOutline
+{
+    std::int64_t covers = 0;             // the session's points it outlines
+    std::vector<CollectivePoint> points; // in curve order (store/curveorder.h), as Workspace::collectivePoints
+    std::vector<OutlineSums> sums;       // per curve and size, in the order first met
+};
+
+// The outline of `total` points given one at a time in stored order (the first pass), then which
+// of them it keeps; nullopt from kept() when it is not worth storing.
+class OutlineBuilder
+{
+public:
+    explicit OutlineBuilder(std::int64_t total);
+    ~OutlineBuilder();
+    OutlineBuilder(const OutlineBuilder&) = delete;
+    OutlineBuilder& operator=(const OutlineBuilder&) = delete;
+
+    void add(const CollectivePoint& p);
+    // The stored-order indices of the points kept, ascending.
+    std::optional<std::vector<std::int64_t>> kept() const;
+    std::vector<OutlineSums> sums() const;
+
+private:
+    struct State;
+    State* m_state;
+};
+
+// Builds the session's outline from its points in stored order and stores it, replacing any, in
+// the caller's transaction; a session not worth one has none afterwards. Returns whether one was
+// stored. The second form reads the points from the session's blocks (twice: the builder's pass,
+// then the kept points).
+bool storeCollectiveOutline(Database& db, std::int64_t sessionId, std::span<const CollectivePoint> storedOrder);
+bool storeCollectiveOutline(Database& db, std::int64_t sessionId);
+
+// Schema 10: an outline for every stored session long enough for one (store/migrations.cpp).
+void outlineLongSessions(Database& db);
+
+// The session's outline when one covers its points as they are now. Throws StoreError naming the
+// workspace when the stored outline does not decode.
+std::optional<CollectiveOutline> readCollectiveOutline(Database& db, std::int64_t sessionId);
+} // namespace rl::store

@@ -1,0 +1,121 @@
+// Issue 26 item 11: a long session selected in the main window is drawn first from its outline
+// (store/collectiveoutline.h), then every point is read for the table. While only the outline is
+// there, nothing that needs every point shows or exports a part of them; once they are in, the
+// charts are the ones the outline drew.
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QTableView>
+
+#include "chartcontent.h"
+#include "collectivechart.h"
+#include "gui/window/chartarea.h"
+#include "gui/window/mainwindow.h"
+#include "gui/window/sessionbrowser.h"
+#include "scaleworkspace.h"
+#include "settings.h"
+#include "store/collectiveoutline.h"
+#include "store/workspace.h"
+#include "tempdir.h"
+#include "test_gui_env.h"
+
+namespace {
+// The points each curve series of the chart draws, in series order.
+std::vector<QList<QPointF>> drawnCurves(rl::charts::CollectiveChart* chart)
+{
+    std::vector<QList<QPointF>> out;
+    auto* content = chart->findChild<rl::charts::ChartContent*>();
+    for (QAbstractSeries* s : chart->chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s);
+            line && !line->name().contains(QStringLiteral("α")) && !line->name().contains(QStringLiteral("peak")))
+            out.push_back(line->points());
+    EXPECT_EQ(content->curves().size(), 8u);
+    return out;
+}
+} // namespace
+
+TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
+{
+    qputenv("RIDGELINE_NO_DIALOGS", "1");
+    rl::test::TempDir dir;
+    const QString path = dir.filePath(QStringLiteral("long.db"));
+    const std::int64_t points = 100'000;
+    std::int64_t id = 0;
+    {
+        rl::store::Workspace ws(path.toStdString());
+        rl::scale::LongSession spec;
+        spec.points = points;
+        spec.sizes = 512; // 8 curves of 12,500 points: each size measured ~24 times
+        id = rl::scale::addLongSession(ws, spec);
+        ASSERT_TRUE(rl::store::readCollectiveOutline(ws.database(), id));
+    }
+
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::MainWindow window{&settings};
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy listed(&window, &rl::MainWindow::sessionsShown);
+    window.openWorkspace(path);
+    ASSERT_TRUE(listed.wait(60000));
+
+    auto* area = window.chartArea();
+    auto* table = area->findChild<QTableView*>(QStringLiteral("resultsTable"));
+    auto* bandwidth = area->findChild<rl::charts::CollectiveChart*>(QStringLiteral("bandwidthChart"));
+    auto* scaling = area->findChild<rl::charts::CollectiveChart*>(QStringLiteral("scalingChart"));
+    ASSERT_TRUE(table && bandwidth && scaling);
+
+    // What the window shows at the first handover, looked at as it happens.
+    bool firstSeen = false;
+    bool firstHeldEvery = true;
+    int firstRows = -1;
+    QString firstTab, bandwidthExport, scalingExport;
+    QObject::connect(&window, &rl::MainWindow::chartsShown, &window, [&] {
+        if (firstSeen)
+            return;
+        firstSeen = true;
+        firstHeldEvery = area->holdsEveryPoint();
+        firstRows = table->model()->rowCount();
+        firstTab = area->tabText(area->indexOf(table));
+        bandwidth->exportTo(dir.filePath(QStringLiteral("early.svg")), &bandwidthExport);
+        scaling->exportTo(dir.filePath(QStringLiteral("early-scaling.png")), &scalingExport);
+    });
+    QSignalSpy every(&window, &rl::MainWindow::everyPointShown);
+    window.sessionBrowser()->selectSessions({id});
+    ASSERT_TRUE(every.wait(60000)) << "every point never reached the table";
+
+    ASSERT_TRUE(firstSeen);
+    EXPECT_FALSE(firstHeldEvery) << "the first handover was not the outline";
+    EXPECT_EQ(firstRows, 0) << "the table showed the outline's points as if they were the session's";
+    EXPECT_TRUE(firstTab.contains(QStringLiteral("reading"))) << firstTab.toStdString();
+    EXPECT_TRUE(bandwidthExport.contains(QStringLiteral("still being read"))) << bandwidthExport.toStdString();
+    EXPECT_TRUE(scalingExport.contains(QStringLiteral("still being read"))) << scalingExport.toStdString();
+
+    // Every point is in, as the signal says.
+    EXPECT_TRUE(area->holdsEveryPoint());
+    EXPECT_EQ(every.first().first().toInt(), points);
+    EXPECT_EQ(table->model()->rowCount(), points);
+    EXPECT_EQ(area->tabText(area->indexOf(table)), QStringLiteral("Results table"));
+    QString error;
+    EXPECT_TRUE(bandwidth->exportTo(dir.filePath(QStringLiteral("late.svg")), &error)) << error.toStdString();
+
+    // The chart drawn from every point is the one the outline drew: the same series, point for
+    // point, both drawn again here at this width.
+    ASSERT_TRUE(rl::testing::waitForLayout(bandwidth->chart()));
+    std::vector<rl::charts::SessionCurves> everyPoint, outline;
+    {
+        rl::store::Workspace ws(path.toStdString());
+        everyPoint = rl::charts::loadSessionCurves(ws, {id});
+        outline = rl::charts::loadSessionCurves(ws, {id}, rl::charts::MissingSession::Fail, {},
+                                                rl::charts::PointsRead::OutlineWhereStored);
+    }
+    ASSERT_TRUE(rl::charts::anyOutline(outline));
+    bandwidth->setSessions(std::move(everyPoint));
+    const auto fromPoints = drawnCurves(bandwidth);
+    bandwidth->setSessions(std::move(outline));
+    const auto fromOutline = drawnCurves(bandwidth);
+    ASSERT_EQ(fromPoints.size(), 8u);
+    ASSERT_EQ(fromOutline.size(), fromPoints.size());
+    for (std::size_t c = 0; c < fromPoints.size(); ++c) {
+        EXPECT_GT(fromPoints[c].size(), 100);
+        EXPECT_EQ(fromOutline[c], fromPoints[c]) << "curve " << c;
+    }
+}
