@@ -312,21 +312,21 @@ TEST_F(CliGpuTools, EveryOpRunsEndToEndAndRcclIsNamedAsSuch)
 }
 
 // Issue 26 item 11: a long run ends with the outline an import stores (store/collectiveoutline.h),
-// so the GUI draws it without reading every point first. nccl-tests -N repeats the sweep: 1,600
-// cycles of 21 sizes, out-of-place and in-place, are 67,200 points.
+// so the GUI draws it without reading every point first. nccl-tests -N repeats the sweep: 400
+// cycles of 21 sizes, out-of-place and in-place, are 16,800 points.
 TEST_F(CliGpuTools, ALongRunEndsWithItsOutlineStored)
 {
     setenv("STANDIN_DELAY_MS", "0", 1);
-    const auto r = test::runToEnd(nccl({"--op", "all_reduce"}, {"-b", "8", "-e", "8M", "-f", "2", "-N", "1600"}));
+    const auto r = test::runToEnd(nccl({"--op", "all_reduce"}, {"-b", "8", "-e", "8M", "-f", "2", "-N", "400"}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto all = sessions();
     ASSERT_EQ(all.size(), 1u);
     EXPECT_EQ(all[0].status, SessionStatus::Complete) << all[0].notes;
     store::Workspace ws(db.string());
-    EXPECT_EQ(ws.collectivePointCount(all[0].id), 67200);
+    EXPECT_EQ(ws.collectivePointCount(all[0].id), 16800);
     const auto outline = store::readCollectiveOutline(ws.database(), all[0].id);
     ASSERT_TRUE(outline) << "the run stored no outline";
-    EXPECT_EQ(outline->covers, 67200);
+    EXPECT_EQ(outline->covers, 16800);
     EXPECT_EQ(outline->sums.size(), 42u); // 21 sizes, out-of-place and in-place
-    EXPECT_LE(outline->points.size(), 67200u / 4);
+    EXPECT_LE(outline->points.size(), 16800u / 4);
 }

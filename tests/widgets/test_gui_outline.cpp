@@ -4,6 +4,7 @@
 // charts are the ones the outline drew.
 #include <QLineSeries>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 
 #include "chartcontent.h"
@@ -94,6 +95,8 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
     EXPECT_EQ(every.first().first().toInt(), points);
     EXPECT_EQ(table->model()->rowCount(), points);
     EXPECT_EQ(area->tabText(area->indexOf(table)), QStringLiteral("Results table"));
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("points read")))
+        << window.statusBar()->currentMessage().toStdString();
     QString error;
     EXPECT_TRUE(bandwidth->exportTo(dir.filePath(QStringLiteral("late.svg")), &error)) << error.toStdString();
 

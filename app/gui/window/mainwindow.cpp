@@ -157,9 +157,14 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
                 m_charts->setLoaded(std::move(*curves));
                 emit chartsShown(static_cast<int>(m_charts->data().size()));
                 if (m_charts->holdsEveryPoint()) {
+                    if (std::exchange(m_readingEveryPoint, false))
+                        statusBar()->showMessage(tr("%L1 points read").arg(m_charts->pointCount()), 3000);
                     emit everyPointShown(m_charts->pointCount());
                     return;
                 }
+                m_readingEveryPoint = true;
+                statusBar()->showMessage(tr("Charts drawn from the long sessions' outlines; reading every point for "
+                                            "the results table…"));
                 // Drawn from a long session's outline: every point next, for the table and the
                 // views that need them, at the widths the charts are laid out at after this turn
                 // (a request of the first load's widths was drawn again here, 190 ms for 3.4 M
@@ -336,6 +341,8 @@ void MainWindow::importWithColumnMapping(const QString& path, const trace::Colum
 
 void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
 {
+    if (std::exchange(m_readingEveryPoint, false))
+        statusBar()->clearMessage(); // the points of the selection before are read no more
     if (ids.size() == 1)
         m_details->setSession(m_browser->session(ids.front()));
     else if (ids.empty())

@@ -180,6 +180,7 @@ private:
     std::optional<std::vector<std::int64_t>> m_selectOnReload; // what the next session list selects
     std::vector<std::int64_t> m_shownIds;
     std::vector<std::int64_t> m_runIds; // sessions of the current (or last) run
+    bool m_readingEveryPoint = false; // charts drawn from an outline, the points on their way
     bool m_reloadPending = false; // a reload of the stored view is scheduled
 };
 } // namespace rl
