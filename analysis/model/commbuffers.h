@@ -34,19 +34,32 @@ struct CommBuffers
 {
     int collectiveCommunicators = 0; // groups of more than one rank that run collectives
     int p2pPeers = 0;                // pipeline neighbours and all_to_all peers
+    double deepEpBytes = 0;          // the flex dispatcher's DeepEP buffers (deepEpBufferBytes), in bytes too
     double bytes = 0;
 };
+
+// DeepEP's buffers, which Megatron-Core's flex dispatcher (moe_token_dispatcher_type "flex",
+// core/transformer/moe/fused_a2a.py get_buffer) allocates for its expert-tensor x expert group in
+// place of NCCL's all_to_all connections: the larger of the dispatch and combine configs' NVLink and
+// RDMA size hints (DeepEP csrc/legacy/config.hpp get_nvl_buffer_size_hint and
+// get_rdma_buffer_size_hint; the configs of deep_ep/buffers/legacy.py get_dispatch_config and
+// get_combine_config, at Buffer.num_sms = 20, which Megatron leaves as it is), for tokens of
+// hidden x max(element size, 2) bytes (fused_a2a.py get_hidden_bytes) with 64-bit top-k indices
+// (EP_NUM_TOPK_IDX_BITS 64). A group size DeepEP has no config for (it asserts "Unsupported number
+// of EP ranks") is given the next larger one's; beyond 160 ranks, 160's. 0 for one rank.
+double deepEpBufferBytes(int ranks, int hidden);
 
 // Megatron-Core's groups a rank uses in a step: tensor (tp > 1), context (cp > 1), data x context for
 // the gradients (dp·cp > 1; an all_reduce's tree too under ZeRO 0, where it reduces with all_reduce
 // rather than reduce_scatter), the embedding pair of a tied model on a pipeline, and for an MoE the
 // expert tensor group (when etp differs from tp), the expert-data group and the expert all_to_all
-// (ep - 1 peers, over NVLink while ep fits a node of 8) and the pipeline's two neighbours (over the
-// network). Other stacks form the same groups for the same degrees.
+// (ep - 1 peers, over NVLink while ep fits a node of 8; with the flex dispatcher DeepEP's buffers
+// instead) and the pipeline's two neighbours (over the network). Other stacks form the same groups
+// for the same degrees.
 CommBuffers communicationBuffers(const ModelConfig& c, const ParallelConfig& p, const CommBufferAssumptions& a = {});
 
-// "sizes from NCCL's source; 32 ring channels and 2 per point-to-point peer stated": the part's
-// basis, for a tooltip or a note.
+// "sizes from NCCL's source (the flex dispatcher's from DeepEP's size hints); 32 ring channels and 2
+// per point-to-point peer stated": the part's basis, for a tooltip or a note.
 std::string communicationBuffersBasis(const CommBufferAssumptions& a = {});
 
 } // namespace rl::model

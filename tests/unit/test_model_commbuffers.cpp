@@ -61,6 +61,42 @@ TEST(CommBuffers, AnExpertAllToAllConnectsEveryPeer)
     EXPECT_DOUBLE_EQ(b16.bytes, 2 * 32 * kConnection + 7 * 2 * 4 * kMiB * 2);
 }
 
+// DeepEP's buffers, term by term from config.hpp at 10 channels (20 SMs), hidden 4096 in bf16: a
+// token slot is 8,192 B of hidden + 8 of source metadata + 128 top-k indices of 8 B + 128 weights
+// and 128 scales of 4 B = 10,248 B (10,264 over RDMA, with an int4 of 16).
+TEST(CommBuffers, TheFlexDispatcherHoldsDeepEpsBuffersInsteadOfNcclConnections)
+{
+    // 32 ranks: 4 nodes of 8. Dispatch and combine both receive 288 tokens over NVLink, 128 over RDMA.
+    // NVLink: 10·8·(2·4 + 3)·4 = 3,520 + 10·8·288 = 23,040 slots x 10,248 = 236,113,920:
+    // 236,117,440, aligned to 128: 236,117,504.
+    // RDMA: 10·4·(8·2 + 2)·2·4 = 5,760 + 10·4·128·2 = 10,240 slots x 10,264 = 105,103,360:
+    // 105,109,120 (a multiple of 128).
+    EXPECT_DOUBLE_EQ(deepEpBufferBytes(32, 4096), 236117504.0 + 105109120.0);
+    // 16 ranks: dispatch sends 20 RDMA tokens at once, so its 128 receive slots round up to 140
+    // (combine: 12, to 132); the larger wins. 10·2·(16 + 2)·2·4 = 2,880 + 10·2·140·2 = 5,600 slots
+    // x 10,264 = 57,478,400: 57,481,280, aligned: 57,481,344. NVLink as at 32 with 2 RDMA ranks:
+    // 10·8·7·4 = 2,240 + 236,113,920 = 236,116,160, aligned: 236,116,224.
+    EXPECT_DOUBLE_EQ(deepEpBufferBytes(16, 4096), 236116224.0 + 57481344.0);
+    // 8 ranks, one node: NVLink only, 256 slots: 10·8·5·4 = 1,600 + 20,480 x 10,248 = 209,879,040:
+    // 209,880,640, aligned: 209,880,704.
+    EXPECT_DOUBLE_EQ(deepEpBufferBytes(8, 4096), 209880704.0);
+    EXPECT_EQ(deepEpBufferBytes(1, 4096), 0.0);
+    // 40 ranks: no config of its own, 48's (the same as 32's for these sizes) with 5 RDMA ranks.
+    EXPECT_GT(deepEpBufferBytes(40, 4096), deepEpBufferBytes(32, 4096));
+
+    // In a layout: the flex dispatcher's group is ep x etp; no NCCL connection to the 31 peers.
+    const auto c = loadPreset("qwen3-235b-a22b");
+    ASSERT_TRUE(c.isMoe());
+    ParallelConfig flex = layout(c, "dp=32,ep=32", 1), a2a = flex;
+    flex.flexDispatch = true;
+    const auto f = communicationBuffers(c, flex), n = communicationBuffers(c, a2a);
+    EXPECT_DOUBLE_EQ(f.deepEpBytes, deepEpBufferBytes(32, c.dModel));
+    EXPECT_EQ(f.p2pPeers, n.p2pPeers);
+    EXPECT_DOUBLE_EQ(n.deepEpBytes, 0.0);
+    // The all_to_all's 31 peers over the network: 2 x 1 MiB each on 2 channels.
+    EXPECT_DOUBLE_EQ(n.bytes - f.bytes, 31 * 2 * 1 * kMiB * 2 - f.deepEpBytes);
+}
+
 TEST(CommBuffers, AreAPartOfTheMemoryTheFitCounts)
 {
     const auto c = loadPreset("llama-3-8b");

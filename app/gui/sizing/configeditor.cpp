@@ -510,7 +510,7 @@ void ConfigEditor::showReport()
                 const bool communication = name == "communication";
                 QString tip;
                 if (communication)
-                    tip = value + tr(": NCCL/RCCL buffers of the communicators this layout uses (%1)")
+                    tip = value + tr(": NCCL/RCCL buffers of the communicators this layout uses, and DeepEP's with the flex dispatcher (%1)")
                                       .arg(qs(model::communicationBuffersBasis()));
                 else if (name == "gradients") // why they may be twice the weights
                     tip = value + tr(": in the type the framework accumulates them in. Megatron-Core in bf16 or FP8 "
