@@ -162,12 +162,18 @@ std::string toText(const SqlValue& v)
         return *s;
     return {};
 }
+
+// A long session's outline (store/collectiveoutline.h) is made from its points: restored and copied
+// with them, never a record of its own to count or show.
+bool derivedTable(const std::string& table) { return table == "collective_outlines"; }
 } // namespace
 
 std::size_t SessionSnapshot::recordCount() const
 {
     std::size_t n = 0;
     for (const auto& t : records) {
+        if (derivedTable(t.table))
+            continue;
         if (t.table != "collective_blocks") {
             n += t.rows.size();
             continue;
@@ -335,6 +341,8 @@ std::vector<TableRows> readableRecords(const SessionSnapshot& snapshot)
 {
     std::vector<TableRows> out;
     for (const auto& t : snapshot.records) {
+        if (derivedTable(t.table))
+            continue;
         if (t.table != "collective_blocks") {
             out.push_back(t);
             continue;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "importers/importerregistry.h"
+#include "store/collectiveoutline.h"
 #include "store/database.h"
 #include "store/fileimport.h"
 #include "store/sessionsnapshot.h"
@@ -152,4 +153,48 @@ TEST(SessionSnapshot, CopiesGetNewIdsTitlesAndAllTheirRows)
     ws.deleteSession(copies[1]);
     EXPECT_EQ(ws.collectivePoints(imported.id).size(), importedPoints.size());
     EXPECT_EQ(ws.session(imported.id)->sourceFileId, imported.sourceFileId);
+}
+
+// A long session's outline (store/collectiveoutline.h) goes with its points: back after Undo, along
+// with a copy, and never counted or shown as a record of its own.
+TEST(SessionSnapshot, ALongSessionsOutlineGoesWithItsPointsAndIsNoRecord)
+{
+    test::TempDir dir;
+    store::Workspace ws((dir.path / "snapshot-outline.db").string());
+    SessionData d;
+    d.session.kind = kind::Collectives;
+    d.session.title = "long";
+    for (int r = 0; r < 40; ++r) // 40 repeats of 512 sizes: 20,480 points, outlined
+        for (int k = 0; k < 512; ++k) {
+            CollectivePoint p;
+            p.op = "all_reduce";
+            p.nranks = 8;
+            p.dtype = "float32";
+            p.bytes = 8 * (k + 1);
+            p.timeUs = 20.0 + r * 0.01 + k;
+            p.algbwGBs = double(p.bytes) / (p.timeUs * 1e3);
+            p.busbwGBs = p.algbwGBs * 1.75;
+            d.collectives.push_back(p);
+        }
+    const auto id = ws.storeSession(d);
+    const auto before = store::readCollectiveOutline(ws.database(), id);
+    ASSERT_TRUE(before);
+
+    const auto snap = store::snapshotSessions(ws.database(), {id});
+    EXPECT_EQ(snap.recordCount(), d.collectives.size()); // the points, not the outline's row
+    EXPECT_EQ(store::snapshotCsv(snap).find("collective_outlines"), std::string::npos);
+    EXPECT_FALSE(store::snapshotJson(snap)[0].contains("collective_outlines"));
+
+    ws.deleteSession(id);
+    EXPECT_FALSE(store::readCollectiveOutline(ws.database(), id));
+    store::restoreSessions(ws.database(), snap);
+    const auto after = store::readCollectiveOutline(ws.database(), id);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->points, before->points);
+
+    const auto copies = store::insertSessionCopies(ws.database(), snap, " (copy)");
+    ASSERT_EQ(copies.size(), 1u);
+    const auto copied = store::readCollectiveOutline(ws.database(), copies[0]);
+    ASSERT_TRUE(copied);
+    EXPECT_EQ(copied->points, before->points);
 }
