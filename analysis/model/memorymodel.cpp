@@ -95,21 +95,29 @@ double activationBytesPerLayer(const ModelConfig& c, const ParallelConfig& p, bo
         return 2 * sbh / (p.sequenceParallel ? t : 1);
     // Korthikanti et al.'s terms, in bytes per token per residual channel (x sbh), each at the width
     // the layer really has: their 34 is a 4h GELU MLP under multi-head attention with dropout.
+    // The four GEMM inputs a layer keeps for its weight gradients (QKV, output projection, fc1, fc2)
+    // are kept in FP8 by an FP8 run, 1 byte: Transformer Engine saves the quantized input, column-wise
+    // data only (module/layernorm_linear.py "Input with column-wise usage is needed for wgrad GEMM":
+    // ln_out.update_usage(rowwise_usage=False); module/linear.py "Discard row-wise data since it is
+    // not needed in backward pass"; with SP's gather, row-wise only), never the 16-bit copy. Q, K, V
+    // (attention runs in 16 bits), fc1's output (the activation's backward) and the norms' inputs stay 2.
+    const double gemmInput = p.dtype == "fp8" ? 1 : 2;
     // Kept whole on every TP rank (split only with SP): each norm's input (2), the QKV and MLP inputs
     // (2 each), and with dropout the 1-byte masks after attention and after the MLP.
     const double dropoutMasks = p.dropout ? 2 : 0;
-    const double replicated = 2.0 * c.normsPerLayer + 2 + 2 + dropoutMasks;
+    const double replicated = 2.0 * c.normsPerLayer + gemmInput + gemmInput + dropoutMasks;
     // Split over TP: Q and K for the scores, V for the values and the output projection's input, each
     // at its own width (GQA and MQA keep kvHeads of K and V; their 4 + 2 + 2 assume heads x dModel/heads).
     const double q = double(c.heads) * c.qkHeadDim(), k = double(c.kvHeads) * c.qkHeadDim();
     const double v = double(c.kvHeads) * c.vHeadDim(), o = double(c.heads) * c.vHeadDim();
-    const double attention = 2 * (q + k + v + o) / h;
-    // The MLP's intermediates: fc1's output and the activation's (16 for a 4h GELU MLP); SwiGLU's gate
-    // and up outputs and their product (6 x width / h); MoE layers at the routed and shared widths.
+    const double attention = (2 * (q + k + v) + gemmInput * o) / h;
+    // The MLP's intermediates: fc1's output and the activation's, fc2's input (16 for a 4h GELU MLP);
+    // SwiGLU's gate and up outputs and their product (6 x width / h); MoE layers at the routed and
+    // shared widths.
     const double gated = c.mlp == MlpType::SwiGlu ? 1.5 : 1.0;
     const double width = moeLayer ? double(c.moe.topK) * c.moe.expertWidth + double(c.moe.sharedExperts) * c.sharedWidth()
                                   : double(c.mlpWidth);
-    const double mlp = 4 * gated * width / h;
+    const double mlp = (4 * gated - 2 + gemmInput) * width / h;
     const bool keepScores = !p.flashAttention && p.recompute == Recompute::None;
     const double scores = keepScores ? 5 * a * s / h : 0;
     const double split = attention + mlp + scores;

@@ -121,6 +121,25 @@ TEST(ModelMemory, ActivationsAtTheLayersOwnWidths)
     EXPECT_DOUBLE_EQ(activationBytesPerLayer(moe, p, true), sbh * (8 + 5 + 2 * 21));
 }
 
+// An FP8 run keeps the four GEMM inputs of a layer in 1 byte (Transformer Engine saves them
+// quantized, column-wise only): Llama 3 8B, by hand: norms 2 x 2 + QKV input 1 + MLP input 1 = 6;
+// Q 2 + K 0.5 + V 0.5 + attention output 1 = 4; gate 7 + up 7 + product 3.5 = 17.5 (of 21).
+TEST(ModelMemory, AnFp8RunKeepsItsGemmInputsInOneByte)
+{
+    const auto c = loadPreset("llama-3-8b");
+    ParallelConfig p;
+    p.seqLen = 4096;
+    p.dtype = "fp8";
+    const double sbh = 4096.0 * 1 * 4096;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh * (6 + 4 + 17.5));
+    p.tp = 4;
+    p.sequenceParallel = true;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), sbh / 4 * 27.5);
+    // Full recompute keeps each layer's 16-bit input, whatever the GEMMs run in.
+    p.recompute = Recompute::Full;
+    EXPECT_DOUBLE_EQ(activationBytesPerLayer(c, p, false), 2 * sbh / 4);
+}
+
 TEST(ModelMemory, KvCacheGqaMlaAndSlidingWindow)
 {
     EXPECT_DOUBLE_EQ(kvCacheBytes(loadPreset("llama-3-8b"), 1), 128 * 1024); // 2·8·128·2 B·32 layers
