@@ -193,6 +193,16 @@ TEST(ConfigEditor, TrainingRecipeControlsReachTheEstimate)
     epOverlap->setChecked(false);
     const auto deduplicated = stepAfter(editor, [&] { flex->setChecked(true); });
     EXPECT_LT(deduplicated.exposedCommSeconds, exposed.exposedCommSeconds);
+
+    // --grad-dtype: Megatron-Core's default fp32 main grads (4 B a parameter) against bf16 (2 B), as
+    // NeMo's performance recipes reduce; the reduction's bytes halve with them.
+    auto* grad = editor.findChild<QComboBox*>(QStringLiteral("gradDtype"));
+    ASSERT_TRUE(grad);
+    EXPECT_EQ(grad->currentData().toString(), QString());
+    const auto byDefault = stepAfter(editor, [&] { grad->setCurrentIndex(grad->findData(QStringLiteral("fp32"))); });
+    const auto bf16 = stepAfter(editor, [&] { grad->setCurrentIndex(grad->findData(QStringLiteral("bf16"))); });
+    EXPECT_DOUBLE_EQ(bf16.memory.gradients * 2, byDefault.memory.gradients);
+    EXPECT_LT(bf16.memory.total(), byDefault.memory.total());
 }
 
 TEST(SizingWindow, TwoEditorsCompareTwoDevices)

@@ -22,6 +22,7 @@ const auto kSequenceParallel = QStringLiteral("sequenceParallel");
 const auto kEpOverlap = QStringLiteral("epOverlap");
 const auto kFlexDispatch = QStringLiteral("flexDispatch");
 const auto kFramework = QStringLiteral("framework");
+const auto kGradDtype = QStringLiteral("gradDtype");
 
 QString nameOf(const QString& prefix, const QString& field)
 {
@@ -87,6 +88,15 @@ RecipeFields::RecipeFields(QFormLayout* form, const QString& prefix, QObject* pa
     m_framework = newFrameworkCombo(nameOf(prefix, kFramework));
     connect(m_framework, &QComboBox::currentIndexChanged, this, &RecipeFields::changed);
     form->addRow(tr("Framework:"), m_framework);
+    // ridgeline-cli size --grad-dtype: the item's data is the flag's value, empty for the default.
+    m_gradDtype = choice(kGradDtype, tr("Gradient dtype:"), {tr("framework's default")},
+                         tr("The type gradients accumulate in and are reduced in over data parallelism. Default: "
+                            "the framework's (Megatron-Core in bf16 or FP8 keeps fp32 main grads, "
+                            "--accumulate-allreduce-grads-in-fp32; DeepSpeed's BF16 optimizer an fp32 buffer); "
+                            "bf16 as NeMo's and Megatron-Bridge's performance recipes reduce (--grad-reduce-in-bf16)"));
+    m_gradDtype->setItemData(0, QString());
+    for (const char* d : {"fp32", "bf16", "fp16"})
+        m_gradDtype->addItem(QLatin1String(d), QLatin1String(d));
     // ridgeline-cli size's defaults.
     m_microBatch->setValue(1);
     m_zero->setValue(1);
@@ -103,12 +113,13 @@ void RecipeFields::applyTo(model::ParallelConfig& p) const
     p.epOverlap = m_epOverlap->isChecked();
     p.flexDispatch = m_flexDispatch->isChecked();
     p.framework = framework();
+    p.gradDtype = m_gradDtype->currentData().toString().toStdString();
 }
 
 void RecipeFields::setSearched(bool searched)
 {
     for (QWidget* w : std::initializer_list<QWidget*>{m_microBatch, m_zero, m_microBatches, m_recompute,
-                                                      m_sequenceParallel, m_epOverlap, m_flexDispatch})
+                                                      m_sequenceParallel, m_epOverlap, m_flexDispatch, m_gradDtype})
         w->setEnabled(!searched);
 }
 
@@ -123,6 +134,7 @@ void RecipeFields::set(const model::ParallelConfig& p)
     m_epOverlap->setChecked(p.epOverlap);
     m_flexDispatch->setChecked(p.flexDispatch);
     setFramework(m_framework, p.framework);
+    setGradDtype(qs(p.gradDtype));
 }
 
 QJsonObject RecipeFields::toJson() const
@@ -135,7 +147,8 @@ QJsonObject RecipeFields::toJson() const
             {kSequenceParallel, m_sequenceParallel->isChecked()},
             {kEpOverlap, m_epOverlap->isChecked()},
             {kFlexDispatch, m_flexDispatch->isChecked()},
-            {kFramework, m_framework->currentData().toString()}};
+            {kFramework, m_framework->currentData().toString()},
+            {kGradDtype, m_gradDtype->currentData().toString()}};
 }
 
 void RecipeFields::fromJson(const QJsonObject& o)
@@ -151,6 +164,15 @@ void RecipeFields::fromJson(const QJsonObject& o)
     // An unknown name (a settings file from elsewhere) keeps the current stack.
     if (const auto f = model::parseFramework(o.value(kFramework).toString().toStdString()))
         setFramework(m_framework, *f);
+    if (o.contains(kGradDtype))
+        setGradDtype(o.value(kGradDtype).toString());
+}
+
+void RecipeFields::setGradDtype(const QString& dtype)
+{
+    // A type the model does not take (a settings file from elsewhere) is the framework's default.
+    const int i = m_gradDtype->findData(dtype);
+    m_gradDtype->setCurrentIndex(i >= 0 ? i : 0);
 }
 
 int RecipeFields::microBatch() const { return m_microBatch->value(); }

@@ -1,6 +1,6 @@
 #pragma once
 // The training recipe's controls, as ridgeline-cli size and report take them (--micro-batch, --zero,
-// --micro-batches, --dtype, --recompute, --sp, --ep-overlap, --ep-dispatcher, --framework), added as rows of a
+// --micro-batches, --dtype, --recompute, --sp, --ep-overlap, --ep-dispatcher, --framework, --grad-dtype), added as rows of a
 // host's form: one set of controls, names and tooltips for the Sizing window's config editor and
 // the Report options dialog. The degrees and the sequence length stay with the host.
 #include <QJsonObject>
@@ -44,8 +44,10 @@ Q_SIGNALS:
     void dtypeChanged(const QString& dtype);
 
 private:
+    void setGradDtype(const QString& dtype); // "" (the framework's default), "fp32", "bf16", "fp16"
+
     QSpinBox *m_microBatch, *m_zero, *m_microBatches;
-    QComboBox *m_dtype, *m_recompute, *m_framework;
+    QComboBox *m_dtype, *m_recompute, *m_framework, *m_gradDtype;
     QCheckBox *m_sequenceParallel, *m_epOverlap, *m_flexDispatch;
 };
 } // namespace rl
