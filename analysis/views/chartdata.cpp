@@ -135,6 +135,35 @@ std::vector<PeakLine> tierPeakLines(const std::vector<SessionCurves>& sessions, 
     return out;
 }
 
+namespace {
+// A session's outline sums by curve (op, in-place, group), each curve's sizes together.
+using OutlineByCurve = std::map<std::tuple<std::string_view, bool, std::string_view>,
+                                std::shared_ptr<std::vector<store::OutlineSums>>>;
+OutlineByCurve outlineByCurve(const std::vector<store::OutlineSums>& sums)
+{
+    OutlineByCurve out;
+    for (const auto& o : sums) {
+        auto& own = out[{o.op, o.inPlace, o.group}];
+        if (!own)
+            own = std::make_shared<std::vector<store::OutlineSums>>();
+        own->push_back(o);
+    }
+    return out;
+}
+
+// The curve's own sizes of its session's outline, and how many points they stand for per view.
+void outlineOf(Curve& c, const OutlineByCurve& session)
+{
+    const auto it = session.find({c.key.op, c.key.inPlace, c.key.group});
+    c.outline = it != session.end() ? it->second : std::make_shared<std::vector<store::OutlineSums>>();
+    for (const auto& o : *c.outline) {
+        c.outlined.sized += static_cast<std::size_t>(o.sized);
+        c.outlined.timed += static_cast<std::size_t>(o.timed);
+        c.outlined.spread += static_cast<std::size_t>(o.spread);
+    }
+}
+} // namespace
+
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
 {
     std::vector<Curve> out;
@@ -162,18 +191,14 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
             }
             last->push_back(i);
         }
+        const OutlineByCurve outline = s.outline ? outlineByCurve(*s.outline) : OutlineByCurve{};
         for (auto& [k, indices] : byOp) {
             const auto& [op, inPlace, order] = k;
             Curve c;
             c.key = {s.session.id, std::string(op), inPlace, s.points[indices.front()].group};
             c.name = curveName(s.session.title, c.key.op, inPlace, c.key.group);
-            if ((c.outline = s.outline))
-                for (const auto& o : *c.outline)
-                    if (o.inPlace == c.key.inPlace && o.op == c.key.op && o.group == c.key.group) {
-                        c.outlined.sized += static_cast<std::size_t>(o.sized);
-                        c.outlined.timed += static_cast<std::size_t>(o.timed);
-                        c.outlined.spread += static_cast<std::size_t>(o.spread);
-                    }
+            if (s.outline)
+                outlineOf(c, outline);
             out.push_back(std::move(c));
             pointsOf.emplace_back(&s, std::move(indices));
         }
@@ -209,8 +234,7 @@ std::optional<fits::AlphaBeta> fitCurve(const Curve& curve, std::int64_t minByte
         return fits::fitCollective(curve.points, curve.key.op, curve.key.inPlace, minBytes, maxBytes);
     fits::FitSums sums;
     for (const auto& s : *curve.outline)
-        if (s.bytes >= minBytes && s.bytes <= maxBytes && s.inPlace == curve.key.inPlace && s.op == curve.key.op &&
-            s.group == curve.key.group)
+        if (s.bytes >= minBytes && s.bytes <= maxBytes)
             sums += s.sums;
     return fits::fitAlphaBetaFromSums(sums);
 }

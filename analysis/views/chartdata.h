@@ -68,7 +68,8 @@ struct Curve
     CurveKey key;
     std::string name;                   // "<session title> · <op>[ in-place]", or "<group> · <op>[ in-place] · <title>"
     SharedPoints points; // sorted by bytes: a slice of its session's points where they lie together
-    std::shared_ptr<const std::vector<store::OutlineSums>> outline = {}; // its session's, when points are its outline
+    // When points are its session's outline: the sums of this curve's sizes (empty for none).
+    std::shared_ptr<const std::vector<store::OutlineSums>> outline = {};
     // With an outline: the points of every point of the curve each view plots (OutlineSums).
     struct Plotted
     {
