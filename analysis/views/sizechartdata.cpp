@@ -148,7 +148,7 @@ std::vector<PlotPoint> drawnPoints(const Curve& curve, ChartKind kind, Bandwidth
 }
 
 SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const SizeChartRequest& request,
-                            std::shared_ptr<const std::vector<Curve>> curves)
+                            std::shared_ptr<const std::vector<Curve>> curves, std::shared_ptr<const CurveFits> fits)
 {
     SizeChartData d;
     d.request = request;
@@ -178,7 +178,7 @@ SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const Si
         if (kind == ChartKind::Bandwidth)
             d.spreads[i] = callSpread(all[i], request);
         if (request.options.showFits)
-            d.fits[i] = fitCurve(all[i], request.options.fitMinBytes, request.options.fitMaxBytes);
+            d.fits[i] = fits ? (*fits)[i] : fitCurve(all[i], request.options.fitMinBytes, request.options.fitMaxBytes);
     });
     d.longestDrawn = longest.empty() ? 0 : *std::max_element(longest.begin(), longest.end());
     if (kind == ChartKind::Bandwidth && metric == BandwidthMetric::BusBw)
@@ -200,9 +200,24 @@ PreparedCurves prepareCurves(std::vector<SessionCurves> sessions, const std::vec
     // The same for every kind: collected once. The charts are then made side by side (each reads
     // the curves only), a chart a thread.
     const auto curves = std::make_shared<const std::vector<Curve>>(collectCurves(*out.sessions));
+    // Fits too, where charts fit the same range: a fit of a 3.4 M-point curve reads every point.
+    const auto fitted = [&](const SizeChartRequest& r) { return sized(r) && r.options.showFits; };
+    std::shared_ptr<const CurveFits> fits;
+    const auto first = std::find_if(requests.begin(), requests.end(), fitted);
+    const auto sameFits = [&](const SizeChartRequest& r) {
+        return fitted(r) && r.options.fitMinBytes == first->options.fitMinBytes &&
+               r.options.fitMaxBytes == first->options.fitMaxBytes;
+    };
+    if (first != requests.end() && std::count_if(requests.begin(), requests.end(), sameFits) > 1) {
+        auto all = std::make_shared<CurveFits>(curves->size());
+        parallelFor(curves->size(), [&](std::size_t c) {
+            (*all)[c] = fitCurve((*curves)[c], first->options.fitMinBytes, first->options.fitMaxBytes);
+        });
+        fits = std::move(all);
+    }
     parallelFor(requests.size(), [&](std::size_t i) {
         if (sized(requests[i]) && !(cancelled && cancelled()))
-            out.charts[i] = sizeChartData(*out.sessions, requests[i], curves);
+            out.charts[i] = sizeChartData(*out.sessions, requests[i], curves, sameFits(requests[i]) ? fits : nullptr);
     });
     if (cancelled && cancelled())
         out.charts.clear();

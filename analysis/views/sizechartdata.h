@@ -73,9 +73,15 @@ std::vector<PlotPoint> plotPoints(const Curve& curve, ChartKind kind, BandwidthM
 std::vector<PlotPoint> drawnPoints(const Curve& curve, ChartKind kind, BandwidthMetric metric, units::BandwidthUnit unit,
                                    int pixels, std::size_t* plotted = nullptr);
 
+// Each curve's fit (fitCurve), in the curves' order.
+using CurveFits = std::vector<std::optional<fits::AlphaBeta>>;
+
 // curves: collectCurves(sessions), computed once for the charts of one data set; null computes it.
+// fits: the curves' fits over the request's fit range, computed once for the charts that draw them
+// (the bandwidth and latency charts fit the same times); null fits them here.
 SizeChartData sizeChartData(const std::vector<SessionCurves>& sessions, const SizeChartRequest& request,
-                            std::shared_ptr<const std::vector<Curve>> curves = nullptr);
+                            std::shared_ptr<const std::vector<Curve>> curves = nullptr,
+                            std::shared_ptr<const CurveFits> fits = nullptr);
 
 // A selection as the collective views take it from the loader: the one data set every view reads
 // (its owner appends live points to it) and, per request, a size chart's data (nullopt for the

@@ -112,6 +112,25 @@ TEST(SizeChartData, TheBandwidthAndLatencyChartsShareOneSetOfCurves)
     EXPECT_FALSE(prepared.charts[3]);
     EXPECT_EQ(prepared.charts[0]->curves, prepared.charts[1]->curves);
     EXPECT_EQ(prepared.charts[1]->request.kind, ChartKind::Latency);
+    // The two fit the same times once: each chart's fits are those it would make alone; a chart
+    // whose fit range differs makes its own.
+    auto narrow = requests;
+    narrow[1].options.fitMinBytes = 1024;
+    const auto plain = selection(2, 0, 24);
+    for (const auto& r : {requests, narrow}) {
+        const auto shared = prepareCurves(plain, r);
+        for (std::size_t k = 0; k < 2; ++k) {
+            const auto alone = sizeChartData(plain, r[k]);
+            ASSERT_EQ(shared.charts[k]->fits.size(), alone.fits.size());
+            for (std::size_t c = 0; c < alone.fits.size(); ++c) {
+                ASSERT_TRUE(alone.fits[c]);
+                ASSERT_TRUE(shared.charts[k]->fits[c]);
+                EXPECT_EQ(shared.charts[k]->fits[c]->alphaUs, alone.fits[c]->alphaUs);
+                EXPECT_EQ(shared.charts[k]->fits[c]->minBytes, alone.fits[c]->minBytes);
+            }
+        }
+    }
+    EXPECT_EQ(prepareCurves(plain, narrow).charts[1]->fits[0]->minBytes, 1024);
     // Cancelled: the sessions, no chart data.
     const auto cancelled = prepareCurves(selection(1, 0, 4), requests, [] { return true; });
     EXPECT_EQ(cancelled.sessions->size(), 1u);
