@@ -32,8 +32,7 @@ struct Entry
     std::array<std::int64_t, kFilters> first{-1, -1, -1, -1}, last{-1, -1, -1, -1};
     std::array<Slot, kValues> lo, hi;
     std::array<std::int64_t, kFilters> count{};
-    fits::FitSums sums;
-    std::size_t sample = 0; // the entry's first point: its curve and size, for sums()
+    OutlineSums sums; // its curve and size, and the fit's sums (the counts from `count` at the end)
 };
 
 void consider(Entry& e, Value v, double value, std::int64_t at)
@@ -138,17 +137,16 @@ struct OutlineBuilder::State
     bool abandoned = false;
     std::unordered_map<std::string, std::uint32_t> index; // op, in-place, group, size -> entry
     std::vector<Entry> entries;
-    std::vector<CollectivePoint> samples; // an entry's curve and size
-    std::string key;                      // reused: a point's key, built once a point
+    std::string key; // reused: a point's key, built once a point
 };
 
-OutlineBuilder::OutlineBuilder(std::int64_t total) : m_state(new State)
+OutlineBuilder::OutlineBuilder(std::int64_t total) : m_state(std::make_unique<State>())
 {
     m_state->total = total;
     m_state->abandoned = total < kOutlineMinPoints;
 }
 
-OutlineBuilder::~OutlineBuilder() { delete m_state; }
+OutlineBuilder::~OutlineBuilder() = default;
 
 void OutlineBuilder::add(const CollectivePoint& p)
 {
@@ -170,16 +168,13 @@ void OutlineBuilder::add(const CollectivePoint& p)
             s.abandoned = true;
             s.index = {};
             s.entries = {};
-            s.samples = {};
             return;
         }
-        s.entries.emplace_back().sample = s.samples.size();
-        CollectivePoint sample;
-        sample.op = p.op;
-        sample.inPlace = p.inPlace;
-        sample.group = p.group;
-        sample.bytes = p.bytes;
-        s.samples.push_back(std::move(sample));
+        OutlineSums& head = s.entries.emplace_back().sums;
+        head.op = p.op;
+        head.inPlace = p.inPlace;
+        head.group = p.group;
+        head.bytes = p.bytes;
     }
     Entry& e = s.entries[it->second];
     const bool timed = p.bytes > 0 && p.timeUs > 0;
@@ -205,7 +200,7 @@ void OutlineBuilder::add(const CollectivePoint& p)
         consider(e, AlgUpper, p.algbwGBs * p.timeUs / p.stats->minUs, at);
         consider(e, AlgLower, p.algbwGBs * p.timeUs / p.stats->maxUs, at);
     }
-    e.sums.add(static_cast<double>(p.bytes), p.timeUs);
+    e.sums.sums.add(static_cast<double>(p.bytes), p.timeUs);
 }
 
 std::optional<std::vector<std::int64_t>> OutlineBuilder::kept() const
@@ -234,8 +229,10 @@ std::vector<OutlineSums> OutlineBuilder::sums() const
     std::vector<OutlineSums> out;
     out.reserve(m_state->entries.size());
     for (const auto& e : m_state->entries) {
-        const auto& p = m_state->samples[e.sample];
-        out.push_back({p.op, p.inPlace, p.group, p.bytes, e.sums, e.count[Plotted], e.count[Timed], e.count[Spread]});
+        out.push_back(e.sums);
+        out.back().sized = e.count[Plotted];
+        out.back().timed = e.count[Timed];
+        out.back().spread = e.count[Spread];
     }
     return out;
 }
@@ -315,7 +312,10 @@ std::optional<CollectiveOutline> readCollectiveOutline(Database& db, std::int64_
     if (q.int64(1) != kCollectiveBlockFormat || out.covers != collectivePointCount(db, sessionId))
         return std::nullopt;
     const std::int64_t n = q.int64(2);
-    out.points.resize(static_cast<std::size_t>(std::max<std::int64_t>(0, n)));
+    if (n < 0 || n > out.covers)
+        throw StoreError(db.path() + ": the outline of session " + std::to_string(sessionId) + " lists " +
+                         std::to_string(n) + " points of the " + std::to_string(out.covers) + " it outlines");
+    out.points.resize(static_cast<std::size_t>(n));
     CollectiveBlockReader r(q.blobView(3));
     for (auto& p : out.points)
         if (!r.read(p))

@@ -15,6 +15,7 @@
 // is its own outline) and at most kOutlineMaxSizes curve sizes. An outline says how many points it
 // covers: a session with other points since (a run appends) is read in full.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -69,7 +70,7 @@ public:
 
 private:
     struct State;
-    State* m_state;
+    std::unique_ptr<State> m_state;
 };
 
 // Builds the session's outline from its points in stored order and stores it, replacing any, in

@@ -248,12 +248,17 @@ TEST(CollectiveOutline, ADamagedOutlineNamesTheWorkspace)
     const auto file = (dir.path / "w.db").string();
     Workspace ws(file);
     const std::int64_t id = ws.storeSession(longSweep());
-    ws.database().exec("UPDATE collective_outlines SET data = substr(data, 1, 100)");
-    try {
-        store::readCollectiveOutline(ws.database(), id);
-        FAIL() << "a damaged outline read";
-    } catch (const store::StoreError& e) {
-        EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("outline of session"), std::string::npos) << e.what();
+    // Cut short; then listing more points than the session has (no allocation of them is tried).
+    for (const char* damage : {"UPDATE collective_outlines SET data = substr(data, 1, 100)",
+                               "UPDATE collective_outlines SET points = 1000000000000"}) {
+        SCOPED_TRACE(damage);
+        ws.database().exec(damage);
+        try {
+            store::readCollectiveOutline(ws.database(), id);
+            FAIL() << "a damaged outline read";
+        } catch (const store::StoreError& e) {
+            EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("outline of session"), std::string::npos) << e.what();
+        }
     }
 }
