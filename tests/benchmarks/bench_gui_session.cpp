@@ -7,8 +7,11 @@
 //   scan     - the store's own row loop over the session's rows (nothing kept): the floor under
 //              anything that reads every point;
 //   selected - the session selected in the main window (offscreen) until its charts are shown,
-//              laid out and painted (tests/widgets/selectiontiming.h), with the longest time the
-//              GUI thread did not get back to its event loop.
+//              laid out and painted (tests/widgets/selectiontiming.h): drawn from the session's
+//              outline (store/collectiveoutline.h, stored with its points), with the longest time
+//              the GUI thread did not get back to its event loop over the whole selection;
+//   table    - until every point is in the results table (MainWindow::everyPointShown), the
+//              charts drawn again from them.
 // Reading, curve making, thinning and the table's sort run on the loader's worker; the window
 // holds every point for the results table.
 #include <sys/resource.h>
