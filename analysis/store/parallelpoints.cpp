@@ -1,6 +1,7 @@
 #include "store/parallelpoints.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <map>
@@ -219,6 +220,7 @@ std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t se
         bytes.reserve(std::size_t(total)); // a running session's blocks may have grown: a few more
         prefaultInParallel(bytes.data(), bytes.capacity(), how.threads);
         CurveOrder order;
+        const std::int64_t listed = pointsIn(blocks);
         for (const auto& block : blocks) {
             const std::size_t base = bytes.size();
             appendCollectiveBlockBytes(ws.database(), block, bytes);
@@ -227,6 +229,8 @@ std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t se
                 order.add(point.op, point.inPlace, point.size);
                 at.push_back(std::uint64_t(point.bytes.data() - all.data()));
             });
+            if (how.progress && !how.progress(std::int64_t(at.size()), 2 * listed))
+                return {};
         }
         placeOf = std::move(order).slots();
     }
@@ -243,12 +247,27 @@ std::vector<CollectivePoint> readCollectivePoints(Workspace& ws, std::int64_t se
     out.resize(startOf.size());
     // Pieces of 64 Ki points: about 17 MB of points each.
     constexpr std::size_t piece = 65536;
+    std::mutex reporting; // progress is told one piece at a time
+    std::int64_t decoded = 0;
+    std::atomic<bool> stopped{false};
+    const auto total = std::int64_t(out.size());
     parallelFor((out.size() + piece - 1) / piece, [&](std::size_t k) {
-        for (std::size_t i = k * piece, end = std::min(out.size(), i + piece); i < end; ++i) {
+        if (stopped)
+            return;
+        const std::size_t first = k * piece, end = std::min(out.size(), first + piece);
+        for (std::size_t i = first; i < end; ++i) {
             CollectiveBlockReader r(std::string_view(bytes).substr(startOf[i]));
             r.read(out[i]); // decoded as far as its keys a moment ago: whole
         }
+        if (how.progress) {
+            std::lock_guard lock(reporting);
+            decoded += std::int64_t(end - first);
+            if (!how.progress(total + decoded, 2 * total))
+                stopped = true;
+        }
     }, how.threads);
+    if (stopped)
+        return {};
     return out;
 }
 

@@ -26,6 +26,10 @@ struct ParallelRead
     int threads = 0;                  // 0: one per core, at most 8
     std::int64_t workPoints = 32768;  // points a worker takes at once (whole blocks, at least one)
     std::function<void()> listed = {}; // called once the blocks are listed, before they are read (a test's writer)
+    // readCollectivePoints: how far the read is, in points handled of all to handle (each point is
+    // read, then decoded: twice the points listed), after each block read and each piece decoded,
+    // one call at a time from the reading threads; return false to stop the read (nothing returned).
+    std::function<bool(std::int64_t done, std::int64_t total)> progress = {};
     // readCollectivePoints uses threads only (to decode); formatCollectivePoints both.
 };
 

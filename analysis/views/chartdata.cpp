@@ -13,6 +13,7 @@
 #include "collectives/collectiveop.h"
 #include "collectives/tierpeak.h"
 #include "io/parallelfor.h"
+#include "store/parallelpoints.h"
 #include "store/workspace.h"
 #include "units/units.h"
 
@@ -359,10 +360,11 @@ std::vector<RatioCurve> ratioCurves(const SessionCurves& a, const SessionCurves&
 
 std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids,
                                              MissingSession missing, const std::function<bool()>& cancelled,
-                                             PointsRead read)
+                                             PointsRead read, const std::function<void(double)>& progress)
 {
     std::vector<SessionCurves> out;
-    for (std::int64_t id : ids) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const std::int64_t id = ids[i];
         if (cancelled && cancelled())
             break;
         auto s = workspace.session(id);
@@ -377,7 +379,16 @@ std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const 
                 out.push_back({std::move(*s), std::move(outline->points), std::move(sums)});
                 continue;
             }
-        out.push_back({std::move(*s), workspace.collectivePoints(id)});
+        store::ParallelRead how;
+        how.progress = [&](std::int64_t done, std::int64_t total) {
+            if (progress && total > 0)
+                progress((double(i) + double(done) / double(total)) / double(ids.size()));
+            return !(cancelled && cancelled());
+        };
+        auto points = store::readCollectivePoints(workspace, id, how);
+        if (cancelled && cancelled())
+            break; // read partly: not this session
+        out.push_back({std::move(*s), std::move(points)});
     }
     return out;
 }

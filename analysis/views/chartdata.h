@@ -170,11 +170,13 @@ enum class PointsRead { Every, OutlineWhereStored };
 // Reads the sessions in the given order with their collective points. A session that does not
 // exist throws std::runtime_error naming the id (Fail: the CLI was given it), or is left out (Skip:
 // the GUI's selection may name one another process just deleted). cancelled, when given, is asked
-// between sessions; the sessions read so far are returned.
+// between sessions and between a session's blocks; the sessions read whole so far are returned.
+// progress, when given, hears the share of the selection read (0..1) as blocks are read.
 std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const std::vector<std::int64_t>& ids,
                                              MissingSession missing = MissingSession::Fail,
                                              const std::function<bool()>& cancelled = {},
-                                             PointsRead read = PointsRead::Every);
+                                             PointsRead read = PointsRead::Every,
+                                             const std::function<void(double)>& progress = {});
 
 // "Is this number good?" per point (the results table's column): the ceiling of the tier the
 // point's session ran on (sessionTierPeak), asked once per session, op and rank count because

@@ -2,6 +2,7 @@
 // every point would, fits what they fit, and is read only while it covers the session's points.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -261,4 +262,35 @@ TEST(CollectiveOutline, ADamagedOutlineNamesTheWorkspace)
             EXPECT_NE(std::string(e.what()).find("outline of session"), std::string::npos) << e.what();
         }
     }
+}
+
+// Reading every point is cancelled between blocks, not only between sessions: a selection stopped
+// in its first session returns none, and the share read so far was reported as it grew.
+TEST(CollectiveOutline, ReadingEveryPointReportsProgressAndStopsWhenCancelled)
+{
+    test::TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    // 72,000 points: read in 18 blocks of 4,096, decoded in 2 pieces of 65,536.
+    const std::int64_t id = ws.storeSession(longSweep());
+    std::vector<double> shares;
+    const auto all = loadSessionCurves(ws, {id, id}, MissingSession::Fail, {}, PointsRead::Every,
+                                       [&](double share) { shares.push_back(share); });
+    ASSERT_EQ(all.size(), 2u);
+    ASSERT_EQ(shares.size(), 2u * (18u + 2u));
+    EXPECT_TRUE(std::is_sorted(shares.begin(), shares.end()));
+    EXPECT_NEAR(shares[17], 0.25, 1e-12); // the first session's blocks read
+    EXPECT_NEAR(shares[19], 0.5, 1e-12);  // and decoded
+    EXPECT_NEAR(shares.back(), 1.0, 1e-12);
+
+    int reports = 0;
+    const auto stopped = loadSessionCurves(ws, {id, id}, MissingSession::Fail, [&] { return reports >= 3; },
+                                           PointsRead::Every, [&](double) { ++reports; });
+    EXPECT_TRUE(stopped.empty());
+    EXPECT_EQ(reports, 3); // stopped at the block after the third
+
+    // Stopped while decoding: the last block read is report 18, the first piece decoded report 19.
+    reports = 0;
+    EXPECT_TRUE(loadSessionCurves(ws, {id}, MissingSession::Fail, [&] { return reports >= 19; }, PointsRead::Every,
+                                  [&](double) { ++reports; })
+                    .empty());
 }

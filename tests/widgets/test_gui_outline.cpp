@@ -3,9 +3,11 @@
 // there, nothing that needs every point shows or exports a part of them; once they are in, the
 // charts are the ones the outline drew.
 #include <QLineSeries>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
+#include <QToolButton>
 
 #include "chartcontent.h"
 #include "collectivechart.h"
@@ -79,6 +81,11 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
         bandwidth->exportTo(dir.filePath(QStringLiteral("early.svg")), &bandwidthExport);
         scaling->exportTo(dir.filePath(QStringLiteral("early-scaling.png")), &scalingExport);
     });
+    // The read of every point shows its progress in the status bar, and hides it when done.
+    auto* bar = window.findChild<QProgressBar*>();
+    ASSERT_TRUE(bar);
+    int progressSeen = -1;
+    QObject::connect(bar, &QProgressBar::valueChanged, &window, [&](int v) { progressSeen = std::max(progressSeen, v); });
     QSignalSpy every(&window, &rl::MainWindow::everyPointShown);
     window.sessionBrowser()->selectSessions({id});
     ASSERT_TRUE(every.wait(60000)) << "every point never reached the table";
@@ -97,6 +104,8 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
     EXPECT_EQ(area->tabText(area->indexOf(table)), QStringLiteral("Results table"));
     EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("points read")))
         << window.statusBar()->currentMessage().toStdString();
+    EXPECT_GT(progressSeen, 0) << "no progress was shown while every point was read";
+    EXPECT_FALSE(bar->isVisible());
     QString error;
     EXPECT_TRUE(bandwidth->exportTo(dir.filePath(QStringLiteral("late.svg")), &error)) << error.toStdString();
 
@@ -121,4 +130,64 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
         EXPECT_GT(fromPoints[c].size(), 100);
         EXPECT_EQ(fromOutline[c], fromPoints[c]) << "curve " << c;
     }
+}
+
+// Cancel while every point is read: the charts stay drawn from the outline, the table says its
+// points were not read, and opening it reads them.
+TEST(GuiOutline, CancellingTheReadKeepsTheChartsAndOpeningTheTableReadsThePoints)
+{
+    qputenv("RIDGELINE_NO_DIALOGS", "1");
+    rl::test::TempDir dir;
+    const QString path = dir.filePath(QStringLiteral("long.db"));
+    const std::int64_t points = 600'000; // read for long enough that Cancel comes first: ~0.5 s
+    std::int64_t id = 0;
+    {
+        rl::store::Workspace ws(path.toStdString());
+        rl::scale::LongSession spec;
+        spec.points = points;
+        spec.sizes = 512;
+        id = rl::scale::addLongSession(ws, spec);
+    }
+    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
+    rl::MainWindow window{&settings};
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy listed(&window, &rl::MainWindow::sessionsShown);
+    window.openWorkspace(path);
+    ASSERT_TRUE(listed.wait(60000));
+    auto* area = window.chartArea();
+    auto* table = area->findChild<QTableView*>(QStringLiteral("resultsTable"));
+    auto* bar = window.findChild<QProgressBar*>();
+    auto* cancel = window.findChild<QToolButton*>(QStringLiteral("cancelJob"));
+    ASSERT_TRUE(table && bar && cancel);
+
+    // Cancel at the read's first sign of progress, as a user would click it.
+    bool clicked = false;
+    QObject::connect(bar, &QProgressBar::valueChanged, &window, [&] {
+        if (!std::exchange(clicked, true))
+            cancel->click();
+    });
+    QSignalSpy every(&window, &rl::MainWindow::everyPointShown);
+    window.sessionBrowser()->selectSessions({id});
+    ASSERT_TRUE(rl::testing::waitFor([&] { return area->tabText(area->indexOf(table)).contains(QStringLiteral("not read")); },
+                                     60000))
+        << area->tabText(area->indexOf(table)).toStdString();
+    EXPECT_TRUE(clicked);
+    EXPECT_TRUE(every.isEmpty());
+    EXPECT_FALSE(area->holdsEveryPoint());
+    EXPECT_EQ(table->model()->rowCount(), 0);
+    EXPECT_TRUE(window.statusBar()->currentMessage().contains(QStringLiteral("cancelled")))
+        << window.statusBar()->currentMessage().toStdString();
+    EXPECT_FALSE(bar->isVisible());
+    auto* content = area->currentChart()->findChild<rl::charts::ChartContent*>();
+    ASSERT_TRUE(content);
+    EXPECT_EQ(content->curves().size(), 8u); // still drawn
+
+    // Opening the table reads them.
+    QObject::disconnect(bar, nullptr, &window, nullptr);
+    area->setCurrentWidget(table);
+    ASSERT_TRUE(every.wait(60000));
+    EXPECT_TRUE(area->holdsEveryPoint());
+    EXPECT_EQ(table->model()->rowCount(), points);
+    EXPECT_EQ(area->tabText(area->indexOf(table)), QStringLiteral("Results table"));
 }

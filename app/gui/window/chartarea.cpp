@@ -1,6 +1,7 @@
 #include "gui/window/chartarea.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <QHeaderView>
 #include <QTableView>
@@ -60,6 +61,10 @@ ChartArea::ChartArea(QWidget* parent)
 
 void ChartArea::onCurrentChanged(int index)
 {
+    if (widget(index) == m_table && std::exchange(m_pointsUnread, false)) {
+        setTabText(index, tr("Results table (reading points…)"));
+        emit pointsWanted();
+    }
     if (auto* c = qobject_cast<charts::CollectiveChart*>(widget(index)))
         c->drawIfUndrawn();
     fitTableColumns(widget(index) == m_table);
@@ -102,12 +107,17 @@ ChartArea::LoadRequest ChartArea::loadRequest() const
 }
 
 ChartArea::Loaded ChartArea::prepare(std::vector<charts::SessionCurves> sessions, const LoadRequest& request,
-                                     const std::function<bool()>& cancelled)
+                                     const std::function<bool()>& cancelled,
+                                     const std::function<void(const char* step)>& step)
 {
     Loaded out;
+    if (step)
+        step("charts");
     out.curves = charts::prepareCurves(std::move(sessions), request.charts, cancelled);
     if ((cancelled && cancelled()) || charts::anyOutline(*out.curves.sessions))
         return out; // an outline has no rows for the table
+    if (step)
+        step("table");
     out.tableRows = CollectivePointModel::sortedRows(*out.curves.sessions, request.sortColumn, request.sortOrder);
     out.hasGroups = std::any_of(out.curves.sessions->begin(), out.curves.sessions->end(), [](const charts::SessionCurves& s) {
         return std::any_of(s.points.begin(), s.points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });
@@ -119,6 +129,7 @@ ChartArea::Loaded ChartArea::prepare(std::vector<charts::SessionCurves> sessions
 
 void ChartArea::setLoaded(Loaded loaded)
 {
+    m_pointsUnread = false;
     charts::PreparedCurves& prepared = loaded.curves;
     m_data = prepared.sessions ? std::move(prepared.sessions) : std::make_shared<std::vector<charts::SessionCurves>>();
     // Only the chart on screen is drawn now; the other tabs when they are shown.
@@ -174,6 +185,16 @@ int ChartArea::pointCount() const
 bool ChartArea::holdsEveryPoint() const
 {
     return !charts::anyOutline(*m_data);
+}
+
+void ChartArea::markPointsUnread()
+{
+    if (holdsEveryPoint())
+        return;
+    m_pointsUnread = true;
+    setTabText(indexOf(m_table), tr("Results table (not read: open to read)"));
+    if (currentWidget() == m_table) // shown already: read when shown again
+        setCurrentIndex(0);
 }
 
 charts::CollectiveChart* ChartArea::currentChart() const

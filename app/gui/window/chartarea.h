@@ -48,9 +48,11 @@ public:
         Qt::SortOrder sortOrder = Qt::AscendingOrder;
     };
     LoadRequest loadRequest() const;
-    // Runs on a worker: pure, reads nothing of a ChartArea. cancelled is asked between steps.
+    // Runs on a worker: pure, reads nothing of a ChartArea. cancelled is asked between steps;
+    // step, when given, is told each step as it starts ("charts", then "table").
     static Loaded prepare(std::vector<charts::SessionCurves> sessions, const LoadRequest& request,
-                          const std::function<bool()>& cancelled = {});
+                          const std::function<bool()>& cancelled = {},
+                          const std::function<void(const char* step)>& step = {});
     // What a data set whose owner has not changed since the request was prepared for is shown with:
     // parts made for other options (a chart's metric, the table's sort changed meanwhile) are
     // computed again here.
@@ -64,6 +66,9 @@ public:
     // charts are drawn, the results table, the scaling and compare views and the exports wait for
     // the points, which the loader reads next.
     bool holdsEveryPoint() const;
+    // The read of every point was stopped: the charts stay drawn from the outline, the table says
+    // its points were not read, and showing it asks for them (pointsWanted).
+    void markPointsUnread();
 
     charts::CollectiveChart* currentChart() const; // nullptr on the results table
     // The chart File > Export chart saves: the current one, or the bandwidth chart from the table.
@@ -76,6 +81,7 @@ public:
 
 Q_SIGNALS:
     void chartExported(const QString& path); // by any chart's Export
+    void pointsWanted(); // the results table shown after its points' read was stopped
 
 private:
     // Draws a chart tab the first time it is shown with its data set; sizes the table's columns
@@ -88,5 +94,6 @@ private:
     QTableView* m_table;
     // The one data set the chart tabs and the table read; live points are appended here once.
     std::shared_ptr<std::vector<charts::SessionCurves>> m_data;
+    bool m_pointsUnread = false; // markPointsUnread, until the next data set
 };
 } // namespace rl

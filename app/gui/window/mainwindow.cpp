@@ -126,7 +126,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_progress->setMaximumWidth(220);
     m_cancel->setObjectName(QStringLiteral("cancelJob"));
     m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stop the running import or benchmark; what is stored stays stored (Esc)"));
+    m_cancel->setToolTip(tr("Stop the running import or benchmark, or the reading of a long selection's points; "
+                            "what is stored stays stored (Esc)"));
     m_cancel->setShortcut(QKeySequence::Cancel); // active only while the button shows: a job runs
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
@@ -157,26 +158,40 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
                 m_charts->setLoaded(std::move(*curves));
                 emit chartsShown(static_cast<int>(m_charts->data().size()));
                 if (m_charts->holdsEveryPoint()) {
-                    if (std::exchange(m_readingEveryPoint, false))
+                    if (std::exchange(m_readingEveryPoint, false)) {
+                        hideLoadProgress();
                         statusBar()->showMessage(tr("%L1 points read").arg(m_charts->pointCount()), 3000);
+                    }
                     emit everyPointShown(m_charts->pointCount());
                     return;
                 }
-                m_readingEveryPoint = true;
-                statusBar()->showMessage(tr("Charts drawn from the long sessions' outlines; reading every point for "
-                                            "the results table…"));
                 // Drawn from a long session's outline: every point next, for the table and the
                 // views that need them, at the widths the charts are laid out at after this turn
                 // (a request of the first load's widths was drawn again here, 190 ms for 3.4 M
                 // points). A selection made meanwhile has started a load of its own.
-                std::vector<std::int64_t> ids;
-                for (const auto& s : m_charts->data())
-                    ids.push_back(s.session.id);
-                QTimer::singleShot(0, this, [this, ids, loads = m_workspace->curvesLoads()] {
+                QTimer::singleShot(0, this, [this, loads = m_workspace->curvesLoads()] {
                     if (m_workspace->curvesLoads() == loads)
-                        m_workspace->loadCurves(ids, m_charts->loadRequest(), charts::PointsRead::Every);
+                        readEveryPoint();
                 });
             });
+    // The read of every point after an outline: progress and Cancel in the status bar, unless an
+    // import or a benchmark holds them.
+    connect(m_workspace, &WorkspaceController::curvesProgress, this, [this](int permille, const QString& step) {
+        if (m_readingEveryPoint && !m_import->isRunning() && !m_run->isRunning()) {
+            statusBar()->clearMessage(); // the bar's label says it
+            showProgress(step, permille);
+        }
+    });
+    connect(m_charts, &ChartArea::pointsWanted, this, &MainWindow::readEveryPoint);
+    connect(m_workspace, &WorkspaceController::curvesCanceled, this, [this] {
+        if (!std::exchange(m_readingEveryPoint, false))
+            return;
+        hideLoadProgress();
+        m_charts->markPointsUnread();
+        statusBar()->showMessage(tr("Reading the points was cancelled: the charts stay drawn from the sessions' "
+                                    "outlines; open the Results table to read them"),
+                                 10000);
+    });
     connect(m_workspace, &WorkspaceController::traceChartsAvailable, this,
             [this](const std::vector<charts::TraceChartData>& sessions) {
                 m_traces->setData(sessions);
@@ -268,6 +283,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
             m_import->cancel();
         if (m_run->isRunning())
             m_run->cancel();
+        else if (!m_import->isRunning() && m_readingEveryPoint)
+            m_workspace->cancelCurves();
     });
 
     if (!restoreGeometry(m_settings->windowGeometry())) {
@@ -341,8 +358,10 @@ void MainWindow::importWithColumnMapping(const QString& path, const trace::Colum
 
 void MainWindow::onSelection(const std::vector<std::int64_t>& ids)
 {
-    if (std::exchange(m_readingEveryPoint, false))
+    if (std::exchange(m_readingEveryPoint, false)) {
+        hideLoadProgress();
         statusBar()->clearMessage(); // the points of the selection before are read no more
+    }
     if (ids.size() == 1)
         m_details->setSession(m_browser->session(ids.front()));
     else if (ids.empty())
@@ -498,6 +517,24 @@ void MainWindow::showProgress(const QString& what, int permille)
     for (QWidget* w : {static_cast<QWidget*>(m_progressLabel), static_cast<QWidget*>(m_progress),
                        static_cast<QWidget*>(m_cancel)})
         w->show();
+}
+
+void MainWindow::readEveryPoint()
+{
+    std::vector<std::int64_t> ids;
+    for (const auto& s : m_charts->data())
+        ids.push_back(s.session.id);
+    m_readingEveryPoint = true;
+    statusBar()->showMessage(tr("Charts drawn from the long sessions' outlines; reading every point for the results "
+                                "table…"));
+    m_workspace->loadCurves(ids, m_charts->loadRequest(), charts::PointsRead::Every);
+}
+
+void MainWindow::hideLoadProgress()
+{
+    // The progress widgets belong to an import or a benchmark that started meanwhile.
+    if (!m_import->isRunning() && !m_run->isRunning())
+        hideProgress();
 }
 
 void MainWindow::hideProgress()

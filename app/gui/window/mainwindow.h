@@ -144,6 +144,9 @@ private:
     void reloadStoredView();
     void showProgress(const QString& what, int permille);
     void hideProgress();
+    void hideLoadProgress(); // hideProgress, unless an import or a benchmark shows its own
+    // Loads the shown sessions again with every point, after their charts were drawn from outlines.
+    void readEveryPoint();
 
     Settings* m_settings;
     WorkspaceController* m_workspace;

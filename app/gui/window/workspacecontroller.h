@@ -41,6 +41,8 @@ public:
                     charts::PointsRead read = charts::PointsRead::OutlineWhereStored);
     // Counts the loads of curves started: one started since a count was taken supersedes it.
     std::uint64_t curvesLoads() const;
+    // Stops the running load of curves: it delivers nothing, curvesCanceled says so.
+    void cancelCurves();
     void loadTraceCharts(const std::vector<std::int64_t>& sessionIds);
     void loadKernelCharts(const std::vector<std::int64_t>& sessionIds);
     void loadPairs(std::int64_t sessionId);
@@ -53,6 +55,10 @@ signals:
     void sessionsAvailable(const std::vector<rl::Session>& sessions);
     // Handed over, not copied: a selection's table rows are 16 MB a million points.
     void curvesAvailable(const std::shared_ptr<rl::ChartArea::Loaded>& curves);
+    // While a load reads every point (charts::PointsRead::Every): how far it is, in permille, and
+    // the step it is at.
+    void curvesProgress(int permille, const QString& step);
+    void curvesCanceled(); // by cancelCurves()
     void traceChartsAvailable(const std::vector<rl::charts::TraceChartData>& sessions);
     void kernelChartsAvailable(const rl::charts::KernelChartData& data);
     void pairsAvailable(const rl::views::PairsSessionData& data);
