@@ -96,9 +96,11 @@ void Workspace::refuseForeign(int version)
 {
     if (version != 0)
         return;
-    // A non-empty file with no version is someone else's database: never write into it.
-    Statement q(m_db, "SELECT count(*) FROM sqlite_master");
-    if (q.step() && q.int64(0) > 0)
+    // A non-empty file with no version is someone else's database: never write into it. The count
+    // and the version again in one statement, one snapshot: another connection opening the same new
+    // file may have migrated it since `version` was read (its tables, and now its version, are in).
+    Statement q(m_db, "SELECT count(*), (SELECT user_version FROM pragma_user_version) FROM sqlite_master");
+    if (q.step() && q.int64(0) > 0 && q.int64(1) == 0)
         throw StoreError(m_db.path() + ": not a Ridgeline workspace (an SQLite file with other tables)");
 }
 
