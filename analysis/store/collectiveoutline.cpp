@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -21,27 +23,46 @@ enum Filter { Any, Plotted, Timed, Spread, kFilters };
 // The values the views plot, each in the order a positive display unit keeps.
 enum Value { BusBw, AlgBw, Time, BusUpper, BusLower, AlgUpper, AlgLower, kValues };
 
+// A point of an entry: where it is in stored order and its size (curve order is size, then stored
+// order, so of two points the one of the smaller size, or else stored first, comes first).
+struct Place
+{
+    std::int64_t at = -1;
+    std::int64_t bytes = 0;
+    bool before(const Place& o) const { return bytes < o.bytes || (bytes == o.bytes && at < o.at); }
+};
+
 struct Slot
 {
     double value = 0;
-    std::int64_t at = -1;
+    Place place;
 };
 
 struct Entry
 {
-    std::array<std::int64_t, kFilters> first{-1, -1, -1, -1}, last{-1, -1, -1, -1};
+    std::array<Place, kFilters> first, last; // first and last in curve order
     std::array<Slot, kValues> lo, hi;
     std::array<std::int64_t, kFilters> count{};
-    OutlineSums sums; // its curve and size, and the fit's sums (the counts from `count` at the end)
+    OutlineSums sums; // its curve and smallest size, and the fit's sums (the counts from `count` at the end)
 };
 
-void consider(Entry& e, Value v, double value, std::int64_t at)
+void consider(Entry& e, Value v, double value, const Place& p)
 {
-    // Strictly lower or higher, as decimateToPixels: of equal values the first stays.
-    if (e.lo[v].at < 0 || value < e.lo[v].value)
-        e.lo[v] = {value, at};
-    if (e.hi[v].at < 0 || value > e.hi[v].value)
-        e.hi[v] = {value, at};
+    // Strictly lower or higher, as decimateToPixels: of equal values the first in curve order stays.
+    Slot& lo = e.lo[v];
+    if (lo.place.at < 0 || value < lo.value || (value == lo.value && p.before(lo.place)))
+        lo = {value, p};
+    Slot& hi = e.hi[v];
+    if (hi.place.at < 0 || value > hi.value || (value == hi.value && p.before(hi.place)))
+        hi = {value, p};
+}
+
+// The bin of a size: 1/256 of an octave (a 0.27 % step), so a sweep of up to 256 sizes an octave
+// has one size a bin. Sizes below one byte share a bin: no view plots them.
+std::int64_t sizeBin(std::int64_t bytes)
+{
+    return bytes > 0 ? static_cast<std::int64_t>(std::floor(std::log2(static_cast<double>(bytes)) * kOutlineBinsPerOctave))
+                     : std::numeric_limits<std::int64_t>::min();
 }
 
 class SumsReader
@@ -159,10 +180,11 @@ void OutlineBuilder::add(const CollectivePoint& p)
     s.key.push_back(p.inPlace ? '1' : '0');
     s.key.append(p.group);
     s.key.push_back('\0');
-    s.key.append(reinterpret_cast<const char*>(&p.bytes), sizeof p.bytes);
+    const std::int64_t bin = sizeBin(p.bytes);
+    s.key.append(reinterpret_cast<const char*>(&bin), sizeof bin);
     const auto [it, added] = s.index.try_emplace(s.key, static_cast<std::uint32_t>(s.entries.size()));
     if (added) {
-        // Each size keeps at least one point: past a quarter of the points the outline is not
+        // Each bin keeps at least one point: past a quarter of the points the outline is not
         // worth reading instead of them.
         if (static_cast<std::int64_t>(s.entries.size()) >= std::min(kOutlineMaxSizes, s.total / 4)) {
             s.abandoned = true;
@@ -177,28 +199,31 @@ void OutlineBuilder::add(const CollectivePoint& p)
         head.bytes = p.bytes;
     }
     Entry& e = s.entries[it->second];
+    e.sums.bytes = std::min(e.sums.bytes, p.bytes);
+    const Place here{at, p.bytes};
     const bool timed = p.bytes > 0 && p.timeUs > 0;
     const bool spread = timed && p.stats && p.stats->minUs > 0 && p.stats->maxUs > 0;
     const bool in[kFilters] = {true, p.bytes > 0, timed, spread};
     for (int f = 0; f < kFilters; ++f)
         if (in[f]) {
-            if (e.first[f] < 0)
-                e.first[f] = at;
-            e.last[f] = at;
+            if (e.first[f].at < 0 || here.before(e.first[f]))
+                e.first[f] = here;
+            if (e.last[f].at < 0 || e.last[f].before(here))
+                e.last[f] = here;
             ++e.count[f];
         }
     if (p.bytes > 0) {
-        consider(e, BusBw, p.busbwGBs, at);
-        consider(e, AlgBw, p.algbwGBs, at);
+        consider(e, BusBw, p.busbwGBs, here);
+        consider(e, AlgBw, p.algbwGBs, here);
     }
     if (timed)
-        consider(e, Time, p.timeUs, at);
+        consider(e, Time, p.timeUs, here);
     if (spread) {
         // sizechartdata.cpp's callSpread: the value at the fastest and at the slowest call.
-        consider(e, BusUpper, p.busbwGBs * p.timeUs / p.stats->minUs, at);
-        consider(e, BusLower, p.busbwGBs * p.timeUs / p.stats->maxUs, at);
-        consider(e, AlgUpper, p.algbwGBs * p.timeUs / p.stats->minUs, at);
-        consider(e, AlgLower, p.algbwGBs * p.timeUs / p.stats->maxUs, at);
+        consider(e, BusUpper, p.busbwGBs * p.timeUs / p.stats->minUs, here);
+        consider(e, BusLower, p.busbwGBs * p.timeUs / p.stats->maxUs, here);
+        consider(e, AlgUpper, p.algbwGBs * p.timeUs / p.stats->minUs, here);
+        consider(e, AlgLower, p.algbwGBs * p.timeUs / p.stats->maxUs, here);
     }
     e.sums.sums.add(static_cast<double>(p.bytes), p.timeUs);
 }
@@ -211,9 +236,9 @@ std::optional<std::vector<std::int64_t>> OutlineBuilder::kept() const
     std::vector<std::int64_t> out;
     for (const auto& e : s.entries) {
         for (int f = 0; f < kFilters; ++f)
-            out.insert(out.end(), {e.first[f], e.last[f]});
+            out.insert(out.end(), {e.first[f].at, e.last[f].at});
         for (int v = 0; v < kValues; ++v)
-            out.insert(out.end(), {e.lo[v].at, e.hi[v].at});
+            out.insert(out.end(), {e.lo[v].place.at, e.hi[v].place.at});
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());

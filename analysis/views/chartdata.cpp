@@ -235,7 +235,7 @@ std::optional<fits::AlphaBeta> fitCurve(const Curve& curve, std::int64_t minByte
         return fits::fitCollective(curve.points, curve.key.op, curve.key.inPlace, minBytes, maxBytes);
     fits::FitSums sums;
     for (const auto& s : *curve.outline)
-        if (s.bytes >= minBytes && s.bytes <= maxBytes)
+        if (s.sums.points > 0 && s.sums.smallest >= double(minBytes) && s.sums.largest <= double(maxBytes))
             sums += s.sums;
     return fits::fitAlphaBetaFromSums(sums);
 }

@@ -219,7 +219,8 @@ TEST(CollectiveOutline, OnlyWhereItSavesReading)
     // Too short to need one (the whole session reads in milliseconds).
     const std::int64_t shortId = ws.storeSession(longSweep(2));
     EXPECT_FALSE(store::readCollectiveOutline(ws.database(), shortId));
-    // Every size measured once: its outline would be the session.
+    // 160,000 sizes, 20,000 a curve over 31 octaves: about 25 a bin, 4 of which the outline keeps,
+    // but it has more bins than a quarter of the points.
     const std::int64_t distinctId = ws.storeSession(longSweep(1, 20000));
     EXPECT_FALSE(store::readCollectiveOutline(ws.database(), distinctId));
     EXPECT_EQ(ws.collectivePointCount(distinctId), 8 * 20000);
@@ -293,4 +294,61 @@ TEST(CollectiveOutline, ReadingEveryPointReportsProgressAndStopsWhenCancelled)
     EXPECT_TRUE(loadSessionCurves(ws, {id}, MissingSession::Fail, [&] { return reports >= 19; }, PointsRead::Every,
                                   [&](double) { ++reports; })
                     .empty());
+}
+
+// A sweep finer than the bins (1/256 octave), every size once: 2 curves of 300,000 sizes. Its
+// outline keeps each bin's extremes, so the curve drawn from it has every column's lowest and
+// highest point but where a bin straddles two columns; the fit is the points' fit.
+TEST(CollectiveOutline, AFineSweepOfDistinctSizesIsOutlinedByBins)
+{
+    test::TempDir dir;
+    Workspace ws((dir.path / "w.db").string());
+    SessionData d;
+    d.session.kind = kind::Collectives;
+    d.session.title = "fine sweep";
+    std::mt19937_64 rng(5);
+    std::normal_distribution<double> noise(1.0, 0.04);
+    for (bool inPlace : {false, true})
+        for (int k = 0; k < 300000; ++k) {
+            CollectivePoint p;
+            p.op = "all_reduce";
+            p.nranks = 8;
+            p.dtype = "float32";
+            p.inPlace = inPlace;
+            p.bytes = 1024 + std::int64_t(k) * 3500; // 1 KiB .. 1 GiB, 3,500 B apart
+            p.timeUs = (20 + double(p.bytes) / 180e3) * std::max(0.5, noise(rng));
+            p.algbwGBs = double(p.bytes) / (p.timeUs * 1e3);
+            p.busbwGBs = p.algbwGBs * 1.75;
+            d.collectives.push_back(p);
+        }
+    const std::int64_t id = ws.storeSession(d);
+    const auto every = loadSessionCurves(ws, {id});
+    const auto outlined = loadSessionCurves(ws, {id}, MissingSession::Fail, {}, PointsRead::OutlineWhereStored);
+    ASSERT_TRUE(outlined.front().outline) << "no outline for a fine sweep";
+    EXPECT_LE(outlined.front().points.size(), d.collectives.size() / 4);
+
+    SizeChartRequest r;
+    r.pixels = 1000;
+    const auto a = sizeChartData(every, r), b = sizeChartData(outlined, r);
+    ASSERT_EQ(b.curves->size(), 2u);
+    for (std::size_t c = 0; c < 2; ++c) {
+        // Per pen column, the lowest and highest drawn value.
+        const auto& drawnA = a.drawn[c];
+        const double lo = drawnA.front().x, hi = drawnA.back().x;
+        const auto extremes = [&](const std::vector<PlotPoint>& pts) {
+            std::map<int, std::pair<double, double>> out;
+            for (const auto& p : pts) {
+                auto [it, fresh] = out.try_emplace(pixelColumn(p.x, lo, hi, curveColumns(1000)), p.y, p.y);
+                it->second = {std::min(it->second.first, p.y), std::max(it->second.second, p.y)};
+            }
+            return out;
+        };
+        const auto ea = extremes(drawnA), eb = extremes(b.drawn[c]);
+        ASSERT_EQ(ea.size(), eb.size());
+        int same = 0;
+        for (const auto& [col, mm] : ea)
+            same += eb.count(col) && eb.at(col) == mm;
+        EXPECT_GE(same, int(ea.size()) * 95 / 100) << same << " of " << ea.size() << " columns";
+        expectSameFit(b.fits[c], a.fits[c]);
+    }
 }
