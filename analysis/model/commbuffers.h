@@ -46,7 +46,9 @@ struct CommBuffers
 // get_combine_config, at Buffer.num_sms = 20, which Megatron leaves as it is), for tokens of
 // hidden x max(element size, 2) bytes (fused_a2a.py get_hidden_bytes) with 64-bit top-k indices
 // (EP_NUM_TOPK_IDX_BITS 64). A group size DeepEP has no config for (it asserts "Unsupported number
-// of EP ranks") is given the next larger one's; beyond 160 ranks, 160's. 0 for one rank.
+// of EP ranks") is given the next larger one's; beyond 160 ranks, 160's. 0 for one rank. HybridEP
+// (the flex dispatcher's other backend) and ROCm builds are counted as DeepEP's: their own buffer
+// sizes are not modelled.
 double deepEpBufferBytes(int ranks, int hidden);
 
 // Megatron-Core's groups a rank uses in a step: tensor (tp > 1), context (cp > 1), data x context for
