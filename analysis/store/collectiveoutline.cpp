@@ -186,7 +186,7 @@ void OutlineBuilder::add(const CollectivePoint& p)
     if (added) {
         // Each bin keeps at least one point: past a quarter of the points the outline is not
         // worth reading instead of them.
-        if (static_cast<std::int64_t>(s.entries.size()) >= std::min(kOutlineMaxSizes, s.total / 4)) {
+        if (static_cast<std::int64_t>(s.entries.size()) >= std::min(kOutlineMaxBins, s.total / 4)) {
             s.abandoned = true;
             s.index = {};
             s.entries = {};

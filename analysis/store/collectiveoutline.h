@@ -17,7 +17,7 @@
 //    lie inside).
 // Stored for sessions of at least kOutlineMinPoints points that outline into at most a quarter of
 // them (a sweep of repeated or finely spaced sizes, as a long nccl-tests or runner log) and at most
-// kOutlineMaxSizes curve bins. An outline says how many points it covers: a session with other
+// kOutlineMaxBins curve bins. An outline says how many points it covers: a session with other
 // points since (a run appends) is read in full.
 #include <cstdint>
 #include <memory>
@@ -36,7 +36,7 @@ class Database;
 // a 2-core VM, so it takes over 150 of them (sessions of a few thousand points are the rule).
 inline constexpr std::int64_t kOutlineMinPoints = 16384;
 // Curve bins an outline is built over at most: ~450 B each while it is built.
-inline constexpr std::int64_t kOutlineMaxSizes = 262144;
+inline constexpr std::int64_t kOutlineMaxBins = 262144;
 inline constexpr int kOutlineBinsPerOctave = 256;
 
 struct OutlineSums
