@@ -45,7 +45,7 @@ QString describeParameters(ChartKind kind, const std::vector<SessionCurves>& ses
             % QStringLiteral(" (") % qs(s.session.tool)
             % (s.session.host.empty() ? QString() : QStringLiteral(", ") % qs(s.session.host))
             % QStringLiteral(", ") % qs(s.session.created) % QStringLiteral(", ")
-            % QString::number(s.points.size()) % QStringLiteral(" points)");
+            % QString::number(sessionPointCount(s)) % QStringLiteral(" points)");
     return d;
 }
 
@@ -73,7 +73,9 @@ QString populateCollectiveChart(QChart* chart, ChartKind kind, const std::vector
 bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                  const QString& path, QString* error)
 {
-    if (const std::string problem = collectiveExportProblem(kind, sessions); !problem.empty() && views::exportFormatFor(path.toStdString()))
+    const auto format = views::exportFormatFor(path.toStdString());
+    const auto part = format == views::ExportFormat::Csv ? ExportedPart::Data : ExportedPart::Image;
+    if (const std::string problem = collectiveExportProblem(kind, sessions, part); !problem.empty() && format)
         return fail(error, path % QStringLiteral(": ") % qs(problem));
     return exportChartFile([&](QChart* chart) { return populateCollectiveChart(chart, kind, sessions, options); },
                            [&] { return collectiveCsv(kind, sessions, options); }, QSize(options.width, options.height),

@@ -160,7 +160,8 @@ QSize ChartFrame::exportSize() const
 
 bool ChartFrame::exportTo(const QString& path, QString* error) const
 {
-    if (const QString problem = exportProblem(); !problem.isEmpty()) {
+    const bool data = views::exportFormatFor(path.toStdString()) == views::ExportFormat::Csv;
+    if (const QString problem = exportProblem(data); !problem.isEmpty()) {
         if (error)
             *error = path % QStringLiteral(": ") % problem;
         return false;

@@ -83,7 +83,8 @@ protected:
     virtual QString exportName() const = 0;
     virtual std::vector<std::int64_t> exportSessionIds() const = 0;
     // Why what is shown cannot be exported (e.g. a compare view of three sessions); empty: it can.
-    virtual QString exportProblem() const { return {}; }
+    // data: the export is the chart's data (CSV), else its image.
+    virtual QString exportProblem(bool /*data*/) const { return {}; }
 
     // The chart's own controls, left to right before Reset zoom and Export. A widget added with
     // a stretch (a readout) takes the toolbar's free width instead of the gap before the buttons.

@@ -239,8 +239,8 @@ std::vector<std::int64_t> CollectiveChart::exportSessionIds() const
     return ids;
 }
 
-QString CollectiveChart::exportProblem() const
+QString CollectiveChart::exportProblem(bool data) const
 {
-    return qs(collectiveExportProblem(m_kind, m_content->data()));
+    return qs(collectiveExportProblem(m_kind, m_content->data(), data ? ExportedPart::Data : ExportedPart::Image));
 }
 } // namespace rl::charts

@@ -67,7 +67,7 @@ protected:
     std::string exportCsv() const override;
     QString exportName() const override { return QString::fromLatin1(toString(m_kind)); }
     std::vector<std::int64_t> exportSessionIds() const override;
-    QString exportProblem() const override;
+    QString exportProblem(bool data) const override;
 
 private:
     void rebuild() override;

@@ -130,7 +130,7 @@ QString GoodputChart::exportName() const
     return m_kind == GoodputChartKind::VsNodes ? QStringLiteral("goodput-nodes") : QStringLiteral("goodput-interval");
 }
 
-QString GoodputChart::exportProblem() const
+QString GoodputChart::exportProblem(bool) const
 {
     return m_plan ? QString() : tr("There is no plan to export: the inputs are not complete.");
 }

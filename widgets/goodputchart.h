@@ -43,7 +43,7 @@ protected:
     std::string exportCsv() const override;
     QString exportName() const override;
     std::vector<std::int64_t> exportSessionIds() const override { return {}; }
-    QString exportProblem() const override;
+    QString exportProblem(bool data) const override;
 
 private:
     void rebuild() override;

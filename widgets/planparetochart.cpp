@@ -95,7 +95,7 @@ QString PlanParetoChart::describe(const plan::PlanRow& r)
     return text;
 }
 
-QString PlanParetoChart::exportProblem() const
+QString PlanParetoChart::exportProblem(bool) const
 {
     return m_result.top.empty() && m_result.pareto.empty() ? tr("There is no search to export: run one first.")
                                                            : QString();

@@ -59,7 +59,7 @@ protected:
     std::string exportCsv() const override { return plan::toCsv(m_result); }
     QString exportName() const override { return QStringLiteral("plan"); }
     std::vector<std::int64_t> exportSessionIds() const override { return {}; }
-    QString exportProblem() const override;
+    QString exportProblem(bool data) const override;
 
 private:
     void rebuild() override;

@@ -262,8 +262,8 @@ std::vector<ReportChartData> loadReportCharts(store::Workspace& ws, const report
     for (const auto& sec : r.sections)
         for (const auto& c : sec.charts) {
             ReportChartData d{c, {}, {}, {}};
-            if (c.kind == "bandwidth" || c.kind == "latency")
-                d.curves = loadSessionCurves(ws, c.sessions);
+            if (c.kind == "bandwidth" || c.kind == "latency") // images: a long session's outline draws them
+                d.curves = loadSessionCurves(ws, c.sessions, MissingSession::Fail, {}, PointsRead::OutlineWhereStored);
             else if ((c.kind.starts_with("trace-") || c.kind.starts_with("trainlog-")) && !c.sessions.empty())
                 d.trace = loadTraceCharts(ws, {c.sessions.front()}).front();
             else if (!c.sessions.empty())
@@ -289,7 +289,7 @@ std::vector<QByteArray> renderReportCharts(const std::vector<ReportChartData>& c
             ChartOptions o;
             o.width = size.width();
             o.height = size.height();
-            const QString problem = qs(collectiveExportProblem(*kind, d.curves));
+            const QString problem = qs(collectiveExportProblem(*kind, d.curves, ExportedPart::Image));
             ok = problem.isEmpty() && exportChart(*kind, d.curves, o, path, &error);
             if (!problem.isEmpty())
                 error = problem;

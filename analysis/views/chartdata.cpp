@@ -224,6 +224,11 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
     return out;
 }
 
+std::int64_t sessionPointCount(const SessionCurves& s)
+{
+    return s.outline ? s.outlineCovers : static_cast<std::int64_t>(s.points.size());
+}
+
 bool anyOutline(const std::vector<SessionCurves>& sessions)
 {
     return std::any_of(sessions.begin(), sessions.end(), [](const SessionCurves& s) { return s.outline != nullptr; });
@@ -376,7 +381,7 @@ std::vector<SessionCurves> loadSessionCurves(store::Workspace& workspace, const 
         if (read == PointsRead::OutlineWhereStored)
             if (auto outline = store::readCollectiveOutline(workspace.database(), id)) {
                 auto sums = std::make_shared<const std::vector<store::OutlineSums>>(std::move(outline->sums));
-                out.push_back({std::move(*s), std::move(outline->points), std::move(sums)});
+                out.push_back({std::move(*s), std::move(outline->points), std::move(sums), outline->covers});
                 continue;
             }
         store::ParallelRead how;

@@ -36,9 +36,12 @@ struct SessionCurves
     // what needs every point (the results table, a data export, the scaling and compare views)
     // waits for them.
     std::shared_ptr<const std::vector<store::OutlineSums>> outline = {};
+    std::int64_t outlineCovers = 0; // with an outline: the session's points, which it stands for
 };
 // Whether any of the sessions holds its outline rather than its points.
 bool anyOutline(const std::vector<SessionCurves>& sessions);
+// The session's point count: its points, or those its outline stands for.
+std::int64_t sessionPointCount(const SessionCurves& session);
 
 struct ChartOptions
 {

@@ -97,12 +97,17 @@ std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sess
     return out.str();
 }
 
-std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions)
+bool drawnFromOutlines(ChartKind kind)
+{
+    return kind == ChartKind::Bandwidth || kind == ChartKind::Latency;
+}
+
+std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions, ExportedPart part)
 {
     if (kind == ChartKind::Compare && sessions.size() != 2)
         return "compare needs exactly two sessions, got " + std::to_string(sessions.size());
     // A long session shown from its outline while its points are read: its rows are not all there.
-    if (anyOutline(sessions))
+    if (anyOutline(sessions) && (part == ExportedPart::Data || !drawnFromOutlines(kind)))
         return "the selection's points are still being read: export once the results table shows them";
     return {};
 }

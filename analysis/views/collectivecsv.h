@@ -10,6 +10,14 @@ namespace rl::charts {
 // one row per rank count; compare: the ratio of exactly two sessions (a caller checks; this writes
 // only the header otherwise).
 std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options);
-// Why the collective chart of sessions cannot be drawn or exported; empty when it can.
-std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions);
+// What a chart's export writes: its image, or its data (CSV: every point of the sessions).
+enum class ExportedPart { Image, Data };
+// Why the collective chart of sessions cannot be drawn or exported; empty when it can. Sessions
+// held as their outlines (store/collectiveoutline.h) draw the bandwidth and latency charts as every
+// point would, so those images are exported from them; their data, and the scaling and compare
+// views, need every point.
+std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions,
+                                    ExportedPart part = ExportedPart::Data);
+// Whether a chart of this kind is drawn from outlines as from every point (bandwidth, latency).
+bool drawnFromOutlines(ChartKind kind);
 } // namespace rl::charts

@@ -5,10 +5,14 @@
 // keep the points printed so far.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -329,4 +333,26 @@ TEST_F(CliGpuTools, ALongRunEndsWithItsOutlineStored)
     EXPECT_EQ(outline->covers, 16800);
     EXPECT_EQ(outline->sums.size(), 42u); // 21 sizes, out-of-place and in-place
     EXPECT_LE(outline->points.size(), 16800u / 4);
+
+    // Its chart image is drawn from the outline, byte for byte the one every point draws (the outline
+    // dropped: read whole); its data is every point.
+    const std::string id = std::to_string(all[0].id);
+    const auto svg = [&](const std::string& name) {
+        const auto path = (dir.path / name).string();
+        const auto e = test::runToEnd(cli({"export", id, "--chart", "bandwidth", "-o", path}));
+        EXPECT_EQ(e.exitCode, 0) << e.err;
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string fromOutline = svg("outline.svg");
+    EXPECT_NE(fromOutline.find("16800 points"), std::string::npos) << "the description counts the session's points";
+    ws.database().exec("DELETE FROM collective_outlines");
+    EXPECT_EQ(fromOutline, svg("every.svg"));
+    const auto csv = (dir.path / "points.csv").string();
+    ASSERT_EQ(test::runToEnd(cli({"export", id, "--chart", "bandwidth", "-o", csv})).exitCode, 0);
+    std::ifstream in(csv);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);)
+        lines += line.find(",all_reduce,") != std::string::npos && std::count(line.begin(), line.end(), ',') == 12; // a point row, not a fit
+    EXPECT_EQ(lines, 16800);
 }

@@ -16,6 +16,7 @@
 #include "store/workspace.h"
 #include "tempdir.h"
 #include "views/chartdata.h"
+#include "views/collectivecsv.h"
 #include "views/sizechartdata.h"
 
 using namespace rl;
@@ -113,6 +114,14 @@ TEST(CollectiveOutline, ChartsDrawnFromTheOutlineAreTheChartsOfEveryPoint)
     EXPECT_FALSE(every.front().outline);
     EXPECT_TRUE(anyOutline(outlined));
     EXPECT_FALSE(anyOutline(every));
+    EXPECT_EQ(sessionPointCount(outlined.front()), static_cast<std::int64_t>(data.collectives.size()));
+    // An image of the size charts is the image every point draws; the data and the views that pick
+    // points by size need every point.
+    EXPECT_EQ(collectiveExportProblem(ChartKind::Bandwidth, outlined, ExportedPart::Image), "");
+    EXPECT_EQ(collectiveExportProblem(ChartKind::Latency, outlined, ExportedPart::Image), "");
+    EXPECT_NE(collectiveExportProblem(ChartKind::Bandwidth, outlined, ExportedPart::Data), "");
+    EXPECT_NE(collectiveExportProblem(ChartKind::Scaling, outlined, ExportedPart::Image), "");
+    EXPECT_EQ(collectiveExportProblem(ChartKind::Bandwidth, every, ExportedPart::Data), "");
     // 8 curves x 300 sizes of 30 points each: at most a quarter of them.
     EXPECT_LE(outlined.front().points.size(), data.collectives.size() / 4);
     EXPECT_GE(outlined.front().points.size(), 8u * 300u);

@@ -2,6 +2,7 @@
 // (store/collectiveoutline.h), then every point is read for the table. While only the outline is
 // there, nothing that needs every point shows or exports a part of them; once they are in, the
 // charts are the ones the outline drew.
+#include <QFileInfo>
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -70,7 +71,7 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
     bool firstSeen = false;
     bool firstHeldEvery = true;
     int firstRows = -1;
-    QString firstTab, bandwidthExport, scalingExport;
+    QString firstTab, bandwidthImage, bandwidthData, scalingExport;
     QObject::connect(&window, &rl::MainWindow::chartsShown, &window, [&] {
         if (firstSeen)
             return;
@@ -78,7 +79,9 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
         firstHeldEvery = area->holdsEveryPoint();
         firstRows = table->model()->rowCount();
         firstTab = area->tabText(area->indexOf(table));
-        bandwidth->exportTo(dir.filePath(QStringLiteral("early.svg")), &bandwidthExport);
+        if (!bandwidth->exportTo(dir.filePath(QStringLiteral("early.svg")), &bandwidthImage))
+            bandwidthImage = QStringLiteral("failed: ") + bandwidthImage;
+        bandwidth->exportTo(dir.filePath(QStringLiteral("early.csv")), &bandwidthData);
         scaling->exportTo(dir.filePath(QStringLiteral("early-scaling.png")), &scalingExport);
     });
     // The read of every point shows its progress in the status bar, and hides it when done.
@@ -94,7 +97,11 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
     EXPECT_FALSE(firstHeldEvery) << "the first handover was not the outline";
     EXPECT_EQ(firstRows, 0) << "the table showed the outline's points as if they were the session's";
     EXPECT_TRUE(firstTab.contains(QStringLiteral("reading"))) << firstTab.toStdString();
-    EXPECT_TRUE(bandwidthExport.contains(QStringLiteral("still being read"))) << bandwidthExport.toStdString();
+    // The bandwidth chart's image is the one every point draws: exported; its data is every point: not yet.
+    EXPECT_TRUE(bandwidthImage.isEmpty()) << bandwidthImage.toStdString();
+    EXPECT_TRUE(QFileInfo(dir.filePath(QStringLiteral("early.svg"))).size() > 1000);
+    EXPECT_TRUE(bandwidthData.contains(QStringLiteral("still being read"))) << bandwidthData.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("early.csv"))));
     EXPECT_TRUE(scalingExport.contains(QStringLiteral("still being read"))) << scalingExport.toStdString();
 
     // Every point is in, as the signal says.
