@@ -2,6 +2,8 @@
 // (store/collectiveoutline.h), then every point is read for the table. While only the outline is
 // there, nothing that needs every point shows or exports a part of them; once they are in, the
 // charts are the ones the outline drew.
+#include <memory>
+
 #include <QFileInfo>
 #include <QLineSeries>
 #include <QProgressBar>
@@ -35,32 +37,46 @@ std::vector<QList<QPointF>> drawnCurves(rl::charts::CollectiveChart* chart)
     EXPECT_EQ(content->curves().size(), 8u);
     return out;
 }
-} // namespace
 
-TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
+// A workspace of one long session (8 curves over 512 sizes, each measured points / 4,096 times) and
+// the main window on it, its session list shown.
+class GuiOutline : public ::testing::Test
 {
-    qputenv("RIDGELINE_NO_DIALOGS", "1");
-    rl::test::TempDir dir;
-    const QString path = dir.filePath(QStringLiteral("long.db"));
-    const std::int64_t points = 100'000;
-    std::int64_t id = 0;
+protected:
+    void open(std::int64_t points)
     {
-        rl::store::Workspace ws(path.toStdString());
-        rl::scale::LongSession spec;
-        spec.points = points;
-        spec.sizes = 512; // 8 curves of 12,500 points: each size measured ~24 times
-        id = rl::scale::addLongSession(ws, spec);
-        ASSERT_TRUE(rl::store::readCollectiveOutline(ws.database(), id));
+        qputenv("RIDGELINE_NO_DIALOGS", "1");
+        path = dir.filePath(QStringLiteral("long.db"));
+        {
+            rl::store::Workspace ws(path.toStdString());
+            rl::scale::LongSession spec;
+            spec.points = points;
+            spec.sizes = 512;
+            id = rl::scale::addLongSession(ws, spec);
+            ASSERT_TRUE(rl::store::readCollectiveOutline(ws.database(), id));
+        }
+        settings = std::make_unique<rl::Settings>(dir.filePath(QStringLiteral("settings.ini")));
+        m_window = std::make_unique<rl::MainWindow>(settings.get());
+        m_window->resize(1400, 900);
+        m_window->show();
+        QSignalSpy listed(m_window.get(), &rl::MainWindow::sessionsShown);
+        m_window->openWorkspace(path);
+        ASSERT_TRUE(listed.wait(60000));
     }
 
-    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
-    rl::MainWindow window{&settings};
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy listed(&window, &rl::MainWindow::sessionsShown);
-    window.openWorkspace(path);
-    ASSERT_TRUE(listed.wait(60000));
+    rl::test::TempDir dir;
+    QString path;
+    std::int64_t id = 0;
+    std::unique_ptr<rl::Settings> settings;
+    std::unique_ptr<rl::MainWindow> m_window;
+};
+} // namespace
 
+TEST_F(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
+{
+    const std::int64_t points = 100'000; // 8 curves of 12,500 points: each size measured ~24 times
+    ASSERT_NO_FATAL_FAILURE(open(points));
+    rl::MainWindow& window = *m_window;
     auto* area = window.chartArea();
     auto* table = area->findChild<QTableView*>(QStringLiteral("resultsTable"));
     auto* bandwidth = area->findChild<rl::charts::CollectiveChart*>(QStringLiteral("bandwidthChart"));
@@ -141,27 +157,11 @@ TEST(GuiOutline, ALongSessionIsDrawnFromItsOutlineThenEveryPointFillsTheTable)
 
 // Cancel while every point is read: the charts stay drawn from the outline, the table says its
 // points were not read, and opening it reads them.
-TEST(GuiOutline, CancellingTheReadKeepsTheChartsAndOpeningTheTableReadsThePoints)
+TEST_F(GuiOutline, CancellingTheReadKeepsTheChartsAndOpeningTheTableReadsThePoints)
 {
-    qputenv("RIDGELINE_NO_DIALOGS", "1");
-    rl::test::TempDir dir;
-    const QString path = dir.filePath(QStringLiteral("long.db"));
     const std::int64_t points = 600'000; // read for long enough that Cancel comes first: ~0.5 s
-    std::int64_t id = 0;
-    {
-        rl::store::Workspace ws(path.toStdString());
-        rl::scale::LongSession spec;
-        spec.points = points;
-        spec.sizes = 512;
-        id = rl::scale::addLongSession(ws, spec);
-    }
-    rl::Settings settings{dir.filePath(QStringLiteral("settings.ini"))};
-    rl::MainWindow window{&settings};
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy listed(&window, &rl::MainWindow::sessionsShown);
-    window.openWorkspace(path);
-    ASSERT_TRUE(listed.wait(60000));
+    ASSERT_NO_FATAL_FAILURE(open(points));
+    rl::MainWindow& window = *m_window;
     auto* area = window.chartArea();
     auto* table = area->findChild<QTableView*>(QStringLiteral("resultsTable"));
     auto* bar = window.findChild<QProgressBar*>();
