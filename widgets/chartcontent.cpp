@@ -94,7 +94,7 @@ QString ChartContent::emptyReason() const
             return QStringLiteral("busbw is 0 on one rank: there is no bus to cross (busbw = algbw × the op's bus "
                                   "factor, 0 for one rank). Switch the metric to algbw to see this run's bandwidth.");
     }
-    if ((m_kind == ChartKind::Scaling || m_kind == ChartKind::Compare) && anyOutline(*m_data))
+    if (waitsForEveryPoint())
         return QStringLiteral("Reading every point of the selection: this view picks points by size across sessions, "
                               "which a long session's outline does not hold.");
     if (m_kind != ChartKind::Compare)
@@ -185,22 +185,22 @@ void ChartContent::build()
     for (const auto& sc : *m_data)
         m_drawn[sc.session.id] = sc.points.size();
     m_chart->setTitle(chartText(title()));
-    switch (m_kind) {
-    case ChartKind::Bandwidth:
-    case ChartKind::Latency: buildSizeChart(); break;
-    case ChartKind::Scaling:
-    case ChartKind::Compare:
-        // From an outline (the size charts' first draw of a long session), a point nearest a size
-        // or a mean over a size's repeats would be of some points only: drawn once all are read.
-        if (anyOutline(*m_data))
-            break;
-        if (m_kind == ChartKind::Scaling)
-            buildScaling();
-        else
-            buildCompare();
-        break;
-    }
+    // From an outline (the size charts' first draw of a long session), the scaling view's point
+    // nearest a size or the compare view's mean over a size's repeats would be of some points only:
+    // drawn once all are read.
+    if (!waitsForEveryPoint())
+        switch (m_kind) {
+        case ChartKind::Bandwidth:
+        case ChartKind::Latency: buildSizeChart(); break;
+        case ChartKind::Scaling: buildScaling(); break;
+        case ChartKind::Compare: buildCompare(); break;
+        }
     Q_EMIT fitsChanged();
+}
+
+bool ChartContent::waitsForEveryPoint() const
+{
+    return !drawnFromOutlines(m_kind) && anyOutline(*m_data);
 }
 
 int ChartContent::labelBudget() const

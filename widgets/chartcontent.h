@@ -83,6 +83,8 @@ public:
     // Why the current view has nothing to draw (the compare view with a session count it cannot
     // handle, or two sessions without a common op and size); empty when there is a chart.
     QString emptyReason() const;
+    // Whether this view needs every point and its data set holds an outline (store/collectiveoutline.h).
+    bool waitsForEveryPoint() const;
 
     // Exact values of the data point nearest to value (in the series' plot coordinates).
     QString describePoint(const QAbstractSeries* series, QPointF value) const;

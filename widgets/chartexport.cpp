@@ -73,9 +73,8 @@ QString populateCollectiveChart(QChart* chart, ChartKind kind, const std::vector
 bool exportChart(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options,
                  const QString& path, QString* error)
 {
-    const auto format = views::exportFormatFor(path.toStdString());
-    const auto part = format == views::ExportFormat::Csv ? ExportedPart::Data : ExportedPart::Image;
-    if (const std::string problem = collectiveExportProblem(kind, sessions, part); !problem.empty() && format)
+    if (const std::string problem = collectiveExportProblem(kind, sessions, exportedPartFor(path.toStdString()));
+        !problem.empty() && views::exportFormatFor(path.toStdString()))
         return fail(error, path % QStringLiteral(": ") % qs(problem));
     return exportChartFile([&](QChart* chart) { return populateCollectiveChart(chart, kind, sessions, options); },
                            [&] { return collectiveCsv(kind, sessions, options); }, QSize(options.width, options.height),

@@ -16,6 +16,7 @@
 #include "filedialogs.h"
 #include "settings.h"
 #include "textconv.h"
+#include "views/collectivecsv.h"
 #include "views/exportformat.h"
 
 namespace rl::charts {
@@ -160,8 +161,8 @@ QSize ChartFrame::exportSize() const
 
 bool ChartFrame::exportTo(const QString& path, QString* error) const
 {
-    const bool data = views::exportFormatFor(path.toStdString()) == views::ExportFormat::Csv;
-    if (const QString problem = exportProblem(data); !problem.isEmpty()) {
+    if (const QString problem = exportProblem(charts::exportedPartFor(path.toStdString()) == charts::ExportedPart::Data);
+        !problem.isEmpty()) {
         if (error)
             *error = path % QStringLiteral(": ") % problem;
         return false;

@@ -229,6 +229,11 @@ std::int64_t sessionPointCount(const SessionCurves& s)
     return s.outline ? s.outlineCovers : static_cast<std::int64_t>(s.points.size());
 }
 
+bool drawnFromOutlines(ChartKind kind)
+{
+    return kind == ChartKind::Bandwidth || kind == ChartKind::Latency;
+}
+
 bool anyOutline(const std::vector<SessionCurves>& sessions)
 {
     return std::any_of(sessions.begin(), sessions.end(), [](const SessionCurves& s) { return s.outline != nullptr; });

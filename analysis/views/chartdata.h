@@ -42,6 +42,8 @@ struct SessionCurves
 bool anyOutline(const std::vector<SessionCurves>& sessions);
 // The session's point count: its points, or those its outline stands for.
 std::int64_t sessionPointCount(const SessionCurves& session);
+// Whether a chart of this kind is drawn from outlines as from every point (bandwidth, latency).
+bool drawnFromOutlines(ChartKind kind);
 
 struct ChartOptions
 {

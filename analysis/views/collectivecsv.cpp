@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "io/csv.h"
+#include "views/exportformat.h"
 
 namespace rl::charts {
 namespace {
@@ -97,9 +98,9 @@ std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sess
     return out.str();
 }
 
-bool drawnFromOutlines(ChartKind kind)
+ExportedPart exportedPartFor(const std::string& path)
 {
-    return kind == ChartKind::Bandwidth || kind == ChartKind::Latency;
+    return views::exportFormatFor(path) == views::ExportFormat::Csv ? ExportedPart::Data : ExportedPart::Image;
 }
 
 std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions, ExportedPart part)

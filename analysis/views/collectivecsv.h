@@ -12,12 +12,12 @@ namespace rl::charts {
 std::string collectiveCsv(ChartKind kind, const std::vector<SessionCurves>& sessions, const ChartOptions& options);
 // What a chart's export writes: its image, or its data (CSV: every point of the sessions).
 enum class ExportedPart { Image, Data };
+// What an export to `path` writes, by its suffix (views/exportformat.h): Data for .csv, else Image.
+ExportedPart exportedPartFor(const std::string& path);
 // Why the collective chart of sessions cannot be drawn or exported; empty when it can. Sessions
 // held as their outlines (store/collectiveoutline.h) draw the bandwidth and latency charts as every
 // point would, so those images are exported from them; their data, and the scaling and compare
 // views, need every point.
 std::string collectiveExportProblem(ChartKind kind, const std::vector<SessionCurves>& sessions,
                                     ExportedPart part = ExportedPart::Data);
-// Whether a chart of this kind is drawn from outlines as from every point (bandwidth, latency).
-bool drawnFromOutlines(ChartKind kind);
 } // namespace rl::charts

@@ -10,7 +10,6 @@
 #include "chartoutput.h"
 #include "units/units.h"
 #include "views/collectivecsv.h"
-#include "views/exportformat.h"
 
 namespace rl::cli {
 namespace {
@@ -44,13 +43,12 @@ void exportCollective(const ChartExportRequest& r, charts::ChartKind kind)
     const auto o = optionsOf(r);
     // An image of the bandwidth or latency chart is drawn from a long session's outline as from every
     // point (store/collectiveoutline.h); the data (CSV) is every point.
-    const bool data = views::exportFormatFor(r.path) == views::ExportFormat::Csv;
-    const auto read = !data && charts::drawnFromOutlines(kind) ? charts::PointsRead::OutlineWhereStored
-                                                              : charts::PointsRead::Every;
+    const auto part = charts::exportedPartFor(r.path);
+    const auto read = part == charts::ExportedPart::Image && charts::drawnFromOutlines(kind)
+                          ? charts::PointsRead::OutlineWhereStored
+                          : charts::PointsRead::Every;
     const auto sessions = charts::loadSessionCurves(r.workspace, r.sessions, charts::MissingSession::Fail, {}, read);
-    if (const std::string problem = charts::collectiveExportProblem(
-            kind, sessions, data ? charts::ExportedPart::Data : charts::ExportedPart::Image);
-        !problem.empty())
+    if (const std::string problem = charts::collectiveExportProblem(kind, sessions, part); !problem.empty())
         throw std::runtime_error(r.path + ": " + problem);
     writeChartOutput(r.path, [&] { return charts::collectiveCsv(kind, sessions, o); },
                      [&] { writeCollectiveChartImage(kind, sessions, o, r.path); });
