@@ -151,18 +151,6 @@ OutlineByCurve outlineByCurve(const std::vector<store::OutlineSums>& sums)
     }
     return out;
 }
-
-// The curve's own sizes of its session's outline, and how many points they stand for per view.
-void outlineOf(Curve& c, const OutlineByCurve& session)
-{
-    const auto it = session.find({c.key.op, c.key.inPlace, c.key.group});
-    c.outline = it != session.end() ? it->second : std::make_shared<std::vector<store::OutlineSums>>();
-    for (const auto& o : *c.outline) {
-        c.outlined.sized += static_cast<std::size_t>(o.sized);
-        c.outlined.timed += static_cast<std::size_t>(o.timed);
-        c.outlined.spread += static_cast<std::size_t>(o.spread);
-    }
-}
 } // namespace
 
 std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
@@ -198,8 +186,10 @@ std::vector<Curve> collectCurves(const std::vector<SessionCurves>& sessions)
             Curve c;
             c.key = {s.session.id, std::string(op), inPlace, s.points[indices.front()].group};
             c.name = curveName(s.session.title, c.key.op, inPlace, c.key.group);
-            if (s.outline)
-                outlineOf(c, outline);
+            if (s.outline) { // the curve's own sizes of its session's outline
+                const auto it = outline.find({c.key.op, c.key.inPlace, c.key.group});
+                c.outline = it != outline.end() ? it->second : std::make_shared<std::vector<store::OutlineSums>>();
+            }
             out.push_back(std::move(c));
             pointsOf.emplace_back(&s, std::move(indices));
         }

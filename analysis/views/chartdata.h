@@ -73,14 +73,9 @@ struct Curve
     CurveKey key;
     std::string name;                   // "<session title> · <op>[ in-place]", or "<group> · <op>[ in-place] · <title>"
     SharedPoints points; // sorted by bytes: a slice of its session's points where they lie together
-    // When points are its session's outline: the sums of this curve's sizes (empty for none).
+    // When points are its session's outline: the sums of this curve's sizes (empty for none), with
+    // how many of every point each view plots (OutlineSums).
     std::shared_ptr<const std::vector<store::OutlineSums>> outline = {};
-    // With an outline: the points of every point of the curve each view plots (OutlineSums).
-    struct Plotted
-    {
-        std::size_t sized = 0, timed = 0, spread = 0;
-    };
-    Plotted outlined = {};
 };
 
 struct FitCurve

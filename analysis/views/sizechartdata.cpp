@@ -114,6 +114,18 @@ std::vector<GroupBand> groupIntoBands(const std::vector<SessionCurves>& sessions
     return bands;
 }
 
+// How many points a curve of a session's outline stands for on a view: `count` is the view's
+// (OutlineSums::sized, timed or spread); every point of a curve of points.
+std::size_t standsFor(const Curve& curve, std::int64_t store::OutlineSums::*count, std::size_t points)
+{
+    if (!curve.outline)
+        return points;
+    std::int64_t n = 0;
+    for (const auto& o : *curve.outline)
+        n += o.*count;
+    return static_cast<std::size_t>(n);
+}
+
 // The fastest and slowest call's value per size, for points that carry call statistics.
 CallSpread callSpread(const Curve& curve, const SizeChartRequest& r)
 {
@@ -129,9 +141,9 @@ CallSpread callSpread(const Curve& curve, const SizeChartRequest& r)
     if (out.upper.size() < 2)
         return {};
     const double lo = out.upper.front().x, hi = out.upper.back().x;
-    const std::size_t standsFor = curve.outline ? curve.outlined.spread : 0;
-    out.upper = decimateToPixels(out.upper, lo, hi, curveColumns(r.pixels), standsFor);
-    out.lower = decimateToPixels(out.lower, lo, hi, curveColumns(r.pixels), standsFor);
+    const std::size_t n = standsFor(curve, &store::OutlineSums::spread, out.upper.size());
+    out.upper = decimateToPixels(out.upper, lo, hi, curveColumns(r.pixels), n);
+    out.lower = decimateToPixels(out.lower, lo, hi, curveColumns(r.pixels), n);
     return out;
 }
 } // namespace
@@ -141,7 +153,7 @@ std::vector<PlotPoint> drawnPoints(const Curve& curve, ChartKind kind, Bandwidth
 {
     const auto pts = plotPoints(curve, kind, metric, unit);
     const std::size_t n =
-        curve.outline ? (kind == ChartKind::Latency ? curve.outlined.timed : curve.outlined.sized) : pts.size();
+        standsFor(curve, kind == ChartKind::Latency ? &store::OutlineSums::timed : &store::OutlineSums::sized, pts.size());
     if (plotted)
         *plotted = n;
     return pts.empty() ? pts : decimateToPixels(pts, pts.front().x, pts.back().x, curveColumns(pixels), n);
