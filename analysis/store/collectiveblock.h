@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "records/collectivepoint.h"
+#include "store/packedbytes.h"
 
 namespace rl::store {
 inline constexpr int kCollectiveBlockFormat = 1;
@@ -27,19 +28,15 @@ void appendEncodedPoint(std::string& block, const CollectivePoint& p);
 class CollectiveBlockReader
 {
 public:
-    explicit CollectiveBlockReader(std::string_view bytes) : m_bytes(bytes) {}
-    bool atEnd() const { return m_at == m_bytes.size(); }
-    std::size_t offset() const { return m_at; }
+    explicit CollectiveBlockReader(std::string_view bytes) : m_in(bytes) {}
+    bool atEnd() const { return m_in.atEnd(); }
+    std::size_t offset() const { return m_in.offset(); }
     // The next point into p; its strings keep their buffers from one point to the next.
     bool read(CollectivePoint& p);
     // The next point's curve keys only (store/curveorder.h), the rest skipped.
     bool readKey(std::string_view& op, bool& inPlace, std::int64_t& bytes);
 
 private:
-    bool take(void* out, std::size_t n);
-    bool takeString(std::string_view& out);
-
-    std::string_view m_bytes;
-    std::size_t m_at = 0;
+    PackedReader m_in;
 };
 } // namespace rl::store

@@ -65,40 +65,37 @@ std::int64_t sizeBin(std::int64_t bytes)
                      : std::numeric_limits<std::int64_t>::min();
 }
 
+// The sums' bytes as encodeSums wrote them; a read past their end names the outline as damaged.
 class SumsReader
 {
 public:
     SumsReader(std::string_view bytes, const std::string& workspace, std::int64_t session)
-        : m_bytes(bytes), m_workspace(workspace), m_session(session)
+        : m_in(bytes), m_workspace(workspace), m_session(session)
     {
     }
-    bool atEnd() const { return m_at == m_bytes.size(); }
+    bool atEnd() const { return m_in.atEnd(); }
     template <typename T> T take()
     {
-        need(sizeof(T));
         T v;
-        std::memcpy(&v, m_bytes.data() + m_at, sizeof(T));
-        m_at += sizeof(T);
+        if (!m_in.take(&v, sizeof v))
+            damaged();
         return v;
     }
     std::string takeString()
     {
-        const auto n = take<std::uint32_t>();
-        need(n);
-        std::string s(m_bytes.substr(m_at, n));
-        m_at += n;
-        return s;
+        std::string_view s;
+        if (!m_in.takeString(s))
+            damaged();
+        return std::string(s);
     }
 
 private:
-    void need(std::size_t n) const
+    [[noreturn]] void damaged() const
     {
-        if (m_bytes.size() - m_at < n)
-            throw StoreError(m_workspace + ": the outline of session " + std::to_string(m_session) +
-                             " is damaged at byte " + std::to_string(m_at) + " of its sums");
+        throw StoreError(m_workspace + ": the outline of session " + std::to_string(m_session) +
+                         " is damaged at byte " + std::to_string(m_in.offset()) + " of its sums");
     }
-    std::string_view m_bytes;
-    std::size_t m_at = 0;
+    PackedReader m_in;
     const std::string& m_workspace;
     std::int64_t m_session;
 };

@@ -24,4 +24,43 @@ inline void putPackedString(std::string& out, std::string_view s)
     putPacked(out, static_cast<std::uint32_t>(s.size()));
     out.append(s);
 }
+
+// Reads what putPacked and putPackedString wrote, each read checked against the end: one that
+// would run past it (damaged bytes) returns false and moves nothing.
+class PackedReader
+{
+public:
+    explicit PackedReader(std::string_view bytes) : m_bytes(bytes) {}
+    bool atEnd() const { return m_at == m_bytes.size(); }
+    std::size_t offset() const { return m_at; }
+    void seek(std::size_t at) { m_at = at; } // back to an offset() read before
+    bool take(void* out, std::size_t n)
+    {
+        if (n > m_bytes.size() - m_at)
+            return false;
+        std::memcpy(out, m_bytes.data() + m_at, n);
+        m_at += n;
+        return true;
+    }
+    bool takeString(std::string_view& out)
+    {
+        std::uint32_t n = 0;
+        if (!take(&n, sizeof n) || n > m_bytes.size() - m_at)
+            return false;
+        out = m_bytes.substr(m_at, n);
+        m_at += n;
+        return true;
+    }
+    bool skip(std::size_t n)
+    {
+        if (n > m_bytes.size() - m_at)
+            return false;
+        m_at += n;
+        return true;
+    }
+
+private:
+    std::string_view m_bytes;
+    std::size_t m_at = 0;
+};
 } // namespace rl::store
