@@ -108,16 +108,16 @@ ChartArea::LoadRequest ChartArea::loadRequest() const
 
 ChartArea::Loaded ChartArea::prepare(std::vector<charts::SessionCurves> sessions, const LoadRequest& request,
                                      const std::function<bool()>& cancelled,
-                                     const std::function<void(const char* step)>& step)
+                                     const std::function<void(PrepareStep)>& step)
 {
     Loaded out;
     if (step)
-        step("charts");
+        step(PrepareStep::Charts);
     out.curves = charts::prepareCurves(std::move(sessions), request.charts, cancelled);
     if ((cancelled && cancelled()) || charts::anyOutline(*out.curves.sessions))
         return out; // an outline has no rows for the table
     if (step)
-        step("table");
+        step(PrepareStep::Table);
     out.tableRows = CollectivePointModel::sortedRows(*out.curves.sessions, request.sortColumn, request.sortOrder);
     out.hasGroups = std::any_of(out.curves.sessions->begin(), out.curves.sessions->end(), [](const charts::SessionCurves& s) {
         return std::any_of(s.points.begin(), s.points.end(), [](const CollectivePoint& p) { return !p.group.empty(); });

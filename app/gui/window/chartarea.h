@@ -49,10 +49,11 @@ public:
     };
     LoadRequest loadRequest() const;
     // Runs on a worker: pure, reads nothing of a ChartArea. cancelled is asked between steps;
-    // step, when given, is told each step as it starts ("charts", then "table").
+    // step, when given, is told each step as it starts (the charts, then the table).
+    enum class PrepareStep { Charts, Table };
     static Loaded prepare(std::vector<charts::SessionCurves> sessions, const LoadRequest& request,
                           const std::function<bool()>& cancelled = {},
-                          const std::function<void(const char* step)>& step = {});
+                          const std::function<void(PrepareStep)>& step = {});
     // What a data set whose owner has not changed since the request was prepared for is shown with:
     // parts made for other options (a chart's metric, the table's sort changed meanwhile) are
     // computed again here.

@@ -1,6 +1,5 @@
 #include "gui/window/workspacecontroller.h"
 
-#include <string_view>
 #include <variant>
 
 #include "jobtracker.h"
@@ -83,13 +82,13 @@ void WorkspaceController::loadCurves(const std::vector<std::int64_t>& sessionIds
             // 60 % of the bar (about its share of the time for 10 M points on 2 cores), the charts
             // drawn again from them 25 %, the table's sort the rest.
             std::function<void(double)> progress;
-            std::function<void(const char*)> step;
+            std::function<void(ChartArea::PrepareStep)> step;
             if (read == charts::PointsRead::Every) {
                 progress = [&control](double share) {
                     control.setProgress(std::int64_t(share * 600), 1000, tr("Reading every point for the results table"));
                 };
-                step = [&control](const char* s) {
-                    const bool charts = std::string_view(s) == "charts";
+                step = [&control](ChartArea::PrepareStep s) {
+                    const bool charts = s == ChartArea::PrepareStep::Charts;
                     control.setProgress(charts ? 600 : 850, 1000,
                                         charts ? tr("Drawing the charts from every point") : tr("Sorting the results table"));
                 };
